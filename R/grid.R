@@ -1,0 +1,51 @@
+# Grids of profile points and Apley's interval edges.
+
+# The kind of a column, as far as profiling goes.
+column_kind <- function(x) {
+  if (is.factor(x) || is.character(x) || is.logical(x)) return("categorical")
+  if (is.numeric(x)) return("numeric")
+  "unsupported"
+}
+
+# Grid of values at which a variable is profiled.
+#
+# Numeric: the sorted distinct values when there are at most `grid_points` of
+# them; otherwise `grid_points` quantiles (type 7, duplicates dropped) or an
+# evenly spaced sequence from the minimum to the maximum. Categorical: the
+# levels that occur (factor level order; sorted values for character and
+# logical columns).
+make_grid <- function(x, grid_points, splits_type) {
+  x <- x[!is.na(x)]
+  if (column_kind(x) == "categorical") {
+    if (is.factor(x)) return(levels(droplevels(x)))
+    return(sort(unique(x)))
+  }
+  ux <- sort(unique(as.double(x)))
+  if (length(ux) <= grid_points) return(ux)
+  if (splits_type == "quantiles") {
+    unique(stats::quantile(x, seq(0, 1, length.out = grid_points), names = FALSE))
+  } else {
+    seq(ux[1L], ux[length(ux)], length.out = grid_points)
+  }
+}
+
+# Apley's edges, computed exactly as ALEPlot does (type-1 quantiles through
+# stats::quantile, duplicates dropped).
+al_edges <- function(x, K) {
+  z <- c(min(x), as.numeric(stats::quantile(x, seq(1 / K, 1, length.out = K), type = 1)))
+  unique(z)
+}
+
+# Values of a profiled column for the stacked rows: same storage as the
+# column so that predict() sees the type it was trained on.
+column_values <- function(col, values) {
+  if (is.factor(col)) {
+    codes <- match(as.character(values), levels(col))
+    attributes(codes) <- attributes(col)[c("levels", "class")]
+    return(codes)
+  }
+  if (is.character(col)) return(as.character(values))
+  if (is.logical(col)) return(as.logical(values))
+  if (is.integer(col) && all(values == round(values))) return(as.integer(values))
+  as.double(values)
+}

@@ -1,0 +1,87 @@
+# Local dependence: eq. (18.5) with Gaussian kernel weights (method
+# "kernel"), eq. (18.4) with Apley's intervals (method "interval"), and
+# indicator weights for categorical variables.
+
+# Rows usable for a variable's neighbourhoods: those where it is observed.
+observed_rows <- function(ctx, j) which(!is.na(ctx$data[[j]]))
+
+profile_local_kernel <- function(ctx, j, grid, bandwidth, keep_ice) {
+  rows <- observed_rows(ctx, j)
+  x <- as.double(ctx$data[[j]][rows])
+  w <- ctx$weights[rows]
+  G <- length(grid)
+  dmin2 <- cpp_nearest_sq(grid, sort(x), ctx$threads)
+  num <- den <- numeric(G)
+  consume <- function(pos, y) {
+    s <- cpp_kernel_sums(y, grid, x[pos], w[pos], dmin2, bandwidth, ctx$threads)
+    num <<- num + s$num
+    den <<- den + s$den
+  }
+  ice <- ice_table(ctx, j, grid, rows, consume, keep_ice)
+  yhat <- num / den
+  no_support <- sqrt(dmin2) > 3 * bandwidth
+  yhat[no_support] <- NA_real_
+  list(x = grid, yhat = yhat, ice = ice, ice_rows = rows, no_support = no_support)
+}
+
+profile_local_interval <- function(ctx, j, grid, intervals) {
+  rows <- observed_rows(ctx, j)
+  col <- ctx$data[[j]]
+  x <- as.double(col[rows])
+  w <- ctx$weights[rows]
+  edges <- al_edges(x, intervals)
+  K <- length(edges) - 1L
+  kx <- cpp_interval_index(x, edges, ctx$threads)
+  kz <- cpp_interval_index(as.double(grid), edges, ctx$threads)
+  members <- split(seq_along(x), factor(kx, levels = seq_len(K)))
+  supported <- which(!is.na(kz))
+  sizes <- lengths(members)[kz[supported]]
+  yhat <- rep(NA_real_, length(grid))
+  # Chunks of grid points, each predicting only the rows in its interval.
+  groups <- split(seq_along(supported), cumsum_chunks(sizes, ctx$chunk_rows))
+  for (grp in groups) {
+    g <- supported[grp]
+    mem <- members[kz[g]]
+    pos <- unlist(mem, use.names = FALSE)
+    src <- rows[pos] - 1L
+    vals <- column_values(col, rep(grid[g], lengths(mem)))
+    y <- predict_stacked(ctx, src, j, list(vals))
+    off <- c(0L, cumsum(lengths(mem)))
+    s <- cpp_group_sums(y, w[pos], as.integer(off), ctx$threads)
+    yhat[g] <- s$sum / s$wsum
+  }
+  list(x = grid, yhat = yhat, edges = edges, intervals = K,
+       no_support = is.na(kz))
+}
+
+# Categorical variables: the weighted mean prediction of the rows at each
+# level (x_i^{j=z} is the row itself when x_i^j = z).
+profile_local_levels <- function(ctx, j, grid) {
+  rows <- observed_rows(ctx, j)
+  fitted <- fitted_values(ctx)[rows]
+  w <- ctx$weights[rows]
+  lev <- match(as.character(ctx$data[[j]][rows]), as.character(grid))
+  ord <- order(lev)
+  counts <- tabulate(lev, length(grid))
+  s <- cpp_group_sums(fitted[ord], w[ord], as.integer(c(0L, cumsum(counts))), ctx$threads)
+  yhat <- s$sum / s$wsum
+  yhat[counts == 0] <- NA_real_
+  list(x = grid, yhat = yhat, no_support = counts == 0)
+}
+
+# Group consecutive sizes into chunks whose total stays within `budget`
+# (a single oversized item gets a chunk of its own).
+cumsum_chunks <- function(sizes, budget) {
+  id <- integer(length(sizes))
+  cur <- 1L
+  acc <- 0
+  for (i in seq_along(sizes)) {
+    if (acc > 0 && acc + sizes[i] > budget) {
+      cur <- cur + 1L
+      acc <- 0
+    }
+    acc <- acc + sizes[i]
+    id[i] <- cur
+  }
+  id
+}

@@ -1,0 +1,466 @@
+#' Partial-dependence, local-dependence and accumulated-local profiles
+#'
+#' `model_profile()` explains a fitted model by how its predictions depend on
+#' one variable at a time. It computes the profiles of chapter 18 of
+#' *Explanatory Model Analysis* (Biecek and Burzykowski, 2021):
+#'
+#' * `type = "partial"`: the partial-dependence (PD) profile (Friedman, 2001),
+#'   the mean of the ceteris-paribus (ICE) curves,
+#'   \eqn{g_{PD}(z) = \frac{1}{n}\sum_i f(x_i^{j=z})}{g(z) = mean_i f(x_i^{j=z})}
+#'   (eq. 17.2); the ICE curves are kept in `$cp_profiles`.
+#' * `type = "conditional"`: the local-dependence (LD) profile, a mean of the
+#'   ICE curves weighted by how close each row's own value is to `z`:
+#'   Gaussian kernel weights `dnorm(z - x_i, 0, bandwidth)` (eq. 18.5,
+#'   `method = "kernel"`, the default) or the rows in the same interval as `z`
+#'   (eq. 18.4, `method = "interval"`, Apley's intervals as for AL). For a
+#'   categorical variable the weights are the indicators of `x_i = z`.
+#' * `type = "accumulated"`: the accumulated-local (AL, ALE) profile of Apley
+#'   and Zhu (2020). `method = "interval"` (the default, eq. 18.8) uses the
+#'   edges `unique(c(min(x), quantile(x, seq(1/K, 1, length.out = K), type = 1)))`
+#'   of ALEPlot, two predictions per row (at the edges of its interval), and
+#'   reports the profile at the edges; `method = "kernel"` is the
+#'   kernel-smoothed estimator of eq. 18.9 on an evenly spaced grid of
+#'   `grid_points` values.
+#'
+#' @section Grids:
+#' A numeric variable with at most `grid_points` distinct values is profiled
+#' at exactly those values. Otherwise the grid is `grid_points` quantiles
+#' (`variable_splits_type = "quantiles"`, type-7 quantiles at
+#' `seq(0, 1, length.out = grid_points)`, duplicates dropped) or an evenly
+#' spaced sequence from the minimum to the maximum (`"uniform"`). Factors,
+#' character and logical columns are profiled at the values that occur (in
+#' factor-level order). Grids come from all rows of `data`; `variable_splits`
+#' gives a grid per variable to use as it is. AL profiles use Apley's edges
+#' (interval method) or an even grid over the background rows (kernel
+#' method) and ignore `variable_splits`.
+#'
+#' @section Background rows:
+#' Profiles average over `N` rows drawn without replacement from `data` when
+#' it has more (`N = NULL` uses all rows). With `seed = NULL` the draw uses,
+#' and advances, the session's random-number stream exactly as one call of
+#' `sample.int()` does; with a `seed` the draw is reproducible and the
+#' session's stream is restored afterwards. Nothing is drawn when all rows
+#' are used.
+#'
+#' @section Centring of AL profiles:
+#' The accumulated interval effects are centred with ALEPlot's constant (the
+#' count-weighted mean of the interval midpoints of the accumulated effects,
+#' so that the increments between edges equal `ALEPlot::ALEPlot()`'s), then
+#' shifted by the mean prediction over the background rows, so that PD, LD and
+#' AL profiles are on the scale of the predictions and can be drawn in one
+#' chart. Subtract `attr(result, "mean_prediction")`, stored as
+#' `result$mean_prediction`, to get ALEPlot's values. The mean prediction
+#' costs one prediction per background row, once per call.
+#'
+#' @section Bandwidth and support:
+#' The kernel methods use a Gaussian kernel whose standard deviation is, per
+#' variable, Silverman's rule of thumb `stats::bw.nrd0()` of the background
+#' values, unless `bandwidth` is given (one number, or a named vector per
+#' variable). DALEX uses a quarter of the grid's range, which smooths so much
+#' that the LD profile shows little more than a straight line;
+#' Silverman's rule is the standard rule for kernel smoothers and adapts to
+#' the sample size. The weights are computed relative to the nearest row, so
+#' they never underflow. A grid point of an LD profile with no background row
+#' within three bandwidths (kernel), outside the range of the background rows
+#' (interval), or a level without rows (categorical) has no support: its
+#' value is `NA`, with a warning, instead of the 0 DALEX reports.
+#'
+#' @section Missing values:
+#' A PD profile sets the profiled column to each grid value, so rows with a
+#' missing value in that column are used as usual. LD and AL profiles need
+#' each row's own value: rows with a missing value in the profiled column are
+#' left out of that variable's profile, with a warning that says how many.
+#' Missing values in other columns are passed to the predict function as they
+#' are; a prediction that is `NA` is an error.
+#'
+#' @section Computation:
+#' The rows to predict are stacked by C++ code (RcppParallel workers over the
+#' columns' buffers) a chunk at a time, each background row repeated over the
+#' grid consecutively, and predicted on the main R thread. The chunk size
+#' follows `memory_budget`, so a table of n x grid rows that would not fit in
+#' memory is never built. Grouped means, kernel weights, interval
+#' assignment, differences, accumulation and centring run in C++ with
+#' `threads` threads; results do not depend on the number of threads.
+#'
+#' @param x A fitted model, or a DALEX explainer (from `DALEX::explain()`),
+#'   whose model, data, predict function and label are used (DALEX itself is
+#'   not needed).
+#' @param data A data frame (or matrix) of background rows, without the
+#'   response. Required for a model; for an explainer it replaces the
+#'   explainer's data.
+#' @param predict_function `NULL` (see [default_predict_function()]) or a
+#'   function `function(model, newdata)` returning one number per row.
+#' @param variables Names of the variables to profile; `NULL` for every
+#'   column that can be profiled (constant and unsupported columns are skipped
+#'   with a message).
+#' @param type `"partial"`, `"conditional"` or `"accumulated"`.
+#' @param N Number of background rows to sample when `data` has more;
+#'   `NULL` uses all rows. The default, 1000, is ten times DALEX's: enough for
+#'   stable profiles, and still fast.
+#' @param method For `"conditional"` and `"accumulated"`: `"kernel"` or
+#'   `"interval"`; the default is `"kernel"` for LD and `"interval"` for AL.
+#' @param grid_points Maximum number of grid points per numeric variable.
+#' @param variable_splits_type `"quantiles"` or `"uniform"` grids.
+#' @param variable_splits A named list of grids, used as given.
+#' @param intervals Number of intervals K for the interval methods (ALEPlot's
+#'   `K`). With ties, fewer intervals may result; the number used is in
+#'   `$intervals`.
+#' @param bandwidth `NULL` or the kernel's standard deviation (one number, or
+#'   a named vector with one per variable).
+#' @param label Label of the model in the result; by default the explainer's
+#'   label or the model's class.
+#' @param seed `NULL` or a number for a reproducible draw of the `N` rows.
+#' @param threads Number of threads of the C++ loops; see
+#'   [profile_threads()].
+#' @param memory_budget Memory, in MiB, for the stacked rows and predictions
+#'   of one chunk (option `modelprofiles.memory_budget`, default 256).
+#' @param keep_ice Keep the ICE curves (`$cp_profiles`) where they are
+#'   computed (PD, kernel LD and kernel AL) when they fit in the memory budget.
+#' @param ... Must be empty.
+#'
+#' @returns An object of class `mp_profile`: a list with
+#'   * `agr_profiles`: a data frame with DALEX's columns `_vname_`,
+#'     `_label_`, `_x_`, `_yhat_`, `_ids_` (`_x_` is numeric, or character when
+#'     numeric and categorical variables are mixed);
+#'   * `cp_profiles`: the ICE curves as a data frame with columns `_vname_`,
+#'     `_label_`, `_ids_` (the row of `data`), `_x_` and `_yhat_`, or `NULL`;
+#'   * `type`, `method`, `variables`, `label`, `grids` (grid or edges per
+#'     variable), `intervals` (K used per variable), `bandwidth` (per
+#'     variable), `N` (rows used), `rows` (which rows of `data`),
+#'     `mean_prediction`, `n_predictions` (how many predictions were made),
+#'     `no_support` (grid points without support), `threads`, `call`.
+#'
+#' @references
+#' Friedman, J. H. (2001). Greedy function approximation: a gradient boosting
+#' machine. *Annals of Statistics*, 29(5), 1189--1232.
+#' \doi{10.1214/aos/1013203451}
+#'
+#' Apley, D. W. and Zhu, J. (2020). Visualizing the effects of predictor
+#' variables in black box supervised learning models. *Journal of the Royal
+#' Statistical Society Series B*, 82(4), 1059--1086.
+#' \doi{10.1111/rssb.12377}
+#'
+#' Biecek, P. and Burzykowski, T. (2021). *Explanatory Model Analysis*.
+#' Chapman and Hall/CRC. \doi{10.1201/9780429027192}
+#'
+#' @examples
+#' fit <- lm(mpg ~ wt * hp + qsec, data = mtcars)
+#' X <- mtcars[c("wt", "hp", "qsec")]
+#' pd <- model_profile(fit, X, variables = c("wt", "hp"))
+#' pd
+#' ld <- model_profile(fit, X, variables = "wt", type = "conditional")
+#' al <- model_profile(fit, X, variables = "wt", type = "accumulated", intervals = 10)
+#' head(as.data.frame(al))
+#' @export
+model_profile <- function(x, data = NULL, predict_function = NULL,
+                          variables = NULL,
+                          type = c("partial", "conditional", "accumulated"),
+                          N = 1000, method = NULL, grid_points = 101,
+                          variable_splits_type = c("quantiles", "uniform"),
+                          variable_splits = NULL, intervals = 40,
+                          bandwidth = NULL, label = NULL, seed = NULL,
+                          threads = NULL,
+                          memory_budget = getOption("modelprofiles.memory_budget", 256),
+                          keep_ice = TRUE, ...) {
+  call <- match.call()
+  env <- environment()
+  if (...length() > 0L) {
+    cli::cli_abort(c(
+      "Unknown argument{?s}: {.arg {names(list(...))}}.",
+      i = "See {.help modelprofiles::model_profile} for the arguments."
+    ), call = env)
+  }
+  if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
+  type <- match.arg(type)
+  variable_splits_type <- match.arg(variable_splits_type)
+
+  # Model, data, predict function and label, from an explainer or the arguments.
+  model <- x
+  if (inherits(x, "explainer")) {
+    model <- x$model
+    if (is.null(data)) data <- x$data
+    if (is.null(predict_function)) predict_function <- x$predict_function
+    if (is.null(label)) label <- x$label
+  }
+  if (is.null(data)) {
+    cli::cli_abort("{.arg data} is missing: give the background rows as a data frame.", call = env)
+  }
+  data <- as_background(data, call = env)
+  if (is.null(predict_function)) predict_function <- default_predict_function(model)
+  if (!is.function(predict_function)) {
+    cli::cli_abort("{.arg predict_function} must be a function of {.code (model, newdata)}.", call = env)
+  }
+  if (is.null(label)) label <- class(model)[1L]
+  if (!is.character(label) || length(label) != 1L || is.na(label)) {
+    cli::cli_abort("{.arg label} must be a single string.", call = env)
+  }
+
+  # Scalar settings.
+  if (!is.null(N)) N <- check_whole(N, "N", 1, env)
+  grid_points <- check_whole(grid_points, "grid_points", 2, env)
+  intervals <- check_whole(intervals, "intervals", 1, env)
+  threads <- profile_threads(threads)
+  if (!is.numeric(memory_budget) || length(memory_budget) != 1L ||
+      is.na(memory_budget) || memory_budget <= 0) {
+    cli::cli_abort("{.arg memory_budget} must be a positive number of MiB.", call = env)
+  }
+  method <- resolve_method(type, method, env)
+
+  # Variables.
+  explicit <- !is.null(variables)
+  if (!explicit) variables <- names(data)
+  if (!is.character(variables) || anyNA(variables) || length(variables) == 0L) {
+    cli::cli_abort("{.arg variables} must be a character vector of column names.", call = env)
+  }
+  unknown <- setdiff(variables, names(data))
+  if (length(unknown)) {
+    cli::cli_abort(c(
+      "{.arg variables} has {cli::qty(length(unknown))}name{?s} not in the data: {.val {unknown}}.",
+      i = "The data has {.val {names(data)}}."
+    ), call = env)
+  }
+  variables <- unique(variables)
+  variables <- usable_variables(data, variables, type, explicit, env)
+  variable_splits <- check_splits(variable_splits, data, variables, env)
+  bandwidth <- check_bandwidth(bandwidth, variables, env)
+
+  # Background rows.
+  rows <- sample_rows(nrow(data), N, seed)
+  background <- data[rows, , drop = FALSE]
+  ctx <- new_context(model, predict_function, unclass_frame(background), rows,
+                     rep(1, length(rows)), threads, memory_budget)
+  ctx$call <- env
+
+  budget_bytes <- memory_budget * 2^20
+  agr <- vector("list", length(variables))
+  cp <- list()
+  grids <- intervals_used <- bw_used <- no_support <- list()
+  for (v in variables) {
+    j <- match(v, names(data))
+    col <- data[[v]]
+    kind <- column_kind(col)
+    n_na <- sum(is.na(background[[v]]))
+    if (n_na > 0L && type != "partial") {
+      cli::cli_warn(
+        "{.field {v}} has {n_na} missing value{?s} among the background rows; {?that row is/those rows are} left out of its profile.",
+        call = env
+      )
+    }
+    if (length(unique(stats::na.omit(background[[v]]))) < 2L && type != "partial") {
+      cli::cli_abort("{.field {v}} takes a single value among the background rows; its profile is not defined.", call = env)
+    }
+    grid <- variable_splits[[v]]
+    if (is.null(grid)) grid <- make_grid(col, grid_points, variable_splits_type)
+    keep <- keep_ice && as.double(length(grid)) * length(rows) * 8 * 6 <= budget_bytes
+    if (keep_ice && !keep && type == "partial") {
+      cli::cli_inform("ICE curves of {.field {v}} not kept: they would exceed {.arg memory_budget}.")
+    }
+    bw <- NULL
+    if (kind == "numeric" && method == "kernel") {
+      bw <- bandwidth[[v]] %||% stats::bw.nrd0(stats::na.omit(as.double(background[[v]])))
+      bw_used[[v]] <- bw
+    }
+    res <- switch(
+      type,
+      partial = profile_partial(ctx, j, grid, keep),
+      conditional = if (kind == "categorical") {
+        profile_local_levels(ctx, j, grid)
+      } else if (method == "kernel") {
+        profile_local_kernel(ctx, j, grid, bw, keep)
+      } else {
+        profile_local_interval(ctx, j, grid, intervals)
+      },
+      accumulated = if (method == "interval") {
+        profile_accumulated_interval(ctx, j, intervals)
+      } else {
+        profile_accumulated_kernel(ctx, j, grid_points, bw, keep)
+      }
+    )
+    if (any(res$no_support)) {
+      bad <- res$x[res$no_support]
+      cli::cli_warn(c(
+        "{.field {v}}: {length(bad)} grid point{?s} without background rows nearby; {?its/their} local dependence is {.val {NA}}.",
+        i = "Grid point{?s}: {.val {format(bad, digits = 4)}}."
+      ), call = env)
+      no_support[[v]] <- bad
+    }
+    if (!is.null(res$intervals)) intervals_used[[v]] <- res$intervals
+    grids[[v]] <- res$x
+    agr[[match(v, variables)]] <- list(v = v, x = res$x, yhat = res$yhat)
+    if (!is.null(res$ice)) {
+      G <- length(res$x)
+      cp[[v]] <- data.frame(
+        `_vname_` = v, `_label_` = label,
+        `_ids_` = rep(rows[res$ice_rows], each = G),
+        `_x_` = rep(res$x, times = length(res$ice_rows)),
+        `_yhat_` = as.vector(res$ice),
+        check.names = FALSE, stringsAsFactors = FALSE
+      )
+    }
+  }
+  mixed <- any(vapply(agr, function(a) !is.numeric(a$x), logical(1)))
+  agr_df <- do.call(rbind, lapply(agr, function(a) {
+    data.frame(
+      `_vname_` = a$v, `_label_` = label,
+      `_x_` = if (mixed) as.character(a$x) else a$x,
+      `_yhat_` = a$yhat, `_ids_` = 0L,
+      check.names = FALSE, stringsAsFactors = FALSE
+    )
+  }))
+  cp_df <- if (length(cp)) {
+    if (mixed) cp <- lapply(cp, function(d) { d$`_x_` <- as.character(d$`_x_`); d })
+    out <- do.call(rbind, unname(cp))
+    rownames(out) <- NULL
+    out
+  }
+  rownames(agr_df) <- NULL
+  structure(
+    list(
+      agr_profiles = agr_df,
+      cp_profiles = cp_df,
+      type = type,
+      method = method,
+      variables = variables,
+      label = label,
+      grids = grids,
+      intervals = unlist(intervals_used),
+      bandwidth = unlist(bw_used),
+      N = length(rows),
+      n_data = nrow(data),
+      rows = rows,
+      seed = seed,
+      mean_prediction = ctx$mean_prediction,
+      n_predictions = ctx$n_predictions,
+      no_support = no_support,
+      threads = threads,
+      memory_budget = memory_budget,
+      call = call
+    ),
+    class = "mp_profile"
+  )
+}
+
+`%||%` <- function(a, b) if (is.null(a)) b else a
+
+resolve_method <- function(type, method, call) {
+  if (type == "partial") {
+    if (!is.null(method) && !identical(method, "exact")) {
+      cli::cli_abort("{.arg method} applies to conditional and accumulated profiles, not partial dependence.", call = call)
+    }
+    return("exact")
+  }
+  if (is.null(method)) return(if (type == "conditional") "kernel" else "interval")
+  if (!is.character(method) || length(method) != 1L || !method %in% c("kernel", "interval")) {
+    cli::cli_abort("{.arg method} must be {.val kernel} or {.val interval}, not {.val {format(method)}}.", call = call)
+  }
+  method
+}
+
+as_background <- function(data, call) {
+  if (is.matrix(data)) {
+    if (is.null(colnames(data))) {
+      cli::cli_abort("{.arg data} is a matrix without column names; name its columns.", call = call)
+    }
+    data <- as.data.frame(data, stringsAsFactors = FALSE)
+  }
+  if (!is.data.frame(data)) {
+    cli::cli_abort("{.arg data} must be a data frame or a matrix, not {.cls {class(data)}}.", call = call)
+  }
+  if (nrow(data) < 2L) {
+    cli::cli_abort("{.arg data} has {nrow(data)} row{?s}; profiles need at least 2 background rows.", call = call)
+  }
+  if (anyDuplicated(names(data)) || any(!nzchar(names(data)))) {
+    cli::cli_abort("The columns of {.arg data} must have unique, non-empty names.", call = call)
+  }
+  ok <- vapply(data, function(col) typeof(col) %in% c("double", "integer", "logical", "character"), logical(1))
+  if (!all(ok)) {
+    cli::cli_abort(c(
+      "{.arg data} has column{?s} of a type that cannot be stacked: {.field {names(data)[!ok]}}.",
+      i = "Columns must be numeric, integer, factor, character or logical."
+    ), call = call)
+  }
+  data
+}
+
+# A data frame as a plain list of columns, for the C++ side.
+unclass_frame <- function(df) {
+  out <- unclass(df)
+  attr(out, "row.names") <- NULL
+  out
+}
+
+usable_variables <- function(data, variables, type, explicit, call) {
+  keep <- logical(length(variables))
+  for (i in seq_along(variables)) {
+    v <- variables[i]
+    col <- data[[v]]
+    kind <- column_kind(col)
+    problem <- NULL
+    if (kind == "unsupported") {
+      problem <- "is of class {.cls {class(col)}}; profiles need a numeric, factor, character or logical column"
+    } else if (all(is.na(col))) {
+      problem <- "has only missing values"
+    } else if (length(unique(stats::na.omit(col))) < 2L) {
+      problem <- "is constant; a profile over a single value is not defined"
+    } else if (type == "accumulated" && kind != "numeric") {
+      problem <- "is categorical; accumulated-local profiles need a numeric variable"
+    }
+    if (is.null(problem)) {
+      keep[i] <- TRUE
+    } else if (explicit) {
+      cli::cli_abort(paste("{.field {v}}", problem, "."), call = call)
+    } else {
+      cli::cli_inform(paste("Skipping {.field {v}}: it", problem, "."))
+    }
+  }
+  if (!any(keep)) cli::cli_abort("No column of {.arg data} can be profiled.", call = call)
+  variables[keep]
+}
+
+check_splits <- function(splits, data, variables, call) {
+  if (is.null(splits)) return(list())
+  if (!is.list(splits) || is.null(names(splits)) || any(!nzchar(names(splits)))) {
+    cli::cli_abort("{.arg variable_splits} must be a named list of grids.", call = call)
+  }
+  bad <- setdiff(names(splits), variables)
+  if (length(bad)) {
+    cli::cli_abort("{.arg variable_splits} names variable{?s} not profiled: {.val {bad}}.", call = call)
+  }
+  for (v in names(splits)) {
+    s <- splits[[v]]
+    col <- data[[v]]
+    if (length(s) == 0L || anyNA(s)) {
+      cli::cli_abort("{.arg variable_splits${v}} must be values without {.val {NA}}.", call = call)
+    }
+    if (column_kind(col) == "numeric") {
+      if (!is.numeric(s)) {
+        cli::cli_abort("{.arg variable_splits${v}} must be numeric, as {.field {v}} is; not {.cls {class(s)}}.", call = call)
+      }
+      splits[[v]] <- as.double(s)
+    } else {
+      allowed <- if (is.factor(col)) levels(col) else unique(as.character(stats::na.omit(col)))
+      if (is.logical(col)) allowed <- c("FALSE", "TRUE")
+      odd <- setdiff(as.character(s), allowed)
+      if (length(odd)) {
+        cli::cli_abort("{.arg variable_splits${v}} has value{?s} that {.field {v}} cannot take: {.val {odd}}.", call = call)
+      }
+      if (is.logical(col)) s <- as.logical(s) else s <- as.character(s)
+      splits[[v]] <- s
+    }
+  }
+  splits
+}
+
+check_bandwidth <- function(bandwidth, variables, call) {
+  if (is.null(bandwidth)) return(list())
+  if (!is.numeric(bandwidth) || anyNA(bandwidth) || any(bandwidth <= 0)) {
+    cli::cli_abort("{.arg bandwidth} must be positive numbers.", call = call)
+  }
+  if (is.null(names(bandwidth))) {
+    if (length(bandwidth) != 1L) {
+      cli::cli_abort("{.arg bandwidth} must be one number or a vector named by variable.", call = call)
+    }
+    return(stats::setNames(as.list(rep(bandwidth, length(variables))), variables))
+  }
+  as.list(bandwidth)
+}

@@ -1,0 +1,6 @@
+#' @keywords internal
+#' @useDynLib modelprofiles, .registration = TRUE
+#' @importFrom Rcpp sourceCpp
+#' @importFrom RcppParallel RcppParallelLibs
+#' @importFrom rlang .data
+"_PACKAGE"

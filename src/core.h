@@ -1,0 +1,139 @@
+// R-free numeric kernels of modelprofiles.
+//
+// Nothing in this header includes Rcpp or the R API: the functions work on
+// plain buffers, so that RcppParallel workers (src/*.cpp) can call them from
+// any thread. Every function writes only to the output cells that the caller
+// owns (a range of grid points or groups), and sums in a fixed order, so that
+// the results do not depend on the number of threads.
+#ifndef MODELPROFILES_CORE_H
+#define MODELPROFILES_CORE_H
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+namespace mp {
+
+// Interval of x among sorted edges z_0 < ... < z_K, the way ALEPlot assigns
+// rows: interval k (0-based) is (z_k, z_{k+1}], and the first one also holds
+// z_0. Returns -1 for a value outside [z_0, z_K] or NaN.
+inline int interval_of(double x, const double* edges, int n_edges) {
+  if (!(x >= edges[0]) || !(x <= edges[n_edges - 1])) return -1;
+  if (x == edges[0]) return 0;
+  const double* p = std::lower_bound(edges + 1, edges + n_edges, x);
+  return static_cast<int>(p - edges) - 1;
+}
+
+// Gather: out[r] = in[src[r]] for r in [begin, end).
+template <typename T>
+inline void gather(const T* in, const int* src, T* out, std::size_t begin,
+                   std::size_t end) {
+  for (std::size_t r = begin; r < end; ++r) out[r] = in[src[r]];
+}
+
+// Weighted column sums of a G x m table stored column-major (one column per
+// background row, the grid varying fastest): sums[g] += sum_i w[i] y[g, i],
+// for g in [g0, g1). The loop over rows is outermost, but every sum is formed
+// in the order i = 0, 1, ..., m - 1.
+inline void grid_sums(const double* y, std::size_t G, std::size_t m,
+                      const double* w, std::size_t g0, std::size_t g1,
+                      double* sums) {
+  for (std::size_t i = 0; i < m; ++i) {
+    const double wi = w[i];
+    const double* yi = y + i * G;
+    for (std::size_t g = g0; g < g1; ++g) sums[g] += wi * yi[g];
+  }
+}
+
+// Gaussian kernel weights relative to the nearest row: the weight of row i at
+// grid point z is exp(-((z - x_i)^2 - d_min^2) / (2 s^2)), which is
+// dnorm(z - x_i, 0, s) up to a factor common to all rows, so the normalised
+// weights equal those of eq. (18.5) but never underflow to 0/0.
+inline double kernel_weight(double z, double x, double dmin2, double s) {
+  const double d = z - x;
+  return std::exp(-(d * d - dmin2) / (2.0 * s * s));
+}
+
+// Kernel-weighted sums for grid points [g0, g1) of a G x m table:
+// num[g] += sum_i k_i(z_g) w_i y[g, i], den[g] += sum_i k_i(z_g) w_i.
+inline void kernel_sums(const double* y, std::size_t G, std::size_t m,
+                        const double* x, const double* w, const double* z,
+                        const double* dmin2, double s, std::size_t g0,
+                        std::size_t g1, double* num, double* den) {
+  for (std::size_t g = g0; g < g1; ++g) {
+    double a = 0.0, b = 0.0;
+    for (std::size_t i = 0; i < m; ++i) {
+      const double k = kernel_weight(z[g], x[i], dmin2[g], s) * w[i];
+      a += k * y[g + i * G];
+      b += k;
+    }
+    num[g] += a;
+    den[g] += b;
+  }
+}
+
+// Kernel-weighted sums of the grid differences y[g, i] - y[g - 1, i] for
+// g in [g0, g1), g >= 1 (eq. 18.9): the weight is that of z_g.
+inline void kernel_diff_sums(const double* y, std::size_t G, std::size_t m,
+                             const double* x, const double* w, const double* z,
+                             const double* dmin2, double s, std::size_t g0,
+                             std::size_t g1, double* num, double* den) {
+  for (std::size_t g = std::max<std::size_t>(g0, 1); g < g1; ++g) {
+    double a = 0.0, b = 0.0;
+    for (std::size_t i = 0; i < m; ++i) {
+      const double k = kernel_weight(z[g], x[i], dmin2[g], s) * w[i];
+      a += k * (y[g + i * G] - y[g - 1 + i * G]);
+      b += k;
+    }
+    num[g] += a;
+    den[g] += b;
+  }
+}
+
+// Accumulate interval effects and centre them as ALEPlot does: f_0 = 0,
+// f_k = f_{k-1} + delta_k, minus the count-weighted mean of the interval
+// midpoints (f_{k-1} + f_k) / 2. out has K + 1 cells.
+inline void accumulate_center(const double* delta, const double* count,
+                              std::size_t K, double* out) {
+  out[0] = 0.0;
+  for (std::size_t k = 0; k < K; ++k) out[k + 1] = out[k] + delta[k];
+  double c = 0.0, n = 0.0;
+  for (std::size_t k = 0; k < K; ++k) {
+    c += (out[k] + out[k + 1]) / 2.0 * count[k];
+    n += count[k];
+  }
+  c /= n;
+  for (std::size_t k = 0; k <= K; ++k) out[k] -= c;
+}
+
+// Sums over contiguous groups: group q holds rows [off[q], off[q + 1]).
+inline void group_sums(const double* y, const double* w, const int* off,
+                       std::size_t q0, std::size_t q1, double* sum,
+                       double* wsum) {
+  for (std::size_t q = q0; q < q1; ++q) {
+    double a = 0.0, b = 0.0;
+    for (int r = off[q]; r < off[q + 1]; ++r) {
+      a += w[r] * y[r];
+      b += w[r];
+    }
+    sum[q] = a;
+    wsum[q] = b;
+  }
+}
+
+// Squared distance from each grid point to the nearest of the sorted values
+// xs[0..n-1]; for g in [g0, g1).
+inline void nearest_sq(const double* z, const double* xs, std::size_t n,
+                       std::size_t g0, std::size_t g1, double* out) {
+  for (std::size_t g = g0; g < g1; ++g) {
+    const double* p = std::lower_bound(xs, xs + n, z[g]);
+    double best = INFINITY;
+    if (p != xs + n) best = std::min(best, (*p - z[g]) * (*p - z[g]));
+    if (p != xs) best = std::min(best, (z[g] - p[-1]) * (z[g] - p[-1]));
+    out[g] = best;
+  }
+}
+
+}  // namespace mp
+
+#endif

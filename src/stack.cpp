@@ -1,0 +1,91 @@
+// Stacking the rows to predict: row r of the result is background row src[r]
+// with the profiled column(s) replaced by the given values. Numeric, integer,
+// factor and logical columns are gathered by RcppParallel workers over plain
+// buffers read on the main thread; character columns are copied on the main
+// thread (CHARSXP handling is R API).
+#include <Rcpp.h>
+#include <RcppParallel.h>
+#include "core.h"
+
+using namespace Rcpp;
+
+namespace {
+
+template <typename T>
+struct GatherWorker : public RcppParallel::Worker {
+  const T* in;
+  const int* src;
+  T* out;
+  GatherWorker(const T* in_, const int* src_, T* out_)
+      : in(in_), src(src_), out(out_) {}
+  void operator()(std::size_t begin, std::size_t end) {
+    mp::gather(in, src, out, begin, end);
+  }
+};
+
+SEXP gather_column(SEXP col, const IntegerVector& src, int threads) {
+  const R_xlen_t m = src.size();
+  const int* s = src.begin();
+  SEXP out;
+  switch (TYPEOF(col)) {
+    case REALSXP: {
+      out = PROTECT(Rf_allocVector(REALSXP, m));
+      GatherWorker<double> w(REAL(col), s, REAL(out));
+      RcppParallel::parallelFor(0, m, w, 4096, threads);
+      break;
+    }
+    case INTSXP:
+    case LGLSXP: {
+      out = PROTECT(Rf_allocVector(TYPEOF(col), m));
+      const int* in = TYPEOF(col) == INTSXP ? INTEGER(col) : LOGICAL(col);
+      int* o = TYPEOF(col) == INTSXP ? INTEGER(out) : LOGICAL(out);
+      GatherWorker<int> w(in, s, o);
+      RcppParallel::parallelFor(0, m, w, 4096, threads);
+      break;
+    }
+    case STRSXP: {
+      out = PROTECT(Rf_allocVector(STRSXP, m));
+      for (R_xlen_t r = 0; r < m; ++r) SET_STRING_ELT(out, r, STRING_ELT(col, s[r]));
+      break;
+    }
+    default:
+      stop("unsupported column type");
+  }
+  Rf_copyMostAttrib(col, out);
+  UNPROTECT(1);
+  return out;
+}
+
+}  // namespace
+
+// data: the background data frame (a list of columns); src: 0-based source
+// rows, one per output row; js: 0-based indices of the profiled columns;
+// vals: for each profiled column, its values, one per output row, already of
+// the column's type.
+// [[Rcpp::export(rng = false)]]
+List cpp_stack_frame(List data, IntegerVector src, IntegerVector js, List vals,
+                     int threads) {
+  const int p = data.size();
+  const R_xlen_t m = src.size();
+  const int n = Rf_length(data[0]);
+  for (R_xlen_t r = 0; r < m; ++r)
+    if (src[r] < 0 || src[r] >= n) stop("source row out of range");
+  List out(p);
+  for (int c = 0; c < p; ++c) {
+    int which = -1;
+    for (int k = 0; k < js.size(); ++k)
+      if (js[k] == c) which = k;
+    if (which >= 0) {
+      SEXP v = vals[which];
+      if (Rf_xlength(v) != m) stop("profiled values have the wrong length");
+      out[c] = v;
+    } else {
+      out[c] = gather_column(data[c], src, threads);
+    }
+    Rcpp::checkUserInterrupt();
+  }
+  out.attr("names") = data.attr("names");
+  out.attr("row.names") = IntegerVector::create(NA_INTEGER, -static_cast<int>(m));
+  out.attr("class") = "data.frame";
+  return out;
+}
