@@ -190,7 +190,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
   if (!is.function(predict_function)) {
     cli::cli_abort("{.arg predict_function} must be a function of {.code (model, newdata)}.", call = env)
   }
-  if (is.null(label)) label <- class(model)[1L]
+  if (is.null(label)) label <- if (is.null(model)) "model" else class(model)[1L]
   if (!is.character(label) || length(label) != 1L || is.na(label)) {
     cli::cli_abort("{.arg label} must be a single string.", call = env)
   }
@@ -408,9 +408,9 @@ usable_variables <- function(data, variables, type, explicit, call) {
     if (is.null(problem)) {
       keep[i] <- TRUE
     } else if (explicit) {
-      cli::cli_abort(paste("{.field {v}}", problem, "."), call = call)
+      cli::cli_abort(paste0("{.field {v}} ", problem, "."), call = call)
     } else {
-      cli::cli_inform(paste("Skipping {.field {v}}: it", problem, "."))
+      cli::cli_inform(paste0("Skipping {.field {v}}: it ", problem, "."))
     }
   }
   if (!any(keep)) cli::cli_abort("No column of {.arg data} can be profiled.", call = call)

@@ -1,0 +1,4 @@
+library(testthat)
+library(modelprofiles)
+
+test_check("modelprofiles")

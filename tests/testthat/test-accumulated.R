@@ -1,0 +1,109 @@
+test_that("interval AL equals ALEPlot's algorithm plus the mean prediction", {
+  set.seed(6)
+  n <- 250
+  x1 <- runif(n)
+  X <- data.frame(x1 = x1, x2 = x1 + rnorm(n, sd = 0.2), x3 = round(rnorm(n), 1))
+  f <- function(d) d$x1 * d$x2 + 2 * sin(3 * d$x3) + d$x2^2
+  for (K in c(5, 17, 40)) {
+    res <- model_profile(NULL, X, predict_function = function(m, newdata) f(newdata),
+                         type = "accumulated", intervals = K)
+    expect_equal(res$mean_prediction, mean(f(X)))
+    for (v in names(X)) {
+      ref <- ref_al(f, X, v, K)
+      p <- profile_of(res, v)
+      expect_equal(p$`_x_`, ref$x)
+      expect_equal(p$`_yhat_` - res$mean_prediction, ref$f, tolerance = 1e-12)
+      expect_equal(res$intervals[[v]], length(ref$x) - 1L)
+    }
+  }
+})
+
+test_that("interval AL uses two predictions per row and variable (plus one for the mean)", {
+  set.seed(7)
+  X <- data.frame(a = rnorm(300), b = rnorm(300), c = rnorm(300))
+  calls <- 0
+  pf <- function(m, newdata) {
+    calls <<- calls + nrow(newdata)
+    newdata$a * newdata$b + newdata$c
+  }
+  res <- model_profile(NULL, X, predict_function = pf, type = "accumulated", intervals = 30)
+  expect_equal(calls, 2 * 300 * 3 + 300)
+  expect_equal(res$n_predictions, calls)
+})
+
+test_that("Table 18.4: interval AL with four intervals of two observations", {
+  X <- table184()
+  res <- model_profile(NULL, X, predict_function = f184, variables = "x1",
+                       type = "accumulated", intervals = 4)
+  p <- profile_of(res)
+  expect_equal(p$`_x_`, c(-1, -0.71, -0.14, 0.43, 1))
+  # Effect of interval k: (z_k - z_{k-1}) * mean(x2 in interval k).
+  eff <- diff(p$`_x_`) * c(-0.855, -0.285, 0.285, 0.855)
+  expect_equal(diff(p$`_yhat_`), eff, tolerance = 1e-12)
+  # Centred with ALEPlot's count-weighted constant, shifted by the mean prediction.
+  acc <- c(0, cumsum(eff))
+  centre <- sum((acc[-1] + acc[-5]) / 2 * 2) / 8
+  expect_equal(p$`_yhat_`, acc - centre + mean(f184(NULL, X)), tolerance = 1e-12)
+})
+
+test_that("interval and kernel AL approach (z^2 - 1) / 2 on dense Table 18.4 data", {
+  x <- seq(-1, 1, length.out = 2001)
+  X <- data.frame(x1 = x, x2 = x)
+  res <- model_profile(NULL, X, predict_function = f184, variables = "x1", N = NULL,
+                       type = "accumulated", intervals = 100)
+  p <- profile_of(res)
+  limit <- (p$`_x_`^2 - 1) / 2
+  # Centred over the data (mean of the limit over U[-1, 1] is -1/3), then
+  # shifted by the mean prediction E[(X + 1) X] = 1/3.
+  expect_equal(p$`_yhat_`, limit + 1 / 3 + mean(f184(NULL, X)), tolerance = 1e-3)
+  res <- model_profile(NULL, X, predict_function = f184, variables = "x1", N = NULL,
+                       type = "accumulated", method = "kernel", bandwidth = 0.02,
+                       grid_points = 401)
+  p <- profile_of(res)
+  limit <- (p$`_x_`^2 - 1) / 2
+  # Eq. 18.9 weights the step (z_k - delta, z_k] at its right end: a bias of
+  # order delta = 2 / 400.
+  expect_equal(p$`_yhat_`, limit + 1 / 3 + mean(f184(NULL, X)), tolerance = 5e-3)
+})
+
+test_that("kernel AL equals eq. 18.9", {
+  set.seed(8)
+  x1 <- runif(150)
+  X <- data.frame(x1 = x1, x2 = x1 + rnorm(150, sd = 0.3))
+  f <- function(d) d$x1 * d$x2 + d$x1^2
+  res <- model_profile(NULL, X, predict_function = function(m, newdata) f(newdata),
+                       type = "accumulated", method = "kernel", grid_points = 25)
+  for (v in names(X)) {
+    ref <- ref_al_kernel(f, X, v, 25, stats::bw.nrd0(X[[v]]))
+    p <- profile_of(res, v)
+    expect_equal(p$`_x_`, ref$x)
+    expect_equal(p$`_yhat_` - res$mean_prediction, ref$f, tolerance = 1e-10)
+  }
+})
+
+test_that("AL: 1 and 2 threads and row order give the same numbers", {
+  set.seed(9)
+  X <- data.frame(a = rnorm(500), b = round(rnorm(500), 1))
+  pf <- function(m, newdata) newdata$a^3 + newdata$a * newdata$b
+  for (meth in c("interval", "kernel")) {
+    r1 <- model_profile(NULL, X, predict_function = pf, type = "accumulated", method = meth, threads = 1)
+    r2 <- model_profile(NULL, X, predict_function = pf, type = "accumulated", method = meth, threads = 2)
+    expect_identical(r1$agr_profiles, r2$agr_profiles)
+    r3 <- model_profile(NULL, X[sample(500), ], predict_function = pf, type = "accumulated", method = meth)
+    expect_equal(r3$agr_profiles, r1$agr_profiles, tolerance = 1e-12)
+    r4 <- model_profile(NULL, X, predict_function = pf, type = "accumulated", method = meth,
+                        memory_budget = 0.005)
+    expect_equal(r4$agr_profiles, r1$agr_profiles, tolerance = 1e-12)
+  }
+})
+
+test_that("K larger than the number of distinct values gives fewer intervals", {
+  X <- data.frame(a = rep(1:4, 5), b = seq_len(20))
+  pf <- function(m, newdata) newdata$a * newdata$b
+  res <- model_profile(NULL, X, predict_function = pf, variables = "a",
+                       type = "accumulated", intervals = 40)
+  expect_equal(res$intervals[["a"]], 3L)
+  expect_equal(profile_of(res)$`_x_`, 1:4)
+  expect_equal(profile_of(res)$`_yhat_` - res$mean_prediction,
+               ref_al(function(d) pf(NULL, d), X, "a", 40)$f, tolerance = 1e-12)
+})

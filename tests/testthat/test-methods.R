@@ -1,0 +1,35 @@
+test_that("print, summary and as.data.frame", {
+  fit <- lm(mpg ~ wt * hp, data = mtcars)
+  X <- mtcars[c("wt", "hp")]
+  pd <- model_profile(fit, X)
+  out <- capture.output(print(pd))
+  expect_match(out[1], "partial-dependence profiles of 2 variables for \"lm\"")
+  expect_true(any(grepl("predictions: ", out)))
+  s <- summary(pd)
+  expect_s3_class(s, "summary_mp_profile")
+  expect_equal(s$variable[1], c("wt", "hp")[which.max(c(
+    diff(range(profile_of(pd, "wt")$`_yhat_`)), diff(range(profile_of(pd, "hp")$`_yhat_`))
+  ))])
+  expect_equal(s$points, c(29, 22)[match(s$variable, c("wt", "hp"))])
+  expect_output(print(s), "largest range first")
+  expect_identical(as.data.frame(pd), pd$agr_profiles)
+  expect_identical(as.data.frame(pd, what = "cp_profiles"), pd$cp_profiles)
+  al <- model_profile(fit, X, type = "accumulated")
+  expect_error(as.data.frame(al, what = "cp_profiles"), "no ICE curves")
+  expect_false(inherits(pd, "model_profile"))
+})
+
+test_that("plot draws PD, LD and AL in one chart with a legend", {
+  fit <- lm(mpg ~ wt * hp, data = mtcars)
+  X <- mtcars[c("wt", "hp")]
+  pd <- model_profile(fit, X)
+  ld <- model_profile(fit, X, type = "conditional")
+  al <- model_profile(fit, X, type = "accumulated", intervals = 10)
+  p <- plot(pd, ld, al)
+  expect_s3_class(p, "ggplot")
+  ld_ <- ggplot2::layer_data(p, 1)
+  expect_equal(length(unique(ld_$colour)), 3)
+  expect_equal(nrow(ld_), nrow(pd$agr_profiles) + nrow(ld$agr_profiles) + nrow(al$agr_profiles))
+  expect_equal(sort(ld_$y), sort(c(pd$agr_profiles$`_yhat_`, ld$agr_profiles$`_yhat_`, al$agr_profiles$`_yhat_`)))
+  expect_error(plot(pd, 1), "model_profile")
+})
