@@ -48,8 +48,7 @@
 #' so that the increments between edges equal `ALEPlot::ALEPlot()`'s), then
 #' shifted by the mean prediction over the background rows, so that PD, LD and
 #' AL profiles are on the scale of the predictions and can be drawn in one
-#' chart. Subtract `attr(result, "mean_prediction")`, stored as
-#' `result$mean_prediction`, to get ALEPlot's values. The mean prediction
+#' chart. Subtract `result$mean_prediction` to get ALEPlot's values. The mean prediction
 #' costs one prediction per background row, once per call.
 #'
 #' @section Bandwidth and support:
@@ -115,7 +114,9 @@
 #' @param memory_budget Memory, in MiB, for the stacked rows and predictions
 #'   of one chunk (option `modelprofiles.memory_budget`, default 256).
 #' @param keep_ice Keep the ICE curves (`$cp_profiles`) where they are
-#'   computed (PD, kernel LD and kernel AL) when they fit in the memory budget.
+#'   computed (PD, kernel LD and kernel AL), as long as all of them together
+#'   fit in `memory_budget` (about 48 bytes per point); curves of variables
+#'   that do not fit are dropped with a message.
 #' @param ... Must be empty.
 #'
 #' @returns An object of class `mp_profile`: a list with
@@ -232,6 +233,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
   ctx$call <- env
 
   budget_bytes <- memory_budget * 2^20
+  ice_used <- 0
   agr <- vector("list", length(variables))
   cp <- list()
   grids <- intervals_used <- bw_used <- no_support <- list()
@@ -251,9 +253,17 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     }
     grid <- variable_splits[[v]]
     if (is.null(grid)) grid <- make_grid(col, grid_points, variable_splits_type)
-    keep <- keep_ice && as.double(length(grid)) * length(rows) * 8 * 6 <= budget_bytes
-    if (keep_ice && !keep && type == "partial") {
-      cli::cli_inform("ICE curves of {.field {v}} not kept: they would exceed {.arg memory_budget}.")
+    # ICE curves are kept while all of them together (about 48 bytes per
+    # point: the table and its data-frame form) fit in the memory budget.
+    ice_bytes <- as.double(length(grid)) * length(rows) * 48
+    keep <- keep_ice && ice_used + ice_bytes <= budget_bytes
+    if (keep) {
+      ice_used <- ice_used + ice_bytes
+    } else if (keep_ice && type == "partial") {
+      cli::cli_inform(c(
+        "ICE curves of {.field {v}} not kept: with the others they would exceed {.arg memory_budget} ({memory_budget} MiB).",
+        i = "Raise {.arg memory_budget}, lower {.arg N}, or set {.code keep_ice = FALSE} to silence this."
+      ))
     }
     bw <- NULL
     if (kind == "numeric" && method == "kernel") {

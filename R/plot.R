@@ -47,6 +47,8 @@ autoplot.mp_profile <- function(object, ..., variables = NULL, rug = FALSE, data
     }, character(1))
     d
   }))
+  # Legend in the order the profiles were given.
+  df$`_label_` <- factor(df$`_label_`, levels = unique(df$`_label_`))
   if (!is.null(variables)) df <- df[df$`_vname_` %in% variables, , drop = FALSE]
   if (nrow(df) == 0L) cli::cli_abort("Nothing to draw: no profile of {.val {variables}}.")
   num <- df[df$`_kind_` == "numeric", , drop = FALSE]

@@ -87,7 +87,10 @@ test_that("1 and 2 threads, chunk sizes and row order give the same PD", {
   r2 <- model_profile(NULL, X, predict_function = f, threads = 2)
   expect_identical(r1$agr_profiles, r2$agr_profiles)
   expect_identical(r1$cp_profiles, r2$cp_profiles)
-  r3 <- model_profile(NULL, X, predict_function = f, memory_budget = 0.01)
+  expect_message(
+    r3 <- model_profile(NULL, X, predict_function = f, memory_budget = 0.01),
+    "not kept"
+  )
   expect_equal(r3$agr_profiles, r1$agr_profiles, tolerance = 1e-13)
   perm <- sample(nrow(X))
   r4 <- model_profile(NULL, X[perm, ], predict_function = f)

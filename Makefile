@@ -1,0 +1,33 @@
+# make demo   set up, install the package, run the quick start (PNG + table)
+# make check  set up, build the tarball, R CMD check --as-cran it
+PKG := modelprofiles
+VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
+TARBALL := $(PKG)_$(VERSION).tar.gz
+export _R_CHECK_CRAN_INCOMING_REMOTE_ = false
+export _R_CHECK_SYSTEM_CLOCK_ = FALSE
+export _R_CHECK_FORCE_SUGGESTS_ = false
+
+.PHONY: setup install demo build check test document
+
+setup:
+	bash tools/setup.sh
+
+install: setup
+	R CMD INSTALL .
+
+demo: install
+	Rscript inst/scripts/quickstart.R modelprofiles-quickstart.png
+
+build:
+	R CMD build .
+
+check: setup build
+	R CMD check --as-cran $(TARBALL)
+	bash tools/check-status.sh $(PKG).Rcheck
+
+# Developer targets (need roxygen2).
+document:
+	Rscript -e 'Rcpp::compileAttributes("."); roxygen2::roxygenise()'
+
+test:
+	Rscript -e 'devtools::test()'
