@@ -46,7 +46,7 @@ default_predict_function <- function(model) {
           i = "Fit it with {.code probability = TRUE}, or give a {.arg predict_function}."
         ))
       }
-      stats::predict(model, data = newdata)$predictions
+      stats::predict(model, data = newdata, verbose = FALSE)$predictions
     })
   }
   if (inherits(model, "randomForest")) {

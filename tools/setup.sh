@@ -11,7 +11,8 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   r-cran-cli r-cran-rlang r-cran-ggplot2 r-cran-testthat \
   r-cran-ranger r-cran-randomforest r-cran-gbm r-cran-mass \
   r-cran-knitr r-cran-rmarkdown r-cran-vdiffr r-cran-withr \
-  pandoc qpdf tidy > /dev/null
+  pandoc qpdf tidy texlive-latex-base texlive-latex-recommended \
+  texlive-fonts-recommended texlive-fonts-extra > /dev/null
 # Suggested packages that Debian does not build: from CRAN.
 $SUDO Rscript -e '
   need <- c("DALEX", "pdp")
