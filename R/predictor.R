@@ -97,13 +97,15 @@ check_predictions <- function(y, n, call = rlang::caller_env()) {
       call = call
     )
   }
-  y <- as.double(y)
+  # Drop names before coercing: predict() methods name their output by the
+  # row names, and coercing a named vector materialises millions of strings.
+  attributes(y) <- NULL
+  if (!is.double(y)) y <- as.double(y)
   if (anyNA(y)) {
     cli::cli_abort(c(
       "The predict function returned {sum(is.na(y))} missing value{?s} (of {n}).",
       i = "Check for missing values in the data, or give a {.arg predict_function} that handles them."
     ), call = call)
   }
-  attributes(y) <- NULL
   y
 }

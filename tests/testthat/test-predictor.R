@@ -54,3 +54,17 @@ test_that("a two-column probability matrix gives the second class", {
   res <- model_profile(NULL, X, predict_function = pf, variables = "a", grid_points = 3)
   expect_equal(res$agr_profiles$`_yhat_`, res$grids$a)
 })
+
+test_that("default predictions: xgboost with matrix data", {
+  skip_if_not_installed("xgboost")
+  set.seed(3)
+  m <- matrix(rnorm(300), 100, 3, dimnames = list(NULL, c("a", "b", "c")))
+  y <- m[, "a"] * 2 + m[, "b"] + rnorm(100)
+  fit <- xgboost::xgboost(data = m, label = y, nrounds = 10, verbose = 0,
+                          params = list(nthread = 1, max_depth = 3))
+  res <- model_profile(fit, m, variables = "a", grid_points = 5)
+  X <- as.data.frame(m)
+  expect_equal(res$agr_profiles$`_yhat_`,
+               ref_pd(function(d) predict(fit, as.matrix(d)), X, "a", res$grids$a),
+               tolerance = 1e-6)
+})
