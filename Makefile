@@ -7,12 +7,15 @@ export _R_CHECK_CRAN_INCOMING_REMOTE_ = false
 export _R_CHECK_SYSTEM_CLOCK_ = FALSE
 export _R_CHECK_FORCE_SUGGESTS_ = false
 
-.PHONY: setup install demo build check test document
+.PHONY: setup-run setup-check install demo build check test document
 
-setup:
-	bash tools/setup.sh
+setup-run:
+	bash tools/setup.sh run
 
-install: setup
+setup-check:
+	bash tools/setup.sh check
+
+install: setup-run
 	R CMD INSTALL .
 
 demo: install
@@ -21,7 +24,7 @@ demo: install
 build:
 	R CMD build .
 
-check: setup build
+check: setup-check build
 	R CMD check --as-cran $(TARBALL)
 	bash tools/check-status.sh $(PKG).Rcheck
 

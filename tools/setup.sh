@@ -1,23 +1,45 @@
 #!/usr/bin/env bash
 # Install what modelprofiles needs on a fresh Debian 12 machine: R packages
 # from Debian's r-cran-* builds where they exist, the rest from CRAN.
+#   tools/setup.sh run    what the package and the quick start need
+#   tools/setup.sh check  that, plus what R CMD check --as-cran needs
+#                         (LaTeX for the manual, every suggested package)
 set -euo pipefail
+what=${1:-check}
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends \
-  r-base-dev r-cran-rcpp r-cran-rcpparmadillo r-cran-rcppparallel \
-  r-cran-cli r-cran-rlang r-cran-ggplot2 r-cran-testthat \
-  r-cran-ranger r-cran-randomforest r-cran-gbm r-cran-mass \
-  r-cran-knitr r-cran-rmarkdown r-cran-vdiffr r-cran-withr \
-  pandoc qpdf tidy texlive-latex-base texlive-latex-recommended \
-  texlive-fonts-recommended texlive-fonts-extra > /dev/null
-# Suggested packages that Debian does not build: from CRAN.
-$SUDO Rscript -e '
-  need <- c("DALEX", "pdp")
-  miss <- need[!vapply(need, requireNamespace, logical(1), quietly = TRUE)]
-  if (length(miss)) install.packages(miss, repos = "https://cloud.r-project.org", Ncpus = 2)
-  ok <- vapply(need, requireNamespace, logical(1), quietly = TRUE)
-  if (!all(ok)) stop("could not install: ", paste(need[!ok], collapse = ", "))
-'
+pkgs="r-base-dev r-cran-rcpp r-cran-rcpparmadillo r-cran-rcppparallel
+  r-cran-cli r-cran-rlang r-cran-ggplot2 r-cran-ranger r-cran-mass"
+if [ "$what" = "check" ]; then
+  pkgs="$pkgs r-cran-testthat r-cran-randomforest r-cran-gbm
+  r-cran-knitr r-cran-rmarkdown r-cran-vdiffr r-cran-withr
+  r-cran-data.table r-cran-jsonlite r-cran-matrix
+  pandoc qpdf tidy texlive-latex-base texlive-latex-recommended
+  texlive-fonts-recommended texlive-fonts-extra"
+fi
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $pkgs > /dev/null
+if [ "$what" = "check" ]; then
+  # Suggested packages that Debian does not build, from CRAN. xgboost's
+  # current release needs R >= 4.3; on older R take 1.7.8.1 from CRAN's archive.
+  $SUDO Rscript -e '
+    repos <- "https://cloud.r-project.org"
+    have <- function(p) requireNamespace(p, quietly = TRUE)
+    need <- c("DALEX", "pdp")
+    miss <- need[!vapply(need, have, logical(1))]
+    if (length(miss)) install.packages(miss, repos = repos, Ncpus = 2)
+    if (!have("xgboost")) {
+      if (getRversion() >= "4.3.0") {
+        install.packages("xgboost", repos = repos, Ncpus = 2)
+      } else {
+        install.packages(paste0(repos, "/src/contrib/Archive/xgboost/xgboost_1.7.8.1.tar.gz"),
+                         repos = NULL, type = "source")
+      }
+    }
+    need <- c(need, "xgboost")
+    ok <- vapply(need, have, logical(1))
+    if (!all(ok)) stop("could not install: ", paste(need[!ok], collapse = ", "))
+  '
+fi
