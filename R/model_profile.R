@@ -128,6 +128,7 @@
 #'   * `type`, `method`, `variables`, `label`, `grids` (grid or edges per
 #'     variable), `intervals` (K used per variable), `bandwidth` (per
 #'     variable), `N` (rows used), `rows` (which rows of `data`),
+#'     `observed` (the background rows' values of the profiled variables),
 #'     `mean_prediction`, `n_predictions` (how many predictions were made),
 #'     `no_support` (grid points without support), `threads`, `call`.
 #'
@@ -338,6 +339,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
       N = length(rows),
       n_data = nrow(data),
       rows = rows,
+      observed = background[variables],
       seed = seed,
       mean_prediction = ctx$mean_prediction,
       n_predictions = ctx$n_predictions,

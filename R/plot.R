@@ -3,100 +3,310 @@
 #' Plot profiles
 #'
 #' `plot()` and `autoplot()` draw one or more [model_profile()] results in one
-#' ggplot2 chart: one panel per variable (free x scales), a line per profile
-#' for a numeric variable and points joined by lines for a categorical one,
-#' coloured by profile. Profiles of different types or models are told apart
-#' in the legend without relabelling: when labels repeat, the type of the
-#' profile is added to them. A rug shows the background rows' values, so
-#' the reader sees where a profile rests on few rows.
+#' ggplot2 chart that can be extended with the usual `+`. There is one panel
+#' per variable (free x scales); numeric variables are drawn as lines,
+#' categorical ones as points joined by thin lines, coloured by profile.
+#' Profiles of different types or of different models are told apart in the
+#' legend without relabelling: when labels repeat, the type of the profile is
+#' added to them (as in Figure 18.5 of *Explanatory Model Analysis*).
+#'
+#' @section Kinds of plot:
+#' * `geom = "aggregates"` (default): the profiles themselves.
+#' * `geom = "profiles"`: the individual ICE (ceteris-paribus) curves, thin and
+#'   translucent, at most `max_curves` of them (an evenly spaced selection of
+#'   the background rows, so the picture does not depend on the random-number
+#'   stream), with the aggregate profile on top. Needs `$cp_profiles`, which
+#'   partial-dependence results (and kernel LD and AL results) keep.
+#' * `geom = "points"`: as `"profiles"`, plus each background row's own
+#'   value drawn on its curve.
+#'
+#' `center` anchors every ICE curve (and the aggregate) at 0: `"first"` at the
+#' first grid point, `"middle"` at the grid point in the middle of the grid,
+#' `"mean"` at the curve's own mean over the grid, or a number at that value
+#' of the variable (curves are interpolated linearly between grid points).
+#' Centred ICE curves make differences in shape, i.e. interactions, visible.
+#'
+#' A rug at the bottom of each numeric panel shows the background rows'
+#' values of the variable, so the reader sees where a profile rests on few
+#' rows and where it extrapolates.
+#'
+#' A chart has one kind of x axis: when numeric and categorical variables
+#' are mixed, the numeric ones are drawn and a message names the others
+#' (draw them with `variables =`).
 #'
 #' @param object,x An `mp_profile` result.
 #' @param ... More `mp_profile` results to draw in the same chart.
+#' @param geom `"aggregates"`, `"profiles"` or `"points"`.
 #' @param variables Variables to draw (default: all).
-#' @param rug Draw a rug of the observed values? Needs `data`.
-#' @param data The data the profiles were computed on, for the rug.
+#' @param center `NULL` (no centring), `"first"`, `"middle"`, `"mean"` or a
+#'   number; for `geom = "profiles"` and `"points"`.
+#' @param max_curves Maximum number of ICE curves per variable and profile.
+#' @param rug Draw a rug of the observed values?
+#' @param ncol Number of columns of panels.
+#' @param scales `"free_x"` (shared y axis, the default) or `"free"`.
+#' @param title,subtitle Title and subtitle of the chart.
 #' @returns A ggplot object.
 #' @examples
 #' fit <- lm(mpg ~ wt * hp, data = mtcars)
 #' X <- mtcars[c("wt", "hp")]
 #' pd <- model_profile(fit, X)
+#' ld <- model_profile(fit, X, type = "conditional")
 #' al <- model_profile(fit, X, type = "accumulated", intervals = 8)
-#' plot(pd, al)
+#' plot(pd, ld, al)
+#' plot(pd, geom = "profiles", center = "first")
 #' @name plot.mp_profile
 NULL
 
 #' @rdname plot.mp_profile
 #' @importFrom ggplot2 autoplot
 #' @export
-autoplot.mp_profile <- function(object, ..., variables = NULL, rug = FALSE, data = NULL) {
+autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", "points"),
+                                variables = NULL, center = NULL, max_curves = 100,
+                                rug = TRUE, ncol = NULL, scales = c("free_x", "free"),
+                                title = NULL, subtitle = NULL) {
+  geom <- match.arg(geom)
+  scales <- match.arg(scales)
   objs <- c(list(object), list(...))
   is_prof <- vapply(objs, inherits, logical(1), "mp_profile")
   if (!all(is_prof)) {
-    cli::cli_abort("Every object to draw must be a {.fn model_profile} result.")
+    cli::cli_abort("Every object to draw must be a {.fn model_profile} result; argument{?s} {which(!is_prof)} {?is/are} not.")
   }
-  labels <- vapply(objs, function(o) o$label, character(1))
-  types <- vapply(objs, function(o) o$type, character(1))
-  relabel <- anyDuplicated(labels) > 0L
-  df <- do.call(rbind, lapply(objs, function(o) {
-    d <- o$agr_profiles
-    d$`_x_` <- as.character(d$`_x_`)
-    if (relabel) d$`_label_` <- paste0(d$`_label_`, " (", profile_title(o$type), ")")
-    d$`_kind_` <- vapply(d$`_vname_`, function(v) {
-      g <- o$grids[[v]]
-      if (is.numeric(g)) "numeric" else "categorical"
-    }, character(1))
+  if (!is.null(center) && geom == "aggregates") {
+    cli::cli_abort("{.arg center} applies to ICE curves: use {.code geom = \"profiles\"} or {.code \"points\"}.")
+  }
+  check_center(center)
+  labels <- profile_labels(objs)
+  kinds <- variable_kinds(objs)
+  vars <- names(kinds)
+  if (!is.null(variables)) {
+    unknown <- setdiff(variables, vars)
+    if (length(unknown)) {
+      cli::cli_abort("No profile of {.val {unknown}} to draw; the profiles have {.val {vars}}.")
+    }
+    vars <- intersect(variables, vars)
+  }
+  if (length(unique(kinds[vars])) > 1L) {
+    cat_vars <- vars[kinds[vars] == "categorical"]
+    cli::cli_inform(c(
+      "Drawing the numeric variables; a chart has one kind of x axis.",
+      i = "Draw {.val {cat_vars}} with {.code plot(x, variables = c({paste0('\"', cat_vars, '\"', collapse = ', ')}))}."
+    ))
+    vars <- vars[kinds[vars] == "numeric"]
+  }
+  numeric_x <- all(kinds[vars] == "numeric")
+
+  agr <- do.call(rbind, lapply(seq_along(objs), function(i) {
+    d <- objs[[i]]$agr_profiles
+    d <- d[d$`_vname_` %in% vars, c("_vname_", "_x_", "_yhat_"), drop = FALSE]
+    d$`_label_` <- rep(labels[i], nrow(d))
     d
   }))
-  # Legend in the order the profiles were given.
-  df$`_label_` <- factor(df$`_label_`, levels = unique(df$`_label_`))
-  if (!is.null(variables)) df <- df[df$`_vname_` %in% variables, , drop = FALSE]
-  if (nrow(df) == 0L) cli::cli_abort("Nothing to draw: no profile of {.val {variables}}.")
-  num <- df[df$`_kind_` == "numeric", , drop = FALSE]
-  num$`_x_` <- as.numeric(num$`_x_`)
-  cat <- df[df$`_kind_` == "categorical", , drop = FALSE]
-  ylab <- if (length(unique(types)) == 1L) {
-    switch(types[1],
-      partial = "average prediction",
-      conditional = "local dependence (average prediction)",
-      accumulated = "accumulated local effect (prediction scale)"
+  agr <- fix_x(agr, numeric_x, objs, vars)
+
+  p <- ggplot2::ggplot()
+  curves <- NULL
+  if (geom != "aggregates") {
+    curves <- ice_curves(objs, labels, vars, max_curves, numeric_x)
+    if (!is.null(center)) {
+      curves <- center_curves(curves, center)
+      agr <- center_curves(agr, center)
+    }
+    p <- p + ggplot2::geom_line(
+      data = curves,
+      ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_label_"]],
+                   group = interaction(.data[["_label_"]], .data[["_ids_"]])),
+      linewidth = 0.3, alpha = 0.25, na.rm = TRUE
+    )
+  }
+  agr$`_label_` <- factor(agr$`_label_`, levels = unique(labels))
+  if (numeric_x) {
+    p <- p + ggplot2::geom_line(
+      data = agr,
+      ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_label_"]]),
+      linewidth = if (geom == "aggregates") 0.9 else 1.2, na.rm = TRUE
     )
   } else {
-    "prediction"
-  }
-  p <- ggplot2::ggplot() +
-    ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = "free_x") +
-    ggplot2::labs(x = NULL, y = ylab, colour = NULL) +
-    ggplot2::theme_bw() +
-    ggplot2::theme(legend.position = "bottom")
-  if (nrow(num)) {
     p <- p + ggplot2::geom_line(
-      data = num,
-      ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_label_"]]),
-      linewidth = 0.8, na.rm = TRUE
-    )
-  }
-  if (nrow(cat)) {
-    p <- p + ggplot2::geom_point(
-      data = cat,
+      data = agr,
+      ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_label_"]],
+                   group = .data[["_label_"]]),
+      linewidth = 0.4, alpha = 0.6, na.rm = TRUE
+    ) + ggplot2::geom_point(
+      data = agr,
       ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_label_"]]),
       size = 2.5, na.rm = TRUE
     )
   }
-  if (rug && !is.null(data) && nrow(num)) {
-    vs <- intersect(unique(num$`_vname_`), names(data))
-    rd <- do.call(rbind, lapply(vs, function(v) {
-      data.frame(`_vname_` = v, `_x_` = as.double(data[[v]]), check.names = FALSE)
-    }))
-    p <- p + ggplot2::geom_rug(
-      data = rd, ggplot2::aes(x = .data[["_x_"]]), inherit.aes = FALSE,
-      alpha = 0.3, sides = "b", na.rm = TRUE
+  if (geom == "points") {
+    pts <- observed_points(objs, labels, vars, curves, numeric_x)
+    p <- p + ggplot2::geom_point(
+      data = pts,
+      ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_label_"]]),
+      size = 0.9, alpha = 0.7, na.rm = TRUE
     )
   }
-  p
+  if (rug && numeric_x) {
+    rd <- rug_data(objs, vars)
+    if (nrow(rd)) {
+      p <- p + ggplot2::geom_rug(
+        data = rd, ggplot2::aes(x = .data[["_x_"]]), inherit.aes = FALSE,
+        alpha = 0.25, sides = "b", length = ggplot2::unit(0.02, "npc"), na.rm = TRUE
+      )
+    }
+  }
+  types <- unique(vapply(objs, function(o) o$type, character(1)))
+  p + ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = scales, ncol = ncol) +
+    ggplot2::labs(x = NULL, y = y_label(types, center), colour = NULL,
+                  title = title, subtitle = subtitle) +
+    ggplot2::theme_bw() +
+    ggplot2::theme(
+      legend.position = if (length(unique(labels)) > 1L) "bottom" else "none",
+      strip.background = ggplot2::element_rect(fill = "grey95"),
+      panel.grid.minor = ggplot2::element_blank()
+    )
 }
 
 #' @rdname plot.mp_profile
 #' @export
 plot.mp_profile <- function(x, ...) {
   autoplot.mp_profile(x, ...)
+}
+
+# Labels that tell the profiles apart: the model's label, plus the type when
+# labels repeat, plus a counter when even that repeats.
+profile_labels <- function(objs) {
+  labels <- vapply(objs, function(o) o$label, character(1))
+  if (anyDuplicated(labels)) {
+    labels <- paste0(labels, " (", vapply(objs, function(o) profile_title(o$type), character(1)), ")")
+  }
+  if (anyDuplicated(labels)) labels <- make.unique(labels, sep = " #")
+  labels
+}
+
+variable_kinds <- function(objs) {
+  kinds <- character()
+  for (o in objs) {
+    for (v in o$variables) {
+      kinds[[v]] <- if (is.numeric(o$grids[[v]])) "numeric" else "categorical"
+    }
+  }
+  kinds
+}
+
+# `_x_` as numbers, or as a factor with the levels in grid order.
+fix_x <- function(d, numeric_x, objs, vars) {
+  if (numeric_x) {
+    d$`_x_` <- as.numeric(d$`_x_`)
+  } else {
+    lev <- unique(unlist(lapply(objs, function(o) lapply(o$grids[vars], as.character)), use.names = FALSE))
+    d$`_x_` <- factor(as.character(d$`_x_`), levels = lev)
+  }
+  d
+}
+
+check_center <- function(center) {
+  if (is.null(center)) return(invisible())
+  ok <- (is.character(center) && length(center) == 1L && center %in% c("first", "middle", "mean")) ||
+    (is.numeric(center) && length(center) == 1L && is.finite(center))
+  if (!ok) {
+    cli::cli_abort("{.arg center} must be {.val first}, {.val middle}, {.val mean} or a number.")
+  }
+}
+
+# Evenly spaced selection of at most `max_curves` ICE curves per profile.
+ice_curves <- function(objs, labels, vars, max_curves, numeric_x) {
+  out <- lapply(seq_along(objs), function(i) {
+    cp <- objs[[i]]$cp_profiles
+    if (is.null(cp)) {
+      cli::cli_abort(c(
+        "Profile {.val {labels[i]}} has no ICE curves to draw.",
+        i = "ICE curves are kept for partial dependence and the kernel methods (see {.arg keep_ice})."
+      ))
+    }
+    cp <- cp[cp$`_vname_` %in% vars, , drop = FALSE]
+    ids <- unique(cp$`_ids_`)
+    if (length(ids) > max_curves) {
+      ids <- ids[unique(round(seq(1, length(ids), length.out = max_curves)))]
+      cp <- cp[cp$`_ids_` %in% ids, , drop = FALSE]
+    }
+    cp$`_label_` <- rep(labels[i], nrow(cp))
+    cp[c("_vname_", "_label_", "_ids_", "_x_", "_yhat_")]
+  })
+  fix_x(do.call(rbind, out), numeric_x, objs, vars)
+}
+
+# Subtract from each curve its value at the anchor.
+center_curves <- function(d, center) {
+  key <- paste(d$`_vname_`, d$`_label_`, if (is.null(d$`_ids_`)) 0 else d$`_ids_`, sep = "\r")
+  idx <- split(seq_len(nrow(d)), key)
+  for (r in idx) {
+    x <- d$`_x_`[r]
+    y <- d$`_yhat_`[r]
+    anchor <- if (identical(center, "mean")) {
+      mean(y, na.rm = TRUE)
+    } else if (identical(center, "first")) {
+      y[1L]
+    } else if (identical(center, "middle")) {
+      y[ceiling(length(y) / 2)]
+    } else if (is.numeric(x)) {
+      stats::approx(x, y, xout = center, rule = 2)$y
+    } else {
+      cli::cli_abort("A numeric {.arg center} needs numeric variables.")
+    }
+    d$`_yhat_`[r] <- y - anchor
+  }
+  d
+}
+
+# Each background row's own value of the variable, on its (drawn) ICE curve.
+observed_points <- function(objs, labels, vars, curves, numeric_x) {
+  key <- paste(curves$`_vname_`, curves$`_label_`, curves$`_ids_`, sep = "\r")
+  idx <- split(seq_len(nrow(curves)), key)
+  out <- lapply(names(idx), function(k) {
+    r <- idx[[k]]
+    c1 <- curves[r[1L], ]
+    o <- objs[[match(c1$`_label_`, labels)]]
+    own <- o$observed[[c1$`_vname_`]][match(c1$`_ids_`, o$rows)]
+    if (is.na(own)) return(NULL)
+    y <- if (numeric_x) {
+      stats::approx(curves$`_x_`[r], curves$`_yhat_`[r], xout = own, rule = 2)$y
+    } else {
+      curves$`_yhat_`[r][match(as.character(own), as.character(curves$`_x_`[r]))]
+    }
+    data.frame(`_vname_` = c1$`_vname_`, `_label_` = c1$`_label_`,
+               `_x_` = if (numeric_x) as.double(own) else as.character(own),
+               `_yhat_` = y, check.names = FALSE, stringsAsFactors = FALSE)
+  })
+  pts <- do.call(rbind, out)
+  if (!numeric_x) pts$`_x_` <- factor(pts$`_x_`, levels = levels(curves$`_x_`))
+  pts
+}
+
+# Observed values for the rug: from the first profile that has each variable.
+rug_data <- function(objs, vars) {
+  out <- lapply(vars, function(v) {
+    for (o in objs) {
+      if (v %in% names(o$observed)) {
+        return(data.frame(`_vname_` = v, `_x_` = as.double(o$observed[[v]]),
+                          check.names = FALSE))
+      }
+    }
+    NULL
+  })
+  do.call(rbind, out)
+}
+
+y_label <- function(types, center) {
+  if (!is.null(center)) {
+    anchor <- if (is.numeric(center)) paste("the value at", format(center)) else
+      switch(center, first = "the first grid point", middle = "the middle grid point",
+             mean = "the curve's mean")
+    return(paste("prediction, centred at", anchor))
+  }
+  if (length(types) > 1L) return("prediction")
+  switch(types,
+    partial = "average prediction (partial dependence)",
+    conditional = "local dependence (local average prediction)",
+    accumulated = "accumulated local effect + mean prediction"
+  )
 }

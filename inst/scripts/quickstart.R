@@ -27,7 +27,7 @@ cmp <- data.frame(
 )
 print(cmp, row.names = FALSE, digits = 4)
 
-p <- plot(pd, ld, al, rug = TRUE, data = X) +
+p <- plot(pd, ld, al) +
   ggplot2::ggtitle("Random forest on the Boston housing data",
                    "Partial-dependence, local-dependence and accumulated-local profiles")
 ggplot2::ggsave(out, p, width = 9, height = 6.5, dpi = 110)

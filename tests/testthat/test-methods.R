@@ -18,18 +18,3 @@ test_that("print, summary and as.data.frame", {
   expect_error(as.data.frame(al, what = "cp_profiles"), "no ICE curves")
   expect_false(inherits(pd, "model_profile"))
 })
-
-test_that("plot draws PD, LD and AL in one chart with a legend", {
-  fit <- lm(mpg ~ wt * hp, data = mtcars)
-  X <- mtcars[c("wt", "hp")]
-  pd <- model_profile(fit, X)
-  ld <- model_profile(fit, X, type = "conditional")
-  al <- model_profile(fit, X, type = "accumulated", intervals = 10)
-  p <- plot(pd, ld, al)
-  expect_s3_class(p, "ggplot")
-  ld_ <- ggplot2::layer_data(p, 1)
-  expect_equal(length(unique(ld_$colour)), 3)
-  expect_equal(nrow(ld_), nrow(pd$agr_profiles) + nrow(ld$agr_profiles) + nrow(al$agr_profiles))
-  expect_equal(sort(ld_$y), sort(c(pd$agr_profiles$`_yhat_`, ld$agr_profiles$`_yhat_`, al$agr_profiles$`_yhat_`)))
-  expect_error(plot(pd, 1), "model_profile")
-})

@@ -1,0 +1,118 @@
+plot_fixture <- function() {
+  fit <- lm(mpg ~ wt * hp + qsec, data = mtcars)
+  X <- mtcars[c("wt", "hp", "qsec")]
+  list(
+    fit = fit, X = X,
+    pd = model_profile(fit, X, variables = c("wt", "hp")),
+    ld = model_profile(fit, X, variables = c("wt", "hp"), type = "conditional"),
+    al = model_profile(fit, X, variables = c("wt", "hp"), type = "accumulated", intervals = 10)
+  )
+}
+
+test_that("PD, LD and AL in one chart: one line per profile and panel, the right y", {
+  f <- plot_fixture()
+  p <- plot(f$pd, f$ld, f$al)
+  expect_s3_class(p, "ggplot")
+  lines <- ggplot2::layer_data(p, 1)
+  expect_equal(length(unique(lines$colour)), 3)
+  expect_equal(length(unique(lines$PANEL)), 2)
+  all_y <- c(f$pd$agr_profiles$`_yhat_`, f$ld$agr_profiles$`_yhat_`, f$al$agr_profiles$`_yhat_`)
+  expect_equal(sort(lines$y), sort(all_y))
+  b <- ggplot2::ggplot_build(p)
+  expect_equal(levels(b$plot$layers[[1]]$data$`_label_`),
+               c("lm (partial-dependence)", "lm (local-dependence)", "lm (accumulated-local)"))
+  expect_equal(p$labels$y, "prediction")
+  expect_equal(plot(f$pd)$labels$y, "average prediction (partial dependence)")
+  # Rug of the observed values, one mark per background row and variable.
+  rug <- ggplot2::layer_data(p, 2)
+  expect_equal(nrow(rug), 2 * nrow(f$X))
+})
+
+test_that("two models are told apart by their labels", {
+  f <- plot_fixture()
+  pd2 <- model_profile(f$fit, f$X, variables = "wt", label = "other")
+  p <- plot(f$pd, pd2)
+  lines <- ggplot2::layer_data(p, 1)
+  expect_equal(length(unique(lines$colour)), 2)
+  expect_equal(levels(p$layers[[1]]$data$`_label_`), c("lm", "other"))
+})
+
+test_that("ICE curves: at most max_curves, aggregate on top, centring", {
+  set.seed(1)
+  X <- data.frame(a = runif(300), b = rnorm(300))
+  pf <- function(m, newdata) newdata$a * newdata$b + newdata$a
+  pd <- model_profile(NULL, X, predict_function = pf, variables = "a", grid_points = 11)
+  p <- plot(pd, geom = "profiles", max_curves = 40)
+  ice <- ggplot2::layer_data(p, 1)
+  expect_equal(length(unique(ice$group)), 40)
+  expect_equal(nrow(ice), 40 * 11)
+  top <- ggplot2::layer_data(p, 2)
+  expect_equal(top$y, pd$agr_profiles$`_yhat_`)
+  pc <- plot(pd, geom = "profiles", center = "first")
+  ice <- ggplot2::layer_data(pc, 1)
+  expect_equal(ice$y[ice$x == min(ice$x)], rep(0, 100))
+  top <- ggplot2::layer_data(pc, 2)
+  expect_equal(top$y, pd$agr_profiles$`_yhat_` - pd$agr_profiles$`_yhat_`[1])
+  pm <- plot(pd, geom = "profiles", center = "mean", max_curves = 5)
+  ice <- ggplot2::layer_data(pm, 1)
+  expect_equal(as.numeric(tapply(ice$y, ice$group, mean)), rep(0, 5), tolerance = 1e-12)
+  pv <- plot(pd, geom = "profiles", center = 0.5, max_curves = 5)
+  ice <- ggplot2::layer_data(pv, 1)
+  cp <- pd$cp_profiles
+  ids <- unique(ice$group)
+  expect_length(ids, 5)
+  expect_match(pv$labels$y, "centred at the value at 0.5")
+  expect_error(plot(pd, center = "first"), "ICE curves")
+  expect_error(plot(pd, geom = "profiles", center = "median"), "center")
+})
+
+test_that("observed points sit on their own ICE curves", {
+  X <- data.frame(a = c(0.1, 0.5, 0.9, 0.3), b = c(1, 2, 3, 4))
+  pf <- function(m, newdata) newdata$a * newdata$b
+  pd <- model_profile(NULL, X, predict_function = pf, variables = "a",
+                      variable_splits = list(a = c(0, 0.5, 1)))
+  p <- plot(pd, geom = "points")
+  pts <- ggplot2::layer_data(p, 3)
+  expect_equal(nrow(pts), 4)
+  # The model is linear in a for each row, so the point is the prediction.
+  expect_equal(sort(pts$y), sort(X$a * X$b))
+})
+
+test_that("categorical profiles are points, mixed kinds draw the numeric ones", {
+  d <- data.frame(x = 1:6, g = factor(c("a", "b", "c", "a", "b", "c")))
+  pf <- function(m, newdata) newdata$x * as.integer(newdata$g)
+  pd <- model_profile(NULL, d, predict_function = pf)
+  expect_message(p <- plot(pd), "numeric variables")
+  expect_equal(unique(as.character(p$layers[[1]]$data$`_vname_`)), "x")
+  pg <- plot(pd, variables = "g")
+  pts <- ggplot2::layer_data(pg, 2)
+  expect_equal(pts$y, profile_of(pd, "g")$`_yhat_`)
+  expect_equal(nrow(pts), 3)
+  expect_error(plot(pd, variables = "nope"), "nope")
+  expect_error(plot(pd, 1), "model_profile")
+})
+
+test_that("options: variables, facets, scales, titles and colour scales", {
+  f <- plot_fixture()
+  p <- plot(f$pd, f$al, variables = "wt", ncol = 1, scales = "free",
+            title = "Weight", subtitle = "PD and AL") +
+    ggplot2::scale_colour_brewer(palette = "Dark2")
+  expect_equal(p$labels$title, "Weight")
+  expect_equal(p$labels$subtitle, "PD and AL")
+  lines <- ggplot2::layer_data(p, 1)
+  expect_equal(length(unique(lines$PANEL)), 1)
+  expect_equal(sort(unique(lines$colour)), sort(c("#1B9E77", "#D95F02")))
+  expect_equal(p$facet$params$free, list(x = TRUE, y = TRUE))
+  expect_equal(autoplot(f$pd)$labels, plot(f$pd)$labels)
+})
+
+test_that("plot snapshots", {
+  f <- plot_fixture()
+  expect_doppelganger("pd-ld-al", plot(f$pd, f$ld, f$al))
+  expect_doppelganger("ice-centred", plot(f$pd, geom = "profiles", center = "first"))
+  expect_doppelganger("ice-points", plot(f$pd, geom = "points"))
+  d <- data.frame(x = 1:6, g = factor(c("a", "b", "c", "a", "b", "c")))
+  pd <- model_profile(NULL, d, predict_function = function(m, newdata) newdata$x * as.integer(newdata$g),
+                      variables = "g")
+  expect_doppelganger("factor", plot(pd))
+})

@@ -1,0 +1,33 @@
+# Render every kind of plot to PNG, to look at them as a user would.
+# Rscript tools/render-plots.R [outdir]
+library(modelprofiles)
+library(ggplot2)
+args <- commandArgs(trailingOnly = TRUE)
+out <- if (length(args)) args[1] else "plots"
+dir.create(out, showWarnings = FALSE, recursive = TRUE)
+save <- function(p, name, w = 8, h = 5.5) {
+  ggsave(file.path(out, paste0(name, ".png")), p, width = w, height = h, dpi = 100)
+}
+data("Boston", package = "MASS")
+fit <- ranger::ranger(medv ~ ., data = Boston, num.trees = 200, num.threads = 2, seed = 1)
+X <- Boston[setdiff(names(Boston), "medv")]
+X$chas <- factor(X$chas, labels = c("no", "yes"))
+fit2 <- ranger::ranger(x = X, y = Boston$medv, num.trees = 200, num.threads = 2, seed = 1)
+lmfit <- lm(medv ~ lstat * rm + dis + nox + chas, data = cbind(X, medv = Boston$medv))
+v <- c("lstat", "rm", "dis", "nox")
+pd <- model_profile(fit2, X, variables = v, label = "random forest")
+ld <- model_profile(fit2, X, variables = v, type = "conditional", label = "random forest")
+al <- model_profile(fit2, X, variables = v, type = "accumulated", label = "random forest")
+pdl <- model_profile(lmfit, X, variables = v, label = "linear model")
+save(plot(pd), "01-pd")
+save(plot(pd, ld, al), "02-pd-ld-al")
+save(plot(pd, pdl), "03-two-models")
+save(plot(pd, geom = "profiles"), "04-ice")
+save(plot(pd, geom = "profiles", center = "first"), "05-ice-centred")
+save(plot(pd, geom = "points", variables = c("lstat", "rm")), "06-ice-points", h = 4)
+pdc <- model_profile(fit2, X, variables = "chas", label = "random forest")
+pdcl <- model_profile(lmfit, X, variables = "chas", label = "linear model")
+save(plot(pdc, pdcl), "07-factor", w = 5, h = 4)
+save(plot(pdc, geom = "profiles"), "08-factor-ice", w = 5, h = 4)
+save(plot(pd, ld, al, variables = "rm", title = "Rooms", subtitle = "three profiles") +
+       scale_colour_brewer(palette = "Dark2"), "09-options", w = 6, h = 4.5)
