@@ -101,12 +101,12 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     d$`_label_` <- rep(labels[i], nrow(d))
     d
   }))
-  agr <- fix_x(agr, numeric_x, objs, vars)
+  agr <- order_vars(fix_x(agr, numeric_x, objs, vars), vars)
 
   p <- ggplot2::ggplot()
   curves <- NULL
   if (geom != "aggregates") {
-    curves <- ice_curves(objs, labels, vars, max_curves, numeric_x)
+    curves <- order_vars(ice_curves(objs, labels, vars, max_curves, numeric_x), vars)
     if (!is.null(center)) {
       curves <- center_curves(curves, center)
       agr <- center_curves(agr, center)
@@ -138,7 +138,7 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     )
   }
   if (geom == "points") {
-    pts <- observed_points(objs, labels, vars, curves, numeric_x)
+    pts <- order_vars(observed_points(objs, labels, vars, curves, numeric_x), vars)
     p <- p + ggplot2::geom_point(
       data = pts,
       ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_label_"]]),
@@ -146,7 +146,7 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     )
   }
   if (rug && numeric_x) {
-    rd <- rug_data(objs, vars)
+    rd <- order_vars(rug_data(objs, vars), vars)
     if (nrow(rd)) {
       p <- p + ggplot2::geom_rug(
         data = rd, ggplot2::aes(x = .data[["_x_"]]), inherit.aes = FALSE,
@@ -170,6 +170,12 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
 #' @export
 plot.mp_profile <- function(x, ...) {
   autoplot.mp_profile(x, ...)
+}
+
+# Panels in the order of the variables.
+order_vars <- function(d, vars) {
+  d$`_vname_` <- factor(as.character(d$`_vname_`), levels = vars)
+  d
 }
 
 # Labels that tell the profiles apart: the model's label, plus the type when
@@ -261,6 +267,7 @@ center_curves <- function(d, center) {
 # Each background row's own value of the variable, on its (drawn) ICE curve.
 observed_points <- function(objs, labels, vars, curves, numeric_x) {
   key <- paste(curves$`_vname_`, curves$`_label_`, curves$`_ids_`, sep = "\r")
+  curves$`_vname_` <- as.character(curves$`_vname_`)
   idx <- split(seq_len(nrow(curves)), key)
   out <- lapply(names(idx), function(k) {
     r <- idx[[k]]
