@@ -2,34 +2,34 @@
 # Generator token: 10BE3573-1514-4C36-9D1C-5A225CD40393
 
 cpp_interval_index <- function(x, edges, threads) {
-    .Call('_modelprofiles_cpp_interval_index', PACKAGE = 'modelprofiles', x, edges, threads)
+    .Call(`_modelprofiles_cpp_interval_index`, x, edges, threads)
 }
 
 cpp_accumulate_center <- function(delta, count) {
-    .Call('_modelprofiles_cpp_accumulate_center', PACKAGE = 'modelprofiles', delta, count)
+    .Call(`_modelprofiles_cpp_accumulate_center`, delta, count)
 }
 
-cpp_kernel_diff_sums <- function(y, z, x, w, dmin2, s, threads) {
-    .Call('_modelprofiles_cpp_kernel_diff_sums', PACKAGE = 'modelprofiles', y, z, x, w, dmin2, s, threads)
+cpp_interval_sums <- function(y, k, w, K) {
+    .Call(`_modelprofiles_cpp_interval_sums`, y, k, w, K)
 }
 
-cpp_grid_sums <- function(y, G, w, threads) {
-    .Call('_modelprofiles_cpp_grid_sums', PACKAGE = 'modelprofiles', y, G, w, threads)
+cpp_grid_sums <- function(y, G, w, threads, grid_major) {
+    .Call(`_modelprofiles_cpp_grid_sums`, y, G, w, threads, grid_major)
 }
 
-cpp_kernel_sums <- function(y, z, x, w, dmin2, s, threads) {
-    .Call('_modelprofiles_cpp_kernel_sums', PACKAGE = 'modelprofiles', y, z, x, w, dmin2, s, threads)
+cpp_kernel_sums <- function(y, z, x, w, dmin2, s, lag, threads, grid_major) {
+    .Call(`_modelprofiles_cpp_kernel_sums`, y, z, x, w, dmin2, s, lag, threads, grid_major)
 }
 
 cpp_group_sums <- function(y, w, off, threads) {
-    .Call('_modelprofiles_cpp_group_sums', PACKAGE = 'modelprofiles', y, w, off, threads)
+    .Call(`_modelprofiles_cpp_group_sums`, y, w, off, threads)
 }
 
 cpp_nearest_sq <- function(z, xs_sorted, threads) {
-    .Call('_modelprofiles_cpp_nearest_sq', PACKAGE = 'modelprofiles', z, xs_sorted, threads)
+    .Call(`_modelprofiles_cpp_nearest_sq`, z, xs_sorted, threads)
 }
 
-cpp_stack_frame <- function(data, src, js, vals, threads) {
-    .Call('_modelprofiles_cpp_stack_frame', PACKAGE = 'modelprofiles', data, src, js, vals, threads)
+cpp_stack_frame <- function(data, src_, js, vals, threads) {
+    .Call(`_modelprofiles_cpp_stack_frame`, data, src_, js, vals, threads)
 }
 

@@ -9,19 +9,18 @@ profile_accumulated_interval <- function(ctx, j, intervals) {
   edges <- al_edges(x, intervals)
   K <- length(edges) - 1L
   k <- cpp_interval_index(x, edges, ctx$threads)
-  ord <- order(k)
+  lower <- column_values(col, edges[k])
+  upper <- column_values(col, edges[k + 1L])
   dy <- numeric(length(x))
   # Two predictions per row: at the lower and the upper edge of its interval.
-  for (chunk in row_chunks(length(ord), ctx$chunk_rows / 2)) {
-    pos <- ord[chunk]
-    src <- rows[pos] - 1L
-    vals <- column_values(col, c(edges[k[pos]], edges[k[pos] + 1L]))
-    y <- predict_stacked(ctx, c(src, src), j, list(vals))
-    m <- length(pos)
-    dy[chunk] <- y[m + seq_len(m)] - y[seq_len(m)]
+  for (chunk in row_chunks(length(rows), ctx$chunk_rows)) {
+    src <- source_rows(ctx, rows[chunk])
+    y_lo <- predict_stacked(ctx, src, j, list(lower[chunk]))
+    y_hi <- predict_stacked(ctx, src, j, list(upper[chunk]))
+    dy[chunk] <- y_hi - y_lo
   }
   counts <- tabulate(k, K)
-  s <- cpp_group_sums(dy, w[ord], as.integer(c(0L, cumsum(counts))), ctx$threads)
+  s <- cpp_interval_sums(dy, k, w, K)
   delta <- s$sum / s$wsum
   f <- cpp_accumulate_center(delta, s$wsum)
   list(x = edges, yhat = f + mean_prediction(ctx), edges = edges, intervals = K,
@@ -36,8 +35,9 @@ profile_accumulated_kernel <- function(ctx, j, grid_points, bandwidth, keep_ice)
   G <- length(z)
   dmin2 <- cpp_nearest_sq(z, sort(x), ctx$threads)
   num <- den <- numeric(G)
-  consume <- function(pos, y) {
-    s <- cpp_kernel_diff_sums(y, z, x[pos], w[pos], dmin2, bandwidth, ctx$threads)
+  consume <- function(pos, y, grid_major) {
+    s <- cpp_kernel_sums(y, z, x[pos], w[pos], dmin2, bandwidth, TRUE,
+                         ctx$threads, grid_major)
     num <<- num + s$num
     den <<- den + s$den
   }

@@ -39,18 +39,25 @@ predict_frame <- function(ctx, newdata) {
   y
 }
 
-# Stack rows (0-based source rows `src`, profiled columns `js` set to `vals`)
+# Stack rows (0-based source rows `src`, or NULL for all background rows in
+# order, sharing their columns) with the profiled columns `js` set to `vals`,
 # and predict them.
 predict_stacked <- function(ctx, src, js, vals) {
-  nd <- cpp_stack_frame(ctx$data, src, js - 1L, vals, ctx$threads)
+  nd <- cpp_stack_frame(ctx$data, src, as.integer(js) - 1L, vals, ctx$threads)
   predict_frame(ctx, nd)
+}
+
+# 0-based source rows for background rows `rows`, or NULL when they are all
+# the background rows in order (then no column needs copying).
+source_rows <- function(ctx, rows) {
+  if (length(rows) == length(ctx$ids)) NULL else rows - 1L
 }
 
 # Predictions at the background rows themselves (computed once per call).
 mean_prediction <- function(ctx) {
   if (is.null(ctx$mean_prediction)) {
-    ctx$fitted <- fitted_values(ctx)
-    ctx$mean_prediction <- sum(ctx$weights * ctx$fitted) / sum(ctx$weights)
+    fitted <- fitted_values(ctx)
+    ctx$mean_prediction <- sum(ctx$weights * fitted) / sum(ctx$weights)
   }
   ctx$mean_prediction
 }
@@ -60,7 +67,7 @@ fitted_values <- function(ctx) {
   n <- length(ctx$ids)
   out <- numeric(n)
   for (rows in row_chunks(n, ctx$chunk_rows)) {
-    out[rows] <- predict_stacked(ctx, rows - 1L, integer(), list())
+    out[rows] <- predict_stacked(ctx, source_rows(ctx, rows), integer(), list())
   }
   ctx$fitted <- out
   out
@@ -73,26 +80,58 @@ row_chunks <- function(n, size) {
   lapply(starts, function(s) seq.int(s, min(n, s + size - 1)))
 }
 
+# Order of the rows to predict for ICE tables. "observation": each background
+# row repeated over the grid consecutively, stacked into chunks (fewest
+# predict() calls; tree ensembles predict such rows faster, as neighbouring
+# rows follow the same paths). "grid": one predict() call per grid value over
+# a block of background rows whose other columns are shared, not copied (no
+# stacking at all; best when the background has many rows and the model is
+# cheap). "auto": observation order for tree ensembles and for fewer than
+# 2,000 background rows, grid order otherwise. Option
+# `modelprofiles.row_order` overrides.
+row_order <- function(ctx, n) {
+  opt <- getOption("modelprofiles.row_order", "auto")
+  if (!identical(opt, "auto")) return(match.arg(opt, c("observation", "grid")))
+  tree <- inherits(ctx$model, c("ranger", "randomForest", "gbm", "xgb.Booster", "lgb.Booster"))
+  if (tree || n < 2000) "observation" else "grid"
+}
+
 # The ICE table of one variable: predictions for every background row at every
-# grid value, as a G x n matrix (grid fastest, observation-major order, which
-# predicts faster than grid-major order for tree ensembles). `consume` is
-# called on each chunk (rows, G x length(rows) matrix); the full table is
-# returned only when keep = TRUE.
-#
-# `rows` are the background rows to use (indices into ctx$data); `consume`
-# receives the positions (into `rows`) of each chunk and its predictions.
+# grid value, as a G x n matrix (grid fastest). `rows` are the background rows
+# to use (indices into ctx$data); `consume` receives the positions (into
+# `rows`) of each chunk, its predictions and whether they are grid-major (a
+# length(pos) x G matrix) or observation-major (G x length(pos)); the full
+# G x n table is returned only when keep = TRUE.
 ice_table <- function(ctx, j, grid, rows, consume, keep) {
   n <- length(rows)
   G <- length(grid)
   col <- ctx$data[[j]]
-  per_chunk <- max(1, floor(ctx$chunk_rows / G))
   table <- if (keep) matrix(0, G, n) else NULL
+  if (row_order(ctx, n) == "grid") {
+    # Blocks of rows: one block per predict() call, and the block's G x nb
+    # table within a quarter of the budget.
+    block <- min(ctx$chunk_rows, ctx$memory_budget * 2^20 / 4 / (8 * G))
+    for (pos in row_chunks(n, block)) {
+      src <- source_rows(ctx, rows[pos])
+      base <- if (is.null(src)) ctx$data else unclass_frame(cpp_stack_frame(ctx$data, src, integer(), list(), ctx$threads))
+      y <- matrix(0, length(pos), G)
+      for (g in seq_len(G)) {
+        vals <- column_values(col, rep(grid[g], length(pos)))
+        nd <- cpp_stack_frame(base, NULL, j - 1L, list(vals), ctx$threads)
+        y[, g] <- predict_frame(ctx, nd)
+      }
+      consume(pos, y, TRUE)
+      if (keep) table[, pos] <- t(y)
+    }
+    return(table)
+  }
+  per_chunk <- max(1, floor(ctx$chunk_rows / G))
   for (pos in row_chunks(n, per_chunk)) {
     src <- rep(rows[pos] - 1L, each = G)
     vals <- column_values(col, rep(grid, times = length(pos)))
     y <- predict_stacked(ctx, src, j, list(vals))
     dim(y) <- c(G, length(pos))
-    consume(pos, y)
+    consume(pos, y, FALSE)
     if (keep) table[, pos] <- y
   }
   table

@@ -12,8 +12,9 @@ profile_local_kernel <- function(ctx, j, grid, bandwidth, keep_ice) {
   G <- length(grid)
   dmin2 <- cpp_nearest_sq(grid, sort(x), ctx$threads)
   num <- den <- numeric(G)
-  consume <- function(pos, y) {
-    s <- cpp_kernel_sums(y, grid, x[pos], w[pos], dmin2, bandwidth, ctx$threads)
+  consume <- function(pos, y, grid_major) {
+    s <- cpp_kernel_sums(y, grid, x[pos], w[pos], dmin2, bandwidth, FALSE,
+                         ctx$threads, grid_major)
     num <<- num + s$num
     den <<- den + s$den
   }

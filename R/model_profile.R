@@ -249,14 +249,15 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
         call = env
       )
     }
-    if (length(unique(stats::na.omit(background[[v]]))) < 2L && type != "partial") {
+    if (!varies(background[[v]]) && type != "partial") {
       cli::cli_abort("{.field {v}} takes a single value among the background rows; its profile is not defined.", call = env)
     }
     grid <- variable_splits[[v]]
-    if (is.null(grid)) grid <- make_grid(col, grid_points, variable_splits_type)
+    # AL profiles use Apley's edges or their own even grid.
+    if (is.null(grid) && type != "accumulated") grid <- make_grid(col, grid_points, variable_splits_type)
     # ICE curves are kept while all of them together (about 48 bytes per
     # point: the table and its data-frame form) fit in the memory budget.
-    ice_bytes <- as.double(length(grid)) * length(rows) * 48
+    ice_bytes <- as.double(if (is.null(grid)) grid_points else length(grid)) * length(rows) * 48
     keep <- keep_ice && ice_used + ice_bytes <= budget_bytes
     if (keep) {
       ice_used <- ice_used + ice_bytes
@@ -354,6 +355,13 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
 
+# Does a column take at least two distinct non-missing values?
+varies <- function(x) {
+  if (is.factor(x)) x <- as.integer(x)
+  x <- x[!is.na(x)]
+  length(x) > 1L && any(x != x[1L])
+}
+
 resolve_method <- function(type, method, call) {
   if (type == "partial") {
     if (!is.null(method) && !identical(method, "exact")) {
@@ -412,7 +420,7 @@ usable_variables <- function(data, variables, type, explicit, call) {
       problem <- "is of class {.cls {class(col)}}; profiles need a numeric, factor, character or logical column"
     } else if (all(is.na(col))) {
       problem <- "has only missing values"
-    } else if (length(unique(stats::na.omit(col))) < 2L) {
+    } else if (!varies(col)) {
       problem <- "is constant; a profile over a single value is not defined"
     } else if (type == "accumulated" && kind != "numeric") {
       problem <- "is categorical; accumulated-local profiles need a numeric variable"

@@ -4,8 +4,8 @@ profile_partial <- function(ctx, j, grid, keep_ice) {
   rows <- seq_along(ctx$ids)
   w <- ctx$weights
   sums <- numeric(G)
-  consume <- function(pos, y) {
-    sums <<- sums + cpp_grid_sums(y, G, w[pos], ctx$threads)
+  consume <- function(pos, y, grid_major) {
+    sums <<- sums + cpp_grid_sums(y, G, w[pos], ctx$threads, grid_major)
   }
   ice <- ice_table(ctx, j, grid, rows, consume, keep_ice)
   list(x = grid, yhat = sums / sum(w), ice = ice, ice_rows = rows)

@@ -34,38 +34,36 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_kernel_diff_sums
-List cpp_kernel_diff_sums(NumericVector y, NumericVector z, NumericVector x, NumericVector w, NumericVector dmin2, double s, int threads);
-RcppExport SEXP _modelprofiles_cpp_kernel_diff_sums(SEXP ySEXP, SEXP zSEXP, SEXP xSEXP, SEXP wSEXP, SEXP dmin2SEXP, SEXP sSEXP, SEXP threadsSEXP) {
+// cpp_interval_sums
+List cpp_interval_sums(NumericVector y, IntegerVector k, NumericVector w, int K);
+RcppExport SEXP _modelprofiles_cpp_interval_sums(SEXP ySEXP, SEXP kSEXP, SEXP wSEXP, SEXP KSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type z(zSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type k(kSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type dmin2(dmin2SEXP);
-    Rcpp::traits::input_parameter< double >::type s(sSEXP);
-    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_kernel_diff_sums(y, z, x, w, dmin2, s, threads));
+    Rcpp::traits::input_parameter< int >::type K(KSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_interval_sums(y, k, w, K));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_grid_sums
-NumericVector cpp_grid_sums(NumericVector y, int G, NumericVector w, int threads);
-RcppExport SEXP _modelprofiles_cpp_grid_sums(SEXP ySEXP, SEXP GSEXP, SEXP wSEXP, SEXP threadsSEXP) {
+NumericVector cpp_grid_sums(NumericVector y, int G, NumericVector w, int threads, bool grid_major);
+RcppExport SEXP _modelprofiles_cpp_grid_sums(SEXP ySEXP, SEXP GSEXP, SEXP wSEXP, SEXP threadsSEXP, SEXP grid_majorSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
     Rcpp::traits::input_parameter< int >::type G(GSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_grid_sums(y, G, w, threads));
+    Rcpp::traits::input_parameter< bool >::type grid_major(grid_majorSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_grid_sums(y, G, w, threads, grid_major));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_kernel_sums
-List cpp_kernel_sums(NumericVector y, NumericVector z, NumericVector x, NumericVector w, NumericVector dmin2, double s, int threads);
-RcppExport SEXP _modelprofiles_cpp_kernel_sums(SEXP ySEXP, SEXP zSEXP, SEXP xSEXP, SEXP wSEXP, SEXP dmin2SEXP, SEXP sSEXP, SEXP threadsSEXP) {
+List cpp_kernel_sums(NumericVector y, NumericVector z, NumericVector x, NumericVector w, NumericVector dmin2, double s, bool lag, int threads, bool grid_major);
+RcppExport SEXP _modelprofiles_cpp_kernel_sums(SEXP ySEXP, SEXP zSEXP, SEXP xSEXP, SEXP wSEXP, SEXP dmin2SEXP, SEXP sSEXP, SEXP lagSEXP, SEXP threadsSEXP, SEXP grid_majorSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
@@ -74,8 +72,10 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type dmin2(dmin2SEXP);
     Rcpp::traits::input_parameter< double >::type s(sSEXP);
+    Rcpp::traits::input_parameter< bool >::type lag(lagSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_kernel_sums(y, z, x, w, dmin2, s, threads));
+    Rcpp::traits::input_parameter< bool >::type grid_major(grid_majorSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_kernel_sums(y, z, x, w, dmin2, s, lag, threads, grid_major));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -105,16 +105,16 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_stack_frame
-List cpp_stack_frame(List data, IntegerVector src, IntegerVector js, List vals, int threads);
-RcppExport SEXP _modelprofiles_cpp_stack_frame(SEXP dataSEXP, SEXP srcSEXP, SEXP jsSEXP, SEXP valsSEXP, SEXP threadsSEXP) {
+List cpp_stack_frame(List data, Nullable<IntegerVector> src_, IntegerVector js, List vals, int threads);
+RcppExport SEXP _modelprofiles_cpp_stack_frame(SEXP dataSEXP, SEXP src_SEXP, SEXP jsSEXP, SEXP valsSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< List >::type data(dataSEXP);
-    Rcpp::traits::input_parameter< IntegerVector >::type src(srcSEXP);
+    Rcpp::traits::input_parameter< Nullable<IntegerVector> >::type src_(src_SEXP);
     Rcpp::traits::input_parameter< IntegerVector >::type js(jsSEXP);
     Rcpp::traits::input_parameter< List >::type vals(valsSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_stack_frame(data, src, js, vals, threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_stack_frame(data, src_, js, vals, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -122,9 +122,9 @@ END_RCPP
 static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_interval_index", (DL_FUNC) &_modelprofiles_cpp_interval_index, 3},
     {"_modelprofiles_cpp_accumulate_center", (DL_FUNC) &_modelprofiles_cpp_accumulate_center, 2},
-    {"_modelprofiles_cpp_kernel_diff_sums", (DL_FUNC) &_modelprofiles_cpp_kernel_diff_sums, 7},
-    {"_modelprofiles_cpp_grid_sums", (DL_FUNC) &_modelprofiles_cpp_grid_sums, 4},
-    {"_modelprofiles_cpp_kernel_sums", (DL_FUNC) &_modelprofiles_cpp_kernel_sums, 7},
+    {"_modelprofiles_cpp_interval_sums", (DL_FUNC) &_modelprofiles_cpp_interval_sums, 4},
+    {"_modelprofiles_cpp_grid_sums", (DL_FUNC) &_modelprofiles_cpp_grid_sums, 5},
+    {"_modelprofiles_cpp_kernel_sums", (DL_FUNC) &_modelprofiles_cpp_kernel_sums, 9},
     {"_modelprofiles_cpp_group_sums", (DL_FUNC) &_modelprofiles_cpp_group_sums, 4},
     {"_modelprofiles_cpp_nearest_sq", (DL_FUNC) &_modelprofiles_cpp_nearest_sq, 3},
     {"_modelprofiles_cpp_stack_frame", (DL_FUNC) &_modelprofiles_cpp_stack_frame, 5},

@@ -22,21 +22,6 @@ struct IntervalWorker : public RcppParallel::Worker {
   }
 };
 
-struct KernelDiffWorker : public RcppParallel::Worker {
-  const double *y, *x, *w, *z, *dmin2;
-  std::size_t G, m;
-  double s;
-  double *num, *den;
-  KernelDiffWorker(const double* y_, const double* x_, const double* w_,
-                   const double* z_, const double* d_, std::size_t G_,
-                   std::size_t m_, double s_, double* num_, double* den_)
-      : y(y_), x(x_), w(w_), z(z_), dmin2(d_), G(G_), m(m_), s(s_),
-        num(num_), den(den_) {}
-  void operator()(std::size_t g0, std::size_t g1) {
-    mp::kernel_diff_sums(y, G, m, x, w, z, dmin2, s, g0, g1, num, den);
-  }
-};
-
 }  // namespace
 
 // 1-based interval of each x among sorted edges, ALEPlot's rule (the minimum
@@ -59,16 +44,16 @@ NumericVector cpp_accumulate_center(NumericVector delta, NumericVector count) {
   return out;
 }
 
-// Kernel-weighted sums of consecutive grid differences for a G x m table.
+// Weighted sums of y per interval (1-based k, K intervals), in row order.
 // [[Rcpp::export(rng = false)]]
-List cpp_kernel_diff_sums(NumericVector y, NumericVector z, NumericVector x,
-                          NumericVector w, NumericVector dmin2, double s,
-                          int threads) {
-  const std::size_t G = z.size(), m = x.size();
-  if (static_cast<std::size_t>(y.size()) != m * G) stop("table size mismatch");
-  NumericVector num(G), den(G);
-  KernelDiffWorker wk(y.begin(), x.begin(), w.begin(), z.begin(), dmin2.begin(),
-                      G, m, s, num.begin(), den.begin());
-  RcppParallel::parallelFor(0, G, wk, 1, threads);
-  return List::create(_["num"] = num, _["den"] = den);
+List cpp_interval_sums(NumericVector y, IntegerVector k, NumericVector w, int K) {
+  if (y.size() != k.size() || w.size() != k.size()) stop("lengths differ");
+  NumericVector sum(K), wsum(K);
+  for (R_xlen_t i = 0; i < y.size(); ++i) {
+    const int q = k[i] - 1;
+    if (q < 0 || q >= K) stop("interval index out of range");
+    sum[q] += w[i] * y[i];
+    wsum[q] += w[i];
+  }
+  return List::create(_["sum"] = sum, _["wsum"] = wsum);
 }

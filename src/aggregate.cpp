@@ -3,6 +3,7 @@
 // range of grid points or groups; sums run over rows in a fixed order.
 #include <Rcpp.h>
 #include <RcppParallel.h>
+#include <algorithm>
 #include <vector>
 #include "core.h"
 
@@ -11,29 +12,25 @@ using namespace Rcpp;
 namespace {
 
 struct GridSumsWorker : public RcppParallel::Worker {
-  const double *y, *w;
-  std::size_t G, m;
+  mp::Table t;
+  const double* w;
   double* sums;
-  GridSumsWorker(const double* y_, const double* w_, std::size_t G_,
-                 std::size_t m_, double* s_)
-      : y(y_), w(w_), G(G_), m(m_), sums(s_) {}
-  void operator()(std::size_t g0, std::size_t g1) {
-    mp::grid_sums(y, G, m, w, g0, g1, sums);
-  }
+  GridSumsWorker(mp::Table t_, const double* w_, double* s_) : t(t_), w(w_), sums(s_) {}
+  void operator()(std::size_t g0, std::size_t g1) { mp::grid_sums(t, w, g0, g1, sums); }
 };
 
 struct KernelSumsWorker : public RcppParallel::Worker {
-  const double *y, *x, *w, *z, *dmin2;
-  std::size_t G, m;
+  mp::Table t;
+  const double *x, *w, *z, *dmin2;
   double s;
+  bool lag;
   double *num, *den;
-  KernelSumsWorker(const double* y_, const double* x_, const double* w_,
-                   const double* z_, const double* d_, std::size_t G_,
-                   std::size_t m_, double s_, double* num_, double* den_)
-      : y(y_), x(x_), w(w_), z(z_), dmin2(d_), G(G_), m(m_), s(s_),
-        num(num_), den(den_) {}
+  KernelSumsWorker(mp::Table t_, const double* x_, const double* w_,
+                   const double* z_, const double* d_, double s_, bool lag_,
+                   double* num_, double* den_)
+      : t(t_), x(x_), w(w_), z(z_), dmin2(d_), s(s_), lag(lag_), num(num_), den(den_) {}
   void operator()(std::size_t g0, std::size_t g1) {
-    mp::kernel_sums(y, G, m, x, w, z, dmin2, s, g0, g1, num, den);
+    mp::kernel_sums(t, x, w, z, dmin2, s, lag, g0, g1, num, den);
   }
 };
 
@@ -62,29 +59,51 @@ struct NearestWorker : public RcppParallel::Worker {
 
 }  // namespace
 
-// Weighted sums over background rows of a G x m prediction table (grid
-// fastest): sums[g] = sum_i w_i y[g, i].
-// [[Rcpp::export(rng = false)]]
-NumericVector cpp_grid_sums(NumericVector y, int G, NumericVector w, int threads) {
-  const std::size_t m = w.size();
+// The table behind a prediction vector: G x m, observation-major (grid
+// fastest) or grid-major (one column of m rows per grid point).
+mp::Table make_table(const NumericVector& y, std::size_t G, std::size_t m,
+                     bool grid_major) {
   if (static_cast<std::size_t>(y.size()) != m * G) stop("table size mismatch");
+  mp::Table t;
+  t.y = y.begin();
+  t.G = G;
+  t.m = m;
+  t.sg = grid_major ? m : 1;
+  t.si = grid_major ? 1 : G;
+  return t;
+}
+
+// One contiguous range of grid points per thread, so that an
+// observation-major table is read once per thread.
+std::size_t grain(std::size_t G, int threads) {
+  return std::max<std::size_t>(1, (G + threads - 1) / std::max(threads, 1));
+}
+
+// Weighted sums over the background rows of a G x m prediction table:
+// sums[g] = sum_i w_i y[g, i].
+// [[Rcpp::export(rng = false)]]
+NumericVector cpp_grid_sums(NumericVector y, int G, NumericVector w, int threads,
+                            bool grid_major) {
+  mp::Table t = make_table(y, G, w.size(), grid_major);
   NumericVector sums(G);
-  GridSumsWorker wk(y.begin(), w.begin(), G, m, sums.begin());
-  RcppParallel::parallelFor(0, G, wk, 1, threads);
+  GridSumsWorker wk(t, w.begin(), sums.begin());
+  RcppParallel::parallelFor(0, G, wk, grain(G, threads), threads);
   return sums;
 }
 
-// Gaussian-kernel weighted sums (numerator and denominator) for a G x m table;
-// dmin2[g] is the squared distance from z_g to the nearest background row.
+// Gaussian-kernel weighted sums (numerator and denominator) of a G x m table,
+// or with lag = TRUE of its consecutive grid differences; dmin2[g] is the
+// squared distance from z_g to the nearest background row.
 // [[Rcpp::export(rng = false)]]
 List cpp_kernel_sums(NumericVector y, NumericVector z, NumericVector x,
-                     NumericVector w, NumericVector dmin2, double s, int threads) {
-  const std::size_t G = z.size(), m = x.size();
-  if (static_cast<std::size_t>(y.size()) != m * G) stop("table size mismatch");
+                     NumericVector w, NumericVector dmin2, double s, bool lag,
+                     int threads, bool grid_major) {
+  const std::size_t G = z.size();
+  mp::Table t = make_table(y, G, x.size(), grid_major);
   NumericVector num(G), den(G);
-  KernelSumsWorker wk(y.begin(), x.begin(), w.begin(), z.begin(), dmin2.begin(),
-                      G, m, s, num.begin(), den.begin());
-  RcppParallel::parallelFor(0, G, wk, 1, threads);
+  KernelSumsWorker wk(t, x.begin(), w.begin(), z.begin(), dmin2.begin(), s, lag,
+                      num.begin(), den.begin());
+  RcppParallel::parallelFor(0, G, wk, grain(G, threads), threads);
   return List::create(_["num"] = num, _["den"] = den);
 }
 

@@ -31,17 +31,32 @@ inline void gather(const T* in, const int* src, T* out, std::size_t begin,
   for (std::size_t r = begin; r < end; ++r) out[r] = in[src[r]];
 }
 
-// Weighted column sums of a G x m table stored column-major (one column per
-// background row, the grid varying fastest): sums[g] += sum_i w[i] y[g, i],
-// for g in [g0, g1). The loop over rows is outermost, but every sum is formed
-// in the order i = 0, 1, ..., m - 1.
-inline void grid_sums(const double* y, std::size_t G, std::size_t m,
-                      const double* w, std::size_t g0, std::size_t g1,
-                      double* sums) {
-  for (std::size_t i = 0; i < m; ++i) {
-    const double wi = w[i];
-    const double* yi = y + i * G;
-    for (std::size_t g = g0; g < g1; ++g) sums[g] += wi * yi[g];
+// A G x m table of predictions (G grid points, m background rows) in either
+// layout: element (g, i) is at y[g * sg + i * si]. Observation-major tables
+// (each row's predictions over the grid consecutive) have sg = 1, si = G;
+// grid-major tables (one column per grid point) have sg = m, si = 1.
+struct Table {
+  const double* y;
+  std::size_t G, m, sg, si;
+  double operator()(std::size_t g, std::size_t i) const { return y[g * sg + i * si]; }
+  bool obs_major() const { return sg == 1; }
+};
+
+// Weighted sums over rows for grid points [g0, g1):
+// sums[g] = sum_i w[i] y[g, i], summed in the order i = 0, 1, ..., m - 1 in
+// both layouts (the loops are arranged to read memory consecutively).
+inline void grid_sums(const Table& t, const double* w, std::size_t g0,
+                      std::size_t g1, double* sums) {
+  if (t.obs_major()) {
+    for (std::size_t g = g0; g < g1; ++g) sums[g] = 0.0;
+    for (std::size_t i = 0; i < t.m; ++i)
+      for (std::size_t g = g0; g < g1; ++g) sums[g] += w[i] * t(g, i);
+  } else {
+    for (std::size_t g = g0; g < g1; ++g) {
+      double a = 0.0;
+      for (std::size_t i = 0; i < t.m; ++i) a += w[i] * t(g, i);
+      sums[g] = a;
+    }
   }
 }
 
@@ -54,39 +69,37 @@ inline double kernel_weight(double z, double x, double dmin2, double s) {
   return std::exp(-(d * d - dmin2) / (2.0 * s * s));
 }
 
-// Kernel-weighted sums for grid points [g0, g1) of a G x m table:
-// num[g] += sum_i k_i(z_g) w_i y[g, i], den[g] += sum_i k_i(z_g) w_i.
-inline void kernel_sums(const double* y, std::size_t G, std::size_t m,
-                        const double* x, const double* w, const double* z,
-                        const double* dmin2, double s, std::size_t g0,
-                        std::size_t g1, double* num, double* den) {
-  for (std::size_t g = g0; g < g1; ++g) {
-    double a = 0.0, b = 0.0;
-    for (std::size_t i = 0; i < m; ++i) {
-      const double k = kernel_weight(z[g], x[i], dmin2[g], s) * w[i];
-      a += k * y[g + i * G];
-      b += k;
+// Kernel-weighted sums for grid points [g0, g1) (eq. 18.5), or with lag = true
+// of the differences y[g, i] - y[g - 1, i] for g >= 1 (eq. 18.9; the weight is
+// that of z_g): num[g] = sum_i k_i(z_g) w_i v[g, i], den[g] = sum_i k_i(z_g) w_i,
+// summed in row order.
+inline void kernel_sums(const Table& t, const double* x, const double* w,
+                        const double* z, const double* dmin2, double s,
+                        bool lag, std::size_t g0, std::size_t g1, double* num,
+                        double* den) {
+  const std::size_t first = lag ? std::max<std::size_t>(g0, 1) : g0;
+  for (std::size_t g = g0; g < g1; ++g) num[g] = den[g] = 0.0;
+  if (t.obs_major()) {
+    for (std::size_t i = 0; i < t.m; ++i) {
+      for (std::size_t g = first; g < g1; ++g) {
+        const double k = kernel_weight(z[g], x[i], dmin2[g], s) * w[i];
+        const double v = lag ? t(g, i) - t(g - 1, i) : t(g, i);
+        num[g] += k * v;
+        den[g] += k;
+      }
     }
-    num[g] += a;
-    den[g] += b;
-  }
-}
-
-// Kernel-weighted sums of the grid differences y[g, i] - y[g - 1, i] for
-// g in [g0, g1), g >= 1 (eq. 18.9): the weight is that of z_g.
-inline void kernel_diff_sums(const double* y, std::size_t G, std::size_t m,
-                             const double* x, const double* w, const double* z,
-                             const double* dmin2, double s, std::size_t g0,
-                             std::size_t g1, double* num, double* den) {
-  for (std::size_t g = std::max<std::size_t>(g0, 1); g < g1; ++g) {
-    double a = 0.0, b = 0.0;
-    for (std::size_t i = 0; i < m; ++i) {
-      const double k = kernel_weight(z[g], x[i], dmin2[g], s) * w[i];
-      a += k * (y[g + i * G] - y[g - 1 + i * G]);
-      b += k;
+  } else {
+    for (std::size_t g = first; g < g1; ++g) {
+      double a = 0.0, b = 0.0;
+      for (std::size_t i = 0; i < t.m; ++i) {
+        const double k = kernel_weight(z[g], x[i], dmin2[g], s) * w[i];
+        const double v = lag ? t(g, i) - t(g - 1, i) : t(g, i);
+        a += k * v;
+        b += k;
+      }
+      num[g] = a;
+      den[g] = b;
     }
-    num[g] += a;
-    den[g] += b;
   }
 }
 

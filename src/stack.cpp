@@ -59,16 +59,20 @@ SEXP gather_column(SEXP col, const IntegerVector& src, int threads) {
 }  // namespace
 
 // data: the background data frame (a list of columns); src: 0-based source
-// rows, one per output row; js: 0-based indices of the profiled columns;
+// rows, one per output row, or NULL; js: 0-based indices of the profiled columns;
 // vals: for each profiled column, its values, one per output row, already of
-// the column's type.
+// the column's type. With src = NULL the rows are the background rows
+// themselves, in order: the columns that are not profiled are shared with
+// `data`, not copied.
 // [[Rcpp::export(rng = false)]]
-List cpp_stack_frame(List data, IntegerVector src, IntegerVector js, List vals,
-                     int threads) {
+List cpp_stack_frame(List data, Nullable<IntegerVector> src_, IntegerVector js,
+                     List vals, int threads) {
   const int p = data.size();
-  const R_xlen_t m = src.size();
   const int n = Rf_length(data[0]);
-  for (R_xlen_t r = 0; r < m; ++r)
+  const bool identity = src_.isNull();
+  IntegerVector src = identity ? IntegerVector(0) : IntegerVector(src_.get());
+  const R_xlen_t m = identity ? n : src.size();
+  for (R_xlen_t r = 0; r < src.size(); ++r)
     if (src[r] < 0 || src[r] >= n) stop("source row out of range");
   List out(p);
   for (int c = 0; c < p; ++c) {
@@ -79,6 +83,8 @@ List cpp_stack_frame(List data, IntegerVector src, IntegerVector js, List vals,
       SEXP v = vals[which];
       if (Rf_xlength(v) != m) stop("profiled values have the wrong length");
       out[c] = v;
+    } else if (identity) {
+      out[c] = data[c];
     } else {
       out[c] = gather_column(data[c], src, threads);
     }

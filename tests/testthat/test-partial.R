@@ -148,3 +148,24 @@ test_that("a minimal explainer-like object is used without DALEX", {
   expect_equal(res$agr_profiles$`_yhat_`,
                2 * unname(predict(fit, data.frame(wt = res$grids$wt))))
 })
+
+test_that("grid-major and observation-major row orders give the same numbers", {
+  set.seed(11)
+  X <- data.frame(a = runif(500), b = rnorm(500), g = factor(sample(c("u", "v"), 500, TRUE)))
+  X$a[c(3, 50)] <- NA
+  pf <- function(m, newdata) ifelse(is.na(newdata$a), 0, newdata$a) * newdata$b + as.integer(newdata$g)
+  run <- function(order, ...) {
+    old <- options(modelprofiles.row_order = order)
+    on.exit(options(old))
+    suppressWarnings(model_profile(NULL, X, predict_function = pf, grid_points = 13, ...))
+  }
+  for (args in list(list(type = "partial"), list(type = "conditional"),
+                    list(type = "accumulated", method = "kernel"),
+                    list(type = "partial", memory_budget = 0.02))) {
+    r1 <- do.call(run, c(list("observation"), args))
+    r2 <- do.call(run, c(list("grid"), args))
+    expect_equal(r2$agr_profiles, r1$agr_profiles, tolerance = 1e-14)
+    expect_equal(r2$cp_profiles, r1$cp_profiles, tolerance = 1e-14)
+    expect_equal(r2$n_predictions, r1$n_predictions)
+  }
+})
