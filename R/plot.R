@@ -7,8 +7,10 @@
 #' per variable (free x scales); numeric variables are drawn as lines,
 #' categorical ones as points joined by thin lines, coloured by profile.
 #' Profiles of different types or of different models are told apart in the
-#' legend without relabelling: when labels repeat, the type of the profile is
-#' added to them (as in Figure 18.5 of *Explanatory Model Analysis*).
+#' legend without relabelling: profiles of one model are named by their type,
+#' with the model's label as the legend's title (as in Figure 18.5 of
+#' *Explanatory Model Analysis*), profiles of different models by their
+#' labels, and a mix by both.
 #'
 #' @section Kinds of plot:
 #' * `geom = "aggregates"` (default): the profiles themselves.
@@ -156,8 +158,12 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
   }
   types <- unique(vapply(objs, function(o) o$type, character(1)))
   p + ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = scales, ncol = ncol) +
-    ggplot2::labs(x = NULL, y = y_label(types, center), colour = NULL,
+    ggplot2::labs(x = NULL, y = y_label(types, center), colour = attr(labels, "title"),
                   title = title, subtitle = subtitle) +
+    ggplot2::guides(colour = ggplot2::guide_legend(
+      nrow = if (sum(nchar(labels)) > 60) ceiling(length(labels) / 2) else 1,
+      title.position = "top"
+    )) +
     ggplot2::theme_bw() +
     ggplot2::theme(
       legend.position = if (length(unique(labels)) > 1L) "bottom" else "none",
@@ -178,15 +184,29 @@ order_vars <- function(d, vars) {
   d
 }
 
-# Labels that tell the profiles apart: the model's label, plus the type when
-# labels repeat, plus a counter when even that repeats.
+# Legend entries that tell the profiles apart, and the legend's title: the
+# models' labels; or, when one model is shown through profiles of different
+# types, the types (the model's label becomes the title); or both.
 profile_labels <- function(objs) {
   labels <- vapply(objs, function(o) o$label, character(1))
+  types <- vapply(objs, function(o) legend_type(o$type), character(1))
+  title <- NULL
   if (anyDuplicated(labels)) {
-    labels <- paste0(labels, " (", vapply(objs, function(o) profile_title(o$type), character(1)), ")")
+    if (length(unique(labels)) == 1L && !anyDuplicated(types)) {
+      title <- labels[1L]
+      labels <- types
+    } else {
+      labels <- paste0(labels, " (", types, ")")
+    }
   }
   if (anyDuplicated(labels)) labels <- make.unique(labels, sep = " #")
+  attr(labels, "title") <- title
   labels
+}
+
+legend_type <- function(type) {
+  switch(type, partial = "partial dependence", conditional = "local dependence",
+         accumulated = "accumulated local")
 }
 
 variable_kinds <- function(objs) {

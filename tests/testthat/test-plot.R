@@ -20,7 +20,8 @@ test_that("PD, LD and AL in one chart: one line per profile and panel, the right
   expect_equal(sort(lines$y), sort(all_y))
   b <- ggplot2::ggplot_build(p)
   expect_equal(levels(b$plot$layers[[1]]$data$`_label_`),
-               c("lm (partial-dependence)", "lm (local-dependence)", "lm (accumulated-local)"))
+               c("partial dependence", "local dependence", "accumulated local"))
+  expect_equal(p$labels$colour, "lm")
   expect_equal(p$labels$y, "prediction")
   expect_equal(plot(f$pd)$labels$y, "average prediction (partial dependence)")
   # Rug of the observed values, one mark per background row and variable.
@@ -35,6 +36,12 @@ test_that("two models are told apart by their labels", {
   lines <- ggplot2::layer_data(p, 1)
   expect_equal(length(unique(lines$colour)), 2)
   expect_equal(levels(p$layers[[1]]$data$`_label_`), c("lm", "other"))
+  al2 <- model_profile(f$fit, f$X, variables = "wt", label = "other", type = "accumulated")
+  p <- plot(f$pd, f$al, pd2, al2)
+  expect_equal(levels(p$layers[[1]]$data$`_label_`),
+               c("lm (partial dependence)", "lm (accumulated local)",
+                 "other (partial dependence)", "other (accumulated local)"))
+  expect_equal(length(unique(ggplot2::layer_data(p, 1)$colour)), 4)
 })
 
 test_that("ICE curves: at most max_curves, aggregate on top, centring", {
