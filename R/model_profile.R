@@ -73,11 +73,18 @@
 #' are; a prediction that is `NA` is an error.
 #'
 #' @section Computation:
-#' The rows to predict are stacked by C++ code (RcppParallel workers over the
-#' columns' buffers) a chunk at a time, each background row repeated over the
-#' grid consecutively, and predicted on the main R thread. The chunk size
-#' follows `memory_budget`, so a table of n x grid rows that would not fit in
-#' memory is never built. Grouped means, kernel weights, interval
+#' The rows to predict are built by C++ code (RcppParallel workers over the
+#' columns' buffers) a chunk at a time and predicted on the main R thread;
+#' the chunk size follows `memory_budget`, so a table of n x grid rows that
+#' would not fit in memory is never built. For tree ensembles (ranger,
+#' randomForest, gbm, xgboost, lightgbm) and for fewer than 2,000 background
+#' rows, each background row is repeated over the grid consecutively and
+#' chunks of such rows are stacked (tree ensembles predict rows that follow
+#' the same paths faster); otherwise each grid value is predicted over a block
+#' of background rows whose other columns are shared, not copied, so nothing
+#' is stacked at all. The option `modelprofiles.row_order` (`"auto"`,
+#' `"observation"`, `"grid"`) overrides this choice; the numbers do not depend
+#' on it. Grouped means, kernel weights, interval
 #' assignment, differences, accumulation and centring run in C++ with
 #' `threads` threads; results do not depend on the number of threads.
 #'
