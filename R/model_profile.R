@@ -183,36 +183,18 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
   type <- match.arg(type)
   variable_splits_type <- match.arg(variable_splits_type)
 
-  # Model, data, predict function and label, from an explainer or the arguments.
-  model <- x
-  if (inherits(x, "explainer")) {
-    model <- x$model
-    if (is.null(data)) data <- x$data
-    if (is.null(predict_function)) predict_function <- x$predict_function
-    if (is.null(label)) label <- x$label
-  }
-  if (is.null(data)) {
-    cli::cli_abort("{.arg data} is missing: give the background rows as a data frame.", call = env)
-  }
-  data <- as_background(data, call = env)
-  if (is.null(predict_function)) predict_function <- default_predict_function(model)
-  if (!is.function(predict_function)) {
-    cli::cli_abort("{.arg predict_function} must be a function of {.code (model, newdata)}.", call = env)
-  }
-  if (is.null(label)) label <- if (is.null(model)) "model" else class(model)[1L]
-  if (!is.character(label) || length(label) != 1L || is.na(label)) {
-    cli::cli_abort("{.arg label} must be a single string.", call = env)
-  }
+  inputs <- resolve_inputs(x, data, predict_function, label, env)
+  model <- inputs$model
+  data <- inputs$data
+  predict_function <- inputs$predict_function
+  label <- inputs$label
 
   # Scalar settings.
   if (!is.null(N)) N <- check_whole(N, "N", 1, env)
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
   intervals <- check_whole(intervals, "intervals", 1, env)
   threads <- profile_threads(threads)
-  if (!is.numeric(memory_budget) || length(memory_budget) != 1L ||
-      is.na(memory_budget) || memory_budget <= 0) {
-    cli::cli_abort("{.arg memory_budget} must be a positive number of MiB.", call = env)
-  }
+  check_budget(memory_budget, env)
   method <- resolve_method(type, method, env)
 
   # Variables.
@@ -361,6 +343,38 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
+
+# Model, data, predict function and label, from an explainer or the arguments.
+resolve_inputs <- function(x, data, predict_function, label, call) {
+  model <- x
+  if (inherits(x, "explainer")) {
+    model <- x$model
+    if (is.null(data)) data <- x$data
+    if (is.null(predict_function)) predict_function <- x$predict_function
+    if (is.null(label)) label <- x$label
+  }
+  if (is.null(data)) {
+    cli::cli_abort("{.arg data} is missing: give the background rows as a data frame.", call = call)
+  }
+  data <- as_background(data, call = call)
+  if (is.null(predict_function)) predict_function <- default_predict_function(model)
+  if (!is.function(predict_function)) {
+    cli::cli_abort("{.arg predict_function} must be a function of {.code (model, newdata)}.", call = call)
+  }
+  if (is.null(label)) label <- if (is.null(model)) "model" else class(model)[1L]
+  if (!is.character(label) || length(label) != 1L || is.na(label)) {
+    cli::cli_abort("{.arg label} must be a single string.", call = call)
+  }
+  list(model = model, data = data, predict_function = predict_function, label = label)
+}
+
+check_budget <- function(memory_budget, call) {
+  if (!is.numeric(memory_budget) || length(memory_budget) != 1L ||
+      is.na(memory_budget) || memory_budget <= 0) {
+    cli::cli_abort("{.arg memory_budget} must be a positive number of MiB.", call = call)
+  }
+  memory_budget
+}
 
 # Does a column take at least two distinct non-missing values?
 varies <- function(x) {

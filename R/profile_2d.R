@@ -1,0 +1,233 @@
+# Two-variable partial dependence.
+
+#' Two-variable partial-dependence profiles
+#'
+#' `model_profile_2d()` computes the partial dependence of the predictions on
+#' pairs of variables, \eqn{g(z_1, z_2) = \frac{1}{n}\sum_i f(x_i^{j=z_1,
+#' k=z_2})}{g(z1, z2) = mean_i f(x_i with x^j = z1 and x^k = z2)}, over the
+#' grid of all pairs of the two variables' grid values (numeric by numeric,
+#' numeric by categorical, categorical by categorical). The grids follow the
+#' rules of [model_profile()]; the background rows, sampling, chunking under
+#' `memory_budget` and threads work as there.
+#'
+#' @inheritParams model_profile
+#' @param variables A pair of variable names, or a list of pairs.
+#' @param grid_points Maximum number of grid points per numeric variable
+#'   (the grid has up to `grid_points^2` pairs).
+#' @returns An object of class `mp_profile_2d`: a list with `agr_profiles`, a
+#'   data frame with columns `_vname_`, `_vname2_`, `_label_`, `_x_`, `_x2_`,
+#'   `_yhat_` and `_ids_` (`_x_` and `_x2_` are numeric, or character for
+#'   categorical variables), one row per pair of grid values (the first
+#'   variable's value varying fastest); `pairs`, `grids`, `label`, `N`, `rows`,
+#'   `n_predictions`, `threads` and `call`.
+#' @references
+#' Friedman, J. H. (2001). Greedy function approximation: a gradient boosting
+#' machine. *Annals of Statistics*, 29(5), 1189--1232.
+#' \doi{10.1214/aos/1013203451}
+#' @examples
+#' fit <- lm(mpg ~ wt * hp + qsec, data = mtcars)
+#' pd2 <- model_profile_2d(fit, mtcars[c("wt", "hp", "qsec")], variables = c("wt", "hp"),
+#'                         grid_points = 10)
+#' pd2
+#' plot(pd2)
+#' @export
+model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
+                             N = 1000, grid_points = 21,
+                             variable_splits_type = c("quantiles", "uniform"),
+                             variable_splits = NULL, label = NULL, seed = NULL,
+                             threads = NULL,
+                             memory_budget = getOption("modelprofiles.memory_budget", 256),
+                             ...) {
+  call <- match.call()
+  env <- environment()
+  if (...length() > 0L) {
+    cli::cli_abort("Unknown argument{?s}: {.arg {names(list(...))}}.", call = env)
+  }
+  if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
+  variable_splits_type <- match.arg(variable_splits_type)
+  inputs <- resolve_inputs(x, data, predict_function, label, env)
+  data <- inputs$data
+  if (!is.null(N)) N <- check_whole(N, "N", 1, env)
+  grid_points <- check_whole(grid_points, "grid_points", 2, env)
+  threads <- profile_threads(threads)
+  check_budget(memory_budget, env)
+  if (missing(variables)) {
+    cli::cli_abort("{.arg variables} is missing: give a pair of variable names.", call = env)
+  }
+  pairs <- if (is.list(variables)) variables else list(variables)
+  for (pr in pairs) {
+    if (!is.character(pr) || length(pr) != 2L || anyNA(pr) || pr[1] == pr[2]) {
+      cli::cli_abort("{.arg variables} must be a pair of different variable names, or a list of pairs.", call = env)
+    }
+  }
+  all_vars <- unique(unlist(pairs))
+  unknown <- setdiff(all_vars, names(data))
+  if (length(unknown)) {
+    cli::cli_abort("{.arg variables} has name{?s} not in the data: {.val {unknown}}.", call = env)
+  }
+  usable_variables(data, all_vars, "partial", TRUE, env)
+  variable_splits <- check_splits(variable_splits, data, all_vars, env)
+
+  rows <- sample_rows(nrow(data), N, seed)
+  background <- data[rows, , drop = FALSE]
+  ctx <- new_context(inputs$model, inputs$predict_function, unclass_frame(background), rows,
+                     rep(1, length(rows)), threads, memory_budget)
+  ctx$call <- env
+  grids <- lapply(stats::setNames(all_vars, all_vars), function(v) {
+    variable_splits[[v]] %||% make_grid(data[[v]], grid_points, variable_splits_type)
+  })
+  out <- lapply(pairs, function(pr) {
+    g1 <- grids[[pr[1]]]
+    g2 <- grids[[pr[2]]]
+    yhat <- partial_2d(ctx, match(pr, names(data)), g1, g2)
+    data.frame(
+      `_vname_` = pr[1], `_vname2_` = pr[2], `_label_` = inputs$label,
+      `_x_` = rep(if (is.numeric(g1)) g1 else as.character(g1), times = length(g2)),
+      `_x2_` = rep(if (is.numeric(g2)) g2 else as.character(g2), each = length(g1)),
+      `_yhat_` = yhat, `_ids_` = 0L,
+      check.names = FALSE, stringsAsFactors = FALSE
+    )
+  })
+  structure(
+    list(
+      agr_profiles = if (length(out) == 1L) out[[1L]] else out,
+      pairs = pairs, grids = grids, label = inputs$label, N = length(rows),
+      n_data = nrow(data), rows = rows, observed = background[all_vars],
+      n_predictions = ctx$n_predictions, threads = threads, call = call
+    ),
+    class = "mp_profile_2d"
+  )
+}
+
+# PD over all pairs of g1 x g2 (g1 fastest): each background row stacked over
+# the whole pair grid, in chunks.
+partial_2d <- function(ctx, js, g1, g2) {
+  G <- length(g1) * length(g2)
+  n <- length(ctx$ids)
+  c1 <- ctx$data[[js[1]]]
+  c2 <- ctx$data[[js[2]]]
+  v1 <- rep(g1, times = length(g2))
+  v2 <- rep(g2, each = length(g1))
+  sums <- numeric(G)
+  for (pos in row_chunks(n, max(1, floor(ctx$chunk_rows / G)))) {
+    m <- length(pos)
+    vals <- list(column_values(c1, rep(v1, times = m)), column_values(c2, rep(v2, times = m)))
+    y <- predict_stacked(ctx, rep(pos - 1L, each = G), js, vals)
+    sums <- sums + cpp_grid_sums(y, G, ctx$weights[pos], ctx$threads, FALSE)
+  }
+  sums / sum(ctx$weights)
+}
+
+#' @rdname model_profile_2d
+#' @param n Number of rows to show.
+#' @export
+print.mp_profile_2d <- function(x, n = 6, ...) {
+  pr <- vapply(x$pairs, paste, character(1), collapse = " x ")
+  cli::cat_line("<mp_profile_2d> two-variable partial dependence for ",
+                encodeString(x$label, quote = "\""))
+  cli::cat_line("  pairs: ", paste(pr, collapse = ", "))
+  rows <- if (x$N < x$n_data) paste0(x$N, " of ", x$n_data) else paste0("all ", x$N)
+  cli::cat_line("  background rows: ", rows, "; predictions: ",
+                format(x$n_predictions, big.mark = ","), "; threads: ", x$threads)
+  cli::cat_line("First rows of $agr_profiles:")
+  print(utils::head(as.data.frame(x), n), row.names = FALSE)
+  invisible(x)
+}
+
+#' @rdname model_profile_2d
+#' @param row.names,optional Ignored.
+#' @export
+as.data.frame.mp_profile_2d <- function(x, row.names = NULL, optional = FALSE, ...) {
+  a <- x$agr_profiles
+  if (is.data.frame(a)) a else do.call(rbind, a)
+}
+
+#' @rdname model_profile_2d
+#' @param object An `mp_profile_2d` result.
+#' @param geom `"tiles"` (a cell per grid pair, coloured on a continuous scale
+#'   with a colour bar) or `"contour"` (filled contours, numeric pairs only).
+#' @param bins Number of contour levels for `geom = "contour"`.
+#' @param title,subtitle Title and subtitle.
+#' @details `plot()` draws each pair in its own panel: numeric pairs as
+#'   tiles whose edges lie halfway between grid values (so uneven quantile
+#'   grids are drawn faithfully) or as filled contours; pairs with a
+#'   categorical variable as tiles on a discrete axis. The rug of background
+#'   values shows where the surface is backed by data.
+#' @export
+autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bins = 10,
+                                   title = NULL, subtitle = NULL) {
+  geom <- match.arg(geom)
+  d <- as.data.frame(object)
+  pairs <- object$pairs
+  if (length(pairs) > 1L) {
+    cli::cli_abort(c(
+      "Draw one pair at a time: the axes differ between pairs.",
+      i = "Compute each pair separately, or subset {.code $agr_profiles}."
+    ))
+  }
+  v <- pairs[[1]]
+  num <- is.numeric(d$`_x_`) && is.numeric(d$`_x2_`)
+  p <- ggplot2::ggplot(d)
+  if (geom == "contour") {
+    if (!num) cli::cli_abort("Filled contours need two numeric variables; use {.code geom = \"tiles\"}.")
+    p <- p + ggplot2::geom_contour_filled(
+      ggplot2::aes(.data[["_x_"]], .data[["_x2_"]], z = .data[["_yhat_"]]), bins = bins
+    ) + ggplot2::labs(fill = "average\nprediction")
+  } else {
+    if (is.numeric(d$`_x_`)) {
+      e <- cell_edges(object$grids[[v[1]]])
+      i <- match(d$`_x_`, object$grids[[v[1]]])
+      d$xmin <- e$lo[i]
+      d$xmax <- e$hi[i]
+    } else {
+      d$`_x_` <- factor(d$`_x_`, levels = as.character(object$grids[[v[1]]]))
+      d$xmin <- as.integer(d$`_x_`) - 0.5
+      d$xmax <- as.integer(d$`_x_`) + 0.5
+    }
+    if (is.numeric(d$`_x2_`)) {
+      e <- cell_edges(object$grids[[v[2]]])
+      i <- match(d$`_x2_`, object$grids[[v[2]]])
+      d$ymin <- e$lo[i]
+      d$ymax <- e$hi[i]
+    } else {
+      d$`_x2_` <- factor(d$`_x2_`, levels = as.character(object$grids[[v[2]]]))
+      d$ymin <- as.integer(d$`_x2_`) - 0.5
+      d$ymax <- as.integer(d$`_x2_`) + 0.5
+    }
+    p <- ggplot2::ggplot(d) + ggplot2::geom_rect(
+      ggplot2::aes(xmin = .data$xmin, xmax = .data$xmax, ymin = .data$ymin,
+                   ymax = .data$ymax, fill = .data[["_yhat_"]])
+    ) + ggplot2::scale_fill_viridis_c(name = "average\nprediction")
+    if (!is.numeric(d$`_x_`)) {
+      p <- p + ggplot2::scale_x_continuous(breaks = seq_along(levels(d$`_x_`)), labels = levels(d$`_x_`))
+    }
+    if (!is.numeric(d$`_x2_`)) {
+      p <- p + ggplot2::scale_y_continuous(breaks = seq_along(levels(d$`_x2_`)), labels = levels(d$`_x2_`))
+    }
+  }
+  if (num) {
+    obs <- data.frame(a = as.double(object$observed[[v[1]]]), b = as.double(object$observed[[v[2]]]))
+    p <- p + ggplot2::geom_rug(data = obs, ggplot2::aes(x = .data$a, y = .data$b),
+                               alpha = 0.2, length = ggplot2::unit(0.015, "npc"), inherit.aes = FALSE)
+  }
+  p + ggplot2::labs(x = v[1], y = v[2], title = title,
+                    subtitle = subtitle %||% paste("Partial dependence,", object$label)) +
+    ggplot2::theme_bw() +
+    ggplot2::theme(panel.grid = ggplot2::element_blank())
+}
+
+#' @rdname model_profile_2d
+#' @export
+plot.mp_profile_2d <- function(x, ...) autoplot.mp_profile_2d(x, ...)
+
+# Cell edges halfway between sorted grid values, the outer cells as wide as
+# their inner half.
+cell_edges <- function(g) {
+  g <- as.double(g)
+  o <- order(g)
+  s <- g[o]
+  mids <- (s[-1] + s[-length(s)]) / 2
+  lo <- c(s[1] - (if (length(s) > 1) mids[1] - s[1] else 0.5), mids)
+  hi <- c(mids, s[length(s)] + (if (length(s) > 1) s[length(s)] - mids[length(mids)] else 0.5))
+  list(lo = lo[order(o)], hi = hi[order(o)])
+}

@@ -1,0 +1,79 @@
+ref_pd2 <- function(f, X, v, g1, g2) {
+  grid <- expand.grid(a = g1, b = g2, stringsAsFactors = FALSE)
+  vapply(seq_len(nrow(grid)), function(k) {
+    Xz <- X
+    Xz[[v[1]]] <- if (is.factor(X[[v[1]]])) factor(grid$a[k], levels = levels(X[[v[1]]])) else grid$a[k]
+    Xz[[v[2]]] <- if (is.factor(X[[v[2]]])) factor(grid$b[k], levels = levels(X[[v[2]]])) else grid$b[k]
+    mean(f(Xz))
+  }, numeric(1))
+}
+
+test_that("2-D PD equals the mean prediction over every pair of grid values", {
+  set.seed(4)
+  X <- data.frame(a = runif(60), b = rnorm(60), g = factor(sample(c("x", "y", "z"), 60, TRUE)))
+  f <- function(d) d$a * d$b + sin(3 * d$a) * as.integer(d$g)
+  pf <- function(m, newdata) f(newdata)
+  r <- model_profile_2d(NULL, X, predict_function = pf, variables = c("a", "b"), grid_points = 7)
+  d <- r$agr_profiles
+  expect_equal(nrow(d), 49)
+  expect_equal(d$`_yhat_`, ref_pd2(f, X, c("a", "b"), r$grids$a, r$grids$b), tolerance = 1e-12)
+  expect_equal(d$`_x_`[1:7], r$grids$a)
+  expect_equal(r$n_predictions, 49 * 60)
+  r <- model_profile_2d(NULL, X, predict_function = pf, variables = list(c("a", "g"), c("g", "b")),
+                        grid_points = 5)
+  d <- as.data.frame(r)
+  ag <- d[d$`_vname_` == "a", ]
+  expect_equal(ag$`_x2_`, rep(c("x", "y", "z"), each = 5))
+  expect_equal(ag$`_yhat_`, ref_pd2(f, X, c("a", "g"), r$grids$a, r$grids$g), tolerance = 1e-12)
+  gb <- d[d$`_vname_` == "g", ]
+  expect_equal(gb$`_yhat_`, ref_pd2(f, X, c("g", "b"), r$grids$g, r$grids$b), tolerance = 1e-12)
+  expect_output(print(r), "two-variable partial dependence")
+  # Threads and chunking do not change the numbers.
+  r1 <- model_profile_2d(NULL, X, predict_function = pf, variables = c("a", "b"), threads = 1, grid_points = 6)
+  r2 <- model_profile_2d(NULL, X, predict_function = pf, variables = c("a", "b"), threads = 2,
+                         grid_points = 6, memory_budget = 0.01)
+  expect_equal(r1$agr_profiles, r2$agr_profiles, tolerance = 1e-14)
+})
+
+test_that("2-D PD equals pdp::partial", {
+  skip_if_not_installed("pdp")
+  fit <- lm(mpg ~ wt * hp + qsec, data = mtcars)
+  X <- mtcars[c("wt", "hp", "qsec")]
+  r <- model_profile_2d(fit, X, variables = c("wt", "hp"), grid_points = 6)
+  grid <- expand.grid(wt = r$grids$wt, hp = r$grids$hp)
+  p <- pdp::partial(fit, pred.var = c("wt", "hp"), pred.grid = grid, train = X)
+  key <- function(a, b) paste(format(a, digits = 15), format(b, digits = 15))
+  ours <- r$agr_profiles
+  expect_equal(ours$`_yhat_`, p$yhat[match(key(ours$`_x_`, ours$`_x2_`), key(p$wt, p$hp))],
+               tolerance = 1e-12)
+})
+
+test_that("2-D input errors", {
+  X <- data.frame(a = 1:5, b = c(2, 1, 3, 5, 4))
+  pf <- function(m, newdata) newdata$a + newdata$b
+  expect_error(model_profile_2d(NULL, X, predict_function = pf), "variables")
+  expect_error(model_profile_2d(NULL, X, predict_function = pf, variables = "a"), "pair")
+  expect_error(model_profile_2d(NULL, X, predict_function = pf, variables = c("a", "a")), "pair")
+  expect_error(model_profile_2d(NULL, X, predict_function = pf, variables = c("a", "zz")), "zz")
+})
+
+test_that("2-D plots: tiles cover the grid, contours, factors", {
+  fit <- lm(mpg ~ wt * hp, data = mtcars)
+  X <- mtcars[c("wt", "hp")]
+  r <- model_profile_2d(fit, X, variables = c("wt", "hp"), grid_points = 5)
+  p <- plot(r)
+  tiles <- ggplot2::layer_data(p, 1)
+  expect_equal(nrow(tiles), 25)
+  expect_equal(sort(tiles$xmin[tiles$ymin == min(tiles$ymin)])[-1],
+               sort((r$grids$wt[-1] + r$grids$wt[-5]) / 2))
+  expect_true(is.function(p$scales$get_scales("fill")$palette))
+  pc <- plot(r, geom = "contour")
+  expect_s3_class(pc$layers[[1]]$geom, "GeomContourFilled")
+  d <- data.frame(a = runif(20), g = factor(rep(c("u", "v"), 10)))
+  rg <- model_profile_2d(NULL, d, predict_function = function(m, newdata) newdata$a * as.integer(newdata$g),
+                         variables = c("a", "g"), grid_points = 4)
+  tiles <- ggplot2::layer_data(plot(rg), 1)
+  expect_equal(sort(unique(tiles$ymin)), c(0.5, 1.5))
+  expect_error(plot(rg, geom = "contour"), "numeric")
+  expect_doppelganger("pd-2d-tiles", p)
+})
