@@ -72,6 +72,18 @@
 #' Missing values in other columns are passed to the predict function as they
 #' are; a prediction that is `NA` is an error.
 #'
+#' @section Subgroups:
+#' With `groups = "column"` the background rows (after sampling `N` of them)
+#' are split by the column's values, a numeric column with more than
+#' `group_bins` distinct values into `group_bins` bins at its quantiles
+#' (`cut()` with `include.lowest = TRUE`), and every profile is computed within
+#' each subgroup: PD and LD average over the subgroup's rows on the grid of
+#' all rows, AL uses the subgroup's own edges and is centred within the
+#' subgroup (on the subgroup's mean prediction). Rows with a missing group are
+#' left out with a warning; subgroups smaller than `min_group_size` are left
+#' out with a message. Each profile is labelled `<label>_<group>` (as DALEX
+#' does) and `agr_profiles` gets a `_groups_` column.
+#'
 #' @section Computation:
 #' The rows to predict are built by C++ code (RcppParallel workers over the
 #' columns' buffers) a chunk at a time and predicted on the main R thread;
@@ -124,6 +136,13 @@
 #'   computed (PD, kernel LD and kernel AL), as long as all of them together
 #'   fit in `memory_budget` (about 48 bytes per point); curves of variables
 #'   that do not fit are dropped with a message.
+#' @param groups `NULL`, or the name of a column of `data` whose values split
+#'   the background rows into subgroups; profiles are then computed within
+#'   each subgroup (see the section on subgroups).
+#' @param group_bins Number of quantile bins for a numeric `groups` column
+#'   with more distinct values than that.
+#' @param min_group_size Subgroups with fewer background rows are left out,
+#'   with a message that names them.
 #' @param ... Must be empty.
 #'
 #' @returns An object of class `mp_profile`: a list with
@@ -170,7 +189,8 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
                           bandwidth = NULL, label = NULL, seed = NULL,
                           threads = NULL,
                           memory_budget = getOption("modelprofiles.memory_budget", 256),
-                          keep_ice = TRUE, ...) {
+                          keep_ice = TRUE, groups = NULL, group_bins = 3,
+                          min_group_size = 10, ...) {
   call <- match.call()
   env <- environment()
   if (...length() > 0L) {
@@ -211,12 +231,27 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     ), call = env)
   }
   variables <- unique(variables)
+  if (!is.null(groups)) {
+    if (!is.character(groups) || length(groups) != 1L || !groups %in% names(data)) {
+      cli::cli_abort("{.arg groups} must be the name of a column of {.arg data}.", call = env)
+    }
+    if (!explicit) variables <- setdiff(variables, groups)
+  }
   variables <- usable_variables(data, variables, type, explicit, env)
   variable_splits <- check_splits(variable_splits, data, variables, env)
   bandwidth <- check_bandwidth(bandwidth, variables, env)
 
   # Background rows.
   rows <- sample_rows(nrow(data), N, seed)
+  if (!is.null(groups)) {
+    return(grouped_profile(
+      inputs, data, rows, groups, group_bins, min_group_size, variables,
+      type = type, method = method, grid_points = grid_points,
+      variable_splits_type = variable_splits_type, variable_splits = variable_splits,
+      intervals = intervals, bandwidth = bandwidth, threads = threads,
+      memory_budget = memory_budget, keep_ice = keep_ice, call = call, env = env
+    ))
+  }
   background <- data[rows, , drop = FALSE]
   ctx <- new_context(model, predict_function, unclass_frame(background), rows,
                      rep(1, length(rows)), threads, memory_budget)

@@ -99,8 +99,8 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
 
   agr <- do.call(rbind, lapply(seq_along(objs), function(i) {
     d <- objs[[i]]$agr_profiles
-    d <- d[d$`_vname_` %in% vars, c("_vname_", "_x_", "_yhat_"), drop = FALSE]
-    d$`_label_` <- rep(labels[i], nrow(d))
+    d <- d[d$`_vname_` %in% vars, c("_vname_", "_label_", "_x_", "_yhat_"), drop = FALSE]
+    d$`_label_` <- unname(shown_labels(objs[[i]], labels[i], length(objs))[d$`_label_`])
     d
   }))
   agr <- order_vars(fix_x(agr, numeric_x, objs, vars), vars)
@@ -120,7 +120,10 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
       linewidth = 0.3, alpha = 0.25, na.rm = TRUE
     )
   }
-  agr$`_label_` <- factor(agr$`_label_`, levels = unique(labels))
+  entries <- unique(unlist(lapply(seq_along(objs), function(i) {
+    shown_labels(objs[[i]], labels[i], length(objs))
+  }), use.names = FALSE))
+  agr$`_label_` <- factor(agr$`_label_`, levels = entries)
   if (numeric_x) {
     p <- p + ggplot2::geom_line(
       data = agr,
@@ -158,15 +161,15 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
   }
   types <- unique(vapply(objs, function(o) o$type, character(1)))
   p + ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = scales, ncol = ncol) +
-    ggplot2::labs(x = NULL, y = y_label(types, center), colour = attr(labels, "title"),
+    ggplot2::labs(x = NULL, y = y_label(types, center), colour = legend_title(objs, labels),
                   title = title, subtitle = subtitle) +
     ggplot2::guides(colour = ggplot2::guide_legend(
-      nrow = if (sum(nchar(labels)) > 60) ceiling(length(labels) / 2) else 1,
+      nrow = if (sum(nchar(entries)) > 60) ceiling(length(entries) / 2) else 1,
       title.position = "top"
     )) +
     ggplot2::theme_bw() +
     ggplot2::theme(
-      legend.position = if (length(unique(labels)) > 1L) "bottom" else "none",
+      legend.position = if (length(entries) > 1L) "bottom" else "none",
       strip.background = ggplot2::element_rect(fill = "grey95"),
       panel.grid.minor = ggplot2::element_blank()
     )
@@ -202,6 +205,26 @@ profile_labels <- function(objs) {
   if (anyDuplicated(labels)) labels <- make.unique(labels, sep = " #")
   attr(labels, "title") <- title
   labels
+}
+
+# Legend entries of one result, named by the `_label_` values in its data:
+# its label, or for subgroups the groups (prefixed by the label when several
+# results are drawn).
+shown_labels <- function(o, label, n_objs) {
+  if (is.null(o$groups)) {
+    internal <- unique(c(o$agr_profiles$`_label_`, o$cp_profiles$`_label_`))
+    return(stats::setNames(rep(label, length(internal)), internal))
+  }
+  lev <- o$groups$levels
+  shown <- if (n_objs == 1L) lev else paste0(label, ": ", lev)
+  stats::setNames(shown, paste0(o$label, "_", lev))
+}
+
+legend_title <- function(objs, labels) {
+  if (length(objs) == 1L && !is.null(objs[[1]]$groups)) {
+    return(paste0(objs[[1]]$label, ", by ", objs[[1]]$groups$column))
+  }
+  attr(labels, "title")
 }
 
 legend_type <- function(type) {
@@ -255,7 +278,7 @@ ice_curves <- function(objs, labels, vars, max_curves, numeric_x) {
       ids <- ids[unique(round(seq(1, length(ids), length.out = max_curves)))]
       cp <- cp[cp$`_ids_` %in% ids, , drop = FALSE]
     }
-    cp$`_label_` <- rep(labels[i], nrow(cp))
+    cp$`_label_` <- unname(shown_labels(objs[[i]], labels[i], length(objs))[cp$`_label_`])
     cp[c("_vname_", "_label_", "_ids_", "_x_", "_yhat_")]
   })
   fix_x(do.call(rbind, out), numeric_x, objs, vars)

@@ -31,3 +31,12 @@ save(plot(pdc, pdcl), "07-factor", w = 5, h = 4)
 save(plot(pdc, geom = "profiles"), "08-factor-ice", w = 5, h = 4)
 save(plot(pd, ld, al, variables = "rm", title = "Rooms", subtitle = "three profiles") +
        scale_colour_brewer(palette = "Dark2"), "09-options", w = 6, h = 4.5)
+pdg <- model_profile(fit2, X, variables = c("lstat", "rm"), groups = "chas", min_group_size = 5,
+                     label = "random forest")
+save(plot(pdg), "10-subgroups", h = 4)
+alg <- model_profile(fit2, X, variables = c("lstat", "rm"), groups = "nox", type = "accumulated",
+                     label = "random forest")
+save(plot(alg), "11-subgroups-al", h = 4)
+pd2 <- model_profile_2d(fit2, X, variables = c("lstat", "rm"), grid_points = 25, label = "random forest")
+save(plot(pd2), "12-pd-2d-tiles", w = 6.5, h = 5)
+save(plot(pd2, geom = "contour"), "13-pd-2d-contour", w = 6.5, h = 5)

@@ -1,0 +1,94 @@
+# Profiles within subgroups of the background rows.
+
+# The subgroup of each background row: a factor.
+group_factor <- function(g, bins) {
+  if (is.numeric(g) && length(unique(g[!is.na(g)])) > bins) {
+    br <- unique(stats::quantile(g, seq(0, 1, length.out = bins + 1L), na.rm = TRUE, names = FALSE))
+    return(cut(g, br, include.lowest = TRUE, dig.lab = 4))
+  }
+  if (is.factor(g)) droplevels(g) else factor(g)
+}
+
+grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_size,
+                            variables, type, method, grid_points, variable_splits_type,
+                            variable_splits, intervals, bandwidth, threads,
+                            memory_budget, keep_ice, call, env) {
+  check_whole(group_bins, "group_bins", 2, env)
+  check_whole(min_group_size, "min_group_size", 1, env)
+  g <- group_factor(data[[groups]][rows], group_bins)
+  if (anyNA(g)) {
+    cli::cli_warn("{sum(is.na(g))} background row{?s} with a missing {.field {groups}} {?is/are} left out of the subgroups.", call = env)
+  }
+  sizes <- table(g)
+  small <- names(sizes)[sizes < min_group_size]
+  if (length(small)) {
+    cli::cli_inform(c(
+      "{cli::qty(length(small))}Subgroup{?s} of {.field {groups}} with fewer than {min_group_size} background rows left out: {paste0(small, ' (', sizes[small], ' rows)')}.",
+      i = "Lower {.arg min_group_size} or {.arg group_bins}, or raise {.arg N}, to keep them."
+    ))
+  }
+  keep <- setdiff(names(sizes), small)
+  if (!length(keep)) {
+    cli::cli_abort("No subgroup of {.field {groups}} has {min_group_size} or more background rows.", call = env)
+  }
+  # Shared grids (from all rows of the data) and bandwidths (from all
+  # background rows), so that the subgroups' profiles are comparable.
+  splits <- variable_splits
+  bw <- bandwidth
+  if (type != "accumulated") {
+    for (v in variables) {
+      if (is.null(splits[[v]])) splits[[v]] <- make_grid(data[[v]], grid_points, variable_splits_type)
+    }
+  }
+  m <- if (type == "partial") "exact" else method
+  if (m == "kernel") {
+    for (v in variables) {
+      if (is.null(bw[[v]]) && column_kind(data[[v]]) == "numeric") {
+        bw[[v]] <- stats::bw.nrd0(stats::na.omit(as.double(data[[v]][rows])))
+      }
+    }
+  }
+  bw <- if (length(bw)) unlist(bw) else NULL
+  parts <- lapply(keep, function(lev) {
+    sub <- rows[!is.na(g) & g == lev]
+    res <- model_profile(
+      inputs$model, data[sub, , drop = FALSE], inputs$predict_function,
+      variables = variables, type = type, N = NULL,
+      method = if (type == "partial") NULL else method,
+      grid_points = grid_points, variable_splits = if (length(splits)) splits,
+      intervals = intervals, bandwidth = bw, label = paste0(inputs$label, "_", lev),
+      threads = threads, memory_budget = memory_budget, keep_ice = keep_ice
+    )
+    res$rows <- sub[res$rows]
+    if (!is.null(res$cp_profiles)) res$cp_profiles$`_ids_` <- sub[res$cp_profiles$`_ids_`]
+    res$agr_profiles$`_groups_` <- lev
+    res
+  })
+  first <- parts[[1]]
+  agr <- do.call(rbind, lapply(parts, `[[`, "agr_profiles"))
+  rownames(agr) <- NULL
+  cps <- lapply(parts, `[[`, "cp_profiles")
+  cp <- if (!any(vapply(cps, is.null, logical(1)))) {
+    out <- do.call(rbind, cps)
+    rownames(out) <- NULL
+    out
+  }
+  out <- first
+  out$agr_profiles <- agr
+  out$cp_profiles <- cp
+  out$label <- inputs$label
+  out$rows <- sort(unlist(lapply(parts, `[[`, "rows")))
+  out$N <- length(rows)
+  out$n_data <- nrow(data)
+  out$observed <- data[out$rows, variables, drop = FALSE]
+  out$n_predictions <- sum(vapply(parts, `[[`, numeric(1), "n_predictions"))
+  out$mean_prediction <- vapply(parts, function(p) p$mean_prediction %||% NA_real_, numeric(1))
+  names(out$mean_prediction) <- keep
+  out$intervals <- lapply(stats::setNames(parts, keep), `[[`, "intervals")
+  out$grids <- first$grids
+  if (type == "accumulated") out$group_grids <- lapply(stats::setNames(parts, keep), `[[`, "grids")
+  out$groups <- list(column = groups, levels = keep, sizes = as.vector(sizes[keep]),
+                     left_out = small)
+  out$call <- call
+  out
+}

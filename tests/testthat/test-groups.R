@@ -1,0 +1,60 @@
+test_that("subgroup PD is the PD over each subgroup's rows, on the shared grid", {
+  set.seed(12)
+  X <- data.frame(a = runif(200), b = rnorm(200), g = factor(sample(c("u", "v"), 200, TRUE)))
+  f <- function(d) d$a * ifelse(d$g == "u", 1, -1) + d$b
+  pf <- function(m, newdata) f(newdata)
+  r <- model_profile(NULL, X, predict_function = pf, variables = "a", groups = "g",
+                     grid_points = 6, label = "m")
+  a <- r$agr_profiles
+  expect_equal(unique(a$`_label_`), c("m_u", "m_v"))
+  expect_equal(unique(a$`_groups_`), c("u", "v"))
+  for (lev in c("u", "v")) {
+    Xg <- X[X$g == lev, ]
+    expect_equal(a$`_yhat_`[a$`_groups_` == lev], ref_pd(f, Xg, "a", r$grids$a), tolerance = 1e-12)
+  }
+  # Opposite slopes cancel in the overall PD.
+  all <- model_profile(NULL, X, predict_function = pf, variables = "a", grid_points = 6)
+  expect_equal(all$agr_profiles$`_yhat_`,
+               (sum(X$g == "u") * a$`_yhat_`[a$`_groups_` == "u"] +
+                  sum(X$g == "v") * a$`_yhat_`[a$`_groups_` == "v"]) / 200, tolerance = 1e-12)
+  expect_equal(sort(unique(r$cp_profiles$`_ids_`)), 1:200)
+  p <- plot(r)
+  expect_equal(length(unique(ggplot2::layer_data(p, 1)$colour)), 2)
+})
+
+test_that("subgroup AL uses each subgroup's edges and is centred within it", {
+  set.seed(13)
+  X <- data.frame(a = runif(300), h = rnorm(300))
+  f <- function(d) d$a^2 * d$h + d$h
+  pf <- function(m, newdata) f(newdata)
+  r <- model_profile(NULL, X, predict_function = pf, variables = "a", groups = "h",
+                     type = "accumulated", intervals = 8, group_bins = 3, label = "m")
+  a <- r$agr_profiles
+  g <- cut(X$h, unique(quantile(X$h, seq(0, 1, length.out = 4))), include.lowest = TRUE, dig.lab = 4)
+  expect_equal(unique(a$`_groups_`), levels(g))
+  for (lev in levels(g)) {
+    Xg <- X[g == lev, ]
+    ref <- ref_al(f, Xg, "a", 8)
+    expect_equal(a$`_x_`[a$`_groups_` == lev], ref$x)
+    expect_equal(a$`_yhat_`[a$`_groups_` == lev], ref$f + mean(f(Xg)), tolerance = 1e-12)
+  }
+  expect_equal(unname(r$mean_prediction), as.numeric(tapply(f(X), g, mean)), tolerance = 1e-12)
+})
+
+test_that("small and missing subgroups are reported, not drawn silently", {
+  X <- data.frame(a = runif(40), g = c(rep("big", 35), rep("small", 3), NA, NA))
+  pf <- function(m, newdata) newdata$a
+  expect_warning(
+    expect_message(
+      r <- model_profile(NULL, X, predict_function = pf, variables = "a", groups = "g"),
+      "small"
+    ),
+    "missing"
+  )
+  expect_equal(r$groups$levels, "big")
+  expect_equal(r$groups$left_out, "small")
+  expect_error(model_profile(NULL, X, predict_function = pf, groups = "nope"), "groups")
+  expect_error(suppressWarnings(suppressMessages(
+    model_profile(NULL, X, predict_function = pf, groups = "g", min_group_size = 100)
+  )), "No subgroup")
+})
