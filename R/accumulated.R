@@ -28,22 +28,10 @@ profile_accumulated_interval <- function(ctx, j, intervals) {
 }
 
 profile_accumulated_kernel <- function(ctx, j, grid_points, bandwidth, keep_ice) {
-  rows <- observed_rows(ctx, j)
-  x <- as.double(ctx$data[[j]][rows])
-  w <- ctx$weights[rows]
+  x <- as.double(ctx$data[[j]][observed_rows(ctx, j)])
   z <- seq(min(x), max(x), length.out = grid_points)
-  G <- length(z)
-  dmin2 <- cpp_nearest_sq(z, sort(x), ctx$threads)
-  num <- den <- numeric(G)
-  consume <- function(pos, y, grid_major) {
-    s <- cpp_kernel_sums(y, z, x[pos], w[pos], dmin2, bandwidth, TRUE,
-                         ctx$threads, grid_major)
-    num <<- num + s$num
-    den <<- den + s$den
-  }
-  ice <- ice_table(ctx, j, z, rows, consume, keep_ice)
-  inc <- c(0, num[-1L] / den[-1L])
-  g <- cumsum(inc)
-  centre <- sum(w * stats::approx(z, g, x)$y) / sum(w)
-  list(x = z, yhat = g - centre + mean_prediction(ctx), ice = ice, ice_rows = rows)
+  k <- kernel_table(ctx, j, z, bandwidth, TRUE, keep_ice)
+  g <- cumsum(c(0, k$num[-1L] / k$den[-1L]))
+  centre <- sum(k$w * stats::approx(z, g, k$x)$y) / sum(k$w)
+  list(x = z, yhat = g - centre + mean_prediction(ctx), ice = k$ice, ice_rows = k$rows)
 }

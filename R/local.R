@@ -5,24 +5,31 @@
 # Rows usable for a variable's neighbourhoods: those where it is observed.
 observed_rows <- function(ctx, j) which(!is.na(ctx$data[[j]]))
 
-profile_local_kernel <- function(ctx, j, grid, bandwidth, keep_ice) {
+# Kernel-weighted sums over the ICE table of variable j on `grid` (of the
+# predictions, or with lag = TRUE of their consecutive grid differences),
+# accumulated chunk by chunk.
+kernel_table <- function(ctx, j, grid, bandwidth, lag, keep_ice) {
   rows <- observed_rows(ctx, j)
   x <- as.double(ctx$data[[j]][rows])
   w <- ctx$weights[rows]
-  G <- length(grid)
   dmin2 <- cpp_nearest_sq(grid, sort(x), ctx$threads)
-  num <- den <- numeric(G)
+  num <- den <- numeric(length(grid))
   consume <- function(pos, y, grid_major) {
-    s <- cpp_kernel_sums(y, grid, x[pos], w[pos], dmin2, bandwidth, FALSE,
+    s <- cpp_kernel_sums(y, grid, x[pos], w[pos], dmin2, bandwidth, lag,
                          ctx$threads, grid_major)
     num <<- num + s$num
     den <<- den + s$den
   }
   ice <- ice_table(ctx, j, grid, rows, consume, keep_ice)
-  yhat <- num / den
-  no_support <- sqrt(dmin2) > 3 * bandwidth
+  list(num = num, den = den, ice = ice, rows = rows, x = x, w = w, dmin2 = dmin2)
+}
+
+profile_local_kernel <- function(ctx, j, grid, bandwidth, keep_ice) {
+  k <- kernel_table(ctx, j, grid, bandwidth, FALSE, keep_ice)
+  yhat <- k$num / k$den
+  no_support <- sqrt(k$dmin2) > 3 * bandwidth
   yhat[no_support] <- NA_real_
-  list(x = grid, yhat = yhat, ice = ice, ice_rows = rows, no_support = no_support)
+  list(x = grid, yhat = yhat, ice = k$ice, ice_rows = k$rows, no_support = no_support)
 }
 
 profile_local_interval <- function(ctx, j, grid, intervals) {

@@ -43,7 +43,9 @@ bench_settings <- function() {
     # runs, up to `reps` in all (median reported); slower ones run once.
     fast = c(2, 12),
     reps = c(5L, 3L),
-    ref_max = 60
+    # the references of the ratios (floor, modelprofiles) run in `rounds`
+    # fresh processes each, alternating, against drifts of the machine's speed
+    rounds = 3L
   )
 }
 
@@ -94,6 +96,12 @@ pred_fun_for <- function(model) {
 
 bind_profiles <- function(lst) do.call(rbind, lst)
 
+# Elapsed and CPU (user + system, all threads of this process) seconds.
+clock <- function() {
+  p <- proc.time()
+  c(p[["elapsed"]], p[["user.self"]] + p[["sys.self"]])
+}
+
 # Rows `idx` of data frame X, fast, with automatic row names (explicit row
 # names would make predict() build names for every row).
 stack_rows <- function(X, idx) {
@@ -107,15 +115,15 @@ methods_pd <- list(
     # timed (the stacking is not), the time is returned as attribute. Rows in
     # modelprofiles' order (each background row repeated over the grid), with
     # automatic row names (explicit ones make predict() build names).
-    t <- 0
+    t <- c(0, 0)
     out <- list()
     for (v in vars) {
       g <- grids[[v]]
       nd <- stack_rows(X, rep(seq_len(nrow(X)), each = length(g)))
       nd[[v]] <- rep(g, times = nrow(X))
-      t0 <- proc.time()[["elapsed"]]
+      t0 <- clock()
       y <- pf(model, nd)
-      t <- t + proc.time()[["elapsed"]] - t0
+      t <- t + clock() - t0
       rm(nd)
       out[[v]] <- data.frame(var = v, x = g, yhat = rowMeans(matrix(y, length(g))))
       rm(y)
@@ -125,7 +133,7 @@ methods_pd <- list(
   `floor, n rows per call` = function(model, X, pf, vars, grids, edges, n) {
     # The same predictions, one predict() call per grid point (n rows each),
     # as pdp does; only predict() is timed.
-    t <- 0
+    t <- c(0, 0)
     out <- list()
     for (v in vars) {
       g <- grids[[v]]
@@ -133,9 +141,9 @@ methods_pd <- list(
       yhat <- numeric(length(g))
       for (i in seq_along(g)) {
         nd[[v]] <- rep(g[i], nrow(X))
-        t0 <- proc.time()[["elapsed"]]
+        t0 <- clock()
         y <- pf(model, nd)
-        t <- t + proc.time()[["elapsed"]] - t0
+        t <- t + clock() - t0
         yhat[i] <- mean(y)
       }
       out[[v]] <- data.frame(var = v, x = g, yhat = yhat)
@@ -212,16 +220,16 @@ methods_al <- list(
   floor = function(model, X, pf, vars, grids, edges, n) {
     # One predict() per feature on 2 x n rows (each row at the lower and the
     # upper edge of its interval); only predict() is timed.
-    t <- 0
+    t <- c(0, 0)
     out <- list()
     for (v in vars) {
       e <- edges[[v]]
       k <- findInterval(X[[v]], e, left.open = TRUE, all.inside = TRUE)
       nd <- stack_rows(X, c(seq_len(nrow(X)), seq_len(nrow(X))))
       nd[[v]] <- c(e[k], e[k + 1L])
-      t0 <- proc.time()[["elapsed"]]
+      t0 <- clock()
       y <- pf(model, nd)
-      t <- t + proc.time()[["elapsed"]] - t0
+      t <- t + clock() - t0
       d <- y[nrow(X) + seq_len(nrow(X))] - y[seq_len(nrow(X))]
       inc <- as.numeric(tapply(d, factor(k, seq_len(length(e) - 1L)), mean))
       out[[v]] <- data.frame(var = v, x = e, yhat = c(0, cumsum(inc)))
@@ -311,31 +319,30 @@ worker <- function(rds, type, method, vars, settings, lib) {
                        error = function(e) FALSE)
   rss0 <- status_kb("VmRSS")
   hwm0 <- status_kb("VmHWM")
-  times <- numeric()
+  times <- cpu <- numeric()
   res <- NULL
+  load0 <- as.numeric(strsplit(readLines("/proc/loadavg"), " ")[[1]][1])
   repeat {
-    t0 <- proc.time()[["elapsed"]]
+    t0 <- clock()
     r <- suppressMessages(suppressWarnings(
       fn(model, X, pf, vars, sc$grids, sc$edges, nrow(X))
     ))
-    t <- proc.time()[["elapsed"]] - t0
+    t <- clock() - t0
     if (!is.null(attr(r, "timed"))) t <- attr(r, "timed")
     if (is.null(res)) {
       hwm1 <- status_kb("VmHWM")
       res <- r
     }
-    times <- c(times, t)
+    times <- c(times, t[1])
+    cpu <- c(cpu, t[2])
     rm(r)
     invisible(gc())
     max_reps <- if (times[1] < settings$fast[1]) settings$reps[1] else
       if (times[1] < settings$fast[2]) settings$reps[2] else 1L
-    # the references of the ratios get at least 3 runs when affordable
-    if (method %in% c("floor", "modelprofiles") && times[1] < settings$ref_max) {
-      max_reps <- max(max_reps, 3L)
-    }
     if (length(times) >= max_reps) break
   }
-  list(times = times, peak_mb = (hwm1 - (if (reset_ok) rss0 else hwm0)) / 1024,
+  list(times = times, cpu = cpu, load = load0,
+       peak_mb = (hwm1 - (if (reset_ok) rss0 else hwm0)) / 1024,
        reset_ok = reset_ok, result = res,
        n_predictions = attr(res, "n_predictions"), grids = attr(res, "grids"))
 }
@@ -456,9 +463,12 @@ main <- function() {
     "rbinds the pieces, superlinear in n (1 feature of this lm: 12 s at n = 5,000,",
     "30 s at n = 10,000 on this machine); see (a) for its ratio"
   )
+  refs <- c("floor", "modelprofiles")
   for (s in names(scen)) {
-    for (m in pd_methods[[s]]) add(s, "PD", m, features[[s]]$PD[[m]] %||% settings$p)
-    for (m in al_methods) {
+    for (r in seq_len(settings$rounds)) for (m in refs) add(s, "PD", m)
+    for (m in setdiff(pd_methods[[s]], refs)) add(s, "PD", m, features[[s]]$PD[[m]] %||% settings$p)
+    for (r in seq_len(settings$rounds)) for (m in refs) add(s, "AL", m)
+    for (m in setdiff(al_methods, refs)) {
       add(s, "AL", m, features[[s]]$AL[[m]] %||% settings$p,
           skip = if (s == "lm" && m == "DALEX" && !settings$quick) dalex_al_skip)
     }
@@ -483,10 +493,22 @@ main <- function() {
       }
     )
     if (is.null(r$error)) {
-      message(sprintf("  %.2f s (runs: %s), peak %.0f MB", median(r$times),
-                      paste(sprintf("%.2f", r$times), collapse = ", "), r$peak_mb))
+      message(sprintf("  %.2f s (runs: %s; cpu %s), peak %.0f MB, load average before %.2f",
+                      median(r$times), paste(sprintf("%.2f", r$times), collapse = ", "),
+                      paste(sprintf("%.2f", r$cpu), collapse = ", "), r$peak_mb, r$load))
     }
     r$plan <- p
+    r$processes <- 1L
+    old <- results[[key]]
+    if (!is.null(old) && is.null(old$error) && is.null(r$error)) {
+      # another round of a reference: pool the runs, keep the first result
+      old$times <- c(old$times, r$times)
+      old$cpu <- c(old$cpu, r$cpu)
+      old$peak_mb <- c(old$peak_mb, r$peak_mb)
+      old$load <- c(old$load, r$load)
+      old$processes <- old$processes + 1L
+      r <- old
+    }
     results[[key]] <- r
   }
 
@@ -526,6 +548,7 @@ main <- function() {
     notes <- c(
       if (nv < settings$p) sprintf("%d of 8 features run, time x%g", nv, scale),
       if (!is.null(r$times) && length(r$times) == 1L) "single run",
+      if (!is.null(r$processes) && r$processes > 1L) sprintf("%d alternating processes", r$processes),
       if (grepl("^floor", p$method)) "predict() only",
       if (p$method == "effectplots" && p$type == "PD") "own grid (bin means); compared to modelprofiles there",
       if (p$method == "DALEX" && p$type == "AL") "ingredients' estimator, not Apley's",
@@ -538,7 +561,8 @@ main <- function() {
       scenario = p$s, type = p$type, method = p$method,
       runs = if (is.null(r$times)) 0L else length(r$times),
       seconds = t_med, x_floor = t_med / floor_t, x_mp = t_med / mp_t,
-      peak_mb = if (is.null(r$peak_mb)) NA else r$peak_mb,
+      cpu_seconds = if (is.null(r$error)) median(r$cpu) * scale else NA,
+      peak_mb = if (is.null(r$peak_mb)) NA else median(r$peak_mb),
       max_abs_diff = diff, profile_range = range_ref,
       notes = paste(notes, collapse = "; "), stringsAsFactors = FALSE
     )
@@ -599,7 +623,9 @@ main <- function() {
     "  rows in modelprofiles' order, each background row repeated over the grid, with automatic row names;",
     "  `floor, n rows per call`: the same PD predictions in one call per grid point);",
     "`x mp` = ratio to modelprofiles (default settings, keep_ice = TRUE);",
-    "`peak MB` = VmHWM during the first run minus RSS after loading model and data (fresh R process per method; not scaled);",
+    "`cpu s` = user + system CPU seconds of the process (all threads; median, scaled like `s`);",
+    sprintf("floor and modelprofiles run in %d alternating fresh processes each (their medians are the references); the others in one process.", settings$rounds),
+    "`peak MB` = VmHWM during the first run minus RSS after loading model and data (fresh R process per method; median over processes; not scaled);",
     "`max |diff|` = max abs difference to modelprofiles' profile on the same points (AL: each profile centred to mean 0 over the edges first);",
     "`range` = largest range of a modelprofiles profile, for scale.",
     ""
@@ -611,12 +637,12 @@ main <- function() {
       md <- c(md, sprintf("## %s — %s", scen[[s]]$label,
                           if (type == "PD") "partial dependence, 51 points x 8 features" else "accumulated local effects, K = 50 x 8 features"),
               "",
-              "| method | runs | s | x floor | x mp | peak MB | max abs diff | range | notes |",
-              "|---|---:|---:|---:|---:|---:|---:|---:|---|")
+              "| method | runs | s | x floor | x mp | cpu s | peak MB | max abs diff | range | notes |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
       for (k in seq_len(nrow(d))) {
-        md <- c(md, sprintf("| %s | %d | %s | %s | %s | %s | %s | %s | %s |",
+        md <- c(md, sprintf("| %s | %d | %s | %s | %s | %s | %s | %s | %s | %s |",
                             d$method[k], d$runs[k], fmt(d$seconds[k]), fmt(d$x_floor[k]),
-                            fmt(d$x_mp[k]), fmt(d$peak_mb[k]), fmt_sci(d$max_abs_diff[k]),
+                            fmt(d$x_mp[k]), fmt(d$cpu_seconds[k]), fmt(d$peak_mb[k]), fmt_sci(d$max_abs_diff[k]),
                             fmt(d$profile_range[k]), d$notes[k]))
       }
       md <- c(md, "")
@@ -630,7 +656,7 @@ main <- function() {
   cat(md, sep = "\n")
   dir.create(dirname(out_md), showWarnings = FALSE, recursive = TRUE)
   writeLines(md, out_md)
-  saveRDS(list(table = tab, results = lapply(results, function(r) r[c("times", "peak_mb", "n_predictions")])),
+  saveRDS(list(table = tab, results = lapply(results, function(r) r[c("times", "cpu", "load", "peak_mb", "n_predictions", "processes")])),
           sub("\\.md$", ".rds", out_md))
   message("written: ", out_md)
   invisible(tab)
