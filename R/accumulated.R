@@ -12,12 +12,22 @@ profile_accumulated_interval <- function(ctx, j, intervals) {
   lower <- column_values(col, edges[k])
   upper <- column_values(col, edges[k + 1L])
   dy <- numeric(length(x))
-  # Two predictions per row: at the lower and the upper edge of its interval.
-  for (chunk in row_chunks(length(rows), ctx$chunk_rows)) {
-    src <- source_rows(ctx, rows[chunk])
-    y_lo <- predict_stacked(ctx, src, j, list(lower[chunk]))
-    y_hi <- predict_stacked(ctx, src, j, list(upper[chunk]))
-    dy[chunk] <- y_hi - y_lo
+  # Two predictions per row: at the lower and the upper edge of its interval;
+  # in one predict() call of stacked rows (fewer calls, as for the ICE tables
+  # in observation order), or in two calls over the rows themselves, whose
+  # other columns are then shared, not copied.
+  stack <- row_order(ctx, length(rows)) == "observation"
+  for (chunk in row_chunks(length(rows), ctx$chunk_rows / 2)) {
+    m <- length(chunk)
+    if (stack) {
+      src <- rows[chunk] - 1L
+      y <- predict_stacked(ctx, c(src, src), j, list(c(lower[chunk], upper[chunk])))
+      dy[chunk] <- y[m + seq_len(m)] - y[seq_len(m)]
+    } else {
+      src <- source_rows(ctx, rows[chunk])
+      dy[chunk] <- predict_stacked(ctx, src, j, list(upper[chunk])) -
+        predict_stacked(ctx, src, j, list(lower[chunk]))
+    }
   }
   counts <- tabulate(k, K)
   s <- cpp_interval_sums(dy, k, w, K)

@@ -455,7 +455,7 @@ main <- function() {
   )
   al_methods <- c("floor", "modelprofiles", "DALEX", "iml ale", "effectplots", "ALEPlot")
   features <- if (settings$quick) list() else list(
-    ranger = list(AL = list(DALEX = 1L)),
+    ranger = list(PD = list(`floor, n rows per call` = 2L), AL = list(DALEX = 1L)),
     lm = list(PD = list(DALEX = 1L, `iml pdp` = 1L, `pdp batch.size=1e6` = 1L))
   )
   dalex_al_skip <- paste(
