@@ -360,3 +360,7 @@ y_label <- function(types, center) {
     accumulated = "accumulated local effect + mean prediction"
   )
 }
+
+#' @importFrom ggplot2 autoplot
+#' @export
+ggplot2::autoplot
