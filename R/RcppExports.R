@@ -13,12 +13,12 @@ cpp_interval_sums <- function(y, k, w, K) {
     .Call(`_modelprofiles_cpp_interval_sums`, y, k, w, K)
 }
 
-cpp_grid_sums <- function(y, G, w, threads, grid_major) {
-    .Call(`_modelprofiles_cpp_grid_sums`, y, G, w, threads, grid_major)
+cpp_grid_sums <- function(y, G, w, threads) {
+    .Call(`_modelprofiles_cpp_grid_sums`, y, G, w, threads)
 }
 
-cpp_kernel_sums <- function(y, z, x, w, dmin2, s, lag, threads, grid_major) {
-    .Call(`_modelprofiles_cpp_kernel_sums`, y, z, x, w, dmin2, s, lag, threads, grid_major)
+cpp_kernel_sums <- function(y, z, x, w, dmin2, s, lag, threads) {
+    .Call(`_modelprofiles_cpp_kernel_sums`, y, z, x, w, dmin2, s, lag, threads)
 }
 
 cpp_group_sums <- function(y, w, off, threads) {

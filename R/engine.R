@@ -98,10 +98,10 @@ row_order <- function(ctx, n) {
 
 # The ICE table of one variable: predictions for every background row at every
 # grid value, as a G x n matrix (grid fastest). `rows` are the background rows
-# to use (indices into ctx$data); `consume` receives the positions (into
-# `rows`) of each chunk, its predictions and whether they are grid-major (a
-# length(pos) x G matrix) or observation-major (G x length(pos)); the full
-# G x n table is returned only when keep = TRUE.
+# to use (indices into ctx$data); `consume(pos, y, g)` receives the positions
+# (into `rows`) of each chunk and its predictions: a G x length(pos) matrix
+# (g = NULL, observation order), or the predictions at grid value g alone
+# (grid order); the full G x n table is returned only when keep = TRUE.
 ice_table <- function(ctx, j, grid, rows, consume, keep) {
   n <- length(rows)
   G <- length(grid)
@@ -114,14 +114,15 @@ ice_table <- function(ctx, j, grid, rows, consume, keep) {
     for (pos in row_chunks(n, block)) {
       src <- source_rows(ctx, rows[pos])
       base <- if (is.null(src)) ctx$data else unclass_frame(cpp_stack_frame(ctx$data, src, integer(), list(), ctx$threads))
-      y <- matrix(0, length(pos), G)
+      # Each grid value's predictions are consumed at once (holding a block
+      # of them would make R's garbage collector work much harder).
       for (g in seq_len(G)) {
         vals <- column_values(col, rep(grid[g], length(pos)))
         nd <- cpp_stack_frame(base, NULL, j - 1L, list(vals), ctx$threads)
-        y[, g] <- predict_frame(ctx, nd)
+        y <- predict_frame(ctx, nd)
+        consume(pos, y, g)
+        if (keep) table[g, pos] <- y
       }
-      consume(pos, y, TRUE)
-      if (keep) table[, pos] <- t(y)
     }
     return(table)
   }
@@ -131,7 +132,7 @@ ice_table <- function(ctx, j, grid, rows, consume, keep) {
     vals <- column_values(col, rep(grid, times = length(pos)))
     y <- predict_stacked(ctx, src, j, list(vals))
     dim(y) <- c(G, length(pos))
-    consume(pos, y, FALSE)
+    consume(pos, y, NULL)
     if (keep) table[, pos] <- y
   }
   table

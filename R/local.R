@@ -14,11 +14,23 @@ kernel_table <- function(ctx, j, grid, bandwidth, lag, keep_ice) {
   w <- ctx$weights[rows]
   dmin2 <- cpp_nearest_sq(grid, sort(x), ctx$threads)
   num <- den <- numeric(length(grid))
-  consume <- function(pos, y, grid_major) {
-    s <- cpp_kernel_sums(y, grid, x[pos], w[pos], dmin2, bandwidth, lag,
-                         ctx$threads, grid_major)
-    num <<- num + s$num
-    den <<- den + s$den
+  prev <- NULL
+  consume <- function(pos, y, g) {
+    if (is.null(g)) {
+      s <- cpp_kernel_sums(y, grid, x[pos], w[pos], dmin2, bandwidth, lag,
+                           ctx$threads)
+      num <<- num + s$num
+      den <<- den + s$den
+      return(invisible())
+    }
+    # One grid value at a time: with lag, the difference to the previous one.
+    v <- if (lag) y - prev else y
+    prev <<- y
+    if (lag && g == 1L) return(invisible())
+    s <- cpp_kernel_sums(v, grid[g], x[pos], w[pos], dmin2[g], bandwidth, FALSE,
+                         ctx$threads)
+    num[g] <<- num[g] + s$num
+    den[g] <<- den[g] + s$den
   }
   ice <- ice_table(ctx, j, grid, rows, consume, keep_ice)
   list(num = num, den = den, ice = ice, rows = rows, x = x, w = w, dmin2 = dmin2)

@@ -113,7 +113,7 @@ partial_2d <- function(ctx, js, g1, g2) {
     m <- length(pos)
     vals <- list(column_values(c1, rep(v1, times = m)), column_values(c2, rep(v2, times = m)))
     y <- predict_stacked(ctx, rep(pos - 1L, each = G), js, vals)
-    sums <- sums + cpp_grid_sums(y, G, ctx$weights[pos], ctx$threads, FALSE)
+    sums <- sums + cpp_grid_sums(y, G, ctx$weights[pos], ctx$threads)
   }
   sums / sum(ctx$weights)
 }

@@ -48,22 +48,21 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_grid_sums
-NumericVector cpp_grid_sums(NumericVector y, int G, NumericVector w, int threads, bool grid_major);
-RcppExport SEXP _modelprofiles_cpp_grid_sums(SEXP ySEXP, SEXP GSEXP, SEXP wSEXP, SEXP threadsSEXP, SEXP grid_majorSEXP) {
+NumericVector cpp_grid_sums(NumericVector y, int G, NumericVector w, int threads);
+RcppExport SEXP _modelprofiles_cpp_grid_sums(SEXP ySEXP, SEXP GSEXP, SEXP wSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
     Rcpp::traits::input_parameter< int >::type G(GSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    Rcpp::traits::input_parameter< bool >::type grid_major(grid_majorSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_grid_sums(y, G, w, threads, grid_major));
+    rcpp_result_gen = Rcpp::wrap(cpp_grid_sums(y, G, w, threads));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_kernel_sums
-List cpp_kernel_sums(NumericVector y, NumericVector z, NumericVector x, NumericVector w, NumericVector dmin2, double s, bool lag, int threads, bool grid_major);
-RcppExport SEXP _modelprofiles_cpp_kernel_sums(SEXP ySEXP, SEXP zSEXP, SEXP xSEXP, SEXP wSEXP, SEXP dmin2SEXP, SEXP sSEXP, SEXP lagSEXP, SEXP threadsSEXP, SEXP grid_majorSEXP) {
+List cpp_kernel_sums(NumericVector y, NumericVector z, NumericVector x, NumericVector w, NumericVector dmin2, double s, bool lag, int threads);
+RcppExport SEXP _modelprofiles_cpp_kernel_sums(SEXP ySEXP, SEXP zSEXP, SEXP xSEXP, SEXP wSEXP, SEXP dmin2SEXP, SEXP sSEXP, SEXP lagSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
@@ -74,8 +73,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type s(sSEXP);
     Rcpp::traits::input_parameter< bool >::type lag(lagSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    Rcpp::traits::input_parameter< bool >::type grid_major(grid_majorSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_kernel_sums(y, z, x, w, dmin2, s, lag, threads, grid_major));
+    rcpp_result_gen = Rcpp::wrap(cpp_kernel_sums(y, z, x, w, dmin2, s, lag, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -123,8 +121,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_interval_index", (DL_FUNC) &_modelprofiles_cpp_interval_index, 3},
     {"_modelprofiles_cpp_accumulate_center", (DL_FUNC) &_modelprofiles_cpp_accumulate_center, 2},
     {"_modelprofiles_cpp_interval_sums", (DL_FUNC) &_modelprofiles_cpp_interval_sums, 4},
-    {"_modelprofiles_cpp_grid_sums", (DL_FUNC) &_modelprofiles_cpp_grid_sums, 5},
-    {"_modelprofiles_cpp_kernel_sums", (DL_FUNC) &_modelprofiles_cpp_kernel_sums, 9},
+    {"_modelprofiles_cpp_grid_sums", (DL_FUNC) &_modelprofiles_cpp_grid_sums, 4},
+    {"_modelprofiles_cpp_kernel_sums", (DL_FUNC) &_modelprofiles_cpp_kernel_sums, 8},
     {"_modelprofiles_cpp_group_sums", (DL_FUNC) &_modelprofiles_cpp_group_sums, 4},
     {"_modelprofiles_cpp_nearest_sq", (DL_FUNC) &_modelprofiles_cpp_nearest_sq, 3},
     {"_modelprofiles_cpp_stack_frame", (DL_FUNC) &_modelprofiles_cpp_stack_frame, 5},

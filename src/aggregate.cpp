@@ -59,22 +59,18 @@ struct NearestWorker : public RcppParallel::Worker {
 
 }  // namespace
 
-// The table behind a prediction vector: G x m, observation-major (grid
-// fastest) or grid-major (one column of m rows per grid point).
-mp::Table make_table(const NumericVector& y, std::size_t G, std::size_t m,
-                     bool grid_major) {
+// The G x m observation-major table behind a prediction vector.
+mp::Table make_table(const NumericVector& y, std::size_t G, std::size_t m) {
   if (static_cast<std::size_t>(y.size()) != m * G) stop("table size mismatch");
   mp::Table t;
   t.y = y.begin();
   t.G = G;
   t.m = m;
-  t.sg = grid_major ? m : 1;
-  t.si = grid_major ? 1 : G;
   return t;
 }
 
-// One contiguous range of grid points per thread, so that an
-// observation-major table is read once per thread.
+// One contiguous range of grid points per thread, so that the table is read
+// once per thread.
 std::size_t grain(std::size_t G, int threads) {
   return std::max<std::size_t>(1, (G + threads - 1) / std::max(threads, 1));
 }
@@ -82,9 +78,8 @@ std::size_t grain(std::size_t G, int threads) {
 // Weighted sums over the background rows of a G x m prediction table:
 // sums[g] = sum_i w_i y[g, i].
 // [[Rcpp::export(rng = false)]]
-NumericVector cpp_grid_sums(NumericVector y, int G, NumericVector w, int threads,
-                            bool grid_major) {
-  mp::Table t = make_table(y, G, w.size(), grid_major);
+NumericVector cpp_grid_sums(NumericVector y, int G, NumericVector w, int threads) {
+  mp::Table t = make_table(y, G, w.size());
   NumericVector sums(G);
   GridSumsWorker wk(t, w.begin(), sums.begin());
   RcppParallel::parallelFor(0, G, wk, grain(G, threads), threads);
@@ -97,9 +92,9 @@ NumericVector cpp_grid_sums(NumericVector y, int G, NumericVector w, int threads
 // [[Rcpp::export(rng = false)]]
 List cpp_kernel_sums(NumericVector y, NumericVector z, NumericVector x,
                      NumericVector w, NumericVector dmin2, double s, bool lag,
-                     int threads, bool grid_major) {
+                     int threads) {
   const std::size_t G = z.size();
-  mp::Table t = make_table(y, G, x.size(), grid_major);
+  mp::Table t = make_table(y, G, x.size());
   NumericVector num(G), den(G);
   KernelSumsWorker wk(t, x.begin(), w.begin(), z.begin(), dmin2.begin(), s, lag,
                       num.begin(), den.begin());

@@ -31,33 +31,23 @@ inline void gather(const T* in, const int* src, T* out, std::size_t begin,
   for (std::size_t r = begin; r < end; ++r) out[r] = in[src[r]];
 }
 
-// A G x m table of predictions (G grid points, m background rows) in either
-// layout: element (g, i) is at y[g * sg + i * si]. Observation-major tables
-// (each row's predictions over the grid consecutive) have sg = 1, si = G;
-// grid-major tables (one column per grid point) have sg = m, si = 1.
+// A G x m table of predictions (G grid points, m background rows) in
+// observation-major order: each row's predictions over the grid are
+// consecutive, element (g, i) is at y[g + i * G].
 struct Table {
   const double* y;
-  std::size_t G, m, sg, si;
-  double operator()(std::size_t g, std::size_t i) const { return y[g * sg + i * si]; }
-  bool obs_major() const { return sg == 1; }
+  std::size_t G, m;
+  double operator()(std::size_t g, std::size_t i) const { return y[g + i * G]; }
 };
 
 // Weighted sums over rows for grid points [g0, g1):
-// sums[g] = sum_i w[i] y[g, i], summed in the order i = 0, 1, ..., m - 1 in
-// both layouts (the loops are arranged to read memory consecutively).
+// sums[g] = sum_i w[i] y[g, i], summed in the order i = 0, 1, ..., m - 1 (the
+// loops read the table once, consecutively).
 inline void grid_sums(const Table& t, const double* w, std::size_t g0,
                       std::size_t g1, double* sums) {
-  if (t.obs_major()) {
-    for (std::size_t g = g0; g < g1; ++g) sums[g] = 0.0;
-    for (std::size_t i = 0; i < t.m; ++i)
-      for (std::size_t g = g0; g < g1; ++g) sums[g] += w[i] * t(g, i);
-  } else {
-    for (std::size_t g = g0; g < g1; ++g) {
-      double a = 0.0;
-      for (std::size_t i = 0; i < t.m; ++i) a += w[i] * t(g, i);
-      sums[g] = a;
-    }
-  }
+  for (std::size_t g = g0; g < g1; ++g) sums[g] = 0.0;
+  for (std::size_t i = 0; i < t.m; ++i)
+    for (std::size_t g = g0; g < g1; ++g) sums[g] += w[i] * t(g, i);
 }
 
 // Gaussian kernel weights relative to the nearest row: the weight of row i at
@@ -79,26 +69,12 @@ inline void kernel_sums(const Table& t, const double* x, const double* w,
                         double* den) {
   const std::size_t first = lag ? std::max<std::size_t>(g0, 1) : g0;
   for (std::size_t g = g0; g < g1; ++g) num[g] = den[g] = 0.0;
-  if (t.obs_major()) {
-    for (std::size_t i = 0; i < t.m; ++i) {
-      for (std::size_t g = first; g < g1; ++g) {
-        const double k = kernel_weight(z[g], x[i], dmin2[g], s) * w[i];
-        const double v = lag ? t(g, i) - t(g - 1, i) : t(g, i);
-        num[g] += k * v;
-        den[g] += k;
-      }
-    }
-  } else {
+  for (std::size_t i = 0; i < t.m; ++i) {
     for (std::size_t g = first; g < g1; ++g) {
-      double a = 0.0, b = 0.0;
-      for (std::size_t i = 0; i < t.m; ++i) {
-        const double k = kernel_weight(z[g], x[i], dmin2[g], s) * w[i];
-        const double v = lag ? t(g, i) - t(g - 1, i) : t(g, i);
-        a += k * v;
-        b += k;
-      }
-      num[g] = a;
-      den[g] = b;
+      const double k = kernel_weight(z[g], x[i], dmin2[g], s) * w[i];
+      const double v = lag ? t(g, i) - t(g - 1, i) : t(g, i);
+      num[g] += k * v;
+      den[g] += k;
     }
   }
 }
