@@ -252,7 +252,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
       memory_budget = memory_budget, keep_ice = keep_ice, call = call, env = env
     ))
   }
-  background <- data[rows, , drop = FALSE]
+  background <- background_rows(data, rows)
   ctx <- new_context(model, predict_function, unclass_frame(background), rows,
                      rep(1, length(rows)), threads, memory_budget)
   ctx$call <- env

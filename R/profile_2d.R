@@ -69,7 +69,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   variable_splits <- check_splits(variable_splits, data, all_vars, env)
 
   rows <- sample_rows(nrow(data), N, seed)
-  background <- data[rows, , drop = FALSE]
+  background <- background_rows(data, rows)
   ctx <- new_context(inputs$model, inputs$predict_function, unclass_frame(background), rows,
                      rep(1, length(rows)), threads, memory_budget)
   ctx$call <- env

@@ -61,3 +61,9 @@ check_whole <- function(x, arg, min = 1, call) {
   }
   invisible(as.integer(x))
 }
+
+# The background rows of `data` (no copy when they are all its rows).
+background_rows <- function(data, rows) {
+  if (length(rows) == nrow(data)) return(data)
+  data[rows, , drop = FALSE]
+}
