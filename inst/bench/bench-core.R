@@ -3,6 +3,9 @@
 #
 #   Rscript inst/bench/bench-core.R
 #
+# Takes about 16 minutes on an idle 2-core machine, 6 of them iml's PD of one
+# feature of the lm (iml is superlinear in the n x grid rows).
+#
 # Compares, on the same model and background rows, as ratios:
 #   modelprofiles::model_profile, DALEX::model_profile, iml::FeatureEffect
 #   ("pdp", "ale"), pdp::partial, hstats::partial_dep (hstats has no ALE),
@@ -613,6 +616,8 @@ main <- function() {
     sprintf("- Packages: %s", paste(sprintf("%s %s", names(versions)[-1], versions[-1]), collapse = ", ")),
     if (settings$quick) "- **QUICK MODE (BENCH_QUICK=1): small data, not for results**",
     sprintf("- Whole run: %.1f min", elapsed_total),
+    sprintf("- Load average (1 min) before the methods: %s (2 cores: above ~1 other work shared the CPU and timings are inflated)",
+            paste(sprintf("%.1f", range(unlist(lapply(results, `[[`, "load")))), collapse = " to ")),
     "",
     "Setup: 8 numeric features (x1, x2, x8 correlated; x3, x4 correlated; x6 skewed).",
     sprintf("PD: %d type-7 quantile grid points per feature, given to every package (effectplots: its own bin means, see notes).", settings$grid_points),
