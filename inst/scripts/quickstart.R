@@ -2,6 +2,7 @@
 # data (MASS), one chart written to a PNG file and a summary table printed.
 # Run from the package source: Rscript inst/scripts/quickstart.R [out.png]
 library(modelprofiles)
+options(width = 110)
 
 args <- commandArgs(trailingOnly = TRUE)
 out <- if (length(args)) args[1] else "modelprofiles-quickstart.png"
