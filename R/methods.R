@@ -17,7 +17,8 @@ profile_title <- function(type) {
 #' @param row.names,optional Ignored; for compatibility with the generic.
 #' @param ... Ignored.
 #' @returns `print()` returns `x` invisibly; `summary()` a data frame of class
-#'   `summary_mp_profile` with one row per variable (grid size, range of the
+#'   `summary_mp_profile` with one row per variable and profile label (one
+#'   per subgroup with `groups`) (grid size, range of the
 #'   grid, minimum, maximum and range of the profile, number of grid points
 #'   without support), ordered by the profile's range, largest first;
 #'   `as.data.frame()` the requested data frame.
@@ -48,7 +49,11 @@ print.mp_profile <- function(x, n = 6, ...) {
     "; predictions: ", format(x$n_predictions, big.mark = ","),
     "; threads: ", x$threads
   )
-  if (length(x$intervals)) {
+  if (!is.null(x$groups)) {
+    cli::cat_line("  subgroups of ", x$groups$column, ": ",
+                  paste0(x$groups$levels, " (", x$groups$sizes, " rows)", collapse = ", "))
+  }
+  if (length(x$intervals) && !is.list(x$intervals)) {
     cli::cat_line("  intervals (K): ", paste0(names(x$intervals), " = ", x$intervals, collapse = ", "))
   }
   if (length(x$bandwidth)) {
@@ -66,12 +71,14 @@ print.mp_profile <- function(x, n = 6, ...) {
 #' @export
 summary.mp_profile <- function(object, ...) {
   a <- object$agr_profiles
-  out <- do.call(rbind, lapply(object$variables, function(v) {
-    d <- a[a$`_vname_` == v, ]
+  keys <- unique(a[c("_vname_", "_label_")])
+  out <- do.call(rbind, lapply(seq_len(nrow(keys)), function(k) {
+    v <- keys$`_vname_`[k]
+    d <- a[a$`_vname_` == v & a$`_label_` == keys$`_label_`[k], ]
     xr <- if (is.numeric(d$`_x_`)) range(d$`_x_`) else c(NA, NA)
     yr <- suppressWarnings(range(d$`_yhat_`, na.rm = TRUE))
     data.frame(
-      variable = v, label = object$label, points = nrow(d),
+      variable = v, label = keys$`_label_`[k], points = nrow(d),
       x_min = xr[1], x_max = xr[2],
       yhat_min = yr[1], yhat_max = yr[2], yhat_range = yr[2] - yr[1],
       no_support = sum(is.na(d$`_yhat_`)),

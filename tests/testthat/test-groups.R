@@ -58,3 +58,17 @@ test_that("small and missing subgroups are reported, not drawn silently", {
     model_profile(NULL, X, predict_function = pf, groups = "g", min_group_size = 100)
   )), "No subgroup")
 })
+
+test_that("print and summary of subgroup profiles", {
+  fit <- lm(mpg ~ wt * hp, data = mtcars)
+  r <- model_profile(fit, mtcars[c("wt", "hp", "cyl")], variables = c("wt", "hp"), groups = "cyl",
+                     type = "accumulated", intervals = 5, min_group_size = 5)
+  out <- capture.output(print(r))
+  expect_true(any(grepl("subgroups of cyl: 4 \\(11 rows\\), 6 \\(7 rows\\), 8 \\(14 rows\\)", out)))
+  s <- summary(r)
+  expect_equal(nrow(s), 6)
+  expect_setequal(s$label, c("lm_4", "lm_6", "lm_8"))
+  a <- r$agr_profiles
+  d <- a[a$`_vname_` == "wt" & a$`_label_` == "lm_6", "_yhat_"]
+  expect_equal(s$yhat_range[s$variable == "wt" & s$label == "lm_6"], diff(range(d)))
+})
