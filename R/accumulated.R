@@ -29,12 +29,10 @@ profile_accumulated_interval <- function(ctx, j, intervals) {
         predict_stacked(ctx, src, j, list(lower[chunk]))
     }
   }
-  counts <- tabulate(k, K)
   s <- cpp_interval_sums(dy, k, w, K)
   delta <- s$sum / s$wsum
   f <- cpp_accumulate_center(delta, s$wsum)
-  list(x = edges, yhat = f + mean_prediction(ctx), edges = edges, intervals = K,
-       effects = delta, counts = counts)
+  list(x = edges, yhat = f + mean_prediction(ctx), intervals = K)
 }
 
 profile_accumulated_kernel <- function(ctx, j, grid_points, bandwidth, keep_ice) {

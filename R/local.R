@@ -70,8 +70,7 @@ profile_local_interval <- function(ctx, j, grid, intervals) {
     s <- cpp_group_sums(y, w[pos], as.integer(off), ctx$threads)
     yhat[g] <- s$sum / s$wsum
   }
-  list(x = grid, yhat = yhat, edges = edges, intervals = K,
-       no_support = is.na(kz))
+  list(x = grid, yhat = yhat, intervals = K, no_support = is.na(kz))
 }
 
 # Categorical variables: the weighted mean prediction of the rows at each

@@ -174,35 +174,21 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
       ggplot2::aes(.data[["_x_"]], .data[["_x2_"]], z = .data[["_yhat_"]]), bins = bins
     ) + ggplot2::labs(fill = "average\nprediction")
   } else {
-    if (is.numeric(d$`_x_`)) {
-      e <- cell_edges(object$grids[[v[1]]])
-      i <- match(d$`_x_`, object$grids[[v[1]]])
-      d$xmin <- e$lo[i]
-      d$xmax <- e$hi[i]
-    } else {
-      d$`_x_` <- factor(d$`_x_`, levels = as.character(object$grids[[v[1]]]))
-      d$xmin <- as.integer(d$`_x_`) - 0.5
-      d$xmax <- as.integer(d$`_x_`) + 0.5
-    }
-    if (is.numeric(d$`_x2_`)) {
-      e <- cell_edges(object$grids[[v[2]]])
-      i <- match(d$`_x2_`, object$grids[[v[2]]])
-      d$ymin <- e$lo[i]
-      d$ymax <- e$hi[i]
-    } else {
-      d$`_x2_` <- factor(d$`_x2_`, levels = as.character(object$grids[[v[2]]]))
-      d$ymin <- as.integer(d$`_x2_`) - 0.5
-      d$ymax <- as.integer(d$`_x2_`) + 0.5
-    }
+    sx <- tile_span(d$`_x_`, object$grids[[v[1]]])
+    sy <- tile_span(d$`_x2_`, object$grids[[v[2]]])
+    d$xmin <- sx$lo
+    d$xmax <- sx$hi
+    d$ymin <- sy$lo
+    d$ymax <- sy$hi
     p <- ggplot2::ggplot(d) + ggplot2::geom_rect(
       ggplot2::aes(xmin = .data$xmin, xmax = .data$xmax, ymin = .data$ymin,
                    ymax = .data$ymax, fill = .data[["_yhat_"]])
     ) + ggplot2::scale_fill_viridis_c(name = "average\nprediction")
-    if (!is.numeric(d$`_x_`)) {
-      p <- p + ggplot2::scale_x_continuous(breaks = seq_along(levels(d$`_x_`)), labels = levels(d$`_x_`))
+    if (!is.null(sx$levels)) {
+      p <- p + ggplot2::scale_x_continuous(breaks = seq_along(sx$levels), labels = sx$levels)
     }
-    if (!is.numeric(d$`_x2_`)) {
-      p <- p + ggplot2::scale_y_continuous(breaks = seq_along(levels(d$`_x2_`)), labels = levels(d$`_x2_`))
+    if (!is.null(sy$levels)) {
+      p <- p + ggplot2::scale_y_continuous(breaks = seq_along(sy$levels), labels = sy$levels)
     }
   }
   if (num) {
@@ -219,6 +205,19 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
 #' @rdname model_profile_2d
 #' @export
 plot.mp_profile_2d <- function(x, ...) autoplot.mp_profile_2d(x, ...)
+
+# The extent of each tile along one axis: between the cell edges of a
+# numeric grid, or one unit around a level's position (with its levels).
+tile_span <- function(values, grid) {
+  if (is.numeric(values)) {
+    e <- cell_edges(grid)
+    i <- match(values, grid)
+    return(list(lo = e$lo[i], hi = e$hi[i], levels = NULL))
+  }
+  lev <- as.character(grid)
+  pos <- match(values, lev)
+  list(lo = pos - 0.5, hi = pos + 0.5, levels = lev)
+}
 
 # Cell edges halfway between sorted grid values, the outer cells as wide as
 # their inner half.

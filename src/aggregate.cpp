@@ -4,7 +4,6 @@
 #include <Rcpp.h>
 #include <RcppParallel.h>
 #include <algorithm>
-#include <vector>
 #include "core.h"
 
 using namespace Rcpp;
@@ -60,7 +59,7 @@ struct NearestWorker : public RcppParallel::Worker {
 }  // namespace
 
 // The G x m observation-major table behind a prediction vector.
-mp::Table make_table(const NumericVector& y, std::size_t G, std::size_t m) {
+static mp::Table make_table(const NumericVector& y, std::size_t G, std::size_t m) {
   if (static_cast<std::size_t>(y.size()) != m * G) stop("table size mismatch");
   mp::Table t;
   t.y = y.begin();
@@ -71,7 +70,7 @@ mp::Table make_table(const NumericVector& y, std::size_t G, std::size_t m) {
 
 // One contiguous range of grid points per thread, so that the table is read
 // once per thread.
-std::size_t grain(std::size_t G, int threads) {
+static std::size_t grain(std::size_t G, int threads) {
   return std::max<std::size_t>(1, (G + threads - 1) / std::max(threads, 1));
 }
 

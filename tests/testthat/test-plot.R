@@ -65,7 +65,6 @@ test_that("ICE curves: at most max_curves, aggregate on top, centring", {
   expect_equal(as.numeric(tapply(ice$y, ice$group, mean)), rep(0, 5), tolerance = 1e-12)
   pv <- plot(pd, geom = "profiles", center = 0.5, max_curves = 5)
   ice <- ggplot2::layer_data(pv, 1)
-  cp <- pd$cp_profiles
   ids <- unique(ice$group)
   expect_length(ids, 5)
   expect_match(pv$labels$y, "centred at the value at 0.5")
