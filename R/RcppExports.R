@@ -9,20 +9,20 @@ cpp_accumulate_center <- function(delta, count) {
     .Call(`_modelprofiles_cpp_accumulate_center`, delta, count)
 }
 
-cpp_interval_sums <- function(y, k, w, K) {
-    .Call(`_modelprofiles_cpp_interval_sums`, y, k, w, K)
+cpp_interval_sums <- function(y, k, w, K, col) {
+    .Call(`_modelprofiles_cpp_interval_sums`, y, k, w, K, col)
 }
 
-cpp_grid_sums <- function(y, G, w, threads) {
-    .Call(`_modelprofiles_cpp_grid_sums`, y, G, w, threads)
+cpp_grid_sums <- function(y, G, w, threads, col) {
+    .Call(`_modelprofiles_cpp_grid_sums`, y, G, w, threads, col)
 }
 
-cpp_kernel_sums <- function(y, z, x, w, dmin2, s, lag, threads) {
-    .Call(`_modelprofiles_cpp_kernel_sums`, y, z, x, w, dmin2, s, lag, threads)
+cpp_kernel_sums <- function(y, z, x, w, dmin2, s, lag, threads, col) {
+    .Call(`_modelprofiles_cpp_kernel_sums`, y, z, x, w, dmin2, s, lag, threads, col)
 }
 
-cpp_group_sums <- function(y, w, off, threads) {
-    .Call(`_modelprofiles_cpp_group_sums`, y, w, off, threads)
+cpp_group_sums <- function(y, w, off, threads, col) {
+    .Call(`_modelprofiles_cpp_group_sums`, y, w, off, threads, col)
 }
 
 cpp_nearest_sq <- function(z, xs_sorted, threads) {

@@ -6,7 +6,7 @@
 # an n x grid table that would not fit in memory is never materialised.
 
 new_context <- function(model, predict_function, background, ids, weights,
-                        threads, memory_budget) {
+                        threads, memory_budget, class = NULL, call = NULL) {
   bytes <- vapply(background, column_bytes, numeric(1))
   # Bytes held per stacked row while a chunk is predicted: the stacked row,
   # its prediction, and a copy of the row made by a typical predict()
@@ -24,18 +24,36 @@ new_context <- function(model, predict_function, background, ids, weights,
   ctx$chunk_rows <- chunk_rows
   ctx$n_predictions <- 0
   ctx$mean_prediction <- NULL
+  ctx$call <- call
+  # Which outputs (classes) to profile: from the predictions of two rows,
+  # which are not counted in n_predictions.
+  ctx$outputs <- list(columns = NULL)
+  probe <- cpp_stack_frame(background, 0:1, integer(), list(), threads)
+  y <- check_predictions(predict_function(model, probe), 2L, call = call)
+  ctx$n_columns <- ncol(y)
+  ctx$outputs <- select_outputs(y, class, call)
   ctx
 }
+
+# Number of outputs profiled (classes of a multiclass model; else 1).
+n_outputs <- function(ctx) length(ctx$outputs$columns)
 
 column_bytes <- function(x) {
   switch(typeof(x), double = 8, integer = 4, logical = 4, character = 8, 8)
 }
 
-# Predict one stacked data frame and check the result.
+# Predict one stacked data frame and check the result: a matrix with one
+# column per profiled output.
 predict_frame <- function(ctx, newdata) {
   y <- ctx$predict_function(ctx$model, newdata)
-  y <- check_predictions(y, nrow(newdata), call = ctx$call)
-  ctx$n_predictions <- ctx$n_predictions + length(y)
+  n <- nrow(newdata)
+  y <- check_predictions(y, n, call = ctx$call)
+  if (ncol(y) != ctx$n_columns) {
+    cli::cli_abort("The predict function returned {ncol(y)} column{?s}, and {ctx$n_columns} before.", call = ctx$call)
+  }
+  cols <- ctx$outputs$columns
+  if (ncol(y) > 1L) y <- y[, cols, drop = FALSE]
+  ctx$n_predictions <- ctx$n_predictions + n
   y
 }
 
@@ -53,21 +71,23 @@ source_rows <- function(ctx, rows) {
   if (length(rows) == length(ctx$ids)) NULL else rows - 1L
 }
 
-# Predictions at the background rows themselves (computed once per call).
+# The weighted mean prediction over the background rows, one per output
+# (computed once per call).
 mean_prediction <- function(ctx) {
   if (is.null(ctx$mean_prediction)) {
     fitted <- fitted_values(ctx)
-    ctx$mean_prediction <- sum(ctx$weights * fitted) / sum(ctx$weights)
+    ctx$mean_prediction <- colSums(ctx$weights * fitted) / sum(ctx$weights)
   }
   ctx$mean_prediction
 }
 
+# Predictions at the background rows themselves: an n x outputs matrix.
 fitted_values <- function(ctx) {
   if (!is.null(ctx$fitted)) return(ctx$fitted)
   n <- length(ctx$ids)
-  out <- numeric(n)
+  out <- matrix(0, n, n_outputs(ctx))
   for (rows in row_chunks(n, ctx$chunk_rows)) {
-    out[rows] <- predict_stacked(ctx, source_rows(ctx, rows), integer(), list())
+    out[rows, ] <- predict_stacked(ctx, source_rows(ctx, rows), integer(), list())
   }
   ctx$fitted <- out
   out
@@ -97,16 +117,17 @@ row_order <- function(ctx, n) {
 }
 
 # The ICE table of one variable: predictions for every background row at every
-# grid value, as a G x n matrix (grid fastest). `rows` are the background rows
-# to use (indices into ctx$data); `consume(pos, y, g)` receives the positions
-# (into `rows`) of each chunk and its predictions: a G x length(pos) matrix
-# (g = NULL, observation order), or the predictions at grid value g alone
-# (grid order); the full G x n table is returned only when keep = TRUE.
+# grid value, as a G x n x outputs array (grid fastest). `rows` are the
+# background rows to use (indices into ctx$data); `consume(pos, y, g)`
+# receives the positions (into `rows`) of each chunk and its predictions, a
+# matrix with one column per output: of G x length(pos) rows, grid fastest
+# (g = NULL, observation order), or of the rows at grid value g alone (grid
+# order); the full table is returned only when keep = TRUE.
 ice_table <- function(ctx, j, grid, rows, consume, keep) {
   n <- length(rows)
   G <- length(grid)
   col <- ctx$data[[j]]
-  table <- if (keep) matrix(0, G, n) else NULL
+  table <- if (keep) array(0, c(G, n, n_outputs(ctx))) else NULL
   if (row_order(ctx, n) == "grid") {
     # Blocks of rows: one block per predict() call, and the block's G x nb
     # table within a quarter of the budget.
@@ -121,7 +142,7 @@ ice_table <- function(ctx, j, grid, rows, consume, keep) {
         nd <- cpp_stack_frame(base, NULL, j - 1L, list(vals), ctx$threads)
         y <- predict_frame(ctx, nd)
         consume(pos, y, g)
-        if (keep) table[g, pos] <- y
+        if (keep) table[g, pos, ] <- y
       }
     }
     return(table)
@@ -131,9 +152,8 @@ ice_table <- function(ctx, j, grid, rows, consume, keep) {
     src <- rep(rows[pos] - 1L, each = G)
     vals <- column_values(col, rep(grid, times = length(pos)))
     y <- predict_stacked(ctx, src, j, list(vals))
-    dim(y) <- c(G, length(pos))
     consume(pos, y, NULL)
-    if (keep) table[, pos] <- y
+    if (keep) table[, pos, ] <- y
   }
   table
 }

@@ -30,10 +30,28 @@ make_grid <- function(x, grid_points, splits_type) {
 }
 
 # Apley's edges, computed exactly as ALEPlot does (type-1 quantiles through
-# stats::quantile, duplicates dropped).
-al_edges <- function(x, K) {
-  z <- c(min(x), as.numeric(stats::quantile(x, seq(1 / K, 1, length.out = K), type = 1)))
-  unique(z)
+# stats::quantile, duplicates dropped); with case weights, weighted type-1
+# quantiles.
+al_edges <- function(x, K, w = NULL) {
+  p <- seq(1 / K, 1, length.out = K)
+  q <- if (is.null(w) || all(w == w[1L])) {
+    as.numeric(stats::quantile(x, p, type = 1))
+  } else {
+    weighted_quantile1(x, w, p)
+  }
+  unique(c(min(x), q))
+}
+
+# Type-1 quantiles (the inverse of the empirical distribution function) with
+# case weights: the smallest x whose cumulative weight reaches p times the
+# total, so that integer weights give exactly stats::quantile(type = 1) of
+# the data with each row repeated w times.
+weighted_quantile1 <- function(x, w, p) {
+  o <- order(x)
+  x <- x[o]
+  cw <- cumsum(w[o])
+  target <- cw[length(cw)] * p
+  x[pmin(findInterval(target, cw, left.open = TRUE) + 1L, length(x))]
 }
 
 # Values of a profiled column for the stacked rows: same storage as the

@@ -12,7 +12,7 @@ group_factor <- function(g, bins) {
 grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_size,
                             variables, type, method, grid_points, variable_splits_type,
                             variable_splits, intervals, bandwidth, threads,
-                            memory_budget, keep_ice, call, env) {
+                            memory_budget, keep_ice, class, weights, call, env) {
   check_whole(group_bins, "group_bins", 2, env)
   check_whole(min_group_size, "min_group_size", 1, env)
   g <- group_factor(data[[groups]][rows], group_bins)
@@ -57,8 +57,18 @@ grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_si
       method = if (type == "partial") NULL else method,
       grid_points = grid_points, variable_splits = if (length(splits)) splits,
       intervals = intervals, bandwidth = bw, label = paste0(inputs$label, "_", lev),
-      threads = threads, memory_budget = memory_budget, keep_ice = keep_ice
+      threads = threads, memory_budget = memory_budget, keep_ice = keep_ice,
+      class = class, weights = if (!is.null(weights)) as.double(weights[sub])
     )
+    # Labels `<label>_<group>`, or `<label>.<class>_<group>` per class.
+    lp <- res$label_parts
+    relabel <- stats::setNames(
+      paste0(inputs$label, ifelse(is.na(lp$class), "", paste0(".", lp$class)), "_", lev),
+      lp$label
+    )
+    res$agr_profiles$`_label_` <- unname(relabel[res$agr_profiles$`_label_`])
+    if (!is.null(res$cp_profiles)) res$cp_profiles$`_label_` <- unname(relabel[res$cp_profiles$`_label_`])
+    res$labels <- res$label_parts$label <- unname(relabel)
     res$rows <- sub[res$rows]
     if (!is.null(res$cp_profiles)) res$cp_profiles$`_ids_` <- sub[res$cp_profiles$`_ids_`]
     res$agr_profiles$`_groups_` <- lev
@@ -82,8 +92,17 @@ grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_si
   out$n_data <- nrow(data)
   out$observed <- data[out$rows, variables, drop = FALSE]
   out$n_predictions <- sum(vapply(parts, `[[`, numeric(1), "n_predictions"))
-  out$mean_prediction <- vapply(parts, function(p) p$mean_prediction %||% NA_real_, numeric(1))
-  names(out$mean_prediction) <- keep
+  mp <- lapply(parts, `[[`, "mean_prediction")
+  out$mean_prediction <- if (!any(vapply(mp, is.null, logical(1)))) {
+    if (length(mp[[1]]) == 1L) stats::setNames(unlist(mp, use.names = FALSE), keep) else stats::setNames(mp, keep)
+  }
+  out$labels <- unlist(lapply(parts, `[[`, "labels"))
+  out$label_parts <- do.call(rbind, Map(function(p, lev) {
+    lp <- p$label_parts
+    lp$group <- lev
+    lp
+  }, parts, keep))
+  if (!is.null(weights)) out$weights <- as.double(weights[out$rows])
   out$intervals <- lapply(stats::setNames(parts, keep), `[[`, "intervals")
   out$grids <- first$grids
   if (type == "accumulated") out$group_grids <- lapply(stats::setNames(parts, keep), `[[`, "grids")

@@ -7,19 +7,23 @@ observed_rows <- function(ctx, j) which(!is.na(ctx$data[[j]]))
 
 # Kernel-weighted sums over the ICE table of variable j on `grid` (of the
 # predictions, or with lag = TRUE of their consecutive grid differences),
-# accumulated chunk by chunk.
+# accumulated chunk by chunk: numerators G x outputs, denominators G.
 kernel_table <- function(ctx, j, grid, bandwidth, lag, keep_ice) {
   rows <- observed_rows(ctx, j)
   x <- as.double(ctx$data[[j]][rows])
   w <- ctx$weights[rows]
+  C <- n_outputs(ctx)
   dmin2 <- cpp_nearest_sq(grid, sort(x), ctx$threads)
-  num <- den <- numeric(length(grid))
+  num <- matrix(0, length(grid), C)
+  den <- numeric(length(grid))
   prev <- NULL
   consume <- function(pos, y, g) {
     if (is.null(g)) {
-      s <- cpp_kernel_sums(y, grid, x[pos], w[pos], dmin2, bandwidth, lag,
-                           ctx$threads)
-      num <<- num + s$num
+      for (c in seq_len(C)) {
+        s <- cpp_kernel_sums(y, grid, x[pos], w[pos], dmin2, bandwidth, lag,
+                             ctx$threads, c - 1L)
+        num[, c] <<- num[, c] + s$num
+      }
       den <<- den + s$den
       return(invisible())
     }
@@ -27,9 +31,11 @@ kernel_table <- function(ctx, j, grid, bandwidth, lag, keep_ice) {
     v <- if (lag) y - prev else y
     prev <<- y
     if (lag && g == 1L) return(invisible())
-    s <- cpp_kernel_sums(v, grid[g], x[pos], w[pos], dmin2[g], bandwidth, FALSE,
-                         ctx$threads)
-    num[g] <<- num[g] + s$num
+    for (c in seq_len(C)) {
+      s <- cpp_kernel_sums(v, grid[g], x[pos], w[pos], dmin2[g], bandwidth, FALSE,
+                           ctx$threads, c - 1L)
+      num[g, c] <<- num[g, c] + s$num
+    }
     den[g] <<- den[g] + s$den
   }
   ice <- ice_table(ctx, j, grid, rows, consume, keep_ice)
@@ -40,7 +46,7 @@ profile_local_kernel <- function(ctx, j, grid, bandwidth, keep_ice) {
   k <- kernel_table(ctx, j, grid, bandwidth, FALSE, keep_ice)
   yhat <- k$num / k$den
   no_support <- sqrt(k$dmin2) > 3 * bandwidth
-  yhat[no_support] <- NA_real_
+  yhat[no_support, ] <- NA_real_
   list(x = grid, yhat = yhat, ice = k$ice, ice_rows = k$rows, no_support = no_support)
 }
 
@@ -49,14 +55,14 @@ profile_local_interval <- function(ctx, j, grid, intervals) {
   col <- ctx$data[[j]]
   x <- as.double(col[rows])
   w <- ctx$weights[rows]
-  edges <- al_edges(x, intervals)
+  edges <- al_edges(x, intervals, w)
   K <- length(edges) - 1L
   kx <- cpp_interval_index(x, edges, ctx$threads)
   kz <- cpp_interval_index(as.double(grid), edges, ctx$threads)
   members <- split(seq_along(x), factor(kx, levels = seq_len(K)))
   supported <- which(!is.na(kz))
   sizes <- lengths(members)[kz[supported]]
-  yhat <- rep(NA_real_, length(grid))
+  yhat <- matrix(NA_real_, length(grid), n_outputs(ctx))
   # Chunks of grid points, each predicting only the rows in its interval.
   groups <- split(seq_along(supported), cumsum_chunks(sizes, ctx$chunk_rows))
   for (grp in groups) {
@@ -67,8 +73,10 @@ profile_local_interval <- function(ctx, j, grid, intervals) {
     vals <- column_values(col, rep(grid[g], lengths(mem)))
     y <- predict_stacked(ctx, src, j, list(vals))
     off <- c(0L, cumsum(lengths(mem)))
-    s <- cpp_group_sums(y, w[pos], as.integer(off), ctx$threads)
-    yhat[g] <- s$sum / s$wsum
+    for (c in seq_len(ncol(y))) {
+      s <- cpp_group_sums(y, w[pos], as.integer(off), ctx$threads, c - 1L)
+      yhat[g, c] <- s$sum / s$wsum
+    }
   }
   list(x = grid, yhat = yhat, intervals = K, no_support = is.na(kz))
 }
@@ -77,14 +85,19 @@ profile_local_interval <- function(ctx, j, grid, intervals) {
 # level (x_i^{j=z} is the row itself when x_i^j = z).
 profile_local_levels <- function(ctx, j, grid) {
   rows <- observed_rows(ctx, j)
-  fitted <- fitted_values(ctx)[rows]
+  fitted <- fitted_values(ctx)[rows, , drop = FALSE]
   w <- ctx$weights[rows]
   lev <- match(as.character(ctx$data[[j]][rows]), as.character(grid))
-  ord <- order(lev)
+  # Rows at levels outside a user's grid are not used.
+  ord <- order(lev)[seq_len(sum(!is.na(lev)))]
   counts <- tabulate(lev, length(grid))
-  s <- cpp_group_sums(fitted[ord], w[ord], as.integer(c(0L, cumsum(counts))), ctx$threads)
-  yhat <- s$sum / s$wsum
-  yhat[counts == 0] <- NA_real_
+  off <- as.integer(c(0L, cumsum(counts)))
+  yhat <- matrix(NA_real_, length(grid), ncol(fitted))
+  for (c in seq_len(ncol(fitted))) {
+    s <- cpp_group_sums(fitted[ord, c], w[ord], off, ctx$threads, 0L)
+    yhat[, c] <- s$sum / s$wsum
+  }
+  yhat[counts == 0, ] <- NA_real_
   list(x = grid, yhat = yhat, no_support = counts == 0)
 }
 

@@ -49,6 +49,12 @@ print.mp_profile <- function(x, n = 6, ...) {
     "; predictions: ", format(x$n_predictions, big.mark = ","),
     "; threads: ", x$threads
   )
+  if (length(x$class)) {
+    cli::cat_line("  class", if (length(x$class) > 1L) "es", ": ", paste(x$class, collapse = ", "))
+  }
+  if (!is.null(x$weights)) {
+    cli::cat_line("  case weights: ", format(sum(x$weights), digits = 6), " in total")
+  }
   if (!is.null(x$groups)) {
     cli::cat_line("  subgroups of ", x$groups$column, ": ",
                   paste0(x$groups$levels, " (", x$groups$sizes, " rows)", collapse = ", "))

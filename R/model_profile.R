@@ -84,6 +84,25 @@
 #' out with a message. Each profile is labelled `<label>_<group>` (as DALEX
 #' does) and `agr_profiles` gets a `_groups_` column.
 #'
+#' @section Classifiers:
+#' A predict function that returns a matrix of class probabilities gives a
+#' profile of one class: the second of two (the "positive" class, as for
+#' `glm(family = binomial)`, whose default predict function returns both
+#' classes) unless `class` chooses another. For a multiclass model every
+#' class is profiled, or those in `class`, in one result whose profiles are
+#' labelled `<label>.<class>`; all classes come from the same predictions.
+#'
+#' @section Case weights:
+#' With `weights`, every mean over background rows is a weighted mean: the PD
+#' average of the ICE curves, the LD kernel or interval means, the AL
+#' interval means of the differences, the AL centring (weighted interval
+#' counts) and the mean prediction. Apley's edges are weighted type-1
+#' quantiles. With integer weights, a row of weight 2 gives exactly what the
+#' row repeated twice gives. The `N` background rows are drawn without
+#' weights and keep theirs; rows of weight 0 are left out. Grids (from the
+#' values of all rows) and the default bandwidth do not use the weights;
+#' give `variable_splits` or `bandwidth` to fix them.
+#'
 #' @section Computation:
 #' The rows to predict are built by C++ code (RcppParallel workers over the
 #' columns' buffers) a chunk at a time and predicted on the main R thread;
@@ -143,6 +162,13 @@
 #'   with more distinct values than that.
 #' @param min_group_size Subgroups with fewer background rows are left out,
 #'   with a message that names them.
+#' @param class For classifiers whose predict function returns a column of
+#'   probabilities per class: the class (name or column number) to profile,
+#'   or several; by default the second of two classes, or every class of a
+#'   multiclass model (see [default_predict_function()]).
+#' @param weights `NULL`, the name of a column of `data`, or a vector with one
+#'   non-negative case weight per row of `data` (an explainer's `weights` by
+#'   default). See the section on case weights.
 #' @param ... Must be empty.
 #'
 #' @returns An object of class `mp_profile`: a list with
@@ -155,7 +181,9 @@
 #'     variable), `intervals` (K used per variable), `bandwidth` (per
 #'     variable), `N` (rows used), `rows` (which rows of `data`),
 #'     `observed` (the background rows' values of the profiled variables),
-#'     `mean_prediction`, `n_predictions` (how many predictions were made),
+#'     `labels` (one per profiled class), `class` (the profiled classes, or
+#'     `NULL`), `weights` (of the background rows, or `NULL`),
+#'     `mean_prediction` (one per class), `n_predictions` (how many predictions were made),
 #'     `no_support` (grid points without support), `threads`, `call`.
 #'
 #' @references
@@ -190,7 +218,8 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
                           threads = NULL,
                           memory_budget = getOption("modelprofiles.memory_budget", 256),
                           keep_ice = TRUE, groups = NULL, group_bins = 3,
-                          min_group_size = 10, ...) {
+                          min_group_size = 10, class = NULL, weights = NULL,
+                          ...) {
   call <- match.call()
   env <- environment()
   if (...length() > 0L) {
@@ -208,6 +237,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
   data <- inputs$data
   predict_function <- inputs$predict_function
   label <- inputs$label
+  weights <- resolve_weights(weights, x, data, env)
 
   # Scalar settings.
   if (!is.null(N)) N <- check_whole(N, "N", 1, env)
@@ -237,25 +267,30 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     }
     if (!explicit) variables <- setdiff(variables, groups)
   }
+  if (!explicit && is.character(attr(weights, "column"))) {
+    variables <- setdiff(variables, attr(weights, "column"))
+  }
   variables <- usable_variables(data, variables, type, explicit, env)
   variable_splits <- check_splits(variable_splits, data, variables, env)
   bandwidth <- check_bandwidth(bandwidth, variables, env)
 
   # Background rows.
-  rows <- sample_rows(nrow(data), N, seed)
+  rows <- weighted_rows(sample_rows(nrow(data), N, seed), weights, env)
   if (!is.null(groups)) {
     return(grouped_profile(
       inputs, data, rows, groups, group_bins, min_group_size, variables,
       type = type, method = method, grid_points = grid_points,
       variable_splits_type = variable_splits_type, variable_splits = variable_splits,
       intervals = intervals, bandwidth = bandwidth, threads = threads,
-      memory_budget = memory_budget, keep_ice = keep_ice, call = call, env = env
+      memory_budget = memory_budget, keep_ice = keep_ice, class = class,
+      weights = weights, call = call, env = env
     ))
   }
   background <- background_rows(data, rows)
+  w <- if (is.null(weights)) rep(1, length(rows)) else as.double(weights[rows])
   ctx <- new_context(model, predict_function, unclass_frame(background), rows,
-                     rep(1, length(rows)), threads, memory_budget)
-  ctx$call <- env
+                     w, threads, memory_budget, class = class, call = env)
+  labels <- output_labels(ctx, label)
 
   budget_bytes <- memory_budget * 2^20
   ice_used <- 0
@@ -325,21 +360,23 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     agr[[match(v, variables)]] <- list(v = v, x = res$x, yhat = res$yhat)
     if (!is.null(res$ice)) {
       G <- length(res$x)
-      cp[[v]] <- data.frame(
-        `_vname_` = v, `_label_` = label,
-        `_ids_` = rep(rows[res$ice_rows], each = G),
-        `_x_` = rep(res$x, times = length(res$ice_rows)),
-        `_yhat_` = as.vector(res$ice),
-        check.names = FALSE, stringsAsFactors = FALSE
-      )
+      cp[[v]] <- do.call(rbind, lapply(seq_along(labels), function(c) {
+        data.frame(
+          `_vname_` = v, `_label_` = labels[c],
+          `_ids_` = rep(rows[res$ice_rows], each = G),
+          `_x_` = rep(res$x, times = length(res$ice_rows)),
+          `_yhat_` = as.vector(res$ice[, , c]),
+          check.names = FALSE, stringsAsFactors = FALSE
+        )
+      }))
     }
   }
   mixed <- any(vapply(agr, function(a) !is.numeric(a$x), logical(1)))
   agr_df <- do.call(rbind, lapply(agr, function(a) {
     data.frame(
-      `_vname_` = a$v, `_label_` = label,
-      `_x_` = if (mixed) as.character(a$x) else a$x,
-      `_yhat_` = a$yhat, `_ids_` = 0L,
+      `_vname_` = a$v, `_label_` = rep(labels, each = length(a$x)),
+      `_x_` = rep(if (mixed) as.character(a$x) else a$x, length(labels)),
+      `_yhat_` = as.vector(a$yhat), `_ids_` = 0L,
       check.names = FALSE, stringsAsFactors = FALSE
     )
   }))
@@ -358,6 +395,12 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
       method = method,
       variables = variables,
       label = label,
+      labels = labels,
+      label_parts = data.frame(
+        label = labels, group = NA_character_,
+        class = if (isTRUE(ctx$outputs$suffix)) ctx$outputs$classes else NA_character_,
+        stringsAsFactors = FALSE
+      ),
       grids = grids,
       intervals = unlist(intervals_used),
       bandwidth = unlist(bw_used),
@@ -366,7 +409,9 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
       rows = rows,
       observed = background[variables],
       seed = seed,
-      mean_prediction = ctx$mean_prediction,
+      mean_prediction = if (!is.null(ctx$mean_prediction)) stats::setNames(ctx$mean_prediction, ctx$outputs$classes),
+      class = ctx$outputs$classes,
+      weights = if (!is.null(weights)) w,
       n_predictions = ctx$n_predictions,
       no_support = no_support,
       threads = threads,
@@ -378,6 +423,50 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
+
+# Labels of the profiled outputs: the label, or `<label>.<class>` per class
+# of a multiclass model (or when several classes are chosen).
+output_labels <- function(ctx, label) {
+  if (isTRUE(ctx$outputs$suffix)) paste0(label, ".", ctx$outputs$classes) else label
+}
+
+# Case weights: NULL, a column of data (by name), or one number per row of
+# data; from an explainer's weights when not given.
+resolve_weights <- function(weights, x, data, call) {
+  if (is.null(weights) && inherits(x, "explainer")) weights <- x$weights
+  if (is.null(weights)) return(NULL)
+  column <- NULL
+  if (is.character(weights) && length(weights) == 1L) {
+    if (!weights %in% names(data)) {
+      cli::cli_abort("{.arg weights} names a column not in the data: {.val {weights}}.", call = call)
+    }
+    column <- weights
+    weights <- data[[column]]
+  }
+  what <- if (is.null(column)) "{.arg weights}" else "The weights column {.field {column}}"
+  if (!is.numeric(weights) || is.factor(weights)) {
+    cli::cli_abort(paste(what, "must be numeric, not {.cls {class(weights)}}."), call = call)
+  }
+  if (length(weights) != nrow(data)) {
+    cli::cli_abort(paste(what, "has {length(weights)} value{?s}; the data has {nrow(data)} row{?s}."), call = call)
+  }
+  if (anyNA(weights) || any(!is.finite(weights)) || any(weights < 0)) {
+    cli::cli_abort(paste(what, "must be finite, non-negative and not {.val {NA}}."), call = call)
+  }
+  weights <- as.double(weights)
+  attr(weights, "column") <- column
+  weights
+}
+
+# Background rows with positive weight (a row of weight 0 is as absent).
+weighted_rows <- function(rows, weights, call) {
+  if (is.null(weights)) return(rows)
+  rows <- rows[weights[rows] > 0]
+  if (length(rows) < 2L) {
+    cli::cli_abort("Fewer than 2 background rows have a positive weight.", call = call)
+  }
+  rows
+}
 
 # Model, data, predict function and label, from an explainer or the arguments.
 resolve_inputs <- function(x, data, predict_function, label, call) {

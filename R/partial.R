@@ -1,14 +1,18 @@
-# Partial dependence (eq. 17.2): the weighted mean of the ICE curves.
+# Partial dependence (eq. 17.2): the weighted mean of the ICE curves, one
+# column per output.
 profile_partial <- function(ctx, j, grid, keep_ice) {
   G <- length(grid)
   rows <- seq_along(ctx$ids)
   w <- ctx$weights
-  sums <- numeric(G)
+  C <- n_outputs(ctx)
+  sums <- matrix(0, G, C)
   consume <- function(pos, y, g) {
-    if (is.null(g)) {
-      sums <<- sums + cpp_grid_sums(y, G, w[pos], ctx$threads)
-    } else {
-      sums[g] <<- sums[g] + cpp_grid_sums(y, 1L, w[pos], ctx$threads)
+    for (c in seq_len(C)) {
+      if (is.null(g)) {
+        sums[, c] <<- sums[, c] + cpp_grid_sums(y, G, w[pos], ctx$threads, c - 1L)
+      } else {
+        sums[g, c] <<- sums[g, c] + cpp_grid_sums(y, 1L, w[pos], ctx$threads, c - 1L)
+      }
     }
   }
   ice <- ice_table(ctx, j, grid, rows, consume, keep_ice)

@@ -208,21 +208,31 @@ profile_labels <- function(objs) {
 }
 
 # Legend entries of one result, named by the `_label_` values in its data:
-# its label, or for subgroups the groups (prefixed by the label when several
-# results are drawn).
+# its label; for subgroups or classes, the group and class (prefixed by the
+# label when several results are drawn).
 shown_labels <- function(o, label, n_objs) {
-  if (is.null(o$groups)) {
+  parts <- o$label_parts
+  if (is.null(parts)) {
     internal <- unique(c(o$agr_profiles$`_label_`, o$cp_profiles$`_label_`))
     return(stats::setNames(rep(label, length(internal)), internal))
   }
-  lev <- o$groups$levels
-  shown <- if (n_objs == 1L) lev else paste0(label, ": ", lev)
-  stats::setNames(shown, paste0(o$label, "_", lev))
+  shown <- vapply(seq_len(nrow(parts)), function(i) {
+    pieces <- c(parts$group[i], parts$class[i])
+    pieces <- pieces[!is.na(pieces)]
+    if (!length(pieces)) return(label)
+    shown <- paste(pieces, collapse = ", ")
+    if (n_objs > 1L) paste0(label, ": ", shown) else shown
+  }, character(1))
+  stats::setNames(shown, parts$label)
 }
 
 legend_title <- function(objs, labels) {
   if (length(objs) == 1L && !is.null(objs[[1]]$groups)) {
-    return(paste0(objs[[1]]$label, ", by ", objs[[1]]$groups$column))
+    return(paste0(objs[[1]]$label, ", by ", objs[[1]]$groups$column,
+                  if (any(!is.na(objs[[1]]$label_parts$class))) " and class"))
+  }
+  if (length(objs) == 1L && any(!is.na(objs[[1]]$label_parts$class))) {
+    return(paste0(objs[[1]]$label, ", class"))
   }
   attr(labels, "title")
 }

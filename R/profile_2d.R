@@ -37,7 +37,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
                              variable_splits = NULL, label = NULL, seed = NULL,
                              threads = NULL,
                              memory_budget = getOption("modelprofiles.memory_budget", 256),
-                             ...) {
+                             class = NULL, weights = NULL, ...) {
   call <- match.call()
   env <- environment()
   if (...length() > 0L) {
@@ -47,6 +47,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   variable_splits_type <- match.arg(variable_splits_type)
   inputs <- resolve_inputs(x, data, predict_function, label, env)
   data <- inputs$data
+  weights <- resolve_weights(weights, x, data, env)
   if (!is.null(N)) N <- check_whole(N, "N", 1, env)
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
   threads <- profile_threads(threads)
@@ -68,11 +69,12 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   usable_variables(data, all_vars, "partial", TRUE, env)
   variable_splits <- check_splits(variable_splits, data, all_vars, env)
 
-  rows <- sample_rows(nrow(data), N, seed)
+  rows <- weighted_rows(sample_rows(nrow(data), N, seed), weights, env)
   background <- background_rows(data, rows)
+  w <- if (is.null(weights)) rep(1, length(rows)) else as.double(weights[rows])
   ctx <- new_context(inputs$model, inputs$predict_function, unclass_frame(background), rows,
-                     rep(1, length(rows)), threads, memory_budget)
-  ctx$call <- env
+                     w, threads, memory_budget, class = class, call = env)
+  labels <- output_labels(ctx, inputs$label)
   grids <- lapply(stats::setNames(all_vars, all_vars), function(v) {
     variable_splits[[v]] %||% make_grid(data[[v]], grid_points, variable_splits_type)
   })
@@ -80,18 +82,20 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
     g1 <- grids[[pr[1]]]
     g2 <- grids[[pr[2]]]
     yhat <- partial_2d(ctx, match(pr, names(data)), g1, g2)
+    G <- length(g1) * length(g2)
     data.frame(
-      `_vname_` = pr[1], `_vname2_` = pr[2], `_label_` = inputs$label,
-      `_x_` = rep(if (is.numeric(g1)) g1 else as.character(g1), times = length(g2)),
-      `_x2_` = rep(if (is.numeric(g2)) g2 else as.character(g2), each = length(g1)),
-      `_yhat_` = yhat, `_ids_` = 0L,
+      `_vname_` = pr[1], `_vname2_` = pr[2], `_label_` = rep(labels, each = G),
+      `_x_` = rep(if (is.numeric(g1)) g1 else as.character(g1), times = length(g2) * length(labels)),
+      `_x2_` = rep(rep(if (is.numeric(g2)) g2 else as.character(g2), each = length(g1)), length(labels)),
+      `_yhat_` = as.vector(yhat), `_ids_` = 0L,
       check.names = FALSE, stringsAsFactors = FALSE
     )
   })
   structure(
     list(
       agr_profiles = if (length(out) == 1L) out[[1L]] else out,
-      pairs = pairs, grids = grids, label = inputs$label, N = length(rows),
+      pairs = pairs, grids = grids, label = inputs$label, labels = labels,
+      class = ctx$outputs$classes, weights = if (!is.null(weights)) w, N = length(rows),
       n_data = nrow(data), rows = rows, observed = background[all_vars],
       n_predictions = ctx$n_predictions, threads = threads, call = call
     ),
@@ -108,12 +112,14 @@ partial_2d <- function(ctx, js, g1, g2) {
   c2 <- ctx$data[[js[2]]]
   v1 <- rep(g1, times = length(g2))
   v2 <- rep(g2, each = length(g1))
-  sums <- numeric(G)
+  sums <- matrix(0, G, n_outputs(ctx))
   for (pos in row_chunks(n, max(1, floor(ctx$chunk_rows / G)))) {
     m <- length(pos)
     vals <- list(column_values(c1, rep(v1, times = m)), column_values(c2, rep(v2, times = m)))
     y <- predict_stacked(ctx, rep(pos - 1L, each = G), js, vals)
-    sums <- sums + cpp_grid_sums(y, G, ctx$weights[pos], ctx$threads)
+    for (c in seq_len(ncol(sums))) {
+      sums[, c] <- sums[, c] + cpp_grid_sums(y, G, ctx$weights[pos], ctx$threads, c - 1L)
+    }
   }
   sums / sum(ctx$weights)
 }

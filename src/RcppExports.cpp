@@ -35,34 +35,36 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_interval_sums
-List cpp_interval_sums(NumericVector y, IntegerVector k, NumericVector w, int K);
-RcppExport SEXP _modelprofiles_cpp_interval_sums(SEXP ySEXP, SEXP kSEXP, SEXP wSEXP, SEXP KSEXP) {
+List cpp_interval_sums(NumericVector y, IntegerVector k, NumericVector w, int K, int col);
+RcppExport SEXP _modelprofiles_cpp_interval_sums(SEXP ySEXP, SEXP kSEXP, SEXP wSEXP, SEXP KSEXP, SEXP colSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
     Rcpp::traits::input_parameter< IntegerVector >::type k(kSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
     Rcpp::traits::input_parameter< int >::type K(KSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_interval_sums(y, k, w, K));
+    Rcpp::traits::input_parameter< int >::type col(colSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_interval_sums(y, k, w, K, col));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_grid_sums
-NumericVector cpp_grid_sums(NumericVector y, int G, NumericVector w, int threads);
-RcppExport SEXP _modelprofiles_cpp_grid_sums(SEXP ySEXP, SEXP GSEXP, SEXP wSEXP, SEXP threadsSEXP) {
+NumericVector cpp_grid_sums(NumericVector y, int G, NumericVector w, int threads, int col);
+RcppExport SEXP _modelprofiles_cpp_grid_sums(SEXP ySEXP, SEXP GSEXP, SEXP wSEXP, SEXP threadsSEXP, SEXP colSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
     Rcpp::traits::input_parameter< int >::type G(GSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_grid_sums(y, G, w, threads));
+    Rcpp::traits::input_parameter< int >::type col(colSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_grid_sums(y, G, w, threads, col));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_kernel_sums
-List cpp_kernel_sums(NumericVector y, NumericVector z, NumericVector x, NumericVector w, NumericVector dmin2, double s, bool lag, int threads);
-RcppExport SEXP _modelprofiles_cpp_kernel_sums(SEXP ySEXP, SEXP zSEXP, SEXP xSEXP, SEXP wSEXP, SEXP dmin2SEXP, SEXP sSEXP, SEXP lagSEXP, SEXP threadsSEXP) {
+List cpp_kernel_sums(NumericVector y, NumericVector z, NumericVector x, NumericVector w, NumericVector dmin2, double s, bool lag, int threads, int col);
+RcppExport SEXP _modelprofiles_cpp_kernel_sums(SEXP ySEXP, SEXP zSEXP, SEXP xSEXP, SEXP wSEXP, SEXP dmin2SEXP, SEXP sSEXP, SEXP lagSEXP, SEXP threadsSEXP, SEXP colSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
@@ -73,20 +75,22 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type s(sSEXP);
     Rcpp::traits::input_parameter< bool >::type lag(lagSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_kernel_sums(y, z, x, w, dmin2, s, lag, threads));
+    Rcpp::traits::input_parameter< int >::type col(colSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_kernel_sums(y, z, x, w, dmin2, s, lag, threads, col));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_group_sums
-List cpp_group_sums(NumericVector y, NumericVector w, IntegerVector off, int threads);
-RcppExport SEXP _modelprofiles_cpp_group_sums(SEXP ySEXP, SEXP wSEXP, SEXP offSEXP, SEXP threadsSEXP) {
+List cpp_group_sums(NumericVector y, NumericVector w, IntegerVector off, int threads, int col);
+RcppExport SEXP _modelprofiles_cpp_group_sums(SEXP ySEXP, SEXP wSEXP, SEXP offSEXP, SEXP threadsSEXP, SEXP colSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
     Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
     Rcpp::traits::input_parameter< IntegerVector >::type off(offSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_group_sums(y, w, off, threads));
+    Rcpp::traits::input_parameter< int >::type col(colSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_group_sums(y, w, off, threads, col));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -120,10 +124,10 @@ END_RCPP
 static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_interval_index", (DL_FUNC) &_modelprofiles_cpp_interval_index, 3},
     {"_modelprofiles_cpp_accumulate_center", (DL_FUNC) &_modelprofiles_cpp_accumulate_center, 2},
-    {"_modelprofiles_cpp_interval_sums", (DL_FUNC) &_modelprofiles_cpp_interval_sums, 4},
-    {"_modelprofiles_cpp_grid_sums", (DL_FUNC) &_modelprofiles_cpp_grid_sums, 4},
-    {"_modelprofiles_cpp_kernel_sums", (DL_FUNC) &_modelprofiles_cpp_kernel_sums, 8},
-    {"_modelprofiles_cpp_group_sums", (DL_FUNC) &_modelprofiles_cpp_group_sums, 4},
+    {"_modelprofiles_cpp_interval_sums", (DL_FUNC) &_modelprofiles_cpp_interval_sums, 5},
+    {"_modelprofiles_cpp_grid_sums", (DL_FUNC) &_modelprofiles_cpp_grid_sums, 5},
+    {"_modelprofiles_cpp_kernel_sums", (DL_FUNC) &_modelprofiles_cpp_kernel_sums, 9},
+    {"_modelprofiles_cpp_group_sums", (DL_FUNC) &_modelprofiles_cpp_group_sums, 5},
     {"_modelprofiles_cpp_nearest_sq", (DL_FUNC) &_modelprofiles_cpp_nearest_sq, 3},
     {"_modelprofiles_cpp_stack_frame", (DL_FUNC) &_modelprofiles_cpp_stack_frame, 5},
     {NULL, NULL, 0}

@@ -44,15 +44,18 @@ NumericVector cpp_accumulate_center(NumericVector delta, NumericVector count) {
   return out;
 }
 
-// Weighted sums of y per interval (1-based k, K intervals), in row order.
+// Weighted sums of y (output column `col` of a prediction matrix) per
+// interval (1-based k, K intervals), in row order.
 // [[Rcpp::export(rng = false)]]
-List cpp_interval_sums(NumericVector y, IntegerVector k, NumericVector w, int K) {
-  if (y.size() != k.size() || w.size() != k.size()) stop("lengths differ");
+List cpp_interval_sums(NumericVector y, IntegerVector k, NumericVector w, int K, int col) {
+  const R_xlen_t n = k.size();
+  if (w.size() != n || col < 0 || y.size() < (col + 1) * n) stop("lengths differ");
+  const double* yc = y.begin() + col * n;
   NumericVector sum(K), wsum(K);
-  for (R_xlen_t i = 0; i < y.size(); ++i) {
+  for (R_xlen_t i = 0; i < n; ++i) {
     const int q = k[i] - 1;
     if (q < 0 || q >= K) stop("interval index out of range");
-    sum[q] += w[i] * y[i];
+    sum[q] += w[i] * yc[i];
     wsum[q] += w[i];
   }
   return List::create(_["sum"] = sum, _["wsum"] = wsum);

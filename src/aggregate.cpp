@@ -58,11 +58,21 @@ struct NearestWorker : public RcppParallel::Worker {
 
 }  // namespace
 
-// The G x m observation-major table behind a prediction vector.
-static mp::Table make_table(const NumericVector& y, std::size_t G, std::size_t m) {
-  if (static_cast<std::size_t>(y.size()) != m * G) stop("table size mismatch");
+// Predictions come as a matrix with one column per model output (one for a
+// regression, one per class of a multiclass model); the kernels read column
+// `col` (0-based) of it, of `rows` rows, in place.
+static const double* output_column(const NumericVector& y, std::size_t rows, int col) {
+  if (col < 0 || static_cast<std::size_t>(y.size()) < (col + 1) * rows ||
+      y.size() % std::max<std::size_t>(rows, 1) != 0) {
+    stop("prediction matrix size mismatch");
+  }
+  return y.begin() + col * rows;
+}
+
+// The G x m observation-major table behind column `col` of the predictions.
+static mp::Table make_table(const NumericVector& y, std::size_t G, std::size_t m, int col) {
   mp::Table t;
-  t.y = y.begin();
+  t.y = output_column(y, m * G, col);
   t.G = G;
   t.m = m;
   return t;
@@ -75,10 +85,10 @@ static std::size_t grain(std::size_t G, int threads) {
 }
 
 // Weighted sums over the background rows of a G x m prediction table:
-// sums[g] = sum_i w_i y[g, i].
+// sums[g] = sum_i w_i y[g, i], for output column `col`.
 // [[Rcpp::export(rng = false)]]
-NumericVector cpp_grid_sums(NumericVector y, int G, NumericVector w, int threads) {
-  mp::Table t = make_table(y, G, w.size());
+NumericVector cpp_grid_sums(NumericVector y, int G, NumericVector w, int threads, int col) {
+  mp::Table t = make_table(y, G, w.size(), col);
   NumericVector sums(G);
   GridSumsWorker wk(t, w.begin(), sums.begin());
   RcppParallel::parallelFor(0, G, wk, grain(G, threads), threads);
@@ -91,9 +101,9 @@ NumericVector cpp_grid_sums(NumericVector y, int G, NumericVector w, int threads
 // [[Rcpp::export(rng = false)]]
 List cpp_kernel_sums(NumericVector y, NumericVector z, NumericVector x,
                      NumericVector w, NumericVector dmin2, double s, bool lag,
-                     int threads) {
+                     int threads, int col) {
   const std::size_t G = z.size();
-  mp::Table t = make_table(y, G, x.size());
+  mp::Table t = make_table(y, G, x.size(), col);
   NumericVector num(G), den(G);
   KernelSumsWorker wk(t, x.begin(), w.begin(), z.begin(), dmin2.begin(), s, lag,
                       num.begin(), den.begin());
@@ -101,14 +111,16 @@ List cpp_kernel_sums(NumericVector y, NumericVector z, NumericVector x,
   return List::create(_["num"] = num, _["den"] = den);
 }
 
-// Weighted sums over contiguous groups of rows; off has length n_groups + 1.
+// Weighted sums over contiguous groups of rows (of output column `col`);
+// off has length n_groups + 1.
 // [[Rcpp::export(rng = false)]]
 List cpp_group_sums(NumericVector y, NumericVector w, IntegerVector off,
-                    int threads) {
+                    int threads, int col) {
   const std::size_t q = off.size() - 1;
-  if (off[q] != y.size() || w.size() != y.size()) stop("group offsets mismatch");
+  if (off[q] != w.size()) stop("group offsets mismatch");
+  const double* yc = output_column(y, w.size(), col);
   NumericVector sum(q), wsum(q);
-  GroupSumsWorker wk(y.begin(), w.begin(), off.begin(), sum.begin(), wsum.begin());
+  GroupSumsWorker wk(yc, w.begin(), off.begin(), sum.begin(), wsum.begin());
   RcppParallel::parallelFor(0, q, wk, 1, threads);
   return List::create(_["sum"] = sum, _["wsum"] = wsum);
 }

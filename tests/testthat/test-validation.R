@@ -35,8 +35,13 @@ test_that("a predict function with the wrong output is caught", {
     y
   }), "missing value")
   expect_error(model_profile(NULL, X, predict_function = function(m, newdata) {
-    matrix(0, nrow(newdata), 3)
-  }), "3 columns")
+    matrix(0, nrow(newdata), if (nrow(newdata) == 2L) 3 else 2)
+  }), "2 columns, and 3 before")
+  expect_error(model_profile(NULL, X, predict_function = function(m, newdata) {
+    array(0, c(nrow(newdata), 2, 2))
+  }), "must return numbers")
+  expect_error(model_profile(NULL, X, predict_function = function(m, newdata) newdata$wt,
+                             class = "yes"), "one number per row")
 })
 
 test_that("constant, empty and unsupported columns", {
