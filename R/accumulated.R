@@ -52,3 +52,101 @@ profile_accumulated_kernel <- function(ctx, j, grid_points, bandwidth, keep_ice)
   }
   list(x = z, yhat = yhat, ice = k$ice, ice_rows = k$rows)
 }
+
+# Categorical variables (Apley and Zhu, 2020, section 5.2; ALEPlot's
+# algorithm): the levels in an order (`levels`), each row's prediction
+# difference to the next level up and from the next level down, pooled per
+# pair of adjacent levels, accumulated, and centred with the levels'
+# (weighted) frequencies.
+profile_accumulated_levels <- function(ctx, j, levels) {
+  rows <- observed_rows(ctx, j)
+  col <- ctx$data[[j]]
+  w <- ctx$weights[rows]
+  K <- length(levels)
+  o <- match(as.character(col[rows]), levels)
+  fitted <- fitted_values(ctx)[rows, , drop = FALSE]
+  up <- which(o < K)
+  down <- which(o > 1L)
+  # Pair t joins levels t and t + 1: rows at level t moved up, rows at level
+  # t + 1 moved down.
+  pos <- c(up, down)
+  pair <- c(o[up], o[down] - 1L)
+  to <- c(o[up] + 1L, o[down] - 1L)
+  sign <- rep(c(1, -1), c(length(up), length(down)))
+  d <- matrix(0, length(pos), n_outputs(ctx))
+  for (chunk in row_chunks(length(pos), ctx$chunk_rows)) {
+    y <- predict_stacked(ctx, rows[pos[chunk]] - 1L, j, list(column_values(col, levels[to[chunk]])))
+    d[chunk, ] <- sign[chunk] * (y - fitted[pos[chunk], , drop = FALSE])
+  }
+  p <- as.vector(tapply(w, factor(o, levels = seq_len(K)), sum, default = 0))
+  mp <- mean_prediction(ctx)
+  yhat <- matrix(0, K, ncol(d))
+  for (c in seq_len(ncol(d))) {
+    s <- cpp_interval_sums(d, pair, w[pos], K - 1L, c - 1L)
+    f <- c(0, cumsum(s$sum / s$wsum))
+    yhat[, c] <- f - sum(f * p) / sum(p) + mp[c]
+  }
+  list(x = levels, yhat = yhat)
+}
+
+# The order of the levels of a categorical variable for AL profiles.
+# Unordered factors, characters: ALEPlot's order, by the first coordinate of
+# a classical multidimensional scaling (cmdscale) of the distances between
+# the levels summed over the other columns: for a numeric column the
+# Kolmogorov-Smirnov distance between the levels' distributions of it
+# (compared at 100 quantiles of the column), for a categorical one the total
+# variation distance between them. Ordered factors, logicals and
+# `level_order = "levels"`: the levels' own order.
+al_level_order <- function(ctx, j, level_order) {
+  rows <- observed_rows(ctx, j)
+  col <- ctx$data[[j]]
+  lev <- if (is.factor(col)) levels(col) else sort(unique(as.character(col)))
+  lev <- lev[lev %in% as.character(col[rows])]
+  if (level_order == "levels" || is.ordered(col) || is.logical(col) || length(lev) < 3L) {
+    return(lev)
+  }
+  w <- ctx$weights[rows]
+  g <- factor(as.character(col[rows]), levels = lev)
+  K <- length(lev)
+  D <- matrix(0, K, K)
+  for (k in setdiff(seq_along(ctx$data), j)) {
+    other <- ctx$data[[k]][rows]
+    D <- D + if (column_kind(other) == "numeric") {
+      ks_distances(as.double(other), g, w)
+    } else {
+      tv_distances(as.character(other), g, w)
+    }
+  }
+  lev[order(stats::cmdscale(D, k = 1)[, 1])]
+}
+
+# Kolmogorov-Smirnov distances between the groups' (weighted) distributions
+# of x, evaluated at 100 type-7 quantiles of x.
+ks_distances <- function(x, g, w) {
+  ok <- !is.na(x)
+  x <- x[ok]
+  g <- g[ok]
+  w <- w[ok]
+  q <- weighted_quantile7(x, w, seq(0, 1, length.out = 100))
+  cdf <- vapply(split(seq_along(x), g), function(i) {
+    if (!length(i)) return(rep(NA_real_, length(q)))
+    o <- order(x[i])
+    cw <- cumsum(w[i][o])
+    cw <- c(0, cw / cw[length(cw)])
+    cw[findInterval(q, x[i][o]) + 1L]
+  }, numeric(length(q)))
+  D <- outer(seq_len(ncol(cdf)), seq_len(ncol(cdf)), Vectorize(function(a, b) max(abs(cdf[, a] - cdf[, b]))))
+  D[is.na(D)] <- 0
+  D
+}
+
+# Total variation distances between the groups' (weighted) distributions of
+# a categorical x.
+tv_distances <- function(x, g, w) {
+  ok <- !is.na(x)
+  tab <- tapply(w[ok], list(g[ok], factor(x[ok])), sum, default = 0)
+  tab <- tab / rowSums(tab)
+  D <- as.matrix(stats::dist(tab, method = "manhattan")) / 2
+  D[is.na(D)] <- 0
+  unname(D)
+}

@@ -67,3 +67,23 @@ column_values <- function(col, values) {
   if (is.integer(col) && all(values == round(values))) return(as.integer(values))
   as.double(values)
 }
+
+# Type-7 quantiles (stats::quantile's default) with case weights, defined on
+# the data with each row repeated w times (the k-th smallest of them is the
+# first x whose cumulative weight reaches k); equal weights give
+# stats::quantile() itself.
+weighted_quantile7 <- function(x, w, p) {
+  if (all(w == w[1L])) return(stats::quantile(x, p, names = FALSE))
+  o <- order(x)
+  x <- x[o]
+  cw <- cumsum(w[o])
+  nth <- function(k) x[pmin(findInterval(k, cw, left.open = TRUE) + 1L, length(x))]
+  index <- 1 + (cw[length(cw)] - 1) * p
+  lo <- floor(index)
+  h <- index - lo
+  qs <- nth(lo)
+  hi <- nth(ceiling(index))
+  i <- which(index > lo & hi != qs)
+  qs[i] <- (1 - h[i]) * qs[i] + h[i] * hi[i]
+  qs
+}

@@ -219,7 +219,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
                           memory_budget = getOption("modelprofiles.memory_budget", 256),
                           keep_ice = TRUE, groups = NULL, group_bins = 3,
                           min_group_size = 10, class = NULL, weights = NULL,
-                          ...) {
+                          level_order = c("similarity", "levels"), ...) {
   call <- match.call()
   env <- environment()
   if (...length() > 0L) {
@@ -231,6 +231,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
   if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
   type <- match.arg(type)
   variable_splits_type <- match.arg(variable_splits_type)
+  level_order <- match.arg(level_order)
 
   inputs <- resolve_inputs(x, data, predict_function, label, env)
   model <- inputs$model
@@ -283,7 +284,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
       variable_splits_type = variable_splits_type, variable_splits = variable_splits,
       intervals = intervals, bandwidth = bandwidth, threads = threads,
       memory_budget = memory_budget, keep_ice = keep_ice, class = class,
-      weights = weights, call = call, env = env
+      weights = weights, level_order = level_order, call = call, env = env
     ))
   }
   background <- background_rows(data, rows)
@@ -341,7 +342,9 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
       } else {
         profile_local_interval(ctx, j, grid, intervals)
       },
-      accumulated = if (method == "interval") {
+      accumulated = if (kind == "categorical") {
+        profile_accumulated_levels(ctx, j, al_level_order(ctx, j, level_order))
+      } else if (method == "interval") {
         profile_accumulated_interval(ctx, j, intervals)
       } else {
         profile_accumulated_kernel(ctx, j, grid_points, bw, keep)
@@ -567,8 +570,6 @@ usable_variables <- function(data, variables, type, explicit, call) {
       problem <- "has only missing values"
     } else if (!varies(col)) {
       problem <- "is constant; a profile over a single value is not defined"
-    } else if (type == "accumulated" && kind != "numeric") {
-      problem <- "is categorical; accumulated-local profiles need a numeric variable"
     }
     if (is.null(problem)) {
       keep[i] <- TRUE

@@ -40,6 +40,19 @@ setups <- list(
     "set.seed(7); n <- 200; g <- factor(sample(c(\"a\",\"b\",\"c\",\"d\"), n, replace = TRUE)); x1 <- rnorm(n) + as.integer(g); x2 <- runif(n); X <- data.frame(x1, g, x2)",
     "X.model <- NULL",
     "pred.fun <- function(X.model, newdata) newdata$x1 * (as.integer(newdata$g)) + newdata$x2"
+  ),
+  # Five levels whose order by similarity (of x1 and the factor h) is not
+  # their alphabetical order; an interaction of g with x2.
+  factor5 = c(
+    "set.seed(8); n <- 250; g <- factor(sample(c(\"a\",\"b\",\"c\",\"d\",\"e\"), n, replace = TRUE)); s <- c(a = 3, b = 1, c = 5, d = 2, e = 4)[as.character(g)]; x1 <- rnorm(n) + s; h <- factor(ifelse(runif(n) < s / 6, \"u\", \"v\")); x2 <- runif(n); X <- data.frame(x1, g, h, x2)",
+    "X.model <- NULL",
+    "pred.fun <- function(X.model, newdata) newdata$x1 * as.integer(newdata$g) + (newdata$h == \"u\") * newdata$x2 + as.integer(newdata$g) * newdata$x2^2"
+  ),
+  # Correlated, clustered pair with empty cells in the 2-D grid.
+  sparse = c(
+    "set.seed(9); n <- 150; x1 <- c(runif(n / 2, 0, 1), runif(n / 2, 2, 3)); x2 <- x1 + rnorm(n, sd = 0.3); x3 <- rnorm(n); X <- data.frame(x1, x2, x3)",
+    "X.model <- NULL",
+    "pred.fun <- function(X.model, newdata) newdata$x1 * newdata$x2^2 + sin(newdata$x1 * newdata$x3) + newdata$x3"
   )
 )
 
@@ -59,6 +72,13 @@ add_case("synthetic2d_J12_K10", "synthetic", c(1, 2), 10)
 add_case("synthetic2d_J13_K8", "synthetic", c(1, 3), 8)
 add_case("factor_J2_K10", "factor", 2, 10)
 add_case("factor2d_J21_K10", "factor", c(2, 1), 10)
+add_case("factor5_J2_K10", "factor5", 2, 10)
+add_case("factor5_J3_K10", "factor5", 3, 10)
+add_case("factor52d_J24_K6", "factor5", c(2, 4), 6)
+add_case("factor52d_J21_K12", "factor5", c(2, 1), 12)
+add_case("sparse2d_J12_K10", "sparse", c(1, 2), 10)
+add_case("sparse2d_J13_K15", "sparse", c(1, 3), 15)
+add_case("sparse2d_J21_K7", "sparse", c(2, 1), 7)
 
 run_case <- function(cs) {
   env <- new.env(parent = globalenv())
@@ -126,7 +146,9 @@ for (i in seq_along(nms)) {
     paste0("  ", nm, " = ", lit(results[[nm]]), if (i < length(nms)) "," else "")
   )
 }
-lines <- c(lines, ")")
+lines <- c(lines, ")", "",
+  "# The code that builds each data set (X, X.model, pred.fun), as evaluated above.",
+  paste0("aleplot_setup <- ", lit(lapply(setups, paste, collapse = "\n"))))
 if (length(failures)) {
   lines <- c(lines, "", "# Cases where ALEPlot failed (not included above):",
              sprintf("#   %s: %s", names(failures), unlist(failures)))
