@@ -26,10 +26,11 @@ new_context <- function(model, predict_function, background, ids, weights,
   ctx$mean_prediction <- NULL
   ctx$call <- call
   # Which outputs (classes) to profile: from the predictions of two rows,
-  # which are not counted in n_predictions.
+  # which are not counted in n_predictions (and only their shape is checked
+  # here).
   ctx$outputs <- list(columns = NULL)
   probe <- cpp_stack_frame(background, 0:1, integer(), list(), threads)
-  y <- check_predictions(predict_function(model, probe), 2L, call = call)
+  y <- check_predictions(predict_function(model, probe), 2L, call = call, allow_na = TRUE)
   ctx$n_columns <- ncol(y)
   ctx$outputs <- select_outputs(y, class, call)
   ctx

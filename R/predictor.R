@@ -109,7 +109,7 @@ binomial_classes <- function(model) {
 
 # Coerce and check one batch of predictions: a numeric matrix with one row per
 # row of newdata and one column per output (class), with column names.
-check_predictions <- function(y, n, call = rlang::caller_env()) {
+check_predictions <- function(y, n, call = rlang::caller_env(), allow_na = FALSE) {
   if (is.data.frame(y)) y <- as.matrix(y)
   if (length(dim(y)) == 3L && dim(y)[3L] == 1L) { # gbm multinomial
     y <- matrix(y, dim(y)[1L], dim(y)[2L], dimnames = dimnames(y)[1:2])
@@ -136,7 +136,7 @@ check_predictions <- function(y, n, call = rlang::caller_env()) {
   # row names, and coercing a named vector materialises millions of strings.
   attributes(y) <- NULL
   if (!is.double(y)) y <- as.double(y)
-  if (anyNA(y)) {
+  if (!allow_na && anyNA(y)) {
     cli::cli_abort(c(
       "The predict function returned {sum(is.na(y))} missing value{?s} (of {n * k}).",
       i = "Check for missing values in the data, or give a {.arg predict_function} that handles them."

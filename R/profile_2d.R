@@ -1,43 +1,78 @@
 # Two-variable partial dependence.
 
-#' Two-variable partial-dependence profiles
+#' Two-variable profiles: partial dependence and second-order accumulated local effects
 #'
-#' `model_profile_2d()` computes the partial dependence of the predictions on
-#' pairs of variables, \eqn{g(z_1, z_2) = \frac{1}{n}\sum_i f(x_i^{j=z_1,
-#' k=z_2})}{g(z1, z2) = mean_i f(x_i with x^j = z1 and x^k = z2)}, over the
-#' grid of all pairs of the two variables' grid values (numeric by numeric,
-#' numeric by categorical, categorical by categorical). The grids follow the
-#' rules of [model_profile()]; the background rows, sampling, chunking under
-#' `memory_budget` and threads work as there.
+#' `model_profile_2d()` profiles the predictions over pairs of variables.
+#'
+#' * `type = "partial"`: the partial dependence
+#'   \eqn{g(z_1, z_2) = \frac{1}{n}\sum_i f(x_i^{j=z_1, k=z_2})}{g(z1, z2) = mean_i f(x_i with x^j = z1 and x^k = z2)}
+#'   over the grid of all pairs of the two variables' grid values (numeric by
+#'   numeric, numeric by categorical, categorical by categorical). The grids
+#'   follow the rules of [model_profile()].
+#' * `type = "accumulated"`: the second-order accumulated local effect of
+#'   Apley and Zhu (2020, section 3), the pure interaction of the pair with
+#'   both first-order effects removed, for numeric by numeric and categorical
+#'   by numeric pairs, computed as `ALEPlot::ALEPlot(J = c(j1, j2), K = intervals)`
+#'   does: Apley's edges (type-1 quantiles) on each numeric axis, the levels
+#'   of a categorical variable in the order of [model_profile()]'s AL
+#'   profiles, the mean second difference of the predictions over the
+#'   corners of each cell (four predictions per row, or for a categorical
+#'   variable the differences towards the adjacent levels), empty cells
+#'   given the value of the nearest cell with rows (distances between cell
+#'   midpoints scaled by each axis' range, as ALEPlot does), accumulated over
+#'   both axes, less the first-order effects, centred on the rows' cells.
+#'   The values are at the edges (and levels), and are not shifted by the
+#'   mean prediction: a model without interaction has 0 everywhere.
+#'
+#' The background rows, sampling, `weights` (weighted means and counts,
+#' weighted edges), classes, chunking under `memory_budget` and threads work
+#' as in [model_profile()]. Rows with a missing value in either variable are
+#' left out of an AL pair, with a warning.
 #'
 #' @inheritParams model_profile
 #' @param variables A pair of variable names, or a list of pairs.
+#' @param type `"partial"` or `"accumulated"`.
 #' @param grid_points Maximum number of grid points per numeric variable
-#'   (the grid has up to `grid_points^2` pairs).
+#'   (the grid has up to `grid_points^2` pairs), for partial dependence.
+#' @param intervals Number of intervals K per numeric variable for
+#'   `type = "accumulated"` (ALEPlot's `K`); the cells are the pairs of
+#'   intervals, so fewer than for 1-D profiles keeps them populated.
 #' @returns An object of class `mp_profile_2d`: a list with `agr_profiles`, a
 #'   data frame with columns `_vname_`, `_vname2_`, `_label_`, `_x_`, `_x2_`,
 #'   `_yhat_` and `_ids_` (`_x_` and `_x2_` are numeric, or character for
 #'   categorical variables), one row per pair of grid values (the first
-#'   variable's value varying fastest); `pairs`, `grids`, `label`, `N`, `rows`,
-#'   `n_predictions`, `threads` and `call`.
+#'   variable's value varying fastest), one set per class of a multiclass
+#'   model; `type`, `pairs`, `grids` (grid values, or edges and levels),
+#'   `intervals` (K used per pair), `label`, `labels`, `class`, `weights`,
+#'   `N`, `rows`, `n_predictions`, `threads` and `call`.
 #' @references
 #' Friedman, J. H. (2001). Greedy function approximation: a gradient boosting
 #' machine. *Annals of Statistics*, 29(5), 1189--1232.
 #' \doi{10.1214/aos/1013203451}
+#'
+#' Apley, D. W. and Zhu, J. (2020). Visualizing the effects of predictor
+#' variables in black box supervised learning models. *Journal of the Royal
+#' Statistical Society Series B*, 82(4), 1059--1086.
+#' \doi{10.1111/rssb.12377}
 #' @examples
 #' fit <- lm(mpg ~ wt * hp + qsec, data = mtcars)
 #' pd2 <- model_profile_2d(fit, mtcars[c("wt", "hp", "qsec")], variables = c("wt", "hp"),
 #'                         grid_points = 10)
 #' pd2
 #' plot(pd2)
+#' al2 <- model_profile_2d(fit, mtcars[c("wt", "hp", "qsec")], variables = c("wt", "hp"),
+#'                         type = "accumulated", intervals = 5)
+#' plot(al2)
 #' @export
 model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
-                             N = 1000, grid_points = 21,
+                             type = c("partial", "accumulated"),
+                             N = 1000, grid_points = 21, intervals = 10,
                              variable_splits_type = c("quantiles", "uniform"),
                              variable_splits = NULL, label = NULL, seed = NULL,
                              threads = NULL,
                              memory_budget = getOption("modelprofiles.memory_budget", 256),
-                             class = NULL, weights = NULL, ...) {
+                             class = NULL, weights = NULL,
+                             level_order = c("similarity", "levels"), ...) {
   call <- match.call()
   env <- environment()
   if (...length() > 0L) {
@@ -45,11 +80,14 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   }
   if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
   variable_splits_type <- match.arg(variable_splits_type)
+  type <- match.arg(type)
+  level_order <- match.arg(level_order)
   inputs <- resolve_inputs(x, data, predict_function, label, env)
   data <- inputs$data
   weights <- resolve_weights(weights, x, data, env)
   if (!is.null(N)) N <- check_whole(N, "N", 1, env)
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
+  intervals <- check_whole(intervals, "intervals", 1, env)
   threads <- profile_threads(threads)
   check_budget(memory_budget, env)
   if (missing(variables)) {
@@ -75,13 +113,49 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   ctx <- new_context(inputs$model, inputs$predict_function, unclass_frame(background), rows,
                      w, threads, memory_budget, class = class, call = env)
   labels <- output_labels(ctx, inputs$label)
-  grids <- lapply(stats::setNames(all_vars, all_vars), function(v) {
-    variable_splits[[v]] %||% make_grid(data[[v]], grid_points, variable_splits_type)
-  })
+  if (type == "accumulated") {
+    for (pr in pairs) {
+      kinds <- vapply(pr, function(v) column_kind(data[[v]]), character(1))
+      if (all(kinds == "categorical")) {
+        cli::cli_abort(c(
+          "Second-order AL profiles need at least one numeric variable; {.field {pr[1]}} and {.field {pr[2]}} are both categorical.",
+          i = "Use {.code type = \"partial\"} for two categorical variables."
+        ), call = env)
+      }
+    }
+  }
+  grids <- list()
+  if (type == "partial") {
+    grids <- lapply(stats::setNames(all_vars, all_vars), function(v) {
+      variable_splits[[v]] %||% make_grid(data[[v]], grid_points, variable_splits_type)
+    })
+  }
+  intervals_used <- list()
   out <- lapply(pairs, function(pr) {
-    g1 <- grids[[pr[1]]]
-    g2 <- grids[[pr[2]]]
-    yhat <- partial_2d(ctx, match(pr, names(data)), g1, g2)
+    js <- match(pr, names(data))
+    if (type == "partial") {
+      g1 <- grids[[pr[1]]]
+      g2 <- grids[[pr[2]]]
+      yhat <- partial_2d(ctx, js, g1, g2)
+    } else {
+      n_na <- sum(is.na(ctx$data[[js[1]]]) | is.na(ctx$data[[js[2]]]))
+      if (n_na > 0L) {
+        cli::cli_warn("{n_na} background row{?s} with a missing {.field {pr[1]}} or {.field {pr[2]}} {?is/are} left out of their AL profile.", call = env)
+      }
+      # ALEPlot's layout: a categorical variable comes first.
+      swap <- column_kind(data[[pr[1]]]) == "numeric" && column_kind(data[[pr[2]]]) == "categorical"
+      jj <- if (swap) rev(js) else js
+      levels <- if (column_kind(data[[jj[1]]]) == "categorical") al_level_order(ctx, jj[1], level_order)
+      res <- profile_accumulated_2d(ctx, jj, intervals, levels)
+      f <- res$f
+      if (swap) f <- aperm(f, c(2L, 1L, 3L))
+      g1 <- if (swap) res$x2 else res$x1
+      g2 <- if (swap) res$x1 else res$x2
+      grids[[pr[1]]] <<- g1
+      grids[[pr[2]]] <<- g2
+      intervals_used[[paste(pr, collapse = ":")]] <<- if (swap) rev(res$intervals) else res$intervals
+      yhat <- matrix(f, ncol = dim(f)[3L])
+    }
     G <- length(g1) * length(g2)
     data.frame(
       `_vname_` = pr[1], `_vname2_` = pr[2], `_label_` = rep(labels, each = G),
@@ -94,7 +168,8 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   structure(
     list(
       agr_profiles = if (length(out) == 1L) out[[1L]] else out,
-      pairs = pairs, grids = grids, label = inputs$label, labels = labels,
+      type = type, pairs = pairs, grids = grids, intervals = intervals_used,
+      label = inputs$label, labels = labels,
       class = ctx$outputs$classes, weights = if (!is.null(weights)) w, N = length(rows),
       n_data = nrow(data), rows = rows, observed = background[all_vars],
       n_predictions = ctx$n_predictions, threads = threads, call = call
@@ -129,7 +204,8 @@ partial_2d <- function(ctx, js, g1, g2) {
 #' @export
 print.mp_profile_2d <- function(x, n = 6, ...) {
   pr <- vapply(x$pairs, paste, character(1), collapse = " x ")
-  cli::cat_line("<mp_profile_2d> two-variable partial dependence for ",
+  what <- if (identical(x$type, "accumulated")) "second-order accumulated local effects" else "partial dependence"
+  cli::cat_line("<mp_profile_2d> two-variable ", what, " for ",
                 encodeString(x$label, quote = "\""))
   cli::cat_line("  pairs: ", paste(pr, collapse = ", "))
   rows <- if (x$N < x$n_data) paste0(x$N, " of ", x$n_data) else paste0("all ", x$N)
@@ -172,13 +248,15 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
     ))
   }
   v <- pairs[[1]]
+  al <- identical(object$type, "accumulated")
+  fill_name <- if (al) "interaction\neffect" else "average\nprediction"
   num <- is.numeric(d$`_x_`) && is.numeric(d$`_x2_`)
   p <- ggplot2::ggplot(d)
   if (geom == "contour") {
     if (!num) cli::cli_abort("Filled contours need two numeric variables; use {.code geom = \"tiles\"}.")
     p <- p + ggplot2::geom_contour_filled(
       ggplot2::aes(.data[["_x_"]], .data[["_x2_"]], z = .data[["_yhat_"]]), bins = bins
-    ) + ggplot2::labs(fill = "average\nprediction")
+    ) + ggplot2::labs(fill = fill_name)
   } else {
     sx <- tile_span(d$`_x_`, object$grids[[v[1]]])
     sy <- tile_span(d$`_x2_`, object$grids[[v[2]]])
@@ -189,7 +267,7 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
     p <- ggplot2::ggplot(d) + ggplot2::geom_rect(
       ggplot2::aes(xmin = .data$xmin, xmax = .data$xmax, ymin = .data$ymin,
                    ymax = .data$ymax, fill = .data[["_yhat_"]])
-    ) + ggplot2::scale_fill_viridis_c(name = "average\nprediction")
+    ) + ggplot2::scale_fill_viridis_c(name = fill_name)
     if (!is.null(sx$levels)) {
       p <- p + ggplot2::scale_x_continuous(breaks = seq_along(sx$levels), labels = sx$levels)
     }
@@ -202,8 +280,12 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
     p <- p + ggplot2::geom_rug(data = obs, ggplot2::aes(x = .data$a, y = .data$b),
                                alpha = 0.2, length = ggplot2::unit(0.015, "npc"), inherit.aes = FALSE)
   }
+  if (length(unique(d$`_label_`)) > 1L) {
+    p <- p + ggplot2::facet_wrap(ggplot2::vars(.data[["_label_"]]))
+  }
+  what <- if (al) "Second-order accumulated local effect," else "Partial dependence,"
   p + ggplot2::labs(x = v[1], y = v[2], title = title,
-                    subtitle = subtitle %||% paste("Partial dependence,", object$label)) +
+                    subtitle = subtitle %||% paste(what, object$label)) +
     ggplot2::theme_bw() +
     ggplot2::theme(panel.grid = ggplot2::element_blank())
 }

@@ -16,39 +16,46 @@
 # functions reproduce ALEPlot::ALEPlot() (quantiles via stats::quantile).
 
 # Weighted quantiles ---------------------------------------------------------
+#
+# Defined on the expanded sample in which x[i] appears w[i] times, so that
+# integer weights give stats::quantile(rep(x, w), p, type = 1 or 7) bit for
+# bit. Without weights, or with equal (positive) weights, they are
+# stats::quantile(x, p) itself, so that ALEPlot is matched bit for bit and
+# only relative weights matter. (The two rules disagree for equal integer
+# weights c > 1: type 7 changes when every row is duplicated, and type 1 may
+# too, where c * n * p and n * p round to opposite sides of an integer, e.g.
+# n = 50, c = 3, p = seq(0.1, 1, length.out = 10)[7].)
 
-# k-th smallest value (k real, >= 0) of the sample in which x[i] appears w[i]
-# times: the first sorted value whose cumulative weight reaches k.
-expanded_order_stat <- function(x, w, k) {
-  keep <- w > 0
-  o <- order(x[keep])
-  xs <- x[keep][o]
-  cw <- cumsum(w[keep][o])
-  xs[pmin(findInterval(k, cw, left.open = TRUE) + 1L, length(xs))]
+# k-th smallest value (k real) of the expanded sample (w > 0): the first
+# sorted value whose cumulative weight reaches k.
+ref_order_stat <- function(x, w, k) {
+  o <- order(x)
+  cw <- cumsum(w[o])
+  x[o][pmin(findInterval(k, cw, left.open = TRUE) + 1L, length(x))]
 }
 
-# Type 1: the inverse of the weighted ecdf, min{x : F_w(x) >= p}. For integer
-# w this is quantile(rep(x, w), p, type = 1) (there: x_(ceiling(n p))) bit for
-# bit; unit weights give quantile(x, p, type = 1). Equal weights c give the
-# unweighted quantile too, except where c * n * p and n * p round to opposite
-# sides of an integer, where stats::quantile(rep(x, c), p, type = 1) itself
-# differs from quantile(x, p, type = 1) (e.g. n = 50, c = 3, p = 0.7 as
-# computed by seq(0.1, 1, length.out = 10)[7]).
+# Type 1: the inverse of the weighted ecdf, min{x : F_w(x) >= p}, i.e. the
+# order statistic ceiling(W p) of the expanded sample of size W = sum(w).
 wquantile1 <- function(x, w = NULL, p) {
-  if (is.null(w)) return(stats::quantile(x, p, type = 1, names = FALSE))
-  expanded_order_stat(x, w, p * sum(w))
+  if (!is.null(w)) {
+    x <- x[w > 0]
+    w <- w[w > 0]
+  }
+  if (is.null(w) || all(w == w[1])) return(stats::quantile(x, p, type = 1, names = FALSE))
+  ref_order_stat(x, w, p * sum(w))
 }
 
-# Type 7 on the expanded sample of size W = sum(w): linear interpolation
-# between its order statistics floor(h) and ceiling(h), h = 1 + (W - 1) p,
-# with the same arithmetic as stats::quantile, so that integer w give
-# quantile(rep(x, w), p) bit for bit. (Type 7 is not duplication-invariant,
-# so equal weights other than 1 do not give quantile(x, p).)
+# Type 7: interpolation between the order statistics floor(h) and
+# ceiling(h), h = 1 + (W - 1) p, with stats::quantile's arithmetic.
 wquantile7 <- function(x, w = NULL, p) {
-  if (is.null(w)) return(stats::quantile(x, p, type = 7, names = FALSE))
+  if (!is.null(w)) {
+    x <- x[w > 0]
+    w <- w[w > 0]
+  }
+  if (is.null(w) || all(w == w[1])) return(stats::quantile(x, p, type = 7, names = FALSE))
   h <- 1 + max(sum(w) - 1, 0) * p
-  lo <- expanded_order_stat(x, w, floor(h))
-  hi <- expanded_order_stat(x, w, ceiling(h))
+  lo <- ref_order_stat(x, w, floor(h))
+  hi <- ref_order_stat(x, w, ceiling(h))
   g <- h - floor(h)
   ifelse(g > 0 & hi != lo, (1 - g) * lo + g * hi, lo)
 }
@@ -56,24 +63,24 @@ wquantile7 <- function(x, w = NULL, p) {
 # Shared pieces ----------------------------------------------------------------
 
 # Drop rows of zero weight (they are absent from the duplicated data).
-drop_zero_weight <- function(X, w) {
+ref_drop_zero_weight <- function(X, w) {
   if (is.null(w)) return(list(X = X, w = NULL, wt = rep(1, nrow(X))))
   stopifnot(length(w) == nrow(X), all(w >= 0))
   list(X = X[w > 0, , drop = FALSE], w = w[w > 0], wt = w[w > 0])
 }
 
 # Weighted sums of v over the cells (i, j) of a K1 x K2 grid (0 if empty).
-cell_sums <- function(v, i, j, K1, K2) {
+ref_cell_sums <- function(v, i, j, K1, K2) {
   unname(tapply(v, list(factor(i, seq_len(K1)), factor(j, seq_len(K2))), sum, default = 0))
 }
 
 # ALEPlot's bin edges: the minimum and the type-1 quantiles at 1/K, ..., 1,
 # duplicates dropped; and each value's bin (z[k-1], z[k]], the first closed.
-al_edges <- function(x, K, w) unique(c(min(x), wquantile1(x, w, seq(1 / K, 1, length.out = K))))
-al_bin <- function(x, z) pmax(1L, findInterval(x, z, left.open = TRUE))
+ref_al_edges <- function(x, K, w) unique(c(min(x), wquantile1(x, w, seq(1 / K, 1, length.out = K))))
+ref_al_bin <- function(x, z) pmax(1L, findInterval(x, z, left.open = TRUE))
 
-# Matrix of pairwise distances f(|M[i, ] - M[k, ]|) between the rows of M.
-pairwise <- function(M, f) {
+# Matrix of ref_pairwise distances f(|M[i, ] - M[k, ]|) between the rows of M.
+ref_pairwise <- function(M, f) {
   idx <- seq_len(nrow(M))
   outer(idx, idx, Vectorize(function(i, k) f(abs(M[i, ] - M[k, ]))))
 }
@@ -85,18 +92,18 @@ pairwise <- function(M, f) {
 #   numeric column: Kolmogorov-Smirnov, max |F_a(q) - F_b(q)| over the 100
 #     type-7 quantiles q of the column (F_a = weighted ecdf within level a);
 #   categorical column: total variation, sum |P(x = c | a) - P(x = c | b)| / 2.
-mds_level_order <- function(X, J, w, wt) {
+ref_level_order <- function(X, J, w, wt) {
   g <- X[[J]]
   D <- 0
   for (v in setdiff(names(X), J)) {
     x <- X[[v]]
     D <- D + if (is.factor(x) || is.character(x) || is.logical(x)) {
       tab <- tapply(wt, list(g, x), sum, default = 0)
-      pairwise(tab / rowSums(tab), function(d) sum(d) / 2)
+      ref_pairwise(tab / rowSums(tab), function(d) sum(d) / 2)
     } else {
       q <- wquantile7(x, w, seq(0, 1, length.out = 100))
       cdf <- rowsum(wt * outer(x, q, "<="), g) / rowsum(wt, g)[, 1]
-      pairwise(cdf, max)
+      ref_pairwise(cdf, max)
     }
   }
   # order() is stable: exact ties keep the original level order, as ALEPlot's
@@ -106,41 +113,42 @@ mds_level_order <- function(X, J, w, wt) {
 
 # Replace NA cells of Delta by the value of the nearest non-NA cell, the cells
 # sitting at coordinates (u[row], v[col]) (ALEPlot: yaImpute::ann, k = 1).
-# Squared distances are computed as ANN does, (q1 - p1)^2 + (q2 - p2)^2.
-# Ties are broken towards the first non-empty cell in column-major order;
-# ANN instead keeps the first candidate its kd-tree search visits.
-fill_nearest <- function(Delta, u, v) {
+# Squared distances are computed as ANN does, (q1 - p1)^2 + (q2 - p2)^2, so
+# the nearest cell is ANN's whenever it is unique. Exact ties are broken
+# towards the first non-empty cell in column-major order; ANN keeps the first
+# candidate its kd-tree search visits, which matches no simple rule. The
+# number of empty cells with tied nearest cells is returned as attribute
+# "nn_ties": where it is 0, the result is ALEPlot's.
+ref_fill_nearest <- function(Delta, u, v) {
   empty <- which(is.na(Delta), arr.ind = TRUE)
-  if (nrow(empty) == 0) return(Delta)
   full <- which(!is.na(Delta), arr.ind = TRUE)
   d2 <- outer(u[empty[, 1]], u[full[, 1]], "-")^2 + outer(v[empty[, 2]], v[full[, 2]], "-")^2
-  nearest <- apply(d2, 1, which.min)
-  Delta[empty] <- Delta[full[nearest, , drop = FALSE]]
-  Delta
+  Delta[empty] <- Delta[full[apply(d2, 1, which.min), , drop = FALSE]]
+  structure(Delta, nn_ties = sum(rowSums(d2 == apply(d2, 1, min)) > 1))
 }
 
 # Cumulative sums down the rows, then along the columns.
-cumsum2 <- function(M) {
+ref_cumsum2 <- function(M) {
   for (i in seq_len(nrow(M))[-1]) M[i, ] <- M[i, ] + M[i - 1, ]
   for (j in seq_len(ncol(M))[-1]) M[, j] <- M[, j] + M[, j - 1]
   M
 }
-diff_rows <- function(M) M[-1, , drop = FALSE] - M[-nrow(M), , drop = FALSE]
-diff_cols <- function(M) M[, -1, drop = FALSE] - M[, -ncol(M), drop = FALSE]
-mid_rows <- function(M) (M[-1, , drop = FALSE] + M[-nrow(M), , drop = FALSE]) / 2
-mid_cols <- function(M) (M[, -1, drop = FALSE] + M[, -ncol(M), drop = FALSE]) / 2
+ref_diff_rows <- function(M) M[-1, , drop = FALSE] - M[-nrow(M), , drop = FALSE]
+ref_diff_cols <- function(M) M[, -1, drop = FALSE] - M[, -ncol(M), drop = FALSE]
+ref_mid_rows <- function(M) (M[-1, , drop = FALSE] + M[-nrow(M), , drop = FALSE]) / 2
+ref_mid_cols <- function(M) (M[, -1, drop = FALSE] + M[, -ncol(M), drop = FALSE]) / 2
 
 # First-order ALE of a factor -----------------------------------------------------
 
 # Returns list(levels, f): the levels present, in ALEPlot's MDS order (or in
 # `order`, e.g. levels() of an ordered factor), and the centred effect at each.
 ref_al_factor <- function(X, J, pred, w = NULL, order = NULL) {
-  d <- drop_zero_weight(X, w)
+  d <- ref_drop_zero_weight(X, w)
   X <- d$X
   wt <- d$wt
   stopifnot(is.factor(X[[J]]))
   X[[J]] <- droplevels(X[[J]]) # as ALEPlot (this also changes the factor passed to pred)
-  lev <- if (is.null(order)) levels(X[[J]])[mds_level_order(X, J, d$w, wt)] else
+  lev <- if (is.null(order)) levels(X[[J]])[ref_level_order(X, J, d$w, wt)] else
     order[order %in% levels(X[[J]])]
   r <- match(X[[J]], lev) # rank of each row's level
   stopifnot(!anyNA(r))
@@ -170,17 +178,18 @@ ref_al_factor <- function(X, J, pred, w = NULL, order = NULL) {
 # Second-order ALE ---------------------------------------------------------------
 
 # ALEPlot's second-order effect for J = c(j1, j2): numeric x numeric, or
-# factor x numeric (j1 the factor). Returns list(x1, x2, f) matching
-# ALEPlot's x.values[[1]], x.values[[2]] and f.values (x1: the MDS-ordered
-# levels when j1 is a factor).
+# factor x numeric (j1 the factor). Returns list(x1, x2, f, nn_ties): x1, x2
+# and f match ALEPlot's x.values[[1]], x.values[[2]] and f.values (x1: the
+# MDS-ordered levels when j1 is a factor); nn_ties counts the empty cells
+# whose nearest non-empty cell is tied (see ref_fill_nearest()).
 ref_al_2d <- function(X, J, pred, K, w = NULL) {
-  d <- drop_zero_weight(X, w)
+  d <- ref_drop_zero_weight(X, w)
   X <- d$X
   wt <- d$wt
   x2 <- X[[J[2]]]
-  z2 <- al_edges(x2, K, d$w)
+  z2 <- ref_al_edges(x2, K, d$w)
   K2 <- length(z2) - 1
-  a2 <- al_bin(x2, z2)
+  a2 <- ref_al_bin(x2, z2)
   v <- (z2[-1] + z2[-(K2 + 1)]) / 2 / (max(z2) - min(z2)) # cell centres, normalised
   # Model at the rows `rows` with j1 set to `x1` and j2 to `x2`.
   at <- function(rows, x1, x2) {
@@ -192,15 +201,15 @@ ref_al_2d <- function(X, J, pred, K, w = NULL) {
   # Weighted mean second differences per cell; empty cells take the value of
   # the nearest non-empty cell.
   cell_means <- function(diffs, ws, i, j, K1, u) {
-    W <- cell_sums(ws, i, j, K1, K2)
-    Delta <- cell_sums(ws * diffs, i, j, K1, K2) / W
+    W <- ref_cell_sums(ws, i, j, K1, K2)
+    Delta <- ref_cell_sums(ws * diffs, i, j, K1, K2) / W
     Delta[W == 0] <- NA
-    fill_nearest(Delta, u, v)
+    ref_fill_nearest(Delta, u, v)
   }
 
   if (is.factor(X[[J[1]]])) {
     X[[J[1]]] <- droplevels(X[[J[1]]])
-    lev <- levels(X[[J[1]]])[mds_level_order(X, J[1], d$w, wt)]
+    lev <- levels(X[[J[1]]])[ref_level_order(X, J[1], d$w, wt)]
     r <- match(X[[J[1]]], lev)
     K1 <- length(lev)
     # Second difference over the level step k -> k + 1 and the row's j2-bin,
@@ -214,23 +223,23 @@ ref_al_2d <- function(X, J, pred, K, w = NULL) {
     dn <- which(r > 1)
     Delta <- cell_means(c(second_diff(up, r[up]), second_diff(dn, r[dn] - 1)), wt[c(up, dn)],
                         c(r[up], r[dn] - 1), a2[c(up, dn)], K1 - 1, seq_len(K1 - 1) / (K1 - 1))
-    F <- rbind(0, cbind(0, cumsum2(Delta))) # K1 x (K2 + 1): levels x j2-edges
-    b <- cell_sums(wt, r, a2, K1, K2) # weight of each level x j2-bin
+    F <- rbind(0, cbind(0, ref_cumsum2(Delta))) # K1 x (K2 + 1): levels x j2-edges
+    b <- ref_cell_sums(wt, r, a2, K1, K2) # weight of each level x j2-bin
     # Remove the main effects implied by F: for j2, its increments averaged
     # over the levels; for j1, the step increments (mean of the two j2-edges
     # of a bin) averaged with weights (b[k, ] + b[k + 1, ]) / 2.
-    f2 <- c(0, cumsum(colSums(b * diff_cols(F)) / colSums(b)))
-    bs <- mid_rows(b)
-    f1 <- c(0, cumsum(rowSums(bs * mid_cols(diff_rows(F))) / rowSums(bs)))
+    f2 <- c(0, cumsum(colSums(b * ref_diff_cols(F)) / colSums(b)))
+    bs <- ref_mid_rows(b)
+    f1 <- c(0, cumsum(rowSums(bs * ref_mid_cols(ref_diff_rows(F))) / rowSums(bs)))
     F <- F - outer(f1, f2, "+")
-    F <- F - sum(b * mid_cols(F)) / sum(b)
-    return(list(x1 = lev, x2 = z2, f = F))
+    F <- F - sum(b * ref_mid_cols(F)) / sum(b)
+    return(list(x1 = lev, x2 = z2, f = F, nn_ties = attr(Delta, "nn_ties")))
   }
 
   x1 <- X[[J[1]]]
-  z1 <- al_edges(x1, K, d$w)
+  z1 <- ref_al_edges(x1, K, d$w)
   K1 <- length(z1) - 1
-  a1 <- al_bin(x1, z1)
+  a1 <- ref_al_bin(x1, z1)
   rows <- seq_len(nrow(X))
   lo1 <- z1[a1]
   hi1 <- z1[a1 + 1]
@@ -238,13 +247,13 @@ ref_al_2d <- function(X, J, pred, K, w = NULL) {
   hi2 <- z2[a2 + 1]
   diffs <- (at(rows, hi1, hi2) - at(rows, hi1, lo2)) - (at(rows, lo1, hi2) - at(rows, lo1, lo2))
   Delta <- cell_means(diffs, wt, a1, a2, K1, (z1[-1] + z1[-(K1 + 1)]) / 2 / (max(z1) - min(z1)))
-  F <- rbind(0, cbind(0, cumsum2(Delta))) # (K1 + 1) x (K2 + 1) at the edges
-  b <- cell_sums(wt, a1, a2, K1, K2)
+  F <- rbind(0, cbind(0, ref_cumsum2(Delta))) # (K1 + 1) x (K2 + 1) at the edges
+  b <- ref_cell_sums(wt, a1, a2, K1, K2)
   # Remove the main effects implied by F: its increments along one variable,
   # averaged over the two edges of each bin of the other, weighted by b.
-  f1 <- c(0, cumsum(rowSums(b * mid_cols(diff_rows(F))) / rowSums(b)))
-  f2 <- c(0, cumsum(colSums(b * mid_rows(diff_cols(F))) / colSums(b)))
+  f1 <- c(0, cumsum(rowSums(b * ref_mid_cols(ref_diff_rows(F))) / rowSums(b)))
+  f2 <- c(0, cumsum(colSums(b * ref_mid_rows(ref_diff_cols(F))) / colSums(b)))
   F <- F - outer(f1, f2, "+")
-  F <- F - sum(b * mid_rows(mid_cols(F))) / sum(b)
-  list(x1 = z1, x2 = z2, f = F)
+  F <- F - sum(b * ref_mid_rows(ref_mid_cols(F))) / sum(b)
+  list(x1 = z1, x2 = z2, f = F, nn_ties = attr(Delta, "nn_ties"))
 }
