@@ -102,11 +102,12 @@ al_level_order <- function(ctx, j, level_order) {
   col <- ctx$data[[j]]
   lev <- if (is.factor(col)) levels(col) else sort(unique(as.character(col)))
   lev <- lev[lev %in% as.character(col[rows])]
+  if (anyNA(col[rows])) lev <- c(lev, NA) # missing values as a level
   if (level_order == "levels" || is.ordered(col) || is.logical(col) || length(lev) < 3L) {
     return(lev)
   }
   w <- ctx$weights[rows]
-  g <- factor(as.character(col[rows]), levels = lev)
+  g <- factor(as.character(col[rows]), levels = lev, exclude = NULL)
   K <- length(lev)
   D <- matrix(0, K, K)
   for (k in setdiff(seq_along(ctx$data), j)) {

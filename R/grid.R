@@ -13,12 +13,14 @@ column_kind <- function(x) {
 # them; otherwise `grid_points` quantiles (type 7, duplicates dropped) or an
 # evenly spaced sequence from the minimum to the maximum. Categorical: the
 # levels that occur (factor level order; sorted values for character and
-# logical columns).
-make_grid <- function(x, grid_points, splits_type) {
+# logical columns), and NA last when `na_level` and a value is missing.
+make_grid <- function(x, grid_points, splits_type, na_level = FALSE) {
+  missing <- anyNA(x)
   x <- x[!is.na(x)]
   if (column_kind(x) == "categorical") {
-    if (is.factor(x)) return(levels(droplevels(x)))
-    return(sort(unique(x)))
+    lev <- if (is.factor(x)) levels(droplevels(x)) else sort(unique(x))
+    if (na_level && missing) lev <- c(lev, NA)
+    return(lev)
   }
   ux <- sort(unique(as.double(x)))
   if (length(ux) <= grid_points) return(ux)
@@ -86,4 +88,35 @@ weighted_quantile7 <- function(x, w, p) {
   i <- which(index > lo & hi != qs)
   qs[i] <- (1 - h[i]) * qs[i] + h[i] * hi[i]
   qs
+}
+
+# The grid point whose cell holds each value: for a numeric grid, cells lie
+# between the midpoints of neighbouring grid values, the outer ones as wide
+# on the outside as on the inside (cell_edges()); for a categorical grid,
+# the level itself (a missing value belongs to an NA level). NA when a value
+# is in no cell.
+cell_index <- function(x, grid) {
+  if (!is.numeric(grid)) return(match(as.character(x), as.character(grid)))
+  x <- as.double(x)
+  o <- order(grid)
+  e <- cell_edges(grid[o])
+  k <- findInterval(x, c(e$lo[1L], e$hi), rightmost.closed = TRUE)
+  k[k < 1L | k > length(grid)] <- NA
+  o[k]
+}
+
+# Support of each grid point: the number of rows whose value lies in its
+# cell (cell_index()).
+grid_support <- function(x, grid) tabulate(cell_index(x, grid), length(grid))
+
+# Cell edges halfway between sorted grid values, the outer cells as wide as
+# their inner half.
+cell_edges <- function(g) {
+  g <- as.double(g)
+  o <- order(g)
+  s <- g[o]
+  mids <- (s[-1] + s[-length(s)]) / 2
+  lo <- c(s[1] - (if (length(s) > 1) mids[1] - s[1] else 0.5), mids)
+  hi <- c(mids, s[length(s)] + (if (length(s) > 1) s[length(s)] - mids[length(mids)] else 0.5))
+  list(lo = lo[order(o)], hi = hi[order(o)])
 }

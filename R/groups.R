@@ -12,7 +12,8 @@ group_factor <- function(g, bins) {
 grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_size,
                             variables, type, method, grid_points, variable_splits_type,
                             variable_splits, intervals, bandwidth, threads,
-                            memory_budget, keep_ice, class, weights, level_order, call, env) {
+                            memory_budget, keep_ice, class, weights, level_order, na_level,
+                            call, env) {
   check_whole(group_bins, "group_bins", 2, env)
   check_whole(min_group_size, "min_group_size", 1, env)
   g <- group_factor(data[[groups]][rows], group_bins)
@@ -37,7 +38,7 @@ grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_si
   bw <- bandwidth
   if (type != "accumulated") {
     for (v in variables) {
-      if (is.null(splits[[v]])) splits[[v]] <- make_grid(data[[v]], grid_points, variable_splits_type)
+      if (is.null(splits[[v]])) splits[[v]] <- make_grid(data[[v]], grid_points, variable_splits_type, na_level)
     }
   }
   m <- if (type == "partial") "exact" else method
@@ -58,7 +59,7 @@ grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_si
       grid_points = grid_points, variable_splits = if (length(splits)) splits,
       intervals = intervals, bandwidth = bw, label = paste0(inputs$label, "_", lev),
       threads = threads, memory_budget = memory_budget, keep_ice = keep_ice,
-      class = class, level_order = level_order, weights = if (!is.null(weights)) as.double(weights[sub])
+      class = class, level_order = level_order, na_level = na_level, weights = if (!is.null(weights)) as.double(weights[sub])
     )
     # Labels `<label>_<group>`, or `<label>.<class>_<group>` per class.
     lp <- res$label_parts

@@ -2,8 +2,13 @@
 # "kernel"), eq. (18.4) with Apley's intervals (method "interval"), and
 # indicator weights for categorical variables.
 
-# Rows usable for a variable's neighbourhoods: those where it is observed.
-observed_rows <- function(ctx, j) which(!is.na(ctx$data[[j]]))
+# Rows usable for a variable's neighbourhoods: those where it is observed,
+# or all rows of a categorical variable whose missing values are a level.
+observed_rows <- function(ctx, j) {
+  col <- ctx$data[[j]]
+  if (isTRUE(ctx$na_level) && column_kind(col) == "categorical") return(seq_along(col))
+  which(!is.na(col))
+}
 
 # Kernel-weighted sums over the ICE table of variable j on `grid` (of the
 # predictions, or with lag = TRUE of their consecutive grid differences),

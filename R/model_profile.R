@@ -42,6 +42,20 @@
 #' session's stream is restored afterwards. Nothing is drawn when all rows
 #' are used.
 #'
+#' @section AL for categorical variables:
+#' A categorical variable has no order that AL could accumulate along, so
+#' its levels are ordered first: unordered factors and character columns as
+#' ALEPlot orders them, by the first coordinate of a classical
+#' multidimensional scaling ([stats::cmdscale()]) of distances between the
+#' levels summed over all other columns of `data` (the Kolmogorov-Smirnov
+#' distance between the levels' distributions of a numeric column, at 100 of
+#' its quantiles; the total variation distance for a categorical one), so
+#' that similar levels are neighbours. Each row then contributes its
+#' prediction difference to the next level up and from the next level down;
+#' the differences are averaged per pair of adjacent levels, accumulated,
+#' and centred with the levels' frequencies (Apley and Zhu, 2020, section
+#' 5.2). The values equal `ALEPlot::ALEPlot()`'s plus the mean prediction.
+#'
 #' @section Centring of AL profiles:
 #' The accumulated interval effects are centred with ALEPlot's constant (the
 #' count-weighted mean of the interval midpoints of the accumulated effects,
@@ -65,12 +79,29 @@
 #' value is `NA`, with a warning, instead of the 0 DALEX reports.
 #'
 #' @section Missing values:
-#' A PD profile sets the profiled column to each grid value, so rows with a
-#' missing value in that column are used as usual. LD and AL profiles need
-#' each row's own value: rows with a missing value in the profiled column are
-#' left out of that variable's profile, with a warning that says how many.
-#' Missing values in other columns are passed to the predict function as they
-#' are; a prediction that is `NA` is an error.
+#' * In the profiled variable: a PD profile sets the column to each grid
+#'   value, so rows with a missing value in it are used as usual. LD and AL
+#'   profiles need each row's own value: rows with a missing value are left
+#'   out of that variable's profile, with a warning that says how many. For a
+#'   categorical variable, `na_level = TRUE` makes the missing values a level
+#'   of their own instead (the grid point `NA`, last, or placed by similarity
+#'   for AL): PD sets the column to `NA` (the model must accept it), LD
+#'   averages the rows with a missing value, AL accumulates the differences
+#'   to and from it.
+#' * In other columns: passed to the predict function as they are.
+#' * In the predictions: an error that says how many, never a silently
+#'   dropped row.
+#' * In the `groups` column: those rows are left out, with a warning.
+#' * Grids are computed without the missing values.
+#'
+#' @section Support of each grid point:
+#' `agr_profiles$_support_` is the number of background rows whose own value
+#' lies in the grid point's cell (numeric: between the midpoints to the
+#' neighbouring grid points, the outer cells as wide outside as inside;
+#' categorical: at the level). Grid points with little or no support are
+#' where a profile extrapolates: a PD profile there averages predictions for
+#' data the model never saw. The rug of [plot()][plot.mp_profile] shows the
+#' same.
 #'
 #' @section Subgroups:
 #' With `groups = "column"` the background rows (after sampling `N` of them)
@@ -169,12 +200,19 @@
 #' @param weights `NULL`, the name of a column of `data`, or a vector with one
 #'   non-negative case weight per row of `data` (an explainer's `weights` by
 #'   default). See the section on case weights.
+#' @param level_order Order of the levels of a categorical variable in AL
+#'   profiles: `"similarity"` (ALEPlot's order; see the section on AL for
+#'   categorical variables) or `"levels"` (the factor's own order). Ordered
+#'   factors and logical columns always keep their order.
+#' @param na_level For categorical variables: treat missing values as a level
+#'   of their own (see the section on missing values)?
 #' @param ... Must be empty.
 #'
 #' @returns An object of class `mp_profile`: a list with
 #'   * `agr_profiles`: a data frame with DALEX's columns `_vname_`,
 #'     `_label_`, `_x_`, `_yhat_`, `_ids_` (`_x_` is numeric, or character when
-#'     numeric and categorical variables are mixed);
+#'     numeric and categorical variables are mixed), and `_support_`, the
+#'     number of background rows near each grid point;
 #'   * `cp_profiles`: the ICE curves as a data frame with columns `_vname_`,
 #'     `_label_`, `_ids_` (the row of `data`), `_x_` and `_yhat_`, or `NULL`;
 #'   * `type`, `method`, `variables`, `label`, `grids` (grid or edges per
@@ -219,7 +257,8 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
                           memory_budget = getOption("modelprofiles.memory_budget", 256),
                           keep_ice = TRUE, groups = NULL, group_bins = 3,
                           min_group_size = 10, class = NULL, weights = NULL,
-                          level_order = c("similarity", "levels"), ...) {
+                          level_order = c("similarity", "levels"), na_level = FALSE,
+                          ...) {
   call <- match.call()
   env <- environment()
   if (...length() > 0L) {
@@ -232,6 +271,9 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
   type <- match.arg(type)
   variable_splits_type <- match.arg(variable_splits_type)
   level_order <- match.arg(level_order)
+  if (!isTRUE(na_level) && !isFALSE(na_level)) {
+    cli::cli_abort("{.arg na_level} must be {.code TRUE} or {.code FALSE}.", call = env)
+  }
 
   inputs <- resolve_inputs(x, data, predict_function, label, env)
   model <- inputs$model
@@ -272,7 +314,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     variables <- setdiff(variables, attr(weights, "column"))
   }
   variables <- usable_variables(data, variables, type, explicit, env)
-  variable_splits <- check_splits(variable_splits, data, variables, env)
+  variable_splits <- check_splits(variable_splits, data, variables, env, na_level)
   bandwidth <- check_bandwidth(bandwidth, variables, env)
 
   # Background rows.
@@ -284,7 +326,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
       variable_splits_type = variable_splits_type, variable_splits = variable_splits,
       intervals = intervals, bandwidth = bandwidth, threads = threads,
       memory_budget = memory_budget, keep_ice = keep_ice, class = class,
-      weights = weights, level_order = level_order, call = call, env = env
+      weights = weights, level_order = level_order, na_level = na_level, call = call, env = env
     ))
   }
   background <- background_rows(data, rows)
@@ -292,6 +334,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
   ctx <- new_context(model, predict_function, unclass_frame(background), rows,
                      w, threads, memory_budget, class = class, call = env)
   labels <- output_labels(ctx, label)
+  ctx$na_level <- na_level
 
   budget_bytes <- memory_budget * 2^20
   ice_used <- 0
@@ -303,7 +346,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     col <- data[[v]]
     kind <- column_kind(col)
     n_na <- sum(is.na(background[[v]]))
-    if (n_na > 0L && type != "partial") {
+    if (n_na > 0L && type != "partial" && !(na_level && kind == "categorical")) {
       cli::cli_warn(
         "{.field {v}} has {n_na} missing value{?s} among the background rows; {?that row is/those rows are} left out of its profile.",
         call = env
@@ -314,7 +357,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     }
     grid <- variable_splits[[v]]
     # AL profiles use Apley's edges or their own even grid.
-    if (is.null(grid) && type != "accumulated") grid <- make_grid(col, grid_points, variable_splits_type)
+    if (is.null(grid) && type != "accumulated") grid <- make_grid(col, grid_points, variable_splits_type, na_level)
     # ICE curves are kept while all of them together (about 48 bytes per
     # point: the table and its data-frame form) fit in the memory budget.
     ice_bytes <- as.double(if (is.null(grid)) grid_points else length(grid)) * length(rows) * 48
@@ -360,7 +403,8 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     }
     if (!is.null(res$intervals)) intervals_used[[v]] <- res$intervals
     grids[[v]] <- res$x
-    agr[[match(v, variables)]] <- list(v = v, x = res$x, yhat = res$yhat)
+    agr[[match(v, variables)]] <- list(v = v, x = res$x, yhat = res$yhat,
+                                       support = grid_support(background[[v]], res$x))
     if (!is.null(res$ice)) {
       G <- length(res$x)
       cp[[v]] <- do.call(rbind, lapply(seq_along(labels), function(c) {
@@ -380,6 +424,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
       `_vname_` = a$v, `_label_` = rep(labels, each = length(a$x)),
       `_x_` = rep(if (mixed) as.character(a$x) else a$x, length(labels)),
       `_yhat_` = as.vector(a$yhat), `_ids_` = 0L,
+      `_support_` = rep(a$support, length(labels)),
       check.names = FALSE, stringsAsFactors = FALSE
     )
   }))
@@ -583,7 +628,7 @@ usable_variables <- function(data, variables, type, explicit, call) {
   variables[keep]
 }
 
-check_splits <- function(splits, data, variables, call) {
+check_splits <- function(splits, data, variables, call, na_level = FALSE) {
   if (is.null(splits)) return(list())
   if (!is.list(splits) || is.null(names(splits)) || any(!nzchar(names(splits)))) {
     cli::cli_abort("{.arg variable_splits} must be a named list of grids.", call = call)
@@ -595,7 +640,9 @@ check_splits <- function(splits, data, variables, call) {
   for (v in names(splits)) {
     s <- splits[[v]]
     col <- data[[v]]
-    if (length(s) == 0L || anyNA(s)) {
+    # NA is a grid value only for the missing level of a categorical variable.
+    na_ok <- na_level && column_kind(col) == "categorical"
+    if (length(s) == 0L || (anyNA(s) && !na_ok)) {
       cli::cli_abort("{.arg variable_splits${v}} must be values without {.val {NA}}.", call = call)
     }
     if (column_kind(col) == "numeric") {
@@ -606,7 +653,7 @@ check_splits <- function(splits, data, variables, call) {
     } else {
       allowed <- if (is.factor(col)) levels(col) else unique(as.character(stats::na.omit(col)))
       if (is.logical(col)) allowed <- c("FALSE", "TRUE")
-      odd <- setdiff(as.character(s), allowed)
+      odd <- setdiff(as.character(s[!is.na(s)]), allowed)
       if (length(odd)) {
         cli::cli_abort("{.arg variable_splits${v}} has value{?s} that {.field {v}} cannot take: {.val {odd}}.", call = call)
       }

@@ -157,11 +157,15 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
       yhat <- matrix(f, ncol = dim(f)[3L])
     }
     G <- length(g1) * length(g2)
+    k1 <- cell_index(ctx$data[[js[1]]], g1)
+    k2 <- cell_index(ctx$data[[js[2]]], g2)
+    support <- tabulate(k1 + length(g1) * (k2 - 1L), G)
     data.frame(
       `_vname_` = pr[1], `_vname2_` = pr[2], `_label_` = rep(labels, each = G),
       `_x_` = rep(if (is.numeric(g1)) g1 else as.character(g1), times = length(g2) * length(labels)),
       `_x2_` = rep(rep(if (is.numeric(g2)) g2 else as.character(g2), each = length(g1)), length(labels)),
       `_yhat_` = as.vector(yhat), `_ids_` = 0L,
+      `_support_` = rep(support, length(labels)),
       check.names = FALSE, stringsAsFactors = FALSE
     )
   })
@@ -305,16 +309,4 @@ tile_span <- function(values, grid) {
   lev <- as.character(grid)
   pos <- match(values, lev)
   list(lo = pos - 0.5, hi = pos + 0.5, levels = lev)
-}
-
-# Cell edges halfway between sorted grid values, the outer cells as wide as
-# their inner half.
-cell_edges <- function(g) {
-  g <- as.double(g)
-  o <- order(g)
-  s <- g[o]
-  mids <- (s[-1] + s[-length(s)]) / 2
-  lo <- c(s[1] - (if (length(s) > 1) mids[1] - s[1] else 0.5), mids)
-  hi <- c(mids, s[length(s)] + (if (length(s) > 1) s[length(s)] - mids[length(mids)] else 0.5))
-  list(lo = lo[order(o)], hi = hi[order(o)])
 }

@@ -12,8 +12,9 @@
 # semantics: every mean becomes a weighted mean and every count a weight sum,
 # including the quantiles, ecdfs and contingency tables used for the bins and
 # the level order. A row of weight 2 therefore gives exactly what the same row
-# duplicated gives, and a weight of 0 removes the row. With w = NULL the
-# functions reproduce ALEPlot::ALEPlot() (quantiles via stats::quantile).
+# duplicated gives (but see the note on equal weights below), and a weight of
+# 0 removes the row. With w = NULL the functions reproduce ALEPlot::ALEPlot()
+# (quantiles via stats::quantile).
 
 # Weighted quantiles ---------------------------------------------------------
 #
@@ -79,7 +80,7 @@ ref_cell_sums <- function(v, i, j, K1, K2) {
 ref_al_edges <- function(x, K, w) unique(c(min(x), wquantile1(x, w, seq(1 / K, 1, length.out = K))))
 ref_al_bin <- function(x, z) pmax(1L, findInterval(x, z, left.open = TRUE))
 
-# Matrix of ref_pairwise distances f(|M[i, ] - M[k, ]|) between the rows of M.
+# Matrix of the distances f(|M[i, ] - M[k, ]|) between the rows of M.
 ref_pairwise <- function(M, f) {
   idx <- seq_len(nrow(M))
   outer(idx, idx, Vectorize(function(i, k) f(abs(M[i, ] - M[k, ]))))
@@ -141,7 +142,8 @@ ref_mid_cols <- function(M) (M[, -1, drop = FALSE] + M[, -ncol(M), drop = FALSE]
 # First-order ALE of a factor -----------------------------------------------------
 
 # Returns list(levels, f): the levels present, in ALEPlot's MDS order (or in
-# `order`, e.g. levels() of an ordered factor), and the centred effect at each.
+# `order`, e.g. levels() of an ordered factor, on which ALEPlot 1.1 itself
+# fails), and the centred effect at each.
 ref_al_factor <- function(X, J, pred, w = NULL, order = NULL) {
   d <- ref_drop_zero_weight(X, w)
   X <- d$X
@@ -215,45 +217,43 @@ ref_al_2d <- function(X, J, pred, K, w = NULL) {
     # Second difference over the level step k -> k + 1 and the row's j2-bin,
     # on the rows at level k (up) and at level k + 1 (down), pooled per step.
     second_diff <- function(rows, k) {
-      lo <- z2[a2[rows]]
-      hi <- z2[a2[rows] + 1]
-      (at(rows, lev[k + 1], hi) - at(rows, lev[k + 1], lo)) - (at(rows, lev[k], hi) - at(rows, lev[k], lo))
+      rise <- function(level) at(rows, level, z2[a2[rows] + 1]) - at(rows, level, z2[a2[rows]])
+      rise(lev[k + 1]) - rise(lev[k])
     }
     up <- which(r < K1)
     dn <- which(r > 1)
     Delta <- cell_means(c(second_diff(up, r[up]), second_diff(dn, r[dn] - 1)), wt[c(up, dn)],
                         c(r[up], r[dn] - 1), a2[c(up, dn)], K1 - 1, seq_len(K1 - 1) / (K1 - 1))
-    F <- rbind(0, cbind(0, ref_cumsum2(Delta))) # K1 x (K2 + 1): levels x j2-edges
+    fJ <- rbind(0, cbind(0, ref_cumsum2(Delta))) # accumulated: K1 levels x (K2 + 1) j2-edges
     b <- ref_cell_sums(wt, r, a2, K1, K2) # weight of each level x j2-bin
-    # Remove the main effects implied by F: for j2, its increments averaged
+    # Remove the main effects implied by fJ: for j2, its increments averaged
     # over the levels; for j1, the step increments (mean of the two j2-edges
     # of a bin) averaged with weights (b[k, ] + b[k + 1, ]) / 2.
-    f2 <- c(0, cumsum(colSums(b * ref_diff_cols(F)) / colSums(b)))
+    f2 <- c(0, cumsum(colSums(b * ref_diff_cols(fJ)) / colSums(b)))
     bs <- ref_mid_rows(b)
-    f1 <- c(0, cumsum(rowSums(bs * ref_mid_cols(ref_diff_rows(F))) / rowSums(bs)))
-    F <- F - outer(f1, f2, "+")
-    F <- F - sum(b * ref_mid_cols(F)) / sum(b)
-    return(list(x1 = lev, x2 = z2, f = F, nn_ties = attr(Delta, "nn_ties")))
+    f1 <- c(0, cumsum(rowSums(bs * ref_mid_cols(ref_diff_rows(fJ))) / rowSums(bs)))
+    fJ <- fJ - outer(f1, f2, "+")
+    fJ <- fJ - sum(b * ref_mid_cols(fJ)) / sum(b)
+    return(list(x1 = lev, x2 = z2, f = fJ, nn_ties = attr(Delta, "nn_ties")))
   }
 
   x1 <- X[[J[1]]]
   z1 <- ref_al_edges(x1, K, d$w)
   K1 <- length(z1) - 1
   a1 <- ref_al_bin(x1, z1)
+  # Second difference over each row's cell: the rise across its j2-bin at the
+  # upper minus that at the lower j1-edge.
   rows <- seq_len(nrow(X))
-  lo1 <- z1[a1]
-  hi1 <- z1[a1 + 1]
-  lo2 <- z2[a2]
-  hi2 <- z2[a2 + 1]
-  diffs <- (at(rows, hi1, hi2) - at(rows, hi1, lo2)) - (at(rows, lo1, hi2) - at(rows, lo1, lo2))
+  rise <- function(x1) at(rows, x1, z2[a2 + 1]) - at(rows, x1, z2[a2])
+  diffs <- rise(z1[a1 + 1]) - rise(z1[a1])
   Delta <- cell_means(diffs, wt, a1, a2, K1, (z1[-1] + z1[-(K1 + 1)]) / 2 / (max(z1) - min(z1)))
-  F <- rbind(0, cbind(0, ref_cumsum2(Delta))) # (K1 + 1) x (K2 + 1) at the edges
+  fJ <- rbind(0, cbind(0, ref_cumsum2(Delta))) # accumulated, at the (K1 + 1) x (K2 + 1) edges
   b <- ref_cell_sums(wt, a1, a2, K1, K2)
-  # Remove the main effects implied by F: its increments along one variable,
+  # Remove the main effects implied by fJ: its increments along one variable,
   # averaged over the two edges of each bin of the other, weighted by b.
-  f1 <- c(0, cumsum(rowSums(b * ref_mid_cols(ref_diff_rows(F))) / rowSums(b)))
-  f2 <- c(0, cumsum(colSums(b * ref_mid_rows(ref_diff_cols(F))) / colSums(b)))
-  F <- F - outer(f1, f2, "+")
-  F <- F - sum(b * ref_mid_rows(ref_mid_cols(F))) / sum(b)
-  list(x1 = z1, x2 = z2, f = F, nn_ties = attr(Delta, "nn_ties"))
+  f1 <- c(0, cumsum(rowSums(b * ref_mid_cols(ref_diff_rows(fJ))) / rowSums(b)))
+  f2 <- c(0, cumsum(colSums(b * ref_mid_rows(ref_diff_cols(fJ))) / colSums(b)))
+  fJ <- fJ - outer(f1, f2, "+")
+  fJ <- fJ - sum(b * ref_mid_rows(ref_mid_cols(fJ))) / sum(b)
+  list(x1 = z1, x2 = z2, f = fJ, nn_ties = attr(Delta, "nn_ties"))
 }

@@ -53,8 +53,11 @@ test_that("constant, empty and unsupported columns", {
   expect_message(res <- model_profile(NULL, X, predict_function = pf), "Skipping")
   expect_equal(res$variables, "a")
   Xc <- data.frame(a = 1:5, g = factor(c("x", "y", "x", "y", "x")))
-  expect_error(model_profile(NULL, Xc, predict_function = function(m, newdata) newdata$a,
-                             variables = "g", type = "accumulated"), "categorical")
+  # A categorical variable the model ignores has a flat AL profile at the
+  # mean prediction.
+  flat <- model_profile(NULL, Xc, predict_function = function(m, newdata) newdata$a,
+                        variables = "g", type = "accumulated")
+  expect_equal(flat$agr_profiles$`_yhat_`, c(3, 3))
   Xl <- data.frame(a = 1:3)
   Xl$l <- list(1, 2, 3)
   expect_error(model_profile(NULL, Xl, predict_function = function(m, newdata) newdata$a), "type")
