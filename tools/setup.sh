@@ -15,7 +15,9 @@ pkgs="r-base-dev r-cran-rcpp r-cran-rcpparmadillo r-cran-rcppparallel
 if [ "$what" = "check" ]; then
   pkgs="$pkgs r-cran-testthat r-cran-randomforest r-cran-gbm
   r-cran-knitr r-cran-rmarkdown r-cran-vdiffr r-cran-withr
-  r-cran-data.table r-cran-jsonlite r-cran-matrix
+  r-cran-data.table r-cran-jsonlite r-cran-matrix r-cran-nnet
+  r-cran-checkmate r-cran-formula r-cran-future r-cran-future.apply
+  r-cran-metrics r-cran-r6
   pandoc qpdf tidy texlive-latex-base texlive-latex-recommended
   texlive-fonts-recommended texlive-fonts-extra"
 fi
@@ -27,7 +29,7 @@ if [ "$what" = "check" ]; then
   $SUDO Rscript -e '
     repos <- "https://cloud.r-project.org"
     have <- function(p) requireNamespace(p, quietly = TRUE)
-    need <- c("DALEX", "pdp")
+    need <- c("DALEX", "pdp", "iml", "yaImpute")
     miss <- need[!vapply(need, have, logical(1))]
     if (length(miss)) install.packages(miss, repos = repos, Ncpus = 2)
     if (!have("xgboost")) {
