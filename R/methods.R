@@ -20,7 +20,9 @@ profile_title <- function(type) {
 #'   `summary_mp_profile` with one row per variable and profile label (one
 #'   per subgroup with `groups`) (grid size, range of the
 #'   grid, minimum, maximum and range of the profile, number of grid points
-#'   without support), ordered by the profile's range, largest first;
+#'   without support, and the fewest background rows near a grid point,
+#'   `min_rows`, from `_support_`), ordered by the profile's range, largest
+#'   first;
 #'   `as.data.frame()` the requested data frame.
 #' @examples
 #' fit <- lm(mpg ~ wt + hp, data = mtcars)
@@ -88,6 +90,7 @@ summary.mp_profile <- function(object, ...) {
       x_min = xr[1], x_max = xr[2],
       yhat_min = yr[1], yhat_max = yr[2], yhat_range = yr[2] - yr[1],
       no_support = sum(is.na(d$`_yhat_`)),
+      min_rows = if (is.null(d$`_support_`)) NA_integer_ else min(d$`_support_`),
       stringsAsFactors = FALSE
     )
   }))

@@ -245,6 +245,25 @@
 #' ld <- model_profile(fit, X, variables = "wt", type = "conditional")
 #' al <- model_profile(fit, X, variables = "wt", type = "accumulated", intervals = 10)
 #' head(as.data.frame(al))
+#'
+#' # A factor: AL orders its levels by similarity of the other columns.
+#' d <- transform(mtcars, cyl = factor(cyl))
+#' fit2 <- lm(mpg ~ cyl * wt + hp, data = d)
+#' model_profile(fit2, d[c("cyl", "wt", "hp")], variables = "cyl", type = "accumulated")
+#'
+#' # A binary classifier: the probability of the second class, or another.
+#' lr <- glm(am ~ wt + hp, data = mtcars, family = binomial)
+#' model_profile(lr, mtcars[c("wt", "hp")], variables = "wt", class = "0")
+#'
+#' # A multiclass model: one profile per class.
+#' if (requireNamespace("nnet", quietly = TRUE)) {
+#'   mn <- nnet::multinom(Species ~ ., data = iris, trace = FALSE)
+#'   plot(model_profile(mn, iris[1:4], variables = "Petal.Length"))
+#' }
+#'
+#' # Case weights: a weight of 2 counts a row twice.
+#' w <- rep(1:2, length.out = nrow(mtcars))
+#' model_profile(fit, X, variables = "wt", weights = w, grid_points = 5)
 #' @export
 model_profile <- function(x, data = NULL, predict_function = NULL,
                           variables = NULL,
