@@ -40,3 +40,18 @@ save(plot(alg), "11-subgroups-al", h = 4)
 pd2 <- model_profile_2d(fit2, X, variables = c("lstat", "rm"), grid_points = 25, label = "random forest")
 save(plot(pd2), "12-pd-2d-tiles", w = 6.5, h = 5)
 save(plot(pd2, geom = "contour"), "13-pd-2d-contour", w = 6.5, h = 5)
+al2 <- model_profile_2d(fit2, X, variables = c("lstat", "rm"), type = "accumulated", intervals = 12,
+                        label = "random forest")
+save(plot(al2), "14-al-2d", w = 6.5, h = 5)
+# A multiclass probability forest: one profile per class.
+rf3 <- ranger::ranger(Species ~ ., data = iris, num.trees = 200, probability = TRUE,
+                      num.threads = 2, seed = 1)
+pm <- model_profile(rf3, iris[1:4], variables = c("Petal.Length", "Petal.Width"), label = "forest")
+save(plot(pm), "15-multiclass", h = 4)
+# A factor's AL profile: levels in the order of their similarity.
+lm3 <- lm(Sepal.Length ~ Species * Petal.Length + Sepal.Width, data = iris)
+save(plot(model_profile(lm3, iris[c("Species", "Petal.Length", "Sepal.Width")], variables = "Species",
+                        label = "linear model"),
+          model_profile(lm3, iris[c("Species", "Petal.Length", "Sepal.Width")], variables = "Species",
+                        type = "accumulated", label = "linear model")),
+     "16-factor-al", w = 5, h = 4)
