@@ -77,37 +77,39 @@ corner_differences <- function(ctx, js, rows, a1, a2, z1, z2) {
 }
 
 # Categorical x numeric: for rows below the last level, the second
-# difference between the row's level and the next one up; for rows above the
-# first level, between the next one down and the row's level; pooled per
+# difference between the next level up and the row's level; for rows above
+# the first level, between the row's level and the next one down; pooled per
 # pair of adjacent levels (ALEPlot's algorithm). The predictions at the row's
-# own level serve both.
+# own level serve both, so a row costs at most six predictions (ALEPlot
+# makes eight).
 level_corner_differences <- function(ctx, js, rows, o, a2, levels, z2) {
   c1 <- ctx$data[[js[1]]]
   c2 <- ctx$data[[js[2]]]
   K <- length(levels)
+  n <- length(rows)
+  C <- n_outputs(ctx)
   up <- which(o < K)
   down <- which(o > 1L)
-  pos <- c(up, down)
-  lev <- c(o[up] + 1L, o[down] - 1L)
-  sign <- rep(c(1, -1), c(length(up), length(down)))
-  n <- length(pos)
-  d <- matrix(0, n, n_outputs(ctx))
-  for (chunk in row_chunks(n, ctx$chunk_rows / 4)) {
-    m <- length(chunk)
-    p <- pos[chunk]
-    src <- rep(rows[p] - 1L, 4L)
-    lo2 <- z2[a2[p]]
-    hi2 <- z2[a2[p] + 1L]
-    own <- levels[o[p]]
-    other <- levels[lev[chunk]]
-    vals <- list(column_values(c1, c(own, own, other, other)), column_values(c2, c(lo2, hi2, lo2, hi2)))
-    y <- predict_stacked(ctx, src, js, vals)
-    q <- function(k) y[(k - 1L) * m + seq_len(m), , drop = FALSE]
-    # (other level - own level) differences of the z2 differences; moving
-    # down reverses the direction.
-    d[chunk, ] <- sign[chunk] * ((q(4L) - q(3L)) - (q(2L) - q(1L)))
+  d_up <- matrix(0, length(up), C)
+  d_down <- matrix(0, length(down), C)
+  for (chunk in row_chunks(n, ctx$chunk_rows / 6)) {
+    u <- chunk[o[chunk] < K]
+    dn <- chunk[o[chunk] > 1L]
+    lo2 <- function(i) z2[a2[i]]
+    hi2 <- function(i) z2[a2[i] + 1L]
+    src <- rows[c(chunk, chunk, u, u, dn, dn)] - 1L
+    lev <- c(o[chunk], o[chunk], o[u] + 1L, o[u] + 1L, o[dn] - 1L, o[dn] - 1L)
+    v2 <- c(lo2(chunk), hi2(chunk), lo2(u), hi2(u), lo2(dn), hi2(dn))
+    y <- predict_stacked(ctx, src, js, list(column_values(c1, levels[lev]), column_values(c2, v2)))
+    # The six blocks of y: own level at lo2, hi2; up; down.
+    sizes <- rep(c(length(chunk), length(u), length(dn)), each = 2L)
+    starts <- cumsum(c(0L, sizes))
+    part <- function(k) y[starts[k] + seq_len(sizes[k]), , drop = FALSE]
+    own <- part(2L) - part(1L)
+    d_up[match(u, up), ] <- (part(4L) - part(3L)) - own[match(u, chunk), , drop = FALSE]
+    d_down[match(dn, down), ] <- own[match(dn, chunk), , drop = FALSE] - (part(6L) - part(5L))
   }
-  list(d = d, pair = c(o[up], o[down] - 1L), pos = pos)
+  list(d = rbind(d_up, d_down), pair = c(o[up], o[down] - 1L), pos = c(up, down))
 }
 
 # Cells without rows take the value of the nearest cell with rows, by the

@@ -90,6 +90,17 @@ test_that("second-order AL: weights equal duplicated rows; classes; missing valu
   expect_equal(surface(r, "m.three"), 0 * surface(r, "m.one"), tolerance = 1e-12)
   p <- plot(r)
   expect_s3_class(p$facet, "FacetWrap")
+  # Chunks of a few rows give the same numbers.
+  small <- model_profile_2d(NULL, d$X, predict_function = pf2, variables = c("g", "x2"),
+                            type = "accumulated", intervals = 6, N = NULL, label = "m",
+                            memory_budget = 0.005)
+  expect_equal(small$agr_profiles, r$agr_profiles)
+  small <- model_profile_2d(NULL, d$X, predict_function = pf2, variables = c("x1", "x2"),
+                            type = "accumulated", intervals = 6, N = NULL, label = "m",
+                            memory_budget = 0.005)
+  expect_equal(small$agr_profiles,
+               model_profile_2d(NULL, d$X, predict_function = pf2, variables = c("x1", "x2"),
+                                type = "accumulated", intervals = 6, N = NULL, label = "m")$agr_profiles)
   Xna <- d$X
   Xna$x2[1:5] <- NA
   expect_warning(model_profile_2d(NULL, Xna, predict_function = d$pf, variables = c("x1", "x2"),
