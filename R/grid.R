@@ -24,11 +24,52 @@ make_grid <- function(x, grid_points, splits_type, na_level = FALSE) {
   }
   ux <- sort(unique(as.double(x)))
   if (length(ux) <= grid_points) return(ux)
-  if (splits_type == "quantiles") {
-    unique(stats::quantile(x, seq(0, 1, length.out = grid_points), names = FALSE))
-  } else {
-    seq(ux[1L], ux[length(ux)], length.out = grid_points)
+  switch(splits_type,
+    quantiles = unique(stats::quantile(x, seq(0, 1, length.out = grid_points), names = FALSE)),
+    uniform = seq(ux[1L], ux[length(ux)], length.out = grid_points),
+    # Evenly spaced positions among the sorted distinct values, both ends
+    # included: position floor(i (m - 1) / (k - 1)), i = 0, ..., k - 1.
+    distinct = ux[floor(seq(0, grid_points - 1) * (length(ux) - 1) / (grid_points - 1)) + 1]
+  )
+}
+
+#' Grid of values for a profile
+#'
+#' `profile_grid()` gives the grid that [model_profile()] uses for a
+#' variable, so that a grid can be computed on one set of rows (e.g. the
+#' training rows) and used, through `variable_splits`, for profiles averaged
+#' over another (e.g. the test rows).
+#'
+#' A numeric variable with at most `grid_points` distinct values gets all of
+#' them. Otherwise: `"quantiles"`, type-7 quantiles at
+#' `seq(0, 1, length.out = grid_points)` (duplicates dropped); `"uniform"`,
+#' an evenly spaced sequence from the minimum to the maximum; `"distinct"`,
+#' `grid_points` of the sorted distinct values at evenly spaced positions
+#' (position \eqn{\lfloor i (m - 1) / (k - 1) \rfloor}{floor(i (m - 1) / (k - 1))},
+#' \eqn{i = 0, \ldots, k - 1}, of the \eqn{m} distinct values), so that
+#' every grid point is a value that occurs. A categorical variable gets its
+#' levels that occur (and `NA` last with `na_level = TRUE` when a value is
+#' missing).
+#'
+#' @param x A vector: the values of one variable.
+#' @param grid_points Maximum number of grid points.
+#' @param type `"quantiles"`, `"uniform"` or `"distinct"`.
+#' @param na_level For categorical `x`: add `NA` as a level?
+#' @returns The grid: a sorted numeric vector, or the levels.
+#' @examples
+#' profile_grid(mtcars$hp, 5)
+#' profile_grid(mtcars$hp, 5, type = "distinct")
+#' profile_grid(factor(c("b", "a", NA)), na_level = TRUE)
+#' @export
+profile_grid <- function(x, grid_points = 101, type = c("quantiles", "uniform", "distinct"),
+                         na_level = FALSE) {
+  type <- match.arg(type)
+  grid_points <- check_whole(grid_points, "grid_points", 2, rlang::caller_env())
+  if (column_kind(x) == "unsupported") {
+    cli::cli_abort("{.arg x} must be numeric, a factor, character or logical, not {.cls {class(x)}}.")
   }
+  if (all(is.na(x))) cli::cli_abort("{.arg x} has only missing values.")
+  make_grid(x, grid_points, type, na_level)
 }
 
 # Apley's edges, computed exactly as ALEPlot does (type-1 quantiles through

@@ -13,10 +13,14 @@ grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_si
                             variables, type, method, grid_points, variable_splits_type,
                             variable_splits, intervals, bandwidth, threads,
                             memory_budget, keep_ice, class, weights, level_order, na_level,
-                            call, env) {
+                            al_shift, k, call, env) {
   check_whole(group_bins, "group_bins", 2, env)
   check_whole(min_group_size, "min_group_size", 1, env)
-  g <- group_factor(data[[groups]][rows], group_bins)
+  # `groups`: a column name, or a one-element list holding a vector (named by
+  # the title to show).
+  values <- if (is.list(groups)) groups[[1]] else data[[groups]]
+  groups <- if (is.list(groups)) names(groups) else groups
+  g <- group_factor(values[rows], group_bins)
   if (anyNA(g)) {
     cli::cli_warn("{sum(is.na(g))} background row{?s} with a missing {.field {groups}} {?is/are} left out of the subgroups.", call = env)
   }
@@ -26,7 +30,7 @@ grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_si
     cli::cli_inform(c(
       "{cli::qty(length(small))}Subgroup{?s} of {.field {groups}} with fewer than {min_group_size} background rows left out: {paste0(small, ' (', sizes[small], ' rows)')}.",
       i = "Lower {.arg min_group_size} or {.arg group_bins}, or raise {.arg N}, to keep them."
-    ))
+    ), class = "modelprofiles_small_groups")
   }
   keep <- setdiff(names(sizes), small)
   if (!length(keep)) {
@@ -59,7 +63,8 @@ grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_si
       grid_points = grid_points, variable_splits = if (length(splits)) splits,
       intervals = intervals, bandwidth = bw, label = paste0(inputs$label, "_", lev),
       threads = threads, memory_budget = memory_budget, keep_ice = keep_ice,
-      class = class, level_order = level_order, na_level = na_level, weights = if (!is.null(weights)) as.double(weights[sub])
+      class = class, level_order = level_order, na_level = na_level,
+      weights = if (!is.null(weights)) as.double(weights[sub])
     )
     # Labels `<label>_<group>`, or `<label>.<class>_<group>` per class.
     lp <- res$label_parts
@@ -75,6 +80,21 @@ grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_si
     res$agr_profiles$`_groups_` <- lev
     res
   })
+  if (type == "accumulated" && al_shift == "common") {
+    # DALEX's convention: every subgroup's AL profile on the mean prediction
+    # over the rows of all the subgroups shown, not its own.
+    wsum <- vapply(parts, function(p) if (is.null(p$weights)) length(p$rows) else sum(p$weights), numeric(1))
+    mps <- do.call(rbind, lapply(parts, `[[`, "mean_prediction"))
+    common <- colSums(wsum * mps) / sum(wsum)
+    parts <- lapply(seq_along(parts), function(i) {
+      p <- parts[[i]]
+      shift <- common - mps[i, ]
+      a <- p$agr_profiles
+      a$`_yhat_` <- a$`_yhat_` + unname(shift[match(a$`_label_`, p$labels)])
+      p$agr_profiles <- a
+      p
+    })
+  }
   first <- parts[[1]]
   agr <- do.call(rbind, lapply(parts, `[[`, "agr_profiles"))
   rownames(agr) <- NULL
@@ -108,7 +128,7 @@ grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_si
   out$grids <- first$grids
   if (type == "accumulated") out$group_grids <- lapply(stats::setNames(parts, keep), `[[`, "grids")
   out$groups <- list(column = groups, levels = keep, sizes = as.vector(sizes[keep]),
-                     left_out = small)
+                     left_out = small, left_out_sizes = as.vector(sizes[small]))
   out$call <- call
   out
 }

@@ -27,7 +27,9 @@
 #' at exactly those values. Otherwise the grid is `grid_points` quantiles
 #' (`variable_splits_type = "quantiles"`, type-7 quantiles at
 #' `seq(0, 1, length.out = grid_points)`, duplicates dropped) or an evenly
-#' spaced sequence from the minimum to the maximum (`"uniform"`). Factors,
+#' spaced sequence from the minimum to the maximum (`"uniform"`), or values
+#' that occur, at evenly spaced positions among the sorted distinct values
+#' (`"distinct"`; see [profile_grid()]). Factors,
 #' character and logical columns are profiled at the values that occur (in
 #' factor-level order). Grids come from all rows of `data`; `variable_splits`
 #' gives a grid per variable to use as it is. AL profiles use Apley's edges
@@ -115,6 +117,19 @@
 #' out with a message. Each profile is labelled `<label>_<group>` (as DALEX
 #' does) and `agr_profiles` gets a `_groups_` column.
 #'
+#' @section Clusters of ICE curves:
+#' A partial-dependence profile averages ICE curves that may move in
+#' opposite directions. With `k`, the background rows are grouped by their
+#' ICE curves, over all profiled variables (and classes) together, with
+#' Ward's hierarchical clustering (`stats::hclust(method = "ward.D2")`) of
+#' the root-mean-square distances between curves, as DALEX does
+#' (`ingredients::cluster_profiles()`), and cut into `k` clusters. The
+#' result holds the (weighted) mean curve of each cluster, labelled
+#' `<label>_<cluster>` with a `_cluster_` column, instead of the overall
+#' profile; `$clusters` gives each background row's cluster, and the ICE
+#' curves in `$cp_profiles` carry their cluster's label, so that
+#' `plot(x, geom = "profiles")` colours them by cluster.
+#'
 #' @section Classifiers:
 #' A predict function that returns a matrix of class probabilities gives a
 #' profile of one class: the second of two (the "positive" class, as for
@@ -168,7 +183,8 @@
 #' @param method For `"conditional"` and `"accumulated"`: `"kernel"` or
 #'   `"interval"`; the default is `"kernel"` for LD and `"interval"` for AL.
 #' @param grid_points Maximum number of grid points per numeric variable.
-#' @param variable_splits_type `"quantiles"` or `"uniform"` grids.
+#' @param variable_splits_type `"quantiles"`, `"uniform"` or `"distinct"`
+#'   grids (see [profile_grid()]).
 #' @param variable_splits A named list of grids, used as given.
 #' @param intervals Number of intervals K for the interval methods (ALEPlot's
 #'   `K`). With ties, fewer intervals may result; the number used is in
@@ -186,11 +202,20 @@
 #'   computed (PD, kernel LD and kernel AL), as long as all of them together
 #'   fit in `memory_budget` (about 48 bytes per point); curves of variables
 #'   that do not fit are dropped with a message.
-#' @param groups `NULL`, or the name of a column of `data` whose values split
-#'   the background rows into subgroups; profiles are then computed within
-#'   each subgroup (see the section on subgroups).
+#' @param groups `NULL`, the name of a column of `data`, or a vector with
+#'   one value per row of `data`, whose values split the background rows
+#'   into subgroups; profiles are then computed within each subgroup (see
+#'   the section on subgroups).
 #' @param group_bins Number of quantile bins for a numeric `groups` column
 #'   with more distinct values than that.
+#' @param group_title Name shown for a `groups` vector (not a column) in
+#'   legends; default `"group"`.
+#' @param al_shift For AL profiles within subgroups: `"group"` (each on its
+#'   subgroup's mean prediction) or `"common"` (all on the mean prediction
+#'   over the rows of all subgroups shown, DALEX's convention, so that
+#'   vertical offsets between subgroups are not read as effects).
+#' @param k `NULL`, or a number of clusters of ICE curves (partial
+#'   dependence only): see the section on clusters.
 #' @param min_group_size Subgroups with fewer background rows are left out,
 #'   with a message that names them.
 #' @param class For classifiers whose predict function returns a column of
@@ -269,13 +294,14 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
                           variables = NULL,
                           type = c("partial", "conditional", "accumulated"),
                           N = 1000, method = NULL, grid_points = 101,
-                          variable_splits_type = c("quantiles", "uniform"),
+                          variable_splits_type = c("quantiles", "uniform", "distinct"),
                           variable_splits = NULL, intervals = 40,
                           bandwidth = NULL, label = NULL, seed = NULL,
                           threads = NULL,
                           memory_budget = getOption("modelprofiles.memory_budget", 256),
                           keep_ice = TRUE, groups = NULL, group_bins = 3,
-                          min_group_size = 10, class = NULL, weights = NULL,
+                          min_group_size = 10, group_title = NULL,
+                          al_shift = c("group", "common"), k = NULL, class = NULL, weights = NULL,
                           level_order = c("similarity", "levels"), na_level = FALSE,
                           ...) {
   call <- match.call()
@@ -290,6 +316,14 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
   type <- match.arg(type)
   variable_splits_type <- match.arg(variable_splits_type)
   level_order <- match.arg(level_order)
+  al_shift <- match.arg(al_shift)
+  if (!is.null(k)) {
+    k <- check_whole(k, "k", 2, env)
+    if (type != "partial") {
+      cli::cli_abort("{.arg k} clusters ICE curves, which partial-dependence profiles have; use {.code type = \"partial\"}.", call = env)
+    }
+    keep_ice <- TRUE
+  }
   if (!isTRUE(na_level) && !isFALSE(na_level)) {
     cli::cli_abort("{.arg na_level} must be {.code TRUE} or {.code FALSE}.", call = env)
   }
@@ -324,15 +358,24 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
   }
   variables <- unique(variables)
   if (!is.null(groups)) {
-    if (!is.character(groups) || length(groups) != 1L || !groups %in% names(data)) {
-      cli::cli_abort("{.arg groups} must be the name of a column of {.arg data}.", call = env)
+    if (!is.null(k)) {
+      cli::cli_abort("Give {.arg groups} or {.arg k}, not both.", call = env)
     }
-    if (!explicit) variables <- setdiff(variables, groups)
+    if (is.character(groups) && length(groups) == 1L && groups %in% names(data)) {
+      if (!explicit) variables <- setdiff(variables, groups)
+    } else if (is.atomic(groups) && length(groups) == nrow(data) && nrow(data) > 1L) {
+      groups <- structure(list(groups), names = group_title %||% "group")
+    } else {
+      cli::cli_abort(c(
+        "{.arg groups} must be the name of a column of {.arg data}, or a vector with one value per row of {.arg data}.",
+        i = "{.arg data} has {nrow(data)} rows."
+      ), call = env)
+    }
   }
   if (!explicit && is.character(attr(weights, "column"))) {
     variables <- setdiff(variables, attr(weights, "column"))
   }
-  variables <- usable_variables(data, variables, type, explicit, env)
+  variables <- usable_variables(data, variables, type, explicit, env, names(variable_splits))
   variable_splits <- check_splits(variable_splits, data, variables, env, na_level)
   bandwidth <- check_bandwidth(bandwidth, variables, env)
 
@@ -345,7 +388,8 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
       variable_splits_type = variable_splits_type, variable_splits = variable_splits,
       intervals = intervals, bandwidth = bandwidth, threads = threads,
       memory_budget = memory_budget, keep_ice = keep_ice, class = class,
-      weights = weights, level_order = level_order, na_level = na_level, call = call, env = env
+      weights = weights, level_order = level_order, na_level = na_level,
+      al_shift = al_shift, k = k, call = call, env = env
     ))
   }
   background <- background_rows(data, rows)
@@ -454,7 +498,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     out
   }
   rownames(agr_df) <- NULL
-  structure(
+  result <- structure(
     list(
       agr_profiles = agr_df,
       cp_profiles = cp_df,
@@ -487,6 +531,8 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     ),
     class = "mp_profile"
   )
+  if (!is.null(k)) result <- cluster_ice(result, k, env)
+  result
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
@@ -621,7 +667,7 @@ unclass_frame <- function(df) {
   out
 }
 
-usable_variables <- function(data, variables, type, explicit, call) {
+usable_variables <- function(data, variables, type, explicit, call, given_grids = character()) {
   keep <- logical(length(variables))
   for (i in seq_along(variables)) {
     v <- variables[i]
@@ -632,7 +678,8 @@ usable_variables <- function(data, variables, type, explicit, call) {
       problem <- "is of class {.cls {class(col)}}; profiles need a numeric, factor, character or logical column"
     } else if (all(is.na(col))) {
       problem <- "has only missing values"
-    } else if (!varies(col)) {
+    } else if (!varies(col) && !(type == "partial" && v %in% given_grids)) {
+      # (A PD profile over a given grid does not need the rows to vary.)
       problem <- "is constant; a profile over a single value is not defined"
     }
     if (is.null(problem)) {

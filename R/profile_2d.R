@@ -67,7 +67,7 @@
 model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
                              type = c("partial", "accumulated"),
                              N = 1000, grid_points = 21, intervals = 10,
-                             variable_splits_type = c("quantiles", "uniform"),
+                             variable_splits_type = c("quantiles", "uniform", "distinct"),
                              variable_splits = NULL, label = NULL, seed = NULL,
                              threads = NULL,
                              memory_budget = getOption("modelprofiles.memory_budget", 256),

@@ -1,0 +1,60 @@
+# Clusters of ICE curves: what a partial-dependence average can hide.
+
+# Group the background rows by their ICE curves (all profiled variables and
+# classes together) and replace the profiles by the mean curve of each
+# cluster, as DALEX (ingredients::cluster_profiles) does: Ward's hierarchical
+# clustering (hclust, "ward.D2") of the root-mean-square distances between
+# the rows' curves, cut into k clusters.
+cluster_ice <- function(res, k, call) {
+  cp <- res$cp_profiles
+  if (is.null(cp) || !all(res$variables %in% cp$`_vname_`)) {
+    cli::cli_abort(c(
+      "Clustering needs the ICE curves, and they do not fit in {.arg memory_budget}.",
+      i = "Raise {.arg memory_budget} or lower {.arg N}."
+    ), call = call)
+  }
+  n <- length(res$rows)
+  if (k >= n) {
+    cli::cli_abort("{.arg k} ({k}) must be smaller than the number of background rows ({n}).", call = call)
+  }
+  # One block of curves per variable and label: a G x n matrix each (the rows
+  # in the order of res$rows).
+  key <- paste(cp$`_vname_`, cp$`_label_`, sep = "\r")
+  blocks <- split(seq_len(nrow(cp)), factor(key, levels = unique(key)))
+  curves <- lapply(blocks, function(i) matrix(cp$`_yhat_`[i], ncol = n))
+  M <- do.call(rbind, curves) # all grid points x rows
+  d <- stats::dist(t(M)) / sqrt(nrow(M))
+  cluster <- stats::cutree(stats::hclust(d, method = "ward.D2"), k = k)
+  w <- res$weights %||% rep(1, n)
+  parts <- res$label_parts
+  cl_label <- function(label, c) paste0(label, "_", c)
+  agr <- do.call(rbind, lapply(seq_len(k), function(c) {
+    in_c <- cluster == c
+    do.call(rbind, lapply(seq_along(blocks), function(b) {
+      first <- blocks[[b]][seq_len(nrow(curves[[b]]))]
+      v <- cp$`_vname_`[first[1L]]
+      data.frame(
+        `_vname_` = v, `_label_` = cl_label(cp$`_label_`[first[1L]], c),
+        `_x_` = cp$`_x_`[first],
+        `_yhat_` = as.vector(curves[[b]][, in_c, drop = FALSE] %*% w[in_c]) / sum(w[in_c]),
+        `_ids_` = 0L,
+        `_support_` = grid_support(res$observed[[v]][in_c], res$grids[[v]]),
+        `_cluster_` = c,
+        check.names = FALSE, stringsAsFactors = FALSE
+      )
+    }))
+  }))
+  rownames(agr) <- NULL
+  cp$`_label_` <- cl_label(cp$`_label_`, cluster[match(cp$`_ids_`, res$rows)])
+  res$agr_profiles <- agr
+  res$cp_profiles <- cp
+  res$label_parts <- do.call(rbind, lapply(seq_len(k), function(c) {
+    data.frame(label = cl_label(parts$label, c), group = as.character(c), class = parts$class,
+               stringsAsFactors = FALSE)
+  }))
+  res$labels <- res$label_parts$label
+  res$clusters <- data.frame(row = res$rows, cluster = cluster)
+  res$groups <- list(column = "ICE-curve cluster", levels = as.character(seq_len(k)),
+                     sizes = tabulate(cluster, k), left_out = character())
+  res
+}

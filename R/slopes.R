@@ -1,0 +1,316 @@
+# Slopes of partial-dependence profiles, overall and in subgroups: flat
+# averages that hide opposite movements.
+
+#' Hidden interactions: flat profiles that slope in opposite directions in subgroups
+#'
+#' A partial-dependence profile is an average, and an average can cancel two
+#' movements in opposite directions: a variable that raises the prediction
+#' in one subgroup and lowers it in another can have a flat profile overall
+#' and look unimportant. `hidden_interactions()` computes, for each variable,
+#' the slope of its partial-dependence profile, the profile at the last grid
+#' point minus the profile at the first, over all background rows and within
+#' each subgroup, and flags the variables that are flat overall
+#' (\eqn{|slope| <} `flat`) but slope in opposite directions in subgroups
+#' (some subgroup's slope above `sloped`, another's below `-sloped`).
+#'
+#' Subgroups come from one or more groupings of the rows (`groups`): each
+#' grouping splits the rows by its values (a numeric column with more than
+#' `group_bins` distinct values into quantile bins, as in [model_profile()]),
+#' and the subgroups of different groupings may overlap. Each subgroup is
+#' named `<grouping> <value>`. Subgroups with fewer than `min_group_size`
+#' background rows are not read (they are listed in `$left_out`). All
+#' profiles use the same grid, the grid of the overall profile (give your
+#' own with `variable_splits`, e.g. from [profile_grid()] on the training
+#' rows), and the same background rows (all rows of `data` by default).
+#'
+#' @inheritParams model_profile
+#' @param groups The groupings of the rows: names of columns of `data`, or
+#'   a named list (or data frame) of vectors with one value per row of
+#'   `data`.
+#' @param flat A variable whose absolute overall slope is below `flat` is
+#'   flat.
+#' @param sloped A subgroup whose slope exceeds `sloped` in absolute value
+#'   slopes.
+#' @param min_group_size Subgroups with fewer background rows are not read.
+#' @param N Number of background rows; `NULL` (the default) uses all rows.
+#' @param grid_points,variable_splits_type The grid, by default five values
+#'   that occur (see [profile_grid()]).
+#' @param ... Must be empty.
+#' @returns An object of class `mp_slopes`: a list with
+#'   * `summary`: one row per variable: `variable`, `slope` (overall), `flat`,
+#'     `highest` and `max_slope` (the first subgroup with the largest
+#'     slope), `lowest` and `min_slope` (the first with the smallest),
+#'     `gap` (`max_slope - min_slope`) and `hidden` (flat, and sloped in
+#'     opposite directions);
+#'   * `slopes`: one row per subgroup (the first, `"all"`, for all rows) and
+#'     variable: `subgroup`, `grouping`, `rows`, `variable`, `first`, `last`
+#'     (the profile at the first and last grid points) and `slope`;
+#'   * `left_out`: the subgroups not read and their numbers of rows;
+#'   * `profiles`: the overall [model_profile()] result and one per grouping;
+#'   * `flat`, `sloped`, `min_group_size`, `grids`, `label`.
+#' @seealso [model_profile()] with `groups` for the profiles themselves.
+#' @examples
+#' # A model in which x moves the prediction up for one half of the rows and
+#' # down for the other: its PD profile is flat.
+#' set.seed(1)
+#' d <- data.frame(x = runif(400), z = runif(400), s = sample(c("a", "b"), 400, TRUE))
+#' f <- function(m, newdata) ifelse(newdata$s == "a", 1, -1) * newdata$x + newdata$z
+#' h <- hidden_interactions(NULL, d, predict_function = f, variables = c("x", "z"), groups = "s")
+#' h
+#' plot(h)
+#' @export
+hidden_interactions <- function(x, data = NULL, predict_function = NULL, variables = NULL,
+                                groups, flat = 0.05, sloped = 0.02, min_group_size = 25,
+                                N = NULL, grid_points = 5, variable_splits_type = "distinct",
+                                variable_splits = NULL, group_bins = 3, label = NULL,
+                                seed = NULL, weights = NULL, class = NULL, threads = NULL,
+                                memory_budget = getOption("modelprofiles.memory_budget", 256),
+                                ...) {
+  call <- match.call()
+  env <- environment()
+  if (...length() > 0L) {
+    cli::cli_abort("Unknown argument{?s}: {.arg {names(list(...))}}.", call = env)
+  }
+  if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
+  if (missing(groups) || is.null(groups)) {
+    cli::cli_abort("{.arg groups} is missing: give the columns (or vectors) that define subgroups.", call = env)
+  }
+  for (th in c("flat", "sloped")) {
+    v <- get(th)
+    if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0) {
+      cli::cli_abort("{.arg {th}} must be a non-negative number.", call = env)
+    }
+  }
+  inputs <- resolve_inputs(x, data, predict_function, label, env)
+  data <- inputs$data
+  groupings <- resolve_groupings(groups, data, env)
+  if (is.null(variables)) {
+    variables <- names(data)
+    if (is.character(groups)) variables <- setdiff(variables, groups)
+  }
+
+  overall <- model_profile(
+    inputs$model, data, inputs$predict_function, variables = variables, N = N,
+    grid_points = grid_points, variable_splits_type = variable_splits_type,
+    variable_splits = variable_splits, label = inputs$label, seed = seed,
+    weights = weights, class = class, threads = threads,
+    memory_budget = memory_budget, keep_ice = FALSE
+  )
+  if (length(overall$labels) > 1L) {
+    cli::cli_abort(c(
+      "Slopes are read one class at a time; the model has several.",
+      i = "Choose one with {.arg class}."
+    ), call = env)
+  }
+  rows <- overall$rows
+  w <- resolve_weights(weights, x, data, env)
+  sub_data <- data[rows, , drop = FALSE]
+  grids <- overall$grids
+  profiles <- list(all = overall)
+  left_out <- data.frame(subgroup = character(), rows = integer(), stringsAsFactors = FALSE)
+  for (name in names(groupings)) {
+    res <- withCallingHandlers(
+      model_profile(
+        inputs$model, sub_data, inputs$predict_function, variables = overall$variables,
+        N = NULL, variable_splits = grids, label = inputs$label,
+        weights = if (!is.null(w)) as.double(w[rows]), class = class, threads = threads,
+        memory_budget = memory_budget, keep_ice = FALSE,
+        groups = groupings[[name]][rows], group_title = name, group_bins = group_bins,
+        min_group_size = min_group_size
+      ),
+      modelprofiles_small_groups = function(m) invokeRestart("muffleMessage")
+    )
+    profiles[[name]] <- res
+    if (length(res$groups$left_out)) {
+      left_out <- rbind(left_out, data.frame(
+        subgroup = paste(name, res$groups$left_out), rows = res$groups$left_out_sizes,
+        stringsAsFactors = FALSE
+      ))
+    }
+  }
+  if (nrow(left_out)) {
+    cli::cli_inform(c(
+      "{nrow(left_out)} subgroup{?s} with fewer than {min_group_size} rows not read: {paste0(left_out$subgroup, ' (', left_out$rows, ')')}.",
+      i = "Lower {.arg min_group_size} to read {cli::qty(nrow(left_out))}{?it/them}."
+    ))
+  }
+  slopes <- slope_table(profiles, overall$variables)
+  structure(
+    list(
+      summary = slope_summary(slopes, overall$variables, flat, sloped),
+      slopes = slopes, left_out = left_out, profiles = profiles,
+      flat = flat, sloped = sloped, min_group_size = min_group_size,
+      grids = grids, label = inputs$label, call = call
+    ),
+    class = "mp_slopes"
+  )
+}
+
+# Groupings as a named list of vectors (or column names).
+resolve_groupings <- function(groups, data, call) {
+  if (is.character(groups)) {
+    unknown <- setdiff(groups, names(data))
+    if (length(unknown)) {
+      cli::cli_abort("{.arg groups} names column{?s} not in the data: {.val {unknown}}.", call = call)
+    }
+    return(stats::setNames(lapply(groups, function(g) data[[g]]), groups))
+  }
+  if (is.data.frame(groups)) groups <- as.list(groups)
+  if (!is.list(groups) || is.null(names(groups)) || any(!nzchar(names(groups))) ||
+      any(lengths(groups) != nrow(data))) {
+    cli::cli_abort(
+      "{.arg groups} must be column names, or a named list of vectors with one value per row of {.arg data} ({nrow(data)}).",
+      call = call
+    )
+  }
+  groups
+}
+
+# Slopes of every profile: one row per subgroup and variable.
+slope_table <- function(profiles, variables) {
+  out <- lapply(names(profiles), function(name) {
+    p <- profiles[[name]]
+    a <- p$agr_profiles
+    sub <- if (is.null(p$groups)) "all" else paste(name, a$`_groups_`)
+    keys <- unique(data.frame(subgroup = sub, variable = a$`_vname_`, stringsAsFactors = FALSE))
+    sizes <- if (is.null(p$groups)) p$N else stats::setNames(p$groups$sizes, paste(name, p$groups$levels))
+    do.call(rbind, lapply(seq_len(nrow(keys)), function(i) {
+      sel <- sub == keys$subgroup[i] & a$`_vname_` == keys$variable[i]
+      x <- a$`_x_`[sel]
+      y <- a$`_yhat_`[sel]
+      o <- if (is.numeric(x)) order(x) else seq_along(x)
+      data.frame(
+        subgroup = keys$subgroup[i], grouping = if (is.null(p$groups)) "all" else name,
+        rows = unname(if (is.null(p$groups)) sizes else sizes[keys$subgroup[i]]),
+        variable = keys$variable[i], first = y[o[1L]], last = y[o[length(o)]],
+        slope = y[o[length(o)]] - y[o[1L]], stringsAsFactors = FALSE
+      )
+    }))
+  })
+  out <- do.call(rbind, out)
+  out <- out[order(match(out$variable, variables)), , drop = FALSE]
+  rownames(out) <- NULL
+  out
+}
+
+slope_summary <- function(slopes, variables, flat, sloped) {
+  out <- do.call(rbind, lapply(variables, function(v) {
+    s <- slopes[slopes$variable == v, , drop = FALSE]
+    all <- s$slope[s$subgroup == "all"]
+    g <- s[s$subgroup != "all", , drop = FALSE]
+    hi <- if (nrow(g)) which.max(g$slope) else NA
+    lo <- if (nrow(g)) which.min(g$slope) else NA
+    max_s <- if (nrow(g)) g$slope[hi] else NA_real_
+    min_s <- if (nrow(g)) g$slope[lo] else NA_real_
+    data.frame(
+      variable = v, slope = all, flat = abs(all) < flat,
+      highest = if (nrow(g)) g$subgroup[hi] else NA_character_, max_slope = max_s,
+      lowest = if (nrow(g)) g$subgroup[lo] else NA_character_, min_slope = min_s,
+      gap = max_s - min_s,
+      hidden = abs(all) < flat && isTRUE(max_s > sloped) && isTRUE(min_s < -sloped),
+      stringsAsFactors = FALSE
+    )
+  }))
+  rownames(out) <- NULL
+  out
+}
+
+#' @rdname hidden_interactions
+#' @export
+print.mp_slopes <- function(x, ...) {
+  s <- x$summary
+  n_flat <- sum(s$flat)
+  n_sub <- length(unique(x$slopes$subgroup)) - 1L
+  cli::cat_line("<mp_slopes> slopes of partial-dependence profiles for ",
+                encodeString(x$label, quote = "\""))
+  cli::cat_line("  slope = profile at the last grid point minus at the first; ",
+                n_sub, " subgroups read",
+                if (nrow(x$left_out)) paste0("; ", nrow(x$left_out), " with fewer than ",
+                                             x$min_group_size, " rows not read"))
+  cli::cat_line("  flat: |slope| < ", x$flat, " overall; sloped: |slope| > ", x$sloped,
+                " in a subgroup")
+  cli::cat_line("  ", n_flat, " flat variable", if (n_flat != 1L) "s", ", ",
+                sum(s$hidden), " of them sloped in opposite directions in subgroups")
+  shown <- s
+  num <- c("slope", "max_slope", "min_slope", "gap")
+  shown[num] <- lapply(shown[num], function(v) formatC(v, digits = 4, format = "f", flag = "+"))
+  shown$gap <- formatC(s$gap, digits = 4, format = "f")
+  print(shown, row.names = FALSE)
+  invisible(x)
+}
+
+#' @rdname hidden_interactions
+#' @param row.names,optional Ignored.
+#' @param what `"summary"` (a row per variable) or `"slopes"` (a row per
+#'   subgroup and variable).
+#' @export
+as.data.frame.mp_slopes <- function(x, row.names = NULL, optional = FALSE, ...,
+                                    what = c("summary", "slopes")) {
+  x[[match.arg(what)]]
+}
+
+#' @rdname hidden_interactions
+#' @param object An `mp_slopes` result.
+#' @param type `"slopes"`: a dot per subgroup and variable at its slope, the
+#'   overall slope as a vertical line and the band \eqn{\pm}`sloped` shaded;
+#'   `"profiles"`: the subgroups' profiles of the variables (by default the
+#'   flagged ones, else all), the overall profile in black.
+#' @details `plot()` draws the picture the numbers summarise: which
+#'   subgroups pull a flat average up and which pull it down.
+#' @export
+autoplot.mp_slopes <- function(object, ..., type = c("slopes", "profiles"), variables = NULL) {
+  type <- match.arg(type)
+  s <- object$summary
+  if (is.null(variables)) variables <- if (any(s$hidden)) s$variable[s$hidden] else s$variable
+  unknown <- setdiff(variables, s$variable)
+  if (length(unknown)) cli::cli_abort("No slopes of {.val {unknown}}.")
+  if (type == "slopes") {
+    d <- object$slopes[object$slopes$variable %in% variables & object$slopes$subgroup != "all", ]
+    d$subgroup <- factor(d$subgroup, levels = rev(unique(d$subgroup)))
+    d$variable <- factor(d$variable, levels = variables)
+    all <- object$slopes[object$slopes$variable %in% variables & object$slopes$subgroup == "all", ]
+    all$variable <- factor(all$variable, levels = variables)
+    return(
+      ggplot2::ggplot(d, ggplot2::aes(.data$slope, .data$subgroup)) +
+        ggplot2::annotate("rect", xmin = -object$sloped, xmax = object$sloped,
+                          ymin = -Inf, ymax = Inf, alpha = 0.12) +
+        ggplot2::geom_vline(xintercept = 0, colour = "grey50") +
+        ggplot2::geom_vline(data = all, ggplot2::aes(xintercept = .data$slope),
+                            linetype = "dashed") +
+        ggplot2::geom_segment(ggplot2::aes(x = 0, xend = .data$slope, yend = .data$subgroup),
+                              colour = "grey60") +
+        ggplot2::geom_point(ggplot2::aes(colour = .data$slope > 0), size = 2.5,
+                            show.legend = FALSE) +
+        ggplot2::facet_wrap(ggplot2::vars(.data$variable)) +
+        ggplot2::labs(x = "slope (last grid point minus first)", y = NULL,
+                      subtitle = paste0("Slopes of partial dependence by subgroup, ", object$label),
+                      caption = paste0("dashed: all rows; shaded: |slope| <= ", object$sloped)) +
+        ggplot2::theme_bw()
+    )
+  }
+  curves <- do.call(rbind, lapply(names(object$profiles), function(name) {
+    p <- object$profiles[[name]]
+    a <- p$agr_profiles[p$agr_profiles$`_vname_` %in% variables, , drop = FALSE]
+    data.frame(
+      variable = a$`_vname_`, x = a$`_x_`, yhat = a$`_yhat_`,
+      subgroup = if (is.null(p$groups)) "all" else paste(name, a$`_groups_`),
+      stringsAsFactors = FALSE
+    )
+  }))
+  curves$variable <- factor(curves$variable, levels = variables)
+  all <- curves[curves$subgroup == "all", ]
+  sub <- curves[curves$subgroup != "all", ]
+  sub$subgroup <- factor(sub$subgroup, levels = unique(sub$subgroup))
+  ggplot2::ggplot(sub, ggplot2::aes(.data$x, .data$yhat, group = .data$subgroup)) +
+    ggplot2::geom_line(ggplot2::aes(colour = .data$subgroup)) +
+    ggplot2::geom_line(data = all, colour = "black", linewidth = 1.2) +
+    ggplot2::facet_wrap(ggplot2::vars(.data$variable), scales = "free_x") +
+    ggplot2::labs(x = NULL, y = "average prediction (partial dependence)", colour = "subgroup",
+                  subtitle = paste0("Partial dependence by subgroup, ", object$label,
+                                    "; black: all rows")) +
+    ggplot2::theme_bw()
+}
+
+#' @rdname hidden_interactions
+#' @export
+plot.mp_slopes <- function(x, ...) autoplot.mp_slopes(x, ...)
