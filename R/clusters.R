@@ -2,10 +2,11 @@
 
 # Group the background rows by their ICE curves (all profiled variables and
 # classes together) and replace the profiles by the mean curve of each
-# cluster, as DALEX (ingredients::cluster_profiles) does: Ward's hierarchical
-# clustering (hclust, "ward.D2") of the root-mean-square distances between
-# the rows' curves, cut into k clusters.
-cluster_ice <- function(res, k, call) {
+# cluster, as DALEX::model_profile(k = ) does (ingredients::cluster_profiles
+# with center = TRUE): Ward's hierarchical clustering (hclust, "ward.D2") of
+# the root-mean-square distances between the rows' curves, each centred on
+# its mean when `center`, cut into k clusters.
+cluster_ice <- function(res, k, center, call) {
   cp <- res$cp_profiles
   if (is.null(cp) || !all(res$variables %in% cp$`_vname_`)) {
     cli::cli_abort(c(
@@ -23,6 +24,7 @@ cluster_ice <- function(res, k, call) {
   blocks <- split(seq_len(nrow(cp)), factor(key, levels = unique(key)))
   curves <- lapply(blocks, function(i) matrix(cp$`_yhat_`[i], ncol = n))
   M <- do.call(rbind, curves) # all grid points x rows
+  if (center) M <- sweep(M, 2L, colMeans(M))
   d <- stats::dist(t(M)) / sqrt(nrow(M))
   cluster <- stats::cutree(stats::hclust(d, method = "ward.D2"), k = k)
   w <- res$weights %||% rep(1, n)

@@ -122,8 +122,10 @@
 #' opposite directions. With `k`, the background rows are grouped by their
 #' ICE curves, over all profiled variables (and classes) together, with
 #' Ward's hierarchical clustering (`stats::hclust(method = "ward.D2")`) of
-#' the root-mean-square distances between curves, as DALEX does
-#' (`ingredients::cluster_profiles()`), and cut into `k` clusters. The
+#' the root-mean-square distances between curves (each curve, all variables
+#' together, centred on its mean with `cluster_center = TRUE`), as
+#' `DALEX::model_profile(k = )` does (`ingredients::cluster_profiles()`),
+#' and cut into `k` clusters. The
 #' result holds the (weighted) mean curve of each cluster, labelled
 #' `<label>_<cluster>` with a `_cluster_` column, instead of the overall
 #' profile; `$clusters` gives each background row's cluster, and the ICE
@@ -216,6 +218,8 @@
 #'   vertical offsets between subgroups are not read as effects).
 #' @param k `NULL`, or a number of clusters of ICE curves (partial
 #'   dependence only): see the section on clusters.
+#' @param cluster_center Cluster the ICE curves by their shape, each centred
+#'   on its mean (`TRUE`, DALEX's default), or by their values (`FALSE`)?
 #' @param min_group_size Subgroups with fewer background rows are left out,
 #'   with a message that names them.
 #' @param class For classifiers whose predict function returns a column of
@@ -301,7 +305,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
                           memory_budget = getOption("modelprofiles.memory_budget", 256),
                           keep_ice = TRUE, groups = NULL, group_bins = 3,
                           min_group_size = 10, group_title = NULL,
-                          al_shift = c("group", "common"), k = NULL, class = NULL, weights = NULL,
+                          al_shift = c("group", "common"), k = NULL, cluster_center = TRUE, class = NULL, weights = NULL,
                           level_order = c("similarity", "levels"), na_level = FALSE,
                           ...) {
   call <- match.call()
@@ -531,7 +535,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     ),
     class = "mp_profile"
   )
-  if (!is.null(k)) result <- cluster_ice(result, k, env)
+  if (!is.null(k)) result <- cluster_ice(result, k, cluster_center, env)
   result
 }
 
