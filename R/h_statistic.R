@@ -13,9 +13,9 @@
 #'
 #' @section Definitions:
 #' For the n background rows \eqn{x_1, \dots, x_n} with weights
-#' \eqn{w_i} (1 without `weights`), write \eqn{\bar a} for the weighted mean
-#' \eqn{\sum_i w_i a_i / \sum_i w_i} over the rows, and \eqn{x_i^{S=z}} for row
-#' i with the columns S set to z. Partial dependences are evaluated at the
+#' \eqn{w_i} (1 without `weights`), write \eqn{\bar a}{mean(a)} for the weighted mean
+#' \eqn{\sum_i w_i a_i / \sum_i w_i}{sum_i w_i a_i / sum_i w_i} over the rows, and
+#' \eqn{x_i^{S=z}}{x_i^{S=z}} for row i with the columns S set to z. Partial dependences are evaluated at the
 #' rows' own values and centred:
 #'
 #' * \eqn{F(x_i) = f(x_i) - \bar f}{F(x_i) = f(x_i) - mean(f)}, the centred
@@ -61,9 +61,10 @@
 #' table of them gives \eqn{PD_j} (means over the rows), \eqn{PD_{-j}}
 #' (means over the values, weighted by how often each occurs) and the
 #' predictions at the rows themselves (the table's cells at the rows' own
-#' values): half the predictions of hstats, which predicts the two
-#' separately and the rows once more. A pair costs n times its number of
-#' distinct pairs of values. The tables are predicted in chunks of stacked
+#' values): n times \eqn{\sum_j u_j}{sum_j u_j} predictions for the one-way
+#' statistics, where hstats makes n times \eqn{1 + 2 \sum_j u_j}{1 + 2 sum_j u_j}
+#' (it predicts the two tables separately and the rows once more). A pair
+#' costs n times its number of distinct pairs of values, as in hstats. The tables are predicted in chunks of stacked
 #' rows (each background row repeated over the values consecutively; the
 #' tables of several variables share a chunk when they are small) under
 #' `memory_budget`, so no table of n x n rows is built beyond one chunk;
@@ -79,6 +80,19 @@
 #' @param pairs Number of variables (those with the strongest overall
 #'   interaction) among which pairwise statistics are computed: up to
 #'   `pairs * (pairs - 1) / 2` pairs; 0 or 1 for none. hstats' `pairwise_m`.
+#' @param weights `NULL`, the name of a column of `data`, or a vector with one
+#'   non-negative case weight per row of `data` (an explainer's `weights` by
+#'   default): every mean above is then weighted, as `hstats::hstats(w = )`
+#'   weights it (the partial dependences, their centring, the numerators and
+#'   denominators). The `N` rows are drawn without weights and keep theirs;
+#'   rows of weight 0 are left out, which changes nothing. With integer
+#'   weights, a row of weight 2 gives what the row repeated twice gives.
+#' @param class For classifiers whose predict function returns a column of
+#'   probabilities per class: the class (name or column number), or several;
+#'   by default the second of two classes, or every class of a multiclass
+#'   model, each with its own statistics labelled `<label>.<class>` (see
+#'   [default_predict_function()]). Pairs are chosen from the union over the
+#'   classes of each class's strongest variables, as hstats chooses them.
 #' @param N Number of background rows to sample when `data` has more
 #'   (hstats' `n_max`); `NULL` uses all rows. The cost grows with the square
 #'   of the number of rows.

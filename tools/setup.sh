@@ -29,7 +29,7 @@ if [ "$what" = "check" ]; then
   $SUDO Rscript -e '
     repos <- "https://cloud.r-project.org"
     have <- function(p) requireNamespace(p, quietly = TRUE)
-    need <- c("DALEX", "pdp", "iml", "yaImpute")
+    need <- c("DALEX", "pdp", "iml", "yaImpute", "hstats")
     miss <- need[!vapply(need, have, logical(1))]
     if (length(miss)) install.packages(miss, repos = repos, Ncpus = 2)
     if (!have("xgboost")) {
