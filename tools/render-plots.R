@@ -55,3 +55,18 @@ save(plot(model_profile(lm3, iris[c("Species", "Petal.Length", "Sepal.Width")], 
           model_profile(lm3, iris[c("Species", "Petal.Length", "Sepal.Width")], variables = "Species",
                         type = "accumulated", label = "linear model")),
      "16-factor-al", w = 5, h = 4)
+# Interactions: H-statistics, slopes by subgroup, ICE clusters.
+h2 <- h_statistic(fit2, X[1:300, ], N = NULL, label = "random forest")
+save(plot(h2), "17-h-statistic", w = 7, h = 4)
+test <- subscribers[subscribers$split == "test", ]
+train <- subscribers[subscribers$split == "train", ]
+sv <- c("household", "satisfaction")
+hi <- hidden_interactions(
+  subscriber_tree, test, predict_function = function(m, d) predict(m, subscriber_features(d)),
+  variables = sv, variable_splits = lapply(train[sv], profile_grid, grid_points = 5, type = "distinct"),
+  groups = list(region = test$region_name,
+                tariff = cut(test$mean_consumption, c(-Inf, 10, 25, Inf), labels = c("10", "25", "40")))
+)
+save(plot(hi), "18-hidden-interactions", w = 7, h = 4)
+pk <- model_profile(fit2, X, variables = c("lstat", "rm"), k = 3, N = 300, seed = 1, label = "random forest")
+save(plot(pk, geom = "profiles"), "19-ice-clusters", h = 4)
