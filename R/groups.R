@@ -56,12 +56,24 @@ grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_si
   bw <- if (length(bw)) unlist(bw) else NULL
   parts <- lapply(keep, function(lev) {
     sub <- rows[!is.na(g) & g == lev]
+    # LD and AL need a variable to vary within the subgroup (PD does not).
+    here <- variables
+    if (type != "partial") {
+      fixed <- !vapply(variables, function(v) varies(data[[v]][sub]), logical(1))
+      if (any(fixed)) {
+        cli::cli_inform("{.field {variables[fixed]}} take{?s} a single value in subgroup {.val {lev}} of {.field {groups}}: not profiled there.")
+      }
+      here <- variables[!fixed]
+      if (!length(here)) return(NULL)
+    }
     res <- model_profile(
       inputs$model, data[sub, , drop = FALSE], inputs$predict_function,
-      variables = variables, type = type, N = NULL,
+      variables = here, type = type, N = NULL,
       method = if (type == "partial") NULL else method,
-      grid_points = grid_points, variable_splits = if (length(splits)) splits,
-      intervals = intervals, bandwidth = bw, label = paste0(inputs$label, "_", lev),
+      grid_points = grid_points,
+      variable_splits = non_empty(splits[intersect(names(splits), here)]),
+      intervals = intervals, bandwidth = non_empty(bw[intersect(names(bw), here)]),
+      label = paste0(inputs$label, "_", lev),
       threads = threads, memory_budget = memory_budget, keep_ice = keep_ice,
       class = class, level_order = level_order, na_level = na_level,
       weights = if (!is.null(weights)) as.double(weights[sub])
@@ -80,6 +92,12 @@ grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_si
     res$agr_profiles$`_groups_` <- lev
     res
   })
+  dropped <- vapply(parts, is.null, logical(1))
+  if (all(dropped)) {
+    cli::cli_abort("No subgroup of {.field {groups}} has a variable that varies within it.", call = env)
+  }
+  parts <- parts[!dropped]
+  keep <- keep[!dropped]
   if (type == "accumulated" && al_shift == "common") {
     # DALEX's convention: every subgroup's AL profile on the mean prediction
     # over the rows of all the subgroups shown, not its own.
@@ -125,10 +143,17 @@ grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_si
   }, parts, keep))
   if (!is.null(weights)) out$weights <- as.double(weights[out$rows])
   out$intervals <- lapply(stats::setNames(parts, keep), `[[`, "intervals")
-  out$grids <- first$grids
+  # Variables (and their grids) of any subgroup, in the order asked for.
+  present <- unique(unlist(lapply(parts, `[[`, "variables")))
+  out$variables <- variables[variables %in% present]
+  out$grids <- lapply(stats::setNames(out$variables, out$variables), function(v) {
+    for (p in parts) if (!is.null(p$grids[[v]])) return(p$grids[[v]])
+  })
   if (type == "accumulated") out$group_grids <- lapply(stats::setNames(parts, keep), `[[`, "grids")
   out$groups <- list(column = groups, levels = keep, sizes = as.vector(sizes[keep]),
                      left_out = small, left_out_sizes = as.vector(sizes[small]))
   out$call <- call
   out
 }
+
+non_empty <- function(x) if (length(x)) x

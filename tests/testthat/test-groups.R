@@ -72,3 +72,21 @@ test_that("print and summary of subgroup profiles", {
   d <- a[a$`_vname_` == "wt" & a$`_label_` == "lm_6", "_yhat_"]
   expect_equal(s$yhat_range[s$variable == "wt" & s$label == "lm_6"], diff(range(d)))
 })
+
+test_that("LD and AL skip a variable that is constant within a subgroup, with a message", {
+  set.seed(14)
+  X <- data.frame(a = c(rep(0, 20), runif(20)), b = runif(40))
+  pf <- function(m, d) d$a + d$b
+  g <- rep(c("const", "varies"), each = 20)
+  expect_message(r <- model_profile(NULL, X, pf, variables = c("a", "b"), type = "accumulated",
+                                    groups = g, intervals = 4),
+                 "single value in subgroup")
+  a <- r$agr_profiles
+  expect_setequal(unique(a$`_groups_`[a$`_vname_` == "a"]), "varies")
+  expect_setequal(unique(a$`_groups_`[a$`_vname_` == "b"]), c("const", "varies"))
+  expect_message(model_profile(NULL, X, pf, variables = "a", type = "conditional", groups = g),
+                 "not profiled there")
+  expect_error(suppressMessages(model_profile(NULL, X[1:20, ], pf, variables = "a", type = "conditional",
+                                              groups = g[1:20])),
+               "constant|single value")
+})
