@@ -15,7 +15,7 @@ pkgs="r-base-dev r-cran-rcpp r-cran-rcpparmadillo r-cran-rcppparallel
 if [ "$what" = "check" ]; then
   pkgs="$pkgs r-cran-testthat r-cran-randomforest r-cran-gbm
   r-cran-knitr r-cran-rmarkdown r-cran-vdiffr r-cran-withr
-  r-cran-data.table r-cran-jsonlite r-cran-matrix r-cran-nnet
+  r-cran-data.table r-cran-jsonlite r-cran-matrix r-cran-nnet r-cran-rpart
   r-cran-checkmate r-cran-formula r-cran-future r-cran-future.apply
   r-cran-metrics r-cran-r6
   pandoc qpdf tidy texlive-latex-base texlive-latex-recommended
