@@ -1,14 +1,30 @@
 # Accumulated-local profiles: eq. (18.8) with Apley's intervals (method
 # "interval", equal to ALEPlot) and the kernel-smoothed eq. (18.9).
 
-profile_accumulated_interval <- function(ctx, j, intervals) {
+profile_accumulated_interval <- function(ctx, j, intervals, edges = NULL, call = NULL) {
   rows <- observed_rows(ctx, j)
   col <- ctx$data[[j]]
   x <- as.double(col[rows])
   w <- ctx$weights[rows]
-  edges <- al_edges(x, intervals, w)
+  if (is.null(edges)) {
+    edges <- al_edges(x, intervals, w)
+  } else {
+    # The user's edges: rows outside them are left out.
+    edges <- sort(unique(as.double(edges)))
+    if (length(edges) < 2L) cli::cli_abort("Interval AL needs at least two edges.", call = call)
+    inside <- x >= edges[1L] & x <= edges[length(edges)]
+    if (!all(inside)) {
+      cli::cli_warn("{sum(!inside)} background row{?s} outside the edges [{format(edges[1L])}, {format(edges[length(edges)])}] {?is/are} left out of the AL profile of {.field {names(ctx$data)[j]}}.", call = call)
+      rows <- rows[inside]
+      x <- x[inside]
+      w <- w[inside]
+    }
+  }
   K <- length(edges) - 1L
   k <- cpp_interval_index(x, edges, ctx$threads)
+  if (any(tabulate(k, K) == 0)) {
+    cli::cli_abort("Interval AL needs rows in every interval; {sum(tabulate(k, K) == 0)} of the given intervals of {.field {names(ctx$data)[j]}} {?is/are} empty.", call = call)
+  }
   lower <- column_values(col, edges[k])
   upper <- column_values(col, edges[k + 1L])
   C <- n_outputs(ctx)

@@ -34,7 +34,8 @@
 #' factor-level order). Grids come from all rows of `data`; `variable_splits`
 #' gives a grid per variable to use as it is. AL profiles use Apley's edges
 #' (interval method) or an even grid over the background rows (kernel
-#' method) and ignore `variable_splits`.
+#' method); for interval AL, `variable_splits` gives the edges instead
+#' (rows outside them are left out, with a warning).
 #'
 #' @section Background rows:
 #' Profiles average over `N` rows drawn without replacement from `data` when
@@ -455,7 +456,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
       accumulated = if (kind == "categorical") {
         profile_accumulated_levels(ctx, j, al_level_order(ctx, j, level_order))
       } else if (method == "interval") {
-        profile_accumulated_interval(ctx, j, intervals)
+        profile_accumulated_interval(ctx, j, intervals, edges = grid, call = env)
       } else {
         profile_accumulated_kernel(ctx, j, grid_points, bw, keep)
       }

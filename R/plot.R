@@ -117,7 +117,8 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
       data = curves,
       ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_label_"]],
                    group = interaction(.data[["_label_"]], .data[["_ids_"]])),
-      linewidth = 0.3, alpha = 0.25, na.rm = TRUE
+      # Fewer curves, each more opaque.
+      linewidth = 0.3, alpha = curve_alpha(curves), na.rm = TRUE
     )
   }
   entries <- unique(unlist(lapply(seq_along(objs), function(i) {
@@ -374,3 +375,9 @@ y_label <- function(types, center) {
 #' @importFrom ggplot2 autoplot
 #' @export
 ggplot2::autoplot
+
+# Opacity of ICE curves: few curves are drawn nearly opaque, many faintly.
+curve_alpha <- function(curves) {
+  per_panel <- max(table(unique(curves[c("_vname_", "_label_", "_ids_")])[c("_vname_", "_label_")]))
+  min(0.9, max(0.15, 12 / per_panel))
+}

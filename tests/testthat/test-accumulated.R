@@ -109,3 +109,27 @@ test_that("K larger than the number of distinct values gives fewer intervals", {
   expect_equal(profile_of(res)$`_yhat_` - res$mean_prediction,
                ref_al(function(d) pf(NULL, d), X, "a", 40)$f, tolerance = 1e-12)
 })
+
+test_that("interval AL on the user's edges", {
+  set.seed(81)
+  X <- data.frame(a = runif(200), b = rnorm(200))
+  f <- function(d) d$a^2 * d$b + d$a
+  edges <- c(0, 0.2, 0.4, 0.6, 0.8, 1)
+  res <- model_profile(NULL, X, function(m, d) f(d), variables = "a", type = "accumulated",
+                       variable_splits = list(a = edges))
+  # By hand: ALEPlot's algorithm on these edges.
+  k <- as.numeric(cut(X$a, edges, include.lowest = TRUE))
+  lo <- X; lo$a <- edges[k]
+  hi <- X; hi$a <- edges[k + 1]
+  delta <- as.vector(tapply(f(hi) - f(lo), k, mean))
+  g <- c(0, cumsum(delta))
+  cnt <- as.vector(table(k))
+  g <- g - sum((g[-1] + g[-6]) / 2 * cnt) / sum(cnt)
+  expect_equal(res$grids$a, edges)
+  expect_equal(profile_of(res)$`_yhat_` - res$mean_prediction, g, tolerance = 1e-12)
+  # Rows outside the edges are left out with a warning; empty intervals are an error.
+  expect_warning(model_profile(NULL, X, function(m, d) f(d), variables = "a", type = "accumulated",
+                               variable_splits = list(a = c(0.1, 0.5, 0.9))), "outside the edges")
+  expect_error(model_profile(NULL, X, function(m, d) f(d), variables = "a", type = "accumulated",
+                             variable_splits = list(a = c(0, 0.5, 0.5001, 1))), "empty")
+})
