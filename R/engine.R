@@ -6,7 +6,8 @@
 # an n x grid table that would not fit in memory is never materialised.
 
 new_context <- function(model, predict_function, background, ids, weights,
-                        threads, memory_budget, class = NULL, call = NULL) {
+                        threads, memory_budget, class = NULL, call = NULL,
+                        engine = "predict") {
   bytes <- vapply(background, column_bytes, numeric(1))
   # Bytes held per stacked row while a chunk is predicted: the stacked row,
   # its prediction, and a copy of the row made by a typical predict()
@@ -33,6 +34,7 @@ new_context <- function(model, predict_function, background, ids, weights,
   y <- check_predictions(predict_function(model, probe), 2L, call = call, allow_na = TRUE)
   ctx$n_columns <- ncol(y)
   ctx$outputs <- select_outputs(y, class, call)
+  native_setup(ctx, engine, call)
   ctx
 }
 
@@ -62,6 +64,7 @@ predict_frame <- function(ctx, newdata) {
 # order, sharing their columns) with the profiled columns `js` set to `vals`,
 # and predict them.
 predict_stacked <- function(ctx, src, js, vals) {
+  if (!is.null(ctx$native)) return(native_predict_stacked(ctx, src, js, vals))
   nd <- cpp_stack_frame(ctx$data, src, as.integer(js) - 1L, vals, ctx$threads)
   predict_frame(ctx, nd)
 }
@@ -111,6 +114,7 @@ row_chunks <- function(n, size) {
 # 2,000 background rows, grid order otherwise. Option
 # `modelprofiles.row_order` overrides.
 row_order <- function(ctx, n) {
+  if (!is.null(ctx$native)) return("observation")
   opt <- getOption("modelprofiles.row_order", "auto")
   if (!identical(opt, "auto")) return(match.arg(opt, c("observation", "grid")))
   tree <- inherits(ctx$model, c("ranger", "randomForest", "gbm", "xgb.Booster", "lgb.Booster"))
@@ -150,9 +154,12 @@ ice_table <- function(ctx, j, grid, rows, consume, keep) {
   }
   per_chunk <- max(1, floor(ctx$chunk_rows / G))
   for (pos in row_chunks(n, per_chunk)) {
-    src <- rep(rows[pos] - 1L, each = G)
-    vals <- column_values(col, rep(grid, times = length(pos)))
-    y <- predict_stacked(ctx, src, j, list(vals))
+    y <- if (!is.null(ctx$native)) native_ice(ctx, j, grid, rows[pos])
+    if (is.null(y)) {
+      src <- rep(rows[pos] - 1L, each = G)
+      vals <- column_values(col, rep(grid, times = length(pos)))
+      y <- predict_stacked(ctx, src, j, list(vals))
+    }
     consume(pos, y, NULL)
     if (keep) table[, pos, ] <- y
   }

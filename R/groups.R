@@ -13,7 +13,7 @@ grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_si
                             variables, type, method, grid_points, variable_splits_type,
                             variable_splits, intervals, bandwidth, threads,
                             memory_budget, keep_ice, class, weights, level_order, na_level,
-                            al_shift, k, call, env) {
+                            al_shift, k, engine, call, env) {
   check_whole(group_bins, "group_bins", 2, env)
   check_whole(min_group_size, "min_group_size", 1, env)
   # `groups`: a column name, or a one-element list holding a vector (named by
@@ -75,7 +75,7 @@ grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_si
       intervals = intervals, bandwidth = non_empty(bw[intersect(names(bw), here)]),
       label = paste0(inputs$label, "_", lev),
       threads = threads, memory_budget = memory_budget, keep_ice = keep_ice,
-      class = class, level_order = level_order, na_level = na_level,
+      class = class, level_order = level_order, na_level = na_level, engine = engine,
       weights = if (!is.null(weights)) as.double(weights[sub])
     )
     # Labels `<label>_<group>`, or `<label>.<class>_<group>` per class.

@@ -49,7 +49,8 @@ print.mp_profile <- function(x, n = 6, ...) {
   cli::cat_line(
     "  background rows: ", rows,
     "; predictions: ", format(x$n_predictions, big.mark = ","),
-    "; threads: ", x$threads
+    "; threads: ", x$threads,
+    if (identical(x$engine, "native")) "; native engine"
   )
   if (length(x$class)) {
     cli::cat_line("  class", if (length(x$class) > 1L) "es", ": ", paste(x$class, collapse = ", "))

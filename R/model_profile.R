@@ -152,6 +152,20 @@
 #' values of all rows) and the default bandwidth do not use the weights;
 #' give `variable_splits` or `bandwidth` to fix them.
 #'
+#' @section Native engine:
+#' Random forests (ranger, randomForest) and gradient-boosted trees (gbm,
+#' xgboost) are compiled into one flat representation of their trees (split
+#' variables, thresholds, the model's rules for ties, missing values and
+#' factor levels, leaf values, the link), which C++ code evaluates in
+#' parallel over the stacked rows without building data frames. For a
+#' numeric variable, each row's ICE curve over the whole grid comes from one
+#' walk down each tree with the variable left free (the tree is a
+#' piecewise-constant function of it), instead of one prediction per grid
+#' point. With `engine = "auto"` this is used when the model is supported
+#' and its predictions on a few background rows equal the predict
+#' function's (so a custom `predict_function` on another scale keeps the
+#' predict engine); `$engine` says which engine was used.
+#'
 #' @section Computation:
 #' The rows to predict are built by C++ code (RcppParallel workers over the
 #' columns' buffers) a chunk at a time and predicted on the main R thread;
@@ -236,6 +250,13 @@
 #'   factors and logical columns always keep their order.
 #' @param na_level For categorical variables: treat missing values as a level
 #'   of their own (see the section on missing values)?
+#' @param engine How predictions are made: `"predict"` (the predict
+#'   function), `"native"` (the package's compiled copy of a supported tree
+#'   ensemble, evaluated in parallel C++ without building data frames; an
+#'   error when it cannot be used) or `"auto"` (the default: native when the
+#'   model is supported and its predictions on a few background rows equal
+#'   the predict function's, else predict). See the section on the native
+#'   engine.
 #' @param ... Must be empty.
 #'
 #' @returns An object of class `mp_profile`: a list with
@@ -251,6 +272,7 @@
 #'     `observed` (the background rows' values of the profiled variables),
 #'     `labels` (one per profiled class), `class` (the profiled classes, or
 #'     `NULL`), `weights` (of the background rows, or `NULL`),
+#'     `engine` (`"native"` or `"predict"`, the one used),
 #'     `mean_prediction` (one per class), `n_predictions` (how many predictions were made),
 #'     `no_support` (grid points without support), `threads`, `call`.
 #'
@@ -308,7 +330,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
                           min_group_size = 10, group_title = NULL,
                           al_shift = c("group", "common"), k = NULL, cluster_center = TRUE, class = NULL, weights = NULL,
                           level_order = c("similarity", "levels"), na_level = FALSE,
-                          ...) {
+                          engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
   if (...length() > 0L) {
@@ -322,6 +344,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
   variable_splits_type <- match.arg(variable_splits_type)
   level_order <- match.arg(level_order)
   al_shift <- match.arg(al_shift)
+  engine <- match.arg(engine)
   if (!is.null(k)) {
     k <- check_whole(k, "k", 2, env)
     if (type != "partial") {
@@ -394,13 +417,13 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
       intervals = intervals, bandwidth = bandwidth, threads = threads,
       memory_budget = memory_budget, keep_ice = keep_ice, class = class,
       weights = weights, level_order = level_order, na_level = na_level,
-      al_shift = al_shift, k = k, call = call, env = env
+      al_shift = al_shift, k = k, engine = engine, call = call, env = env
     ))
   }
   background <- background_rows(data, rows)
   w <- if (is.null(weights)) rep(1, length(rows)) else as.double(weights[rows])
   ctx <- new_context(model, predict_function, unclass_frame(background), rows,
-                     w, threads, memory_budget, class = class, call = env)
+                     w, threads, memory_budget, class = class, call = env, engine = engine)
   labels <- output_labels(ctx, label)
   ctx$na_level <- na_level
 
@@ -532,6 +555,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
       no_support = no_support,
       threads = threads,
       memory_budget = memory_budget,
+      engine = ctx$engine,
       call = call
     ),
     class = "mp_profile"

@@ -72,7 +72,8 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
                              threads = NULL,
                              memory_budget = getOption("modelprofiles.memory_budget", 256),
                              class = NULL, weights = NULL,
-                             level_order = c("similarity", "levels"), ...) {
+                             level_order = c("similarity", "levels"),
+                             engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
   if (...length() > 0L) {
@@ -82,6 +83,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   variable_splits_type <- match.arg(variable_splits_type)
   type <- match.arg(type)
   level_order <- match.arg(level_order)
+  engine <- match.arg(engine)
   inputs <- resolve_inputs(x, data, predict_function, label, env)
   data <- inputs$data
   weights <- resolve_weights(weights, x, data, env)
@@ -111,7 +113,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   background <- background_rows(data, rows)
   w <- if (is.null(weights)) rep(1, length(rows)) else as.double(weights[rows])
   ctx <- new_context(inputs$model, inputs$predict_function, unclass_frame(background), rows,
-                     w, threads, memory_budget, class = class, call = env)
+                     w, threads, memory_budget, class = class, call = env, engine = engine)
   labels <- output_labels(ctx, inputs$label)
   if (type == "accumulated") {
     for (pr in pairs) {
@@ -172,7 +174,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   structure(
     list(
       agr_profiles = if (length(out) == 1L) out[[1L]] else out,
-      type = type, pairs = pairs, grids = grids, intervals = intervals_used,
+      type = type, pairs = pairs, grids = grids, intervals = intervals_used, engine = ctx$engine,
       label = inputs$label, labels = labels,
       class = ctx$outputs$classes, weights = if (!is.null(weights)) w, N = length(rows),
       n_data = nrow(data), rows = rows, observed = background[all_vars],

@@ -106,6 +106,72 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_native_check
+std::string cpp_native_check(List model);
+RcppExport SEXP _modelprofiles_cpp_native_check(SEXP modelSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< List >::type model(modelSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_check(model));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_native_pack
+SEXP cpp_native_pack(List model);
+RcppExport SEXP _modelprofiles_cpp_native_pack(SEXP modelSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< List >::type model(modelSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_pack(model));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_native_predict
+NumericMatrix cpp_native_predict(List model, NumericMatrix X, IntegerVector src, IntegerVector js, List vals, int threads);
+RcppExport SEXP _modelprofiles_cpp_native_predict(SEXP modelSEXP, SEXP XSEXP, SEXP srcSEXP, SEXP jsSEXP, SEXP valsSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< List >::type model(modelSEXP);
+    Rcpp::traits::input_parameter< NumericMatrix >::type X(XSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type src(srcSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type js(jsSEXP);
+    Rcpp::traits::input_parameter< List >::type vals(valsSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_predict(model, X, src, js, vals, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_native_ice
+NumericMatrix cpp_native_ice(List model, NumericMatrix X, IntegerVector rows, int j, NumericVector grid, int threads);
+RcppExport SEXP _modelprofiles_cpp_native_ice(SEXP modelSEXP, SEXP XSEXP, SEXP rowsSEXP, SEXP jSEXP, SEXP gridSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< List >::type model(modelSEXP);
+    Rcpp::traits::input_parameter< NumericMatrix >::type X(XSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type rows(rowsSEXP);
+    Rcpp::traits::input_parameter< int >::type j(jSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type grid(gridSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_ice(model, X, rows, j, grid, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_native_ranger
+SEXP cpp_native_ranger(List child_left, List child_right, List var_ids, List split_values, LogicalVector is_ordered, SEXP class_counts, IntegerVector class_cols);
+RcppExport SEXP _modelprofiles_cpp_native_ranger(SEXP child_leftSEXP, SEXP child_rightSEXP, SEXP var_idsSEXP, SEXP split_valuesSEXP, SEXP is_orderedSEXP, SEXP class_countsSEXP, SEXP class_colsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< List >::type child_left(child_leftSEXP);
+    Rcpp::traits::input_parameter< List >::type child_right(child_rightSEXP);
+    Rcpp::traits::input_parameter< List >::type var_ids(var_idsSEXP);
+    Rcpp::traits::input_parameter< List >::type split_values(split_valuesSEXP);
+    Rcpp::traits::input_parameter< LogicalVector >::type is_ordered(is_orderedSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type class_counts(class_countsSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type class_cols(class_colsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_ranger(child_left, child_right, var_ids, split_values, is_ordered, class_counts, class_cols));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_stack_frame
 List cpp_stack_frame(List data, Nullable<IntegerVector> src_, IntegerVector js, List vals, int threads);
 RcppExport SEXP _modelprofiles_cpp_stack_frame(SEXP dataSEXP, SEXP src_SEXP, SEXP jsSEXP, SEXP valsSEXP, SEXP threadsSEXP) {
@@ -129,6 +195,11 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_kernel_sums", (DL_FUNC) &_modelprofiles_cpp_kernel_sums, 9},
     {"_modelprofiles_cpp_group_sums", (DL_FUNC) &_modelprofiles_cpp_group_sums, 5},
     {"_modelprofiles_cpp_nearest_sq", (DL_FUNC) &_modelprofiles_cpp_nearest_sq, 3},
+    {"_modelprofiles_cpp_native_check", (DL_FUNC) &_modelprofiles_cpp_native_check, 1},
+    {"_modelprofiles_cpp_native_pack", (DL_FUNC) &_modelprofiles_cpp_native_pack, 1},
+    {"_modelprofiles_cpp_native_predict", (DL_FUNC) &_modelprofiles_cpp_native_predict, 6},
+    {"_modelprofiles_cpp_native_ice", (DL_FUNC) &_modelprofiles_cpp_native_ice, 6},
+    {"_modelprofiles_cpp_native_ranger", (DL_FUNC) &_modelprofiles_cpp_native_ranger, 7},
     {"_modelprofiles_cpp_stack_frame", (DL_FUNC) &_modelprofiles_cpp_stack_frame, 5},
     {NULL, NULL, 0}
 };

@@ -1,0 +1,316 @@
+# The native engine: tree ensembles compiled into one flat representation
+# (class "mp_native", the shared format of native-spec.md) and evaluated by
+# RcppParallel workers (src/ensemble.h, src/ensemble.cpp), without a call to
+# the model's predict() and without stacking data frames.
+#
+# native_model(model) converts a fitted model, or returns NULL when the model
+# (or one of its settings) is not supported; native_compile() also checks
+# the structure and packs the nodes for the C++ loops, once. native_matrix()
+# turns a data frame into the double matrix of the model's features, and
+# native_column() one column's values (profiled values, grids) into the same
+# codes; cpp_native_predict() and cpp_native_ice() (or their wrappers
+# native_predict_rows() and native_ice_rows(), which take the data's column
+# indices and values) evaluate it. Internal: nothing here is exported.
+
+# Compile a fitted model into the flat tree-ensemble format, or NULL when it
+# is not supported. Methods for ranger and randomForest are below; other
+# converters (gbm, xgboost) add methods of their own. The methods are
+# registered (@exportS3Method), so that they are found from any caller; the
+# generic itself is internal.
+native_model <- function(model) UseMethod("native_model")
+
+#' @exportS3Method
+#' @noRd
+native_model.default <- function(model) NULL
+
+# native_model() followed by the structural check of the result (once per
+# model: node and feature indices in range, every walk ends), with the nodes
+# packed for the C++ loops kept in `cache` (an external pointer; without it,
+# or after the object was saved and loaded, each call packs them again). NULL
+# when the model is not supported.
+native_compile <- function(model) {
+  nm <- native_model(model)
+  if (is.null(nm)) return(NULL)
+  nm$cache <- tryCatch(cpp_native_pack(nm), error = function(e) {
+    cli::cli_abort("Internal error: the compiled {nm$source} model is malformed: {conditionMessage(e)}")
+  })
+  nm
+}
+
+# Assemble an mp_native object from node arrays (global 0-based indices; see
+# native-spec.md), with the storage types the C++ side reads.
+new_native <- function(features, feature_levels, tree_start, feature, threshold, left,
+                       right, missing, cat_start, cat_len, cat_left, rule, value,
+                       aggregate, base, transform, float32 = FALSE, outputs = NULL,
+                       source = "") {
+  value <- as.matrix(value)
+  storage.mode(value) <- "double"
+  structure(
+    list(
+      kind = "trees",
+      features = as.character(features),
+      feature_levels = feature_levels,
+      tree_start = as.integer(tree_start),
+      feature = as.integer(feature),
+      threshold = as.double(threshold),
+      left = as.integer(left),
+      right = as.integer(right),
+      missing = as.integer(missing),
+      cat_start = as.integer(cat_start),
+      cat_len = as.integer(cat_len),
+      cat_left = as.integer(cat_left),
+      rule = as.integer(rule),
+      value = value,
+      aggregate = aggregate,
+      base = as.double(base),
+      transform = transform,
+      float32 = isTRUE(float32),
+      outputs = outputs,
+      source = source
+    ),
+    class = "mp_native"
+  )
+}
+
+# Bits 0..(len - 1) of a whole number stored as a double (the bit mask of a
+# factor split), exactly for values below 2^64.
+split_bits <- function(x, len) {
+  as.integer(floor(floor(x) / 2^(seq_len(len) - 1L)) %% 2)
+}
+
+# Categorical split tables shared between nodes with the same mask: for
+# categorical nodes with masks `mask` (doubles) and lengths `len`, the
+# 0-based starts into cat_left and cat_left itself; `goes_left(bits)` turns
+# the mask bits into 1 = left.
+categorical_tables <- function(mask, len, goes_left) {
+  if (length(mask) == 0L) return(list(start = integer(), cat_left = integer()))
+  key <- paste(len, format(mask, digits = 17))
+  first <- !duplicated(key)
+  ukey <- key[first]
+  umask <- mask[first]
+  ulen <- len[first]
+  ustart <- c(0L, cumsum(ulen))[seq_along(ulen)]
+  cat_left <- unlist(lapply(seq_along(umask), function(u) {
+    goes_left(split_bits(umask[u], ulen[u]))
+  }), use.names = FALSE)
+  list(start = as.integer(ustart[match(key, ukey)]), cat_left = as.integer(cat_left))
+}
+
+# ranger: regression and probability forests (converted by
+# cpp_native_ranger()). A node is a leaf when both its children are 0; a
+# numeric (ordered) split sends x <= value left; a partition split on an
+# unordered factor sends level k right when bit k - 1 of the mask
+# floor(value) is set (64 bits: the number of levels is not kept in the
+# forest). ranger averages the trees (the sum in tree order divided by the
+# number of trees), as the C++ side does, so the numbers are the same.
+# Factor codes: with respect.unordered.factors = "order" the forest keeps the
+# (reordered) levels and predict() recodes the data by level name; with
+# "ignore" and "partition" predict() uses data.matrix() codes of the data as
+# given, and so does native_matrix() (feature_levels NULL).
+#' @exportS3Method
+#' @noRd
+native_model.ranger <- function(model) {
+  f <- model$forest
+  if (is.null(f) || !is.null(f$dependent.varID)) return(NULL)
+  if (!identical(f$treetype, "Regression") && !identical(f$treetype, "Probability estimation")) {
+    return(NULL)
+  }
+  features <- f$independent.variable.names
+  p <- length(features)
+  ordered <- as.logical(f$is.ordered)
+  if (p == 0L || length(ordered) != p) return(NULL)
+  feature_levels <- vector("list", p)
+  if (!is.null(f$covariate.levels)) {
+    for (k in seq_len(p)) {
+      lv <- f$covariate.levels[[k]]
+      if (!is.null(lv)) feature_levels[k] <- list(as.character(lv))
+    }
+  }
+  ntree <- as.integer(f$num.trees)
+  if (length(f$child.nodeIDs) != ntree || any(lengths(f$child.nodeIDs) != 2L)) return(NULL)
+  if (identical(f$treetype, "Regression")) {
+    counts <- NULL
+    cols <- 0L
+    outputs <- NULL
+  } else {
+    # predict() orders the columns by the sorted class values.
+    cv <- f$class.values
+    counts <- f$terminal.class.counts
+    cols <- match(sort(cv), cv) - 1L
+    outputs <- if (is.null(f$levels)) NULL else as.character(f$levels[sort(cv)])
+  }
+  # One pass in C++ (a forest of 500 deep trees has tens of millions of nodes).
+  a <- cpp_native_ranger(
+    lapply(f$child.nodeIDs, `[[`, 1L), lapply(f$child.nodeIDs, `[[`, 2L),
+    f$split.varIDs, f$split.values, ordered, counts, cols
+  )
+  if (is.null(a)) return(NULL)
+  new_native(
+    features = features, feature_levels = feature_levels, tree_start = a$tree_start,
+    feature = a$feature, threshold = a$threshold, left = a$left, right = a$right,
+    missing = a$missing, cat_start = a$cat_start, cat_len = a$cat_len, cat_left = a$cat_left,
+    rule = 0L, value = a$value, aggregate = "mean", base = rep(0, ncol(a$value)),
+    transform = "identity", outputs = outputs, source = "ranger"
+  )
+}
+
+# randomForest: regression and classification forests (formula and x/y
+# interfaces). A numeric split sends x <= xbestsplit left; a split on an
+# unordered factor with ncat levels sends level k left when bit k - 1 of
+# xbestsplit is set. A regression forest averages the node predictions; a
+# classification leaf votes for its class (one-hot values), so the mean over
+# trees is predict(type = "prob") with norm.votes. Not supported: bias-corrected
+# regression (corr.bias = TRUE), unsupervised forests, formulas with
+# transformed terms, and factors of more than 32 levels.
+#' @exportS3Method
+#' @noRd
+native_model.randomForest <- function(model) {
+  f <- model$forest
+  if (is.null(f)) return(NULL)
+  type <- model$type
+  if (!identical(type, "regression") && !identical(type, "classification")) return(NULL)
+  if (identical(type, "regression") && !is.null(model$coefs)) return(NULL)
+  features <- if (is.null(dim(model$importance))) names(model$importance) else rownames(model$importance)
+  p <- length(features)
+  ncat <- as.integer(f$ncat)
+  if (p == 0L || length(ncat) != p || any(ncat > 32L)) return(NULL)
+  if (!is.null(model$terms)) {
+    labels <- attr(model$terms, "term.labels")
+    plain <- vapply(labels, function(l) {
+      e <- tryCatch(str2lang(l), error = function(e) NULL)
+      is.name(e)
+    }, logical(1))
+    if (!all(plain)) return(NULL)
+  }
+  xlevels <- f$xlevels
+  feature_levels <- vector("list", p)
+  if (!is.null(xlevels)) {
+    for (k in seq_len(p)) {
+      lv <- xlevels[[k]]
+      if (is.character(lv)) feature_levels[k] <- list(lv)
+    }
+  }
+  if (any(ncat > 1L & vapply(feature_levels, is.null, logical(1)))) return(NULL)
+  ntree <- as.integer(f$ntree)
+  sizes <- as.integer(f$ndbigtree)
+  nrnodes <- as.integer(f$nrnodes)
+  if (length(sizes) != ntree || any(sizes < 1L)) return(NULL)
+  tree_start <- c(0L, cumsum(sizes))
+  node <- sequence(sizes)
+  tree <- rep(seq_len(ntree), sizes)
+  ix <- (tree - 1L) * nrnodes + node
+  n <- length(ix)
+  offset <- tree_start[tree]
+  leaf <- f$nodestatus[ix] == -1L
+  inner <- !leaf
+  var <- f$bestvar[ix]
+  if (any(var[inner] < 1L | var[inner] > p)) return(NULL)
+  if (identical(type, "regression")) {
+    l <- f$leftDaughter[ix]
+    r <- f$rightDaughter[ix]
+  } else {
+    l <- f$treemap[(tree - 1L) * nrnodes * 2L + node]
+    r <- f$treemap[(tree - 1L) * nrnodes * 2L + nrnodes + node]
+  }
+  split <- f$xbestsplit[ix]
+  feature <- var - 1L
+  feature[leaf] <- -1L
+  left <- offset + l - 1L
+  left[leaf] <- -1L
+  right <- offset + r - 1L
+  right[leaf] <- -1L
+  threshold <- split
+  threshold[leaf] <- 0
+  categorical <- inner & ncat[pmax(var, 1L)] > 1L
+  cat_start <- rep(-1L, n)
+  cat_len <- rep(0L, n)
+  cat_left <- integer()
+  if (any(categorical)) {
+    len <- ncat[var[categorical]]
+    tab <- categorical_tables(split[categorical], len, identity)
+    cat_start[categorical] <- tab$start
+    cat_len[categorical] <- len
+    cat_left <- tab$cat_left
+    threshold[categorical] <- 0
+  }
+  if (identical(type, "regression")) {
+    pred <- f$nodepred[ix]
+    pred[inner] <- 0
+    value <- matrix(pred, ncol = 1L)
+    outputs <- NULL
+  } else {
+    K <- length(model$classes)
+    cls <- f$nodepred[ix]
+    if (any(cls[leaf] < 1L | cls[leaf] > K)) return(NULL)
+    value <- matrix(0, n, K)
+    value[cbind(which(leaf), cls[leaf])] <- 1
+    outputs <- as.character(model$classes)
+  }
+  new_native(
+    features = features, feature_levels = feature_levels, tree_start = tree_start,
+    feature = feature, threshold = threshold, left = left, right = right,
+    missing = rep(-1L, n), cat_start = cat_start, cat_len = cat_len, cat_left = cat_left,
+    rule = 0L, value = value, aggregate = "mean", base = rep(0, ncol(value)),
+    transform = "identity", outputs = outputs, source = "randomForest"
+  )
+}
+
+# The values of feature k (1-based) of a compiled model as doubles: a factor
+# feature's levels mapped to the model's codes by name (a level unknown to the
+# model, and NA, give NaN/NA); a feature without levels the way data.matrix()
+# codes it (numbers as they are, logicals 0/1, factors by their own codes,
+# character by the sorted distinct values of `ref`, the column of the data).
+native_column <- function(nm, k, x, ref = x) {
+  lv <- nm$feature_levels[[k]]
+  if (!is.null(lv)) {
+    if (is.factor(x)) return(as.double(match(levels(x), lv)[as.integer(x)]))
+    return(as.double(match(as.character(x), lv)))
+  }
+  if (is.factor(x)) return(as.double(as.integer(x)))
+  if (is.character(x)) return(as.double(match(x, levels(factor(ref)))))
+  as.double(x)
+}
+
+# The double matrix (rows of `data` x the model's features, column-major) the
+# C++ side reads.
+native_matrix <- function(nm, data) {
+  if (is.matrix(data)) data <- as.data.frame(data)
+  absent <- setdiff(nm$features, names(data))
+  if (length(absent) > 0L) {
+    cli::cli_abort("The data lack the model's variable{?s} {.val {absent}}.")
+  }
+  X <- matrix(0, nrow(data), length(nm$features))
+  for (k in seq_along(nm$features)) X[, k] <- native_column(nm, k, data[[nm$features[k]]])
+  X
+}
+
+# Predictions of stacked rows, the native counterpart of predict_stacked():
+# row r is row src[r] (0-based, or NULL for all rows of X in order) of the
+# data with columns js (1-based columns of `data`) set to vals[[q]] (values of
+# the column's type). X = native_matrix(nm, data). Returns a matrix with one
+# column per model output (named by nm$outputs).
+native_predict_rows <- function(nm, X, data, src, js, vals, threads) {
+  if (is.null(src)) src <- seq_len(nrow(X)) - 1L
+  k <- match(names(data)[js], nm$features)
+  use <- !is.na(k)
+  vals <- lapply(which(use), function(q) native_column(nm, k[q], vals[[q]], data[[js[q]]]))
+  cpp_native_predict(nm, X, as.integer(src), as.integer(k[use] - 1L), vals, threads)
+}
+
+# ICE curves of column j (1-based, of `data`) over `grid` (values of the
+# column's type, any order) for rows `rows` (1-based) of X =
+# native_matrix(nm, data): a (G * length(rows)) x outputs matrix in
+# observation-major order (row i's G predictions consecutive), from one walk
+# per tree and row; equal bit for bit to native_predict_rows() on the
+# stacked rows.
+native_ice_rows <- function(nm, X, data, j, grid, rows, threads) {
+  G <- length(grid)
+  k <- match(names(data)[j], nm$features)
+  if (is.na(k)) {
+    # The model does not read the column: every curve is flat.
+    y <- cpp_native_predict(nm, X, as.integer(rows - 1L), integer(), list(), threads)
+    return(y[rep(seq_along(rows), each = G), , drop = FALSE])
+  }
+  z <- native_column(nm, k, grid, data[[j]])
+  cpp_native_ice(nm, X, as.integer(rows - 1L), k - 1L, z, threads)
+}

@@ -1,0 +1,75 @@
+# The native engine inside the profiles: the same numbers as the predict()
+# path for every estimator, and the choice of engine.
+
+engine_pair <- function(fit, X, tol = 1e-12, ...) {
+  for (type in c("partial", "conditional", "accumulated")) {
+    a <- model_profile(fit, X, type = type, engine = "native", grid_points = 15, intervals = 8, ...)
+    b <- model_profile(fit, X, type = type, engine = "predict", grid_points = 15, intervals = 8, ...)
+    expect_equal(a$engine, "native")
+    expect_equal(b$engine, "predict")
+    expect_equal(a$agr_profiles, b$agr_profiles, tolerance = tol, info = type)
+    if (!is.null(a$cp_profiles)) expect_equal(a$cp_profiles, b$cp_profiles, tolerance = tol)
+    expect_equal(a$n_predictions, b$n_predictions)
+  }
+  v <- names(X)[vapply(X, is.numeric, logical(1))][1:2]
+  for (type in c("partial", "accumulated")) {
+    a <- model_profile_2d(fit, X, variables = v, type = type, engine = "native", grid_points = 6, intervals = 5, ...)
+    b <- model_profile_2d(fit, X, variables = v, type = type, engine = "predict", grid_points = 6, intervals = 5, ...)
+    expect_equal(a$agr_profiles, b$agr_profiles, tolerance = tol)
+  }
+}
+
+engine_data <- function(n = 300) {
+  set.seed(91)
+  X <- data.frame(a = rnorm(n), b = runif(n), c = rnorm(n),
+                  g = factor(sample(c("p", "q", "r"), n, TRUE)))
+  y <- X$a * X$b + (X$g == "q") * X$c + rnorm(n, sd = 0.1)
+  list(X = X, y = y)
+}
+
+test_that("ranger and randomForest: native equals predict for every estimator", {
+  skip_if_not_installed("ranger")
+  d <- engine_data()
+  fit <- ranger::ranger(x = d$X, y = d$y, num.trees = 30, num.threads = 1, seed = 1)
+  engine_pair(fit, d$X)
+  cls <- factor(ifelse(d$y > 0, "hi", "lo"))
+  fitp <- ranger::ranger(x = d$X, y = cls, num.trees = 30, probability = TRUE, num.threads = 1, seed = 1)
+  engine_pair(fitp, d$X)
+  skip_if_not_installed("randomForest")
+  rf <- randomForest::randomForest(x = d$X, y = d$y, ntree = 20)
+  engine_pair(rf, d$X)
+})
+
+test_that("gbm and xgboost: native equals predict", {
+  skip_if_not_installed("gbm")
+  d <- engine_data()
+  gb <- gbm::gbm(y ~ ., data = cbind(d$X, y = d$y), distribution = "gaussian", n.trees = 40,
+                 interaction.depth = 3, n.minobsinnode = 5)
+  engine_pair(gb, d$X)
+  skip_if_not_installed("xgboost")
+  Xn <- d$X[c("a", "b", "c")]
+  xg <- xgboost::xgboost(data = as.matrix(Xn), label = d$y, nrounds = 30, verbose = 0,
+                         params = list(nthread = 1, max_depth = 4))
+  engine_pair(xg, Xn, tol = 1e-6)
+})
+
+test_that("the engine is chosen by support and by the scale of the predictions", {
+  d <- engine_data(100)
+  lmfit <- lm(y ~ ., data = cbind(d$X, y = d$y))
+  expect_equal(model_profile(lmfit, d$X, variables = "a")$engine, "predict")
+  expect_error(model_profile(lmfit, d$X, variables = "a", engine = "native"), "not supported")
+  skip_if_not_installed("ranger")
+  fit <- ranger::ranger(x = d$X, y = d$y, num.trees = 10, num.threads = 1, seed = 1)
+  expect_equal(model_profile(fit, d$X, variables = "a")$engine, "native")
+  # A predict function on another scale keeps predict().
+  scaled <- model_profile(fit, d$X, variables = "a",
+                          predict_function = function(m, nd) 2 * predict(m, nd)$predictions)
+  expect_equal(scaled$engine, "predict")
+  expect_error(model_profile(fit, d$X, variables = "a", engine = "native",
+                             predict_function = function(m, nd) 2 * predict(m, nd)$predictions),
+               "differ")
+  # 1 and 2 threads give the same numbers.
+  expect_identical(model_profile(fit, d$X, threads = 1)$agr_profiles,
+                   model_profile(fit, d$X, threads = 2)$agr_profiles)
+  expect_output(print(model_profile(fit, d$X, variables = "a")), "native engine")
+})

@@ -1,0 +1,359 @@
+# The native tree-ensemble engine (R/native.R, src/ensemble.h): compiled
+# ranger and randomForest models predict what the models' own predict() does,
+# and the one-walk ICE curves equal the row-by-row predictions bit for bit.
+
+native_data <- function(n = 300, seed = 1) {
+  set.seed(seed)
+  d <- data.frame(
+    a = rnorm(n), b = runif(n),
+    f = factor(sample(letters[1:5], n, TRUE)),
+    i = sample(1:10, n, TRUE)
+  )
+  d$y <- d$a + 2 * (d$f %in% c("b", "d")) + d$i / 5 + rnorm(n)
+  d$c2 <- factor(ifelse(d$a + (d$f == "c") + rnorm(n) > 0, "yes", "no"))
+  d$c3 <- factor(ifelse(d$b > 0.6, "hi", ifelse(d$f %in% c("a", "e"), "mid", "lo")))
+  d
+}
+
+# A prediction (vector, matrix, "votes" matrix) as a plain unnamed matrix.
+plain <- function(y) {
+  y <- as.matrix(y)
+  matrix(as.double(y), nrow(y))
+}
+
+# Grid for feature k: thresholds the model splits on (values equal to them),
+# data quantiles, and values below the minimum and above the maximum.
+native_grid <- function(nm, k, x) {
+  thr <- nm$threshold[nm$feature == k - 1L & nm$cat_start < 0]
+  thr <- if (length(thr) > 0) sample(unique(thr), min(10L, length(unique(thr)))) else numeric()
+  sort(unique(c(min(x) - 1, stats::quantile(x, c(0.1, 0.5, 0.9), names = FALSE), thr, max(x) + 1)))
+}
+
+# Check a model: predictions equal predict() to 1e-12 with the model's column
+# names; 1 and 2 threads identical; ICE curves of every feature identical to
+# the stacked predictions; for numeric `vars`, also equal to predict() on the
+# stacked data frame.
+expect_native <- function(fit, data, vars) {
+  nm <- native_compile(fit)
+  expect_s3_class(nm, "mp_native")
+  X <- native_matrix(nm, data)
+  n <- nrow(data)
+  pf <- default_predict_function(fit)
+  ref <- pf(fit, data)
+  y1 <- cpp_native_predict(nm, X, seq_len(n) - 1L, integer(), list(), 1L)
+  y2 <- cpp_native_predict(nm, X, seq_len(n) - 1L, integer(), list(), 2L)
+  expect_identical(y1, y2)
+  expect_equal(plain(y1), plain(ref), tolerance = 1e-12)
+  expect_identical(colnames(y1), colnames(ref))
+  rows <- sort(sample(n, 25))
+  for (v in vars) {
+    k <- match(v, nm$features)
+    x <- data[[v]]
+    grid <- if (is.null(nm$feature_levels[[k]]) && !is.factor(x)) {
+      native_grid(nm, k, x)
+    } else {
+      as.double(rev(seq_along(levels(x))))
+    }
+    G <- length(grid)
+    ice1 <- cpp_native_ice(nm, X, rows - 1L, k - 1L, grid, 1L)
+    ice2 <- cpp_native_ice(nm, X, rows - 1L, k - 1L, grid, 2L)
+    expect_identical(ice1, ice2)
+    stacked <- cpp_native_predict(nm, X, rep(rows - 1L, each = G), k - 1L,
+                                  list(rep(grid, times = length(rows))), 2L)
+    expect_identical(ice1, stacked)
+    expect_identical(dim(ice1), c(G * length(rows), ncol(y1)))
+    if (is.numeric(x)) {
+      nd <- data[rep(rows, each = G), , drop = FALSE]
+      nd[[v]] <- rep(grid, times = length(rows))
+      if (is.integer(x)) nd[[v]] <- as.double(nd[[v]])
+      expect_equal(plain(ice1), plain(pf(fit, nd)), tolerance = 1e-12)
+    }
+  }
+  invisible(nm)
+}
+
+test_that("ranger regression forests compile to the model's predictions", {
+  skip_if_not_installed("ranger")
+  d <- native_data()
+  fit <- ranger::ranger(y ~ a + b + i, d, num.trees = 40, num.threads = 1, seed = 1)
+  expect_native(fit, d, c("a", "b", "i"))
+  fit <- ranger::ranger(x = d[c("a", "b", "i")], y = d$y, num.trees = 20, num.threads = 1, seed = 2)
+  expect_native(fit, d, "a")
+})
+
+test_that("ranger probability forests: 2 and 3 classes", {
+  skip_if_not_installed("ranger")
+  d <- native_data()
+  fit <- ranger::ranger(c2 ~ a + b + i, d, num.trees = 40, probability = TRUE, num.threads = 1, seed = 1)
+  nm <- expect_native(fit, d, c("a", "i"))
+  expect_identical(nm$outputs, c("no", "yes"))
+  fit <- ranger::ranger(c3 ~ a + b + i, d, num.trees = 40, probability = TRUE, num.threads = 1, seed = 1)
+  nm <- expect_native(fit, d, c("a", "b"))
+  expect_identical(nm$outputs, c("hi", "lo", "mid"))
+})
+
+test_that("ranger factor predictors: ignore, order and partition", {
+  skip_if_not_installed("ranger")
+  d <- native_data()
+  d$ch <- as.character(sample(c("u", "v", "w"), nrow(d), TRUE))
+  for (m in c("ignore", "order", "partition")) {
+    fit <- ranger::ranger(y ~ a + f + i + ch, d, num.trees = 40, respect.unordered.factors = m,
+                          num.threads = 1, seed = 3)
+    nm <- expect_native(fit, d, c("a", "f", "i"))
+    expect_identical(any(nm$cat_start >= 0), m == "partition")
+    fit <- ranger::ranger(c3 ~ a + f + b, d, num.trees = 40, respect.unordered.factors = m,
+                          probability = TRUE, num.threads = 1, seed = 3)
+    expect_native(fit, d, c("f", "b"))
+  }
+  # The wrappers take the columns' own values: a factor grid by level.
+  fit <- ranger::ranger(y ~ a + f, d, num.trees = 30, respect.unordered.factors = "order",
+                        num.threads = 1, seed = 4)
+  nm <- native_compile(fit)
+  X <- native_matrix(nm, d)
+  grid <- factor(c("e", "a", "c"), levels = levels(d$f))
+  ice <- native_ice_rows(nm, X, d, match("f", names(d)), grid, 1:7, 2L)
+  nd <- d[rep(1:7, each = 3), ]
+  nd$f <- rep(grid, times = 7)
+  expect_equal(unname(ice[, 1]), predict(fit, nd, num.threads = 1)$predictions, tolerance = 1e-12)
+  expect_identical(ice, native_predict_rows(nm, X, d, rep(0:6, each = 3), match("f", names(d)), list(nd$f), 1L))
+})
+
+test_that("randomForest regression and classification, formula and x/y", {
+  skip_if_not_installed("randomForest")
+  d <- native_data()
+  d$o <- factor(sample(c("lo", "mid", "hi"), nrow(d), TRUE), levels = c("lo", "mid", "hi"), ordered = TRUE)
+  d$l <- d$b > 0.5
+  set.seed(5)
+  fit <- randomForest::randomForest(y ~ a + b + f + i + o + l, d, ntree = 40)
+  expect_native(fit, d, c("a", "b", "f", "i", "o"))
+  fit <- randomForest::randomForest(d[c("a", "b", "f", "i", "o")], d$y, ntree = 40)
+  expect_native(fit, d, c("a", "f", "o"))
+  fit <- randomForest::randomForest(as.matrix(d[c("a", "b", "i")]), d$y, ntree = 30)
+  expect_native(fit, d, c("a", "i"))
+  fit <- randomForest::randomForest(c2 ~ a + b + f + i, d, ntree = 40)
+  nm <- expect_native(fit, d, c("a", "f", "i"))
+  expect_identical(nm$outputs, c("no", "yes"))
+  fit <- randomForest::randomForest(d[c("a", "b", "f", "o")], d$c3, ntree = 40)
+  nm <- expect_native(fit, d, c("b", "f", "o"))
+  expect_identical(nm$outputs, c("hi", "lo", "mid"))
+})
+
+test_that("ICE grids in any order, with ties and missing values, as the stacked rows", {
+  skip_if_not_installed("ranger")
+  d <- native_data()
+  fit <- ranger::ranger(c3 ~ a + b + i, d, num.trees = 30, probability = TRUE, num.threads = 1, seed = 6)
+  nm <- native_compile(fit)
+  X <- native_matrix(nm, d)
+  thr <- nm$threshold[nm$feature == 0L][1:3]
+  grid <- c(0.5, NaN, thr[2], -10, thr[1], 0.5, 10, thr[3])
+  rows <- c(3L, 1L, 50L, 50L)
+  ice <- cpp_native_ice(nm, X, rows - 1L, 0L, grid, 2L)
+  stacked <- cpp_native_predict(nm, X, rep(rows - 1L, each = length(grid)), 0L,
+                                list(rep(grid, times = length(rows))), 2L)
+  expect_identical(ice, stacked)
+  # A missing value cannot be routed in a ranger tree: NA.
+  expect_true(all(is.na(ice[seq(2, nrow(ice), by = length(grid)), ])))
+  expect_false(anyNA(ice[-seq(2, nrow(ice), by = length(grid)), ]))
+  d$a[2] <- NA
+  y <- cpp_native_predict(nm, native_matrix(nm, d), 0:3, integer(), list(), 1L)
+  expect_identical(is.na(y[, 1]), c(FALSE, TRUE, FALSE, FALSE))
+})
+
+test_that("ICE of a variable the model does not use is flat", {
+  skip_if_not_installed("ranger")
+  d <- native_data()
+  fit <- ranger::ranger(y ~ a + i, d, num.trees = 10, num.threads = 1, seed = 7)
+  nm <- native_compile(fit)
+  X <- native_matrix(nm, d)
+  ice <- native_ice_rows(nm, X, d, match("b", names(d)), c(0, 0.5, 1), c(4L, 9L), 1L)
+  y <- predict(fit, d[c(4, 9), ], num.threads = 1)$predictions
+  expect_equal(unname(ice[, 1]), rep(y, each = 3), tolerance = 1e-12)
+})
+
+test_that("unsupported models and settings give NULL", {
+  d <- native_data()
+  expect_null(native_model(lm(y ~ a, d)))
+  expect_null(native_compile(lm(y ~ a, d)))
+  skip_if_not_installed("ranger")
+  skip_if_not_installed("randomForest")
+  expect_null(native_model(ranger::ranger(c3 ~ a + b, d, num.trees = 5, num.threads = 1)))
+  expect_null(native_model(ranger::ranger(y ~ a + b, d, num.trees = 5, num.threads = 1,
+                                          write.forest = FALSE)))
+  set.seed(8)
+  expect_null(native_model(randomForest::randomForest(y ~ a + b, d, ntree = 5, corr.bias = TRUE)))
+  expect_null(native_model(randomForest::randomForest(d[c("a", "b")], ntree = 5)))
+  d$big <- factor(sample(sprintf("l%02d", 1:40), nrow(d), TRUE))
+  expect_null(native_model(randomForest::randomForest(y ~ a + big, d, ntree = 5)))
+})
+
+test_that("native_matrix maps factor levels by name and names missing variables", {
+  skip_if_not_installed("ranger")
+  d <- native_data()
+  fit <- ranger::ranger(y ~ a + f, d, num.trees = 5, respect.unordered.factors = "order",
+                        num.threads = 1, seed = 9)
+  nm <- native_compile(fit)
+  d2 <- d[1:4, ]
+  d2$f <- factor(as.character(d2$f), levels = rev(c(levels(d$f), "zz")))
+  X <- native_matrix(nm, d2)
+  expect_identical(X[, 2], as.double(match(as.character(d2$f), nm$feature_levels[[2]])))
+  d2$f[1] <- "zz"
+  expect_true(is.na(native_matrix(nm, d2)[1, 2]))
+  expect_error(native_matrix(nm, d["a"]), "lack")
+})
+
+# A random forest in the flat format exercising what ranger and randomForest
+# do not: missing-value children (left, right, a subtree of their own, or
+# none), rule 1 (x < t), single precision, sums with a base, transforms,
+# categorical splits with codes beyond cat_len, and several outputs.
+random_native <- function(n_trees, K, rule, float32, aggregate, transform, seed) {
+  set.seed(seed)
+  e <- new.env()
+  e$feature <- e$left <- e$right <- e$missing <- e$cat_start <- e$cat_len <- integer()
+  e$threshold <- double()
+  e$cat_left <- integer()
+  e$value <- list()
+  grow <- function(depth) {
+    i <- length(e$feature) + 1L
+    e$feature[i] <- -1L
+    e$threshold[i] <- 0
+    e$left[i] <- e$right[i] <- e$missing[i] <- e$cat_start[i] <- -1L
+    e$cat_len[i] <- 0L
+    e$value[[i]] <- round(rnorm(K), 3)
+    if (depth <= 0 || runif(1) < 0.15) return(i - 1L)
+    f <- sample(0:2, 1)
+    e$feature[i] <- f
+    if (f == 2L) {
+      len <- sample(2:4, 1)
+      e$cat_start[i] <- length(e$cat_left)
+      e$cat_len[i] <- len
+      e$cat_left <- c(e$cat_left, sample(0:1, len, TRUE))
+    } else {
+      e$threshold[i] <- sample(c(-1, -0.5, 0, 0.1, 0.5, 1), 1)
+    }
+    e$left[i] <- grow(depth - 1)
+    e$right[i] <- grow(depth - 1)
+    e$missing[i] <- switch(sample(4, 1), -1L, e$left[i], e$right[i], grow(depth - 2))
+    i - 1L
+  }
+  starts <- 0L
+  for (t in seq_len(n_trees)) {
+    grow(5)
+    starts <- c(starts, length(e$feature))
+  }
+  value <- do.call(rbind, e$value)
+  new_native(
+    features = c("u", "v", "w"), feature_levels = list(NULL, NULL, c("a", "b", "c", "d", "e")),
+    tree_start = starts, feature = e$feature, threshold = e$threshold, left = e$left,
+    right = e$right, missing = e$missing, cat_start = e$cat_start, cat_len = e$cat_len,
+    cat_left = e$cat_left, rule = rule, value = value, aggregate = aggregate,
+    base = seq_len(K) / 10, transform = transform, float32 = float32,
+    outputs = if (K > 1) paste0("k", seq_len(K)) else NULL, source = "test"
+  )
+}
+
+# The spec's prediction, in plain R.
+ref_native <- function(nm, X) {
+  f32 <- function(x) readBin(writeBin(x, raw(), size = 4), "double", n = length(x), size = 4)
+  K <- ncol(nm$value)
+  n_trees <- length(nm$tree_start) - 1L
+  out <- matrix(0, nrow(X), K)
+  for (i in seq_len(nrow(X))) {
+    s <- if (nm$aggregate == "sum") nm$base else rep(0, K)
+    for (t in seq_len(n_trees)) {
+      node <- nm$tree_start[t]
+      while (node >= 0 && nm$feature[node + 1] >= 0) {
+        x <- X[i, nm$feature[node + 1] + 1]
+        if (is.na(x)) {
+          node <- nm$missing[node + 1]
+          next
+        }
+        if (nm$cat_start[node + 1] >= 0) {
+          go_left <- x >= 1 && x <= nm$cat_len[node + 1] &&
+            nm$cat_left[nm$cat_start[node + 1] + x] == 1L
+        } else {
+          thr <- nm$threshold[node + 1]
+          if (nm$float32) {
+            x <- f32(x)
+            thr <- f32(thr)
+          }
+          go_left <- if (nm$rule == 0L) x <= thr else x < thr
+        }
+        node <- if (go_left) nm$left[node + 1] else nm$right[node + 1]
+      }
+      s <- s + if (node < 0) NA else nm$value[node + 1, ]
+    }
+    m <- if (nm$aggregate == "mean") s / n_trees + nm$base else s
+    out[i, ] <- switch(nm$transform,
+      identity = m, exp = exp(m), logistic = 1 / (1 + exp(-m)),
+      softmax = exp(m - max(m)) / sum(exp(m - max(m)))
+    )
+  }
+  out
+}
+
+test_that("the flat format's rules: missing values, rule, float32, sums, transforms, categories", {
+  settings <- list(
+    list(1L, 0L, FALSE, "mean", "identity"),
+    list(1L, 1L, TRUE, "sum", "logistic"),
+    list(1L, 1L, FALSE, "sum", "exp"),
+    list(3L, 0L, TRUE, "sum", "softmax"),
+    list(3L, 1L, FALSE, "mean", "identity")
+  )
+  set.seed(10)
+  d <- data.frame(u = sample(c(-1, -0.5, 0, 0.1, 0.1 + 1e-9, 0.5, 1, rnorm(20)), 200, TRUE),
+                  v = rnorm(200), w = factor(sample(c("a", "b", "c", "d", "e"), 200, TRUE)))
+  d$u[sample(200, 20)] <- NA
+  d$v[sample(200, 20)] <- NA
+  d$w[sample(200, 20)] <- NA
+  for (s in seq_along(settings)) {
+    a <- settings[[s]]
+    nm <- random_native(15, a[[1]], a[[2]], a[[3]], a[[4]], a[[5]], seed = s)
+    nm <- structure(c(unclass(nm), list(cache = cpp_native_pack(nm))), class = "mp_native")
+    X <- native_matrix(nm, d)
+    y <- cpp_native_predict(nm, X, seq_len(nrow(X)) - 1L, integer(), list(), 2L)
+    expect_equal(unname(y), ref_native(nm, X), tolerance = 1e-12)
+    expect_identical(colnames(y), nm$outputs)
+    no_cache <- nm
+    no_cache$cache <- NULL
+    expect_identical(cpp_native_predict(no_cache, X, seq_len(nrow(X)) - 1L, integer(), list(), 1L), y)
+    rows <- c(1:12, which(is.na(d$u))[1:3], which(is.na(d$v))[1:3])
+    grids <- list(
+      c(NaN, -2, -1, -0.5, 0, 0.1, 0.1 + 1e-9, 0.3, 0.5, 1, 2, 0.1),
+      c(1, -1, 0.1, 0, NaN, 0.5, -0.5),
+      c(0, 5, 1, 2, 3, 4, NaN, 6, 2)
+    )
+    for (k in 1:3) {
+      grid <- grids[[k]]
+      G <- length(grid)
+      ice <- cpp_native_ice(nm, X, rows - 1L, k - 1L, grid, 2L)
+      src <- rep(rows - 1L, each = G)
+      vals <- rep(grid, times = length(rows))
+      expect_identical(ice, cpp_native_predict(nm, X, src, k - 1L, list(vals), 1L))
+      expect_identical(ice, cpp_native_ice(no_cache, X, rows - 1L, k - 1L, grid, 1L))
+      Xs <- X[src + 1L, , drop = FALSE]
+      Xs[, k] <- vals
+      expect_equal(unname(ice), ref_native(nm, Xs), tolerance = 1e-12)
+    }
+  }
+})
+
+test_that("malformed models are refused, not walked", {
+  nm <- random_native(2, 1L, 0L, FALSE, "mean", "identity", seed = 1)
+  expect_identical(cpp_native_check(nm), "")
+  bad <- nm
+  inner <- which(bad$feature >= 0)[2]
+  bad$left[inner] <- bad$tree_start[1]
+  expect_match(cpp_native_check(bad), "reached twice|outside")
+  X <- matrix(0, 2, 3)
+  expect_error(cpp_native_predict(bad, X, 0:1, integer(), list(), 1L), "native model")
+  expect_error(cpp_native_ice(bad, X, 0:1, 0L, c(0, 1), 1L), "native model")
+  bad <- nm
+  bad$feature[which(bad$feature >= 0)[1]] <- 7L
+  expect_match(cpp_native_check(bad), "feature index")
+  # A stale cache (the arrays changed) is not used.
+  nm$cache <- cpp_native_pack(nm)
+  changed <- nm
+  changed$value <- changed$value + 1
+  y <- cpp_native_predict(changed, X, 0:1, integer(), list(), 1L)
+  expect_equal(unname(y), ref_native(changed, X), tolerance = 1e-12)
+})
