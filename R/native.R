@@ -1,5 +1,5 @@
 # The native engine: tree ensembles compiled into one flat representation
-# (class "mp_native", the shared format of native-spec.md) and evaluated by
+# (class "mp_native", the shared format of tools/native-spec.md) and evaluated by
 # RcppParallel workers (src/ensemble.h, src/ensemble.cpp), without a call to
 # the model's predict() and without stacking data frames.
 #
@@ -38,7 +38,7 @@ native_compile <- function(model) {
 }
 
 # Assemble an mp_native object from node arrays (global 0-based indices; see
-# native-spec.md), with the storage types the C++ side reads.
+# tools/native-spec.md), with the storage types the C++ side reads.
 new_native <- function(features, feature_levels, tree_start, feature, threshold, left,
                        right, missing, cat_start, cat_len, cat_left, rule, value,
                        aggregate, base, transform, float32 = FALSE, outputs = NULL,

@@ -1,7 +1,7 @@
 // R-free core of the native tree-ensemble engine.
 //
 // A compiled tree ensemble (the flat format of the `mp_native` list: see
-// native-spec.md and R/native.R) is viewed through plain pointers (Forest),
+// tools/native-spec.md and R/native.R) is viewed through plain pointers (Forest),
 // checked (check_forest) and packed (pack_forest) into 16-byte nodes in
 // depth-first order, the left child right after its parent, so that a walk
 // down a tree reads few cache lines. RcppParallel workers then evaluate it
