@@ -164,7 +164,9 @@
 #' point. With `engine = "auto"` this is used when the model is supported
 #' and its predictions on a few background rows equal the predict
 #' function's (so a custom `predict_function` on another scale keeps the
-#' predict engine); `$engine` says which engine was used.
+#' predict engine), except for the interval methods of LD and AL on fewer
+#' than 20,000 background rows: they make two predictions per row, which
+#' rarely repay compiling the model. `$engine` says which engine was used.
 #'
 #' @section Computation:
 #' The rows to predict are built by C++ code (RcppParallel workers over the
@@ -422,6 +424,12 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
   }
   background <- background_rows(data, rows)
   w <- if (is.null(weights)) rep(1, length(rows)) else as.double(weights[rows])
+  # The interval methods make two predictions per row and variable, which
+  # rarely repay compiling a model; "auto" keeps predict() for them unless the
+  # background is large.
+  if (engine == "auto" && type != "partial" && method == "interval" && length(rows) < 20000) {
+    engine <- "predict"
+  }
   ctx <- new_context(model, predict_function, unclass_frame(background), rows,
                      w, threads, memory_budget, class = class, call = env, engine = engine)
   labels <- output_labels(ctx, label)
