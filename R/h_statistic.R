@@ -122,6 +122,9 @@
 #' Mayer, M. (2023). hstats: Interaction Statistics. R package,
 #' <https://github.com/ModelOriented/hstats>.
 #'
+#' @param engine `"auto"`, `"native"` or `"predict"`: how predictions are
+#'   made, as in [model_profile()] (tree ensembles are evaluated by the
+#'   package's C++ code with `"auto"`); `$engine` gives the one used.
 #' @examples
 #' fit <- lm(mpg ~ wt * hp + qsec, data = mtcars)
 #' h <- h_statistic(fit, mtcars[c("wt", "hp", "qsec")])
@@ -138,9 +141,10 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
                         pairs = 5, N = 500, seed = NULL, weights = NULL, class = NULL,
                         label = NULL, threads = NULL,
                         memory_budget = getOption("modelprofiles.memory_budget", 256),
-                        ...) {
+                        engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
+  engine <- match.arg(engine)
   if (...length() > 0L) {
     cli::cli_abort(c(
       "Unknown argument{?s}: {.arg {names(list(...))}}.",
@@ -185,7 +189,7 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
   background <- background_rows(data, rows)
   w <- if (is.null(weights)) rep(1, length(rows)) else as.double(weights[rows])
   ctx <- new_context(inputs$model, inputs$predict_function, unclass_frame(background), rows,
-                     w, threads, memory_budget, class = class, call = env)
+                     w, threads, memory_budget, class = class, call = env, engine = engine)
   labels <- output_labels(ctx, label)
   js <- match(variables, names(data))
 
@@ -255,6 +259,7 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
       weights = if (!is.null(weights)) w,
       n_predictions = ctx$n_predictions,
       threads = threads,
+      engine = ctx$engine,
       call = call
     ),
     class = "mp_h_statistic"
@@ -472,6 +477,9 @@ h_predict_chunk <- function(ctx, tasks, pieces, consume) {
 #'   data frame; `autoplot()` and `plot()` a ggplot object: horizontal bars
 #'   of \eqn{H^2}, largest on top, one panel per kind of statistic, coloured
 #'   by label when there are several (classes of a multiclass model).
+#' @param engine `"auto"`, `"native"` or `"predict"`: how predictions are
+#'   made, as in [model_profile()] (tree ensembles are evaluated by the
+#'   package's C++ code with `"auto"`); `$engine` gives the one used.
 #' @examples
 #' fit <- lm(mpg ~ wt * hp + qsec, data = mtcars)
 #' h <- h_statistic(fit, mtcars[c("wt", "hp", "qsec")])

@@ -73,3 +73,14 @@ test_that("the engine is chosen by support and by the scale of the predictions",
                    model_profile(fit, d$X, threads = 2)$agr_profiles)
   expect_output(print(model_profile(fit, d$X, variables = "a")), "native engine")
 })
+
+test_that("H-statistics: the native engine gives the predict path's numbers", {
+  skip_if_not_installed("ranger")
+  d <- engine_data(120)
+  fit <- ranger::ranger(x = d$X, y = d$y, num.trees = 20, num.threads = 1, seed = 1)
+  a <- h_statistic(fit, d$X, pairs = 3, engine = "native")
+  b <- h_statistic(fit, d$X, pairs = 3, engine = "predict")
+  expect_equal(a$engine, "native")
+  expect_equal(a$overall, b$overall, tolerance = 1e-12)
+  expect_equal(a$pairwise, b$pairwise, tolerance = 1e-12)
+})
