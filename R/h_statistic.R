@@ -477,9 +477,6 @@ h_predict_chunk <- function(ctx, tasks, pieces, consume) {
 #'   data frame; `autoplot()` and `plot()` a ggplot object: horizontal bars
 #'   of \eqn{H^2}, largest on top, one panel per kind of statistic, coloured
 #'   by label when there are several (classes of a multiclass model).
-#' @param engine `"auto"`, `"native"` or `"predict"`: how predictions are
-#'   made, as in [model_profile()] (tree ensembles are evaluated by the
-#'   package's C++ code with `"auto"`); `$engine` gives the one used.
 #' @examples
 #' fit <- lm(mpg ~ wt * hp + qsec, data = mtcars)
 #' h <- h_statistic(fit, mtcars[c("wt", "hp", "qsec")])
