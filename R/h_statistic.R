@@ -167,17 +167,7 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
     variables <- names(data)
     if (is.character(attr(weights, "column"))) variables <- setdiff(variables, attr(weights, "column"))
   }
-  if (!is.character(variables) || anyNA(variables) || length(variables) == 0L) {
-    cli::cli_abort("{.arg variables} must be a character vector of column names.", call = env)
-  }
-  unknown <- setdiff(variables, names(data))
-  if (length(unknown)) {
-    cli::cli_abort(c(
-      "{.arg variables} has {cli::qty(length(unknown))}name{?s} not in the data: {.val {unknown}}.",
-      i = "The data has {.val {names(data)}}."
-    ), call = env)
-  }
-  variables <- unique(variables)
+  variables <- check_variables(variables, data, env)
   if (length(variables) < 2L) {
     cli::cli_abort(
       "H-statistics need at least 2 variables; {.arg variables} has {length(variables)}: {.val {variables}}.",

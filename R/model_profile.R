@@ -376,17 +376,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
   # Variables.
   explicit <- !is.null(variables)
   if (!explicit) variables <- names(data)
-  if (!is.character(variables) || anyNA(variables) || length(variables) == 0L) {
-    cli::cli_abort("{.arg variables} must be a character vector of column names.", call = env)
-  }
-  unknown <- setdiff(variables, names(data))
-  if (length(unknown)) {
-    cli::cli_abort(c(
-      "{.arg variables} has {cli::qty(length(unknown))}name{?s} not in the data: {.val {unknown}}.",
-      i = "The data has {.val {names(data)}}."
-    ), call = env)
-  }
-  variables <- unique(variables)
+  variables <- check_variables(variables, data, env)
   if (!is.null(groups)) {
     if (!is.null(k)) {
       cli::cli_abort("Give {.arg groups} or {.arg k}, not both.", call = env)
@@ -640,6 +630,21 @@ resolve_inputs <- function(x, data, predict_function, label, call) {
     cli::cli_abort("{.arg label} must be a single string.", call = call)
   }
   list(model = model, data = data, predict_function = predict_function, label = label)
+}
+
+# Variable names: a character vector of columns of data, without duplicates.
+check_variables <- function(variables, data, call) {
+  if (!is.character(variables) || anyNA(variables) || length(variables) == 0L) {
+    cli::cli_abort("{.arg variables} must be a character vector of column names.", call = call)
+  }
+  unknown <- setdiff(variables, names(data))
+  if (length(unknown)) {
+    cli::cli_abort(c(
+      "{.arg variables} has {cli::qty(length(unknown))}name{?s} not in the data: {.val {unknown}}.",
+      i = "The data has {.val {names(data)}}."
+    ), call = call)
+  }
+  unique(variables)
 }
 
 check_budget <- function(memory_budget, call) {
