@@ -26,15 +26,21 @@ new_context <- function(model, predict_function, background, ids, weights,
   ctx$n_predictions <- 0
   ctx$mean_prediction <- NULL
   ctx$call <- call
-  # Which outputs (classes) to profile: from the predictions of two rows,
-  # which are not counted in n_predictions (and only their shape is checked
-  # here).
+  # Which outputs (classes) to profile: from the predictions of a few probe
+  # rows, which are not counted in n_predictions (only their shape is
+  # checked here). They also tell whether the compiled model predicts what
+  # the predict function does (20 rows; none of the predict function's when
+  # it is the package's own, see native_trusted()).
   ctx$outputs <- list(columns = NULL)
-  probe <- cpp_stack_frame(background, 0:1, integer(), list(), threads)
-  y <- check_predictions(predict_function(model, probe), 2L, call = call, allow_na = TRUE)
+  native <- native_prepare(ctx, engine, call)
+  trusted <- !is.null(native) && native_trusted(predict_function)
+  probe <- seq_len(min(length(ids), if (is.null(native) || trusted) 2L else 20L)) - 1L
+  mine <- if (!is.null(native)) cpp_native_predict(native$model, native$X, probe, integer(), list(), 1L)
+  y <- if (trusted) mine else predict_function(model, cpp_stack_frame(background, probe, integer(), list(), threads))
+  y <- check_predictions(y, length(probe), call = call, allow_na = TRUE)
   ctx$n_columns <- ncol(y)
   ctx$outputs <- select_outputs(y, class, call)
-  native_setup(ctx, engine, call)
+  native_use(ctx, engine, native, mine, y, call)
   ctx
 }
 

@@ -162,11 +162,15 @@
 #' walk down each tree with the variable left free (the tree is a
 #' piecewise-constant function of it), instead of one prediction per grid
 #' point. With `engine = "auto"` this is used when the model is supported
-#' and its predictions on a few background rows equal the predict
-#' function's (so a custom `predict_function` on another scale keeps the
-#' predict engine), except for the interval methods of LD and AL on fewer
-#' than 20,000 background rows: they make two predictions per row, which
-#' rarely repay compiling the model. `$engine` says which engine was used.
+#' and predicts on the predict function's scale, except for the interval
+#' methods of LD and AL on fewer than 20,000 background rows: they make two
+#' predictions per row, which rarely repay compiling the model. With the
+#' package's own predict function ([default_predict_function()]) the scale
+#' is known and `predict()` is not called at all (for a large ranger forest
+#' each call costs seconds); with any other `predict_function`, the two are
+#' compared on 20 background rows first, so one on another scale keeps the
+#' predict engine (option `modelprofiles.native_check = TRUE` makes the
+#' comparison for the default too). `$engine` says which engine was used.
 #'
 #' @section Computation:
 #' The rows to predict are built by C++ code (RcppParallel workers over the

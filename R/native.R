@@ -27,10 +27,13 @@ native_model.default <- function(model) NULL
 # model: node and feature indices in range, every walk ends), with the nodes
 # packed for the C++ loops kept in `cache` (an external pointer; without it,
 # or after the object was saved and loaded, each call packs them again). NULL
-# when the model is not supported.
+# when the model is not supported. A converter may instead return the packing
+# itself (kind "packed", as ranger's does: checked as it is packed), which
+# lives only as long as the R session.
 native_compile <- function(model) {
   nm <- native_model(model)
   if (is.null(nm)) return(NULL)
+  if (identical(nm$kind, "packed")) return(nm)
   nm$cache <- tryCatch(cpp_native_pack(nm), error = function(e) {
     cli::cli_abort("Internal error: the compiled {nm$source} model is malformed: {conditionMessage(e)}")
   })
@@ -139,18 +142,25 @@ native_model.ranger <- function(model) {
     cols <- match(sort(cv), cv) - 1L
     outputs <- if (is.null(f$levels)) NULL else as.character(f$levels[sort(cv)])
   }
-  # One pass in C++ (a forest of 500 deep trees has tens of millions of nodes).
-  a <- cpp_native_ranger(
-    lapply(f$child.nodeIDs, `[[`, 1L), lapply(f$child.nodeIDs, `[[`, 2L),
-    f$split.varIDs, f$split.values, ordered, counts, cols
+  # Straight into the packed nodes, in one pass in C++: a forest of 500 deep
+  # trees has tens of millions of nodes, and the flat arrays would take over
+  # a GB.
+  as_dbl <- function(v) if (is.double(v)) v else as.double(v)
+  cache <- cpp_native_ranger(
+    lapply(f$child.nodeIDs, function(ch) as_dbl(ch[[1L]])),
+    lapply(f$child.nodeIDs, function(ch) as_dbl(ch[[2L]])),
+    lapply(f$split.varIDs, as_dbl), lapply(f$split.values, as_dbl), ordered,
+    if (is.null(counts)) NULL else lapply(counts, function(tc) lapply(tc, as_dbl)), cols
   )
-  if (is.null(a)) return(NULL)
-  new_native(
-    features = features, feature_levels = feature_levels, tree_start = a$tree_start,
-    feature = a$feature, threshold = a$threshold, left = a$left, right = a$right,
-    missing = a$missing, cat_start = a$cat_start, cat_len = a$cat_len, cat_left = a$cat_left,
-    rule = 0L, value = a$value, aggregate = "mean", base = rep(0, ncol(a$value)),
-    transform = "identity", outputs = outputs, source = "ranger"
+  if (is.null(cache)) return(NULL)
+  structure(
+    list(
+      kind = "packed", features = features, feature_levels = feature_levels,
+      rule = 0L, aggregate = "mean", base = rep(0, max(1L, length(cols))),
+      transform = "identity", float32 = FALSE, outputs = outputs, source = "ranger",
+      cache = cache
+    ),
+    class = "mp_native"
   )
 }
 

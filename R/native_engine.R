@@ -2,41 +2,56 @@
 # (src/ensemble.*), instead of the model's predict(), wherever that gives the
 # same numbers.
 
-# Choose the engine of a context. "predict": the model's predict function.
-# "native": the compiled model, or an error when it cannot be used. "auto":
-# native when the model compiles and its predictions on a few background rows
-# equal the predict function's (the same scale and outputs), else predict.
-native_setup <- function(ctx, engine, call) {
+# The engine of a context, step 1: compile the model for engines "auto" and
+# "native". Returns list(model, X, feature), or NULL when the model cannot be
+# compiled (an error for engine = "native"; for "auto", the reason is kept in
+# ctx$engine_note).
+native_prepare <- function(ctx, engine, call) {
   ctx$engine <- "predict"
   ctx$native <- NULL
-  if (engine == "predict") return(invisible(ctx))
-  fail <- function(why) {
-    if (engine == "native") {
-      cli::cli_abort(c("The native engine cannot be used: {why}", i = "Use {.code engine = \"auto\"} or {.code \"predict\"}."), call = call)
-    }
-    ctx$engine_note <- why
-    invisible(ctx)
-  }
+  if (engine == "predict") return(NULL)
   nm <- native_compile(ctx$model)
-  if (is.null(nm)) return(fail(paste0("models of class <", class(ctx$model)[1L], "> are not supported.")))
+  if (is.null(nm)) return(native_fail(ctx, engine, paste0("models of class <", class(ctx$model)[1L], "> are not supported."), call))
   missing_cols <- setdiff(nm$features, names(ctx$data))
-  if (length(missing_cols)) return(fail(paste0("the data lack the model's columns ", paste(missing_cols, collapse = ", "), ".")))
+  if (length(missing_cols)) return(native_fail(ctx, engine, paste0("the data lack the model's columns ", paste(missing_cols, collapse = ", "), "."), call))
   X <- native_matrix(nm, structure(ctx$data, class = "data.frame",
                                    row.names = .set_row_names(length(ctx$ids))))
-  # The same numbers as the predict function on (up to) 20 background rows?
-  probe <- seq_len(min(20L, length(ctx$ids)))
-  mine <- cpp_native_predict(nm, X, probe - 1L, integer(), list(), 1L)
-  theirs <- check_predictions(
-    ctx$predict_function(ctx$model, cpp_stack_frame(ctx$data, probe - 1L, integer(), list(), 1L)),
-    length(probe), call = call, allow_na = TRUE
-  )
-  tol <- if (isTRUE(nm$float32)) 1e-5 else 1e-10
+  list(model = nm, X = X, feature = match(names(ctx$data), nm$features))
+}
+
+# Step 2: use the compiled model when its predictions on the probe rows
+# (`mine`) equal the predict function's (`theirs`): the same outputs, on the
+# same scale. With the package's own predict function for the model (see
+# native_trusted()) the probe is the native predictions themselves, as the
+# converters are tested to reproduce it.
+native_use <- function(ctx, engine, native, mine, theirs, call) {
+  if (is.null(native)) return(invisible(ctx))
+  tol <- if (isTRUE(native$model$float32)) 1e-5 else 1e-10
   same <- identical(dim(mine), dim(theirs)) && !anyNA(theirs) &&
     isTRUE(all(abs(mine - theirs) <= tol * pmax(1, abs(theirs))))
-  if (!same) return(fail("its predictions differ from the predict function's (another scale or other outputs)."))
-  ctx$native <- list(model = nm, X = X, feature = match(names(ctx$data), nm$features))
+  if (!same) {
+    return(native_fail(ctx, engine, "its predictions differ from the predict function's (another scale or other outputs).", call))
+  }
+  ctx$native <- native
   ctx$engine <- "native"
   invisible(ctx)
+}
+
+# Is the predict function the package's own for the model (from
+# default_predict_function(), which marks it)? Then the native engine needs
+# no call to predict() to know that the scales agree, unless option
+# modelprofiles.native_check is TRUE.
+native_trusted <- function(predict_function) {
+  isTRUE(attr(predict_function, "modelprofiles_default", exact = TRUE)) &&
+    !isTRUE(getOption("modelprofiles.native_check", FALSE))
+}
+
+native_fail <- function(ctx, engine, why, call) {
+  if (engine == "native") {
+    cli::cli_abort(c("The native engine cannot be used: {why}", i = "Use {.code engine = \"auto\"} or {.code \"predict\"}."), call = call)
+  }
+  ctx$engine_note <- why
+  NULL
 }
 
 # Model feature index (0-based) of data column j (1-based), or NA when the

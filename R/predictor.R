@@ -23,6 +23,9 @@
 #'   a `multi:softprob` model gives one column per class;
 #' * anything else: `predict(model, newdata)`.
 #'
+#' The function carries the attribute `modelprofiles_default`, by which the
+#' native engine (see [model_profile()]) knows its scale without calling it.
+#'
 #' @section Classifiers:
 #' A prediction with one number per row is profiled as it is. A matrix (or
 #' data frame) of predictions has one column per class. Of two columns (a
@@ -41,6 +44,11 @@
 #' f(fit, mtcars[1:3, ])
 #' @export
 default_predict_function <- function(model) {
+  # Marked as the package's own (the native engine trusts its scale).
+  structure(default_predictor(model), modelprofiles_default = TRUE)
+}
+
+default_predictor <- function(model) {
   if (inherits(model, "glm")) {
     if (stats::family(model)$family %in% c("binomial", "quasibinomial")) {
       classes <- binomial_classes(model)

@@ -31,6 +31,7 @@ const std::size_t ICE_BYTES = 1 << 20;
 struct Cache {
   mp::Packed packed;
   std::vector<const void*> key;
+  int n_outputs = 1;
 };
 
 // Keeps the R vectors behind an mp::Forest alive (coerced to the storage
@@ -47,6 +48,23 @@ struct Model {
   enum Mode { CACHED, FRESH, CHECK };
 
   explicit Model(const List& m, Mode mode = CACHED) {
+    base = dbl_elt(m, "base");
+    CharacterVector features = m["features"];
+    F.n_features = features.size();
+    if (m.containsElementNamed("kind") && as<std::string>(m["kind"]) == "packed") {
+      // Converted straight into the packing (no flat arrays): the cache is
+      // the model.
+      SEXP cache = m.containsElementNamed("cache") ? SEXP(m["cache"]) : R_NilValue;
+      Cache* pk = TYPEOF(cache) == EXTPTRSXP ? static_cast<Cache*>(R_ExternalPtrAddr(cache)) : nullptr;
+      if (pk == nullptr)
+        stop("native model: the compiled model is no longer in memory (saved and loaded?); compile it again");
+      F.use(pk->packed);
+      F.n_outputs = pk->n_outputs;
+      if (base.size() != F.n_outputs) stop("native model: `base` must have one value per output");
+      F.base = base.begin();
+      rules(m);
+      return;
+    }
     tree_start = int_elt(m, "tree_start");
     feature = int_elt(m, "feature");
     left = int_elt(m, "left");
@@ -57,7 +75,6 @@ struct Model {
     cat_left = int_elt(m, "cat_left");
     threshold = dbl_elt(m, "threshold");
     value = dbl_elt(m, "value");
-    base = dbl_elt(m, "base");
     const R_xlen_t n = feature.size();
     if (left.size() != n || right.size() != n || missing.size() != n || cat_start.size() != n ||
         cat_len.size() != n || threshold.size() != n)
@@ -68,8 +85,6 @@ struct Model {
     F.n_nodes = static_cast<int>(n);
     F.n_outputs = static_cast<int>(value.size() / n);
     if (base.size() != F.n_outputs) stop("native model: `base` must have one value per output");
-    CharacterVector features = m["features"];
-    F.n_features = features.size();
     F.tree_start = tree_start.begin();
     F.feature = feature.begin();
     F.threshold = threshold.begin();
@@ -82,6 +97,25 @@ struct Model {
     F.n_cat = static_cast<int>(cat_left.size());
     F.value = value.begin();
     F.base = base.begin();
+    rules(m);
+    if (F.tree_start[0] != 0 || F.tree_start[F.n_trees] != F.n_nodes)
+      stop("native model: `tree_start` does not cover the nodes");
+    SEXP cache = mode == CACHED && m.containsElementNamed("cache") ? SEXP(m["cache"]) : R_NilValue;
+    Cache* pk = TYPEOF(cache) == EXTPTRSXP ? static_cast<Cache*>(R_ExternalPtrAddr(cache)) : nullptr;
+    if (pk != nullptr && pk->key == key()) {
+      F.use(pk->packed);
+    } else {
+      // Packing walks the trees: check them first.
+      const std::string problem = mp::check_forest(F);
+      if (!problem.empty()) stop("native model: %s", problem);
+      if (mode == CHECK) return;
+      mp::pack_forest(F, own);
+      F.use(own);
+    }
+  }
+
+  // The model's rules for splits, aggregation and the output scale.
+  void rules(const List& m) {
     F.rule = as<int>(m["rule"]);
     if (F.rule != 0 && F.rule != 1) stop("native model: `rule` must be 0 or 1");
     F.float32 = as<bool>(m["float32"]);
@@ -97,20 +131,6 @@ struct Model {
     else stop("native model: unknown transform '%s'", tr);
     F.na = NA_REAL;
     if (m.containsElementNamed("outputs")) outputs = m["outputs"];
-    if (F.tree_start[0] != 0 || F.tree_start[F.n_trees] != F.n_nodes)
-      stop("native model: `tree_start` does not cover the nodes");
-    SEXP cache = mode == CACHED && m.containsElementNamed("cache") ? SEXP(m["cache"]) : R_NilValue;
-    Cache* pk = TYPEOF(cache) == EXTPTRSXP ? static_cast<Cache*>(R_ExternalPtrAddr(cache)) : nullptr;
-    if (pk != nullptr && pk->key == key()) {
-      F.use(pk->packed);
-    } else {
-      // Packing walks the trees: check them first.
-      const std::string problem = mp::check_forest(F);
-      if (!problem.empty()) stop("native model: %s", problem);
-      if (mode == CHECK) return;
-      mp::pack_forest(F, own);
-      F.use(own);
-    }
   }
 
   // The arrays a packing was made from.
@@ -252,6 +272,7 @@ SEXP cpp_native_pack(List model) {
   Cache* pk = new Cache;
   std::swap(pk->packed, M.own);
   pk->key = M.key();
+  pk->n_outputs = M.F.n_outputs;
   return XPtr<Cache>(pk, true);
 }
 
@@ -278,10 +299,13 @@ NumericMatrix cpp_native_predict(List model, NumericMatrix X, IntegerVector src,
     vp[q] = keep[q].begin();
   }
   NumericMatrix out = M.result(m);
-  // Blocks of rows whose feature values fit in 2 MB; chunks of a few blocks
-  // per thread between interrupt checks.
+  // Blocks of rows whose feature values fit in 2 MB, at most an equal share
+  // of the rows per thread; chunks of a few blocks per thread between
+  // interrupt checks.
   const int p = std::max(M.F.n_features, 1);
-  const std::size_t block = std::max<std::size_t>(16, std::min<std::size_t>(PREDICT_BLOCK, 262144 / p));
+  const std::size_t nt = static_cast<std::size_t>(std::max(threads, 1));
+  std::size_t block = std::max<std::size_t>(16, std::min<std::size_t>(PREDICT_BLOCK, 262144 / p));
+  block = std::max<std::size_t>(1, std::min(block, (m + nt - 1) / nt));
   PredictWorker w(M.F, X.begin(), X.nrow(), src.begin(), jv, vp, out.begin(), m, block);
   run_chunked(w, m, block * 4 * std::max(threads, 1), block, threads);
   return out;
@@ -334,13 +358,18 @@ NumericMatrix cpp_native_ice(List model, NumericMatrix X, IntegerVector rows, in
   return out;
 }
 
-// The flat arrays of a ranger forest (regression, or probability when
-// class_counts is a list), in one pass over its per-tree vectors: node i of
-// tree t is a leaf when both children are 0; an inner node splits on feature
-// var_ids (0-based): numerically (x <= value) when the feature is ordered,
-// else by the bit mask floor(value) (bit k - 1 set: level k goes right).
-// class_cols gives, for each output, its (0-based) position among the class
-// counts. Returns NULL when the forest is not as expected.
+// A ranger forest (regression, or probability when class_counts is a list)
+// converted straight into the packing, in one pass over its per-tree
+// vectors, without the flat arrays (a forest of 500 trees grown on 10^5 rows
+// has tens of millions of nodes: the flat arrays would take over a GB).
+// Node i of tree t is a leaf when both its children are 0; an inner node
+// splits on feature var_ids (0-based): numerically (x <= value) when the
+// feature is ordered, else by the bit mask floor(value) (bit k - 1 set:
+// level k goes right). class_cols gives, for each output, its (0-based)
+// position among the class counts. Each tree is checked as it is packed:
+// children within the tree, every node reached from the root once at most.
+// Returns the packing (an external pointer, as cpp_native_pack()), or NULL
+// when the forest is not as expected.
 // [[Rcpp::export(rng = false)]]
 SEXP cpp_native_ranger(List child_left, List child_right, List var_ids, List split_values,
                        LogicalVector is_ordered, SEXP class_counts, IntegerVector class_cols) {
@@ -348,81 +377,135 @@ SEXP cpp_native_ranger(List child_left, List child_right, List var_ids, List spl
   const int p = is_ordered.size();
   const bool prob = TYPEOF(class_counts) == VECSXP;
   const int K = prob ? class_cols.size() : 1;
-  if (child_right.size() != n_trees || var_ids.size() != n_trees ||
+  if (n_trees < 1 || child_right.size() != n_trees || var_ids.size() != n_trees ||
       split_values.size() != n_trees || (prob && Rf_length(class_counts) != n_trees) || K < 1)
     return R_NilValue;
-  IntegerVector tree_start(n_trees + 1);
+  for (int k = 0; k < K; ++k)
+    if (class_cols[k] == NA_INTEGER || class_cols[k] < 0) return R_NilValue;
+  std::vector<bool> ordered(p);
+  bool any_cat = false;
+  for (int f = 0; f < p; ++f) {
+    ordered[f] = is_ordered[f] == TRUE;
+    any_cat = any_cat || !ordered[f];
+  }
   double total = 0;
   for (int t = 0; t < n_trees; ++t) {
-    const R_xlen_t m = Rf_xlength(VECTOR_ELT(var_ids, t));
+    const SEXP v[4] = {VECTOR_ELT(child_left, t), VECTOR_ELT(child_right, t),
+                       VECTOR_ELT(var_ids, t), VECTOR_ELT(split_values, t)};
+    const R_xlen_t m = Rf_xlength(v[0]);
     if (m < 1) return R_NilValue;
+    for (int q = 0; q < 4; ++q)
+      if (TYPEOF(v[q]) != REALSXP || Rf_xlength(v[q]) != m) return R_NilValue;
     total += m;
   }
-  if (total > 2147483647.0) return R_NilValue;
-  const int n = static_cast<int>(total);
-  IntegerVector feature(n), left(n), right(n), missing(n, -1), cat_start(n, -1), cat_len(n);
-  NumericVector threshold(n);
-  NumericMatrix value(n, K);
-  std::vector<int> cat_left;
+  if (total > 2147483647.0 / std::max(K, 1)) return R_NilValue;
+  Cache* pk = new Cache;
+  XPtr<Cache> out(pk, true);
+  mp::Packed& P = pk->packed;
+  pk->n_outputs = K;
+  P.nodes.resize(static_cast<std::size_t>(total));
+  P.tree_start.resize(n_trees + 1);
+  if (any_cat) P.aux.assign(static_cast<std::size_t>(total), -1);
   std::map<double, int> masks;  // mask -> start in cat_left
-  int start = 0;
+  std::vector<int> to, stack;
+  int start = 0, n_leaves = 0;
   for (int t = 0; t < n_trees; ++t) {
-    NumericVector l = as<NumericVector>(VECTOR_ELT(child_left, t));
-    NumericVector r = as<NumericVector>(VECTOR_ELT(child_right, t));
-    NumericVector var = as<NumericVector>(VECTOR_ELT(var_ids, t));
-    NumericVector val = as<NumericVector>(VECTOR_ELT(split_values, t));
-    const int m = var.size();
-    if (l.size() != m || r.size() != m || val.size() != m) return R_NilValue;
+    const double* l = REAL(VECTOR_ELT(child_left, t));
+    const double* r = REAL(VECTOR_ELT(child_right, t));
+    const double* var = REAL(VECTOR_ELT(var_ids, t));
+    const double* val = REAL(VECTOR_ELT(split_values, t));
+    const int m = Rf_length(VECTOR_ELT(var_ids, t));
     SEXP counts = prob ? VECTOR_ELT(class_counts, t) : R_NilValue;
     if (prob && (TYPEOF(counts) != VECSXP || Rf_length(counts) != m)) return R_NilValue;
-    tree_start[t] = start;
-    for (int i = 0; i < m; ++i) {
-      const int u = start + i;
-      const bool leaf = l[i] == 0 && r[i] == 0;
-      if (leaf) {
-        feature[u] = left[u] = right[u] = -1;
-        if (prob) {
-          SEXP c = VECTOR_ELT(counts, i);
-          if (TYPEOF(c) != REALSXP) return R_NilValue;
-          const double* cp = REAL(c);
-          const int nc = Rf_length(c);
-          for (int k = 0; k < K; ++k) {
-            if (class_cols[k] < 0 || class_cols[k] >= nc) return R_NilValue;
-            value(u, k) = cp[class_cols[k]];
-          }
-        } else {
-          value(u, 0) = val[i];
+    P.tree_start[t] = start;
+    // Depth-first order (the left child right after its parent); a node
+    // reached twice means the arrays are not a tree.
+    to.assign(m, -1);
+    stack.assign(1, 0);
+    int next = 0;
+    while (!stack.empty()) {
+      const int u = stack.back();
+      stack.pop_back();
+      if (to[u] >= 0) return R_NilValue;
+      to[u] = next++;
+      if (l[u] == 0 && r[u] == 0) continue;
+      if (!(l[u] >= 1 && l[u] < m) || !(r[u] >= 1 && r[u] < m) || l[u] == r[u] ||
+          !(var[u] >= 0 && var[u] < p))
+        return R_NilValue;
+      stack.push_back(static_cast<int>(r[u]));
+      stack.push_back(static_cast<int>(l[u]));
+    }
+    for (int u = 0; u < m; ++u) {
+      const int v = to[u];
+      mp::Node& d = P.nodes[start + (v >= 0 ? v : next++)];  // unreached: an inert leaf
+      if (v < 0 || (l[u] == 0 && r[u] == 0)) {
+        d.feature = -1;
+        d.right = -1;
+        d.threshold = 0.0;
+        if (v < 0) continue;
+        if (!prob) {
+          d.threshold = val[u];
+          continue;
+        }
+        SEXP c = VECTOR_ELT(counts, u);
+        if (TYPEOF(c) != REALSXP) return R_NilValue;
+        const double* cp = REAL(c);
+        const int nc = Rf_length(c);
+        d.right = n_leaves++;
+        for (int k = 0; k < K; ++k) {
+          if (class_cols[k] >= nc) return R_NilValue;
+          P.leaf_values.push_back(cp[class_cols[k]]);
         }
         continue;
       }
-      if (!(var[i] >= 0 && var[i] < p) || !(l[i] >= 1 && l[i] < m) || !(r[i] >= 1 && r[i] < m))
-        return R_NilValue;
-      const int f = static_cast<int>(var[i]);
-      feature[u] = f;
-      left[u] = start + static_cast<int>(l[i]);
-      right[u] = start + static_cast<int>(r[i]);
-      if (is_ordered[f]) {
-        threshold[u] = val[i];
+      const int f = static_cast<int>(var[u]);
+      d.right = start + to[static_cast<int>(r[u])];
+      if (ordered[f]) {
+        d.feature = f;
+        d.threshold = val[u];
+        if (std::isnan(d.threshold)) return R_NilValue;
         continue;
       }
       // A partition split: 64 bits of the mask (ranger's limit).
-      const double mask = std::floor(val[i]);
+      const double mask = std::floor(val[u]);
       if (!(mask >= 0 && mask < 18446744073709551616.0)) return R_NilValue;
       auto it = masks.find(mask);
       if (it == masks.end()) {
-        it = masks.emplace(mask, static_cast<int>(cat_left.size())).first;
+        it = masks.emplace(mask, static_cast<int>(P.cat_left.size())).first;
         const unsigned long long bits = static_cast<unsigned long long>(mask);
-        for (int b = 0; b < 64; ++b) cat_left.push_back(((bits >> b) & 1ULL) ? 0 : 1);
+        for (int b = 0; b < 64; ++b) P.cat_left.push_back(((bits >> b) & 1ULL) ? 0 : 1);
       }
-      cat_start[u] = it->second;
-      cat_len[u] = 64;
+      d.feature = f | mp::CAT_FLAG;
+      d.threshold = 0.0;
+      P.aux[start + v] = static_cast<int>(P.table.size());
+      P.table.push_back(mp::Aux{-1, it->second, 64});
     }
     start += m;
   }
-  tree_start[n_trees] = start;
-  return List::create(_["tree_start"] = tree_start, _["feature"] = feature,
-                      _["threshold"] = threshold, _["left"] = left, _["right"] = right,
-                      _["missing"] = missing, _["cat_start"] = cat_start, _["cat_len"] = cat_len,
-                      _["cat_left"] = IntegerVector(cat_left.begin(), cat_left.end()),
-                      _["value"] = value);
+  P.tree_start[n_trees] = start;
+  return out;
+}
+
+// What a compiled model holds, from its packing: the numbers of trees,
+// nodes (reachable or not), leaves and categorical splits, and the
+// thresholds of the numeric splits on feature j (0-based; none when j is
+// NA), in packed order. For tests and messages.
+// [[Rcpp::export(rng = false)]]
+List cpp_native_info(List model, int j) {
+  Model M(model);
+  int leaves = 0, cats = 0;
+  std::vector<double> thr;
+  for (int u = 0; u < M.F.n_nodes; ++u) {
+    const mp::Node& d = M.F.nodes[u];
+    if (d.feature < 0) {
+      ++leaves;
+    } else if (d.feature & mp::CAT_FLAG) {
+      ++cats;
+    } else if (j != NA_INTEGER && d.feature == j) {
+      thr.push_back(d.threshold);
+    }
+  }
+  return List::create(_["trees"] = M.F.n_trees, _["nodes"] = M.F.n_nodes, _["leaves"] = leaves,
+                      _["categorical_splits"] = cats,
+                      _["thresholds"] = NumericVector(thr.begin(), thr.end()));
 }

@@ -46,8 +46,8 @@ enum Transform { TR_IDENTITY = 0, TR_LOGISTIC = 1, TR_EXP = 2, TR_SOFTMAX = 3 };
 
 // A packed node. Inner node: `feature` (with CAT_FLAG set for a categorical
 // split), `threshold`, the right child (the left child is the next node).
-// Leaf: feature = -1, `right` = the leaf's index in the flat arrays (for its
-// values), and `threshold` its value when the model has one output.
+// Leaf: feature = -1, and `threshold` its value when the model has one
+// output, else `right` the leaf's number (its values in Packed::leaf_values).
 struct Node {
   double threshold;
   int feature;
@@ -62,22 +62,32 @@ struct Aux {
   int missing, cat_start, cat_len;
 };
 
-// Packed nodes and their auxiliary table (owned).
+// Everything the evaluation loops read (owned): the packed nodes, their
+// auxiliary table (`aux` is empty when no node needs it), the trees' first
+// packed nodes, the categorical tables and, for models of more than one
+// output, the leaf values (n_outputs per leaf, indexed by the leaf's
+// `right`). pack_forest() fills it from the flat arrays; a converter may also
+// fill it directly (pack_ranger() in ensemble.cpp).
 struct Packed {
   std::vector<Node> nodes;
-  std::vector<int> aux;  // per packed node: index into `table`, or -1
+  std::vector<int> aux;
   std::vector<Aux> table;
+  std::vector<int> tree_start;  // n_trees + 1
+  std::vector<int> cat_left;    // 0/1
+  std::vector<double> leaf_values;
 };
 
-// A view of the flat arrays and of their packing (no ownership). Node
-// indices of the flat arrays are global and 0-based; value is column-major
-// n_nodes x n_outputs. Packed indices keep each tree within its range
-// [tree_start[t], tree_start[t + 1]), the root first.
+// A view of the flat arrays (read by check_forest() and pack_forest()) and
+// of a packing (read by the evaluation loops); no ownership. Node indices of
+// the flat arrays are global and 0-based; value is column-major n_nodes x
+// n_outputs. Packed indices keep each tree within its range
+// [roots[t], roots[t + 1]), the root first.
 struct Forest {
   int n_trees = 0;
   int n_nodes = 0;
   int n_outputs = 1;
   int n_features = 0;
+  // The flat arrays.
   const int* tree_start = nullptr;  // n_trees + 1
   const int* feature = nullptr;     // -1 at a leaf
   const double* threshold = nullptr;
@@ -89,27 +99,36 @@ struct Forest {
   const int* cat_left = nullptr;    // 0/1
   int n_cat = 0;                    // length of cat_left
   const double* value = nullptr;
+  // The model's rules.
   const double* base = nullptr;     // n_outputs
   int rule = 0;                     // 0: left iff x <= t; 1: left iff x < t
   bool float32 = false;
   Aggregate aggregate = AGG_MEAN;
   Transform transform = TR_IDENTITY;
   double na = std::numeric_limits<double>::quiet_NaN();  // the NA to return
-  // The packing (see pack_forest()).
+  // The packing (see Packed).
   const Node* nodes = nullptr;
-  const int* aux = nullptr;
+  const int* aux = nullptr;  // nullptr: no missing children, no categorical splits
   const Aux* table = nullptr;
+  const int* roots = nullptr;
+  const int* cats = nullptr;
+  const double* leaf_values = nullptr;
 
   // Value k of the leaf at packed index `node`.
   double leaf_value(int node, int k) const {
     return n_outputs == 1
                ? nodes[node].threshold
-               : value[static_cast<std::size_t>(k) * n_nodes + nodes[node].right];
+               : leaf_values[static_cast<std::size_t>(nodes[node].right) * n_outputs + k];
   }
   void use(const Packed& P) {
     nodes = P.nodes.data();
-    aux = P.aux.data();
+    aux = P.aux.empty() ? nullptr : P.aux.data();
     table = P.table.data();
+    roots = P.tree_start.data();
+    cats = P.cat_left.data();
+    leaf_values = P.leaf_values.data();
+    n_trees = static_cast<int>(P.tree_start.size()) - 1;
+    n_nodes = static_cast<int>(P.nodes.size());
   }
 };
 
@@ -173,8 +192,15 @@ inline std::string check_forest(const Forest& F) {
 // unreachable from the root become inert leaves at the end of the tree.
 inline void pack_forest(const Forest& F, Packed& P) {
   P.nodes.assign(F.n_nodes, Node{0.0, -1, -1});
-  P.aux.assign(F.n_nodes, -1);
+  P.aux.clear();
   P.table.clear();
+  P.tree_start.assign(F.tree_start, F.tree_start + F.n_trees + 1);
+  P.cat_left.assign(F.cat_left, F.cat_left + F.n_cat);
+  P.leaf_values.clear();
+  bool need_aux = false;
+  for (int u = 0; u < F.n_nodes && !need_aux; ++u)
+    need_aux = F.feature[u] >= 0 && (F.cat_start[u] >= 0 || F.missing[u] >= 0);
+  if (need_aux) P.aux.assign(F.n_nodes, -1);
   std::vector<int> to(F.n_nodes, -1), stack;
   for (int t = 0; t < F.n_trees; ++t) {
     int next = F.tree_start[t];
@@ -190,14 +216,21 @@ inline void pack_forest(const Forest& F, Packed& P) {
       stack.push_back(l);
     }
   }
+  const int K = F.n_outputs;
+  int n_leaves = 0;
   for (int u = 0; u < F.n_nodes; ++u) {
     const int v = to[u];
     if (v < 0) continue;
     Node& d = P.nodes[v];
     if (F.feature[u] < 0) {
       d.feature = -1;
-      d.right = u;
-      d.threshold = F.n_outputs == 1 ? F.value[u] : 0.0;
+      if (K == 1) {
+        d.threshold = F.value[u];
+      } else {
+        d.right = n_leaves++;
+        for (int k = 0; k < K; ++k)
+          P.leaf_values.push_back(F.value[static_cast<std::size_t>(k) * F.n_nodes + u]);
+      }
       continue;
     }
     const bool cat = F.cat_start[u] >= 0;
@@ -229,12 +262,12 @@ MP_INLINE bool goes_left_categorical(const Forest& F, int node, double x) {
   const Aux& a = F.table[F.aux[node]];
   if (!(x >= 1.0) || !(x < static_cast<double>(a.cat_len) + 1.0)) return false;
   const int code = static_cast<int>(x);
-  return F.cat_left[a.cat_start + code - 1] != 0;
+  return F.cats[a.cat_start + code - 1] != 0;
 }
 
 // The missing child of packed inner node `node`, or -1.
 MP_INLINE int missing_child(const Forest& F, int node) {
-  return F.aux[node] < 0 ? -1 : F.table[F.aux[node]].missing;
+  return F.aux == nullptr || F.aux[node] < 0 ? -1 : F.table[F.aux[node]].missing;
 }
 
 // Does a non-missing value x go left at packed inner node `node`?
@@ -253,7 +286,7 @@ MP_INLINE int child_of(const Forest& F, int node, const Node& d, double x) {
 // The leaf (packed index) of tree t reached by a row (its feature values),
 // or -1 when a missing value cannot be routed.
 inline int leaf_of(const Forest& F, int t, const double* row) {
-  int node = F.tree_start[t];
+  int node = F.roots[t];
   while (node >= 0) {
     const Node& d = F.nodes[node];
     if (d.feature < 0) break;
@@ -319,7 +352,7 @@ inline void finish(const Forest& F, const double* s, double* out, std::size_t st
 }
 
 // Rows walked in lockstep by predict_rows() (their memory reads overlap).
-const int LANES = 8;
+const int LANES = 16;
 
 // Predictions of B rows (row-major feature values rows[b * p + f], p >=
 // n_features): output k of row b to out[b + k * stride]. `sums` is scratch
@@ -329,7 +362,7 @@ inline void predict_rows(const Forest& F, const double* rows, int B, int p, doub
   const int K = F.n_outputs;
   for (int b = 0; b < B; ++b) init_sums(F, sums + static_cast<std::size_t>(b) * K);
   for (int t = 0; t < F.n_trees; ++t) {
-    const int root = F.tree_start[t];
+    const int root = F.roots[t];
     for (int b0 = 0; b0 < B; b0 += LANES) {
       const int nl = std::min(LANES, B - b0);
       int cur[LANES];
@@ -482,11 +515,13 @@ inline void ice_rows(const Forest& F, const double* rows, int B, int p, int j, c
   sc.acc.resize(per_row * B);
   double* acc = sc.acc.data();
   for (std::size_t c = 0; c < per_row * B; c += K) init_sums(F, acc + c);
+  // (Walking several rows in lockstep, as predict_rows() does, measured
+  // slower here: the walks are not bound by memory latency alone.)
   for (int t = 0; t < F.n_trees; ++t) {
     for (int b = 0; b < B; ++b) {
       sc.stack.clear();
       Walk w{rows + static_cast<std::size_t>(b) * p, acc + per_row * b, &sc.stack,
-             F.tree_start[t], 0, G, true};
+             F.roots[t], 0, G, true};
       while (w.live) walk_step(F, w, j, z, nn);
     }
   }

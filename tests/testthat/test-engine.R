@@ -84,3 +84,51 @@ test_that("H-statistics: the native engine gives the predict path's numbers", {
   expect_equal(a$overall, b$overall, tolerance = 1e-12)
   expect_equal(a$pairwise, b$pairwise, tolerance = 1e-12)
 })
+
+test_that("with the package's own predict function, the native engine calls predict() not once", {
+  skip_if_not_installed("ranger")
+  d <- engine_data(100)
+  fit <- ranger::ranger(x = d$X, y = d$y, num.trees = 10, num.threads = 1, seed = 1)
+  calls <- 0
+  pf <- default_predict_function(fit)
+  counting <- function(m, nd) {
+    calls <<- calls + 1
+    pf(m, nd)
+  }
+  # A custom function (even one that gives the same numbers) is compared on
+  # 20 probe rows, in one call.
+  a <- model_profile(fit, d$X, variables = c("a", "b"), predict_function = counting)
+  expect_equal(a$engine, "native")
+  expect_equal(calls, 1)
+  # The marked default: no call; the same numbers.
+  traced <- structure(counting, modelprofiles_default = TRUE)
+  calls <- 0
+  b <- model_profile(fit, d$X, variables = c("a", "b"), predict_function = traced)
+  expect_equal(calls, 0)
+  expect_identical(a$agr_profiles, b$agr_profiles)
+  # Option modelprofiles.native_check restores the comparison.
+  withr_opt <- options(modelprofiles.native_check = TRUE)
+  on.exit(options(withr_opt))
+  calls <- 0
+  model_profile(fit, d$X, variables = "a", predict_function = traced)
+  expect_equal(calls, 1)
+  expect_true(isTRUE(attr(default_predict_function(fit), "modelprofiles_default")))
+})
+
+test_that("a ranger forest compiled straight into packed nodes lives in the session only", {
+  skip_if_not_installed("ranger")
+  d <- engine_data(100)
+  fit <- ranger::ranger(x = d$X, y = d$y, num.trees = 10, num.threads = 1, seed = 1)
+  nm <- native_compile(fit)
+  expect_identical(nm$kind, "packed")
+  info <- cpp_native_info(nm, NA_integer_)
+  expect_equal(info$trees, 10L)
+  expect_equal(info$nodes, sum(lengths(fit$forest$split.varIDs)))
+  # Leaves: both children 0 in ranger's arrays.
+  expect_equal(info$leaves, sum(vapply(fit$forest$child.nodeIDs, function(ch) sum(ch[[1]] == 0 & ch[[2]] == 0), numeric(1))))
+  X <- native_matrix(nm, d$X)
+  expect_equal(cpp_native_predict(nm, X, 0:4, integer(), list(), 1L)[, 1],
+               predict(fit, d$X[1:5, ], num.threads = 1)$predictions, tolerance = 1e-12)
+  reloaded <- unserialize(serialize(nm, NULL))
+  expect_error(cpp_native_predict(reloaded, X, 0:4, integer(), list(), 1L), "no longer in memory")
+})

@@ -24,7 +24,7 @@ plain <- function(y) {
 # Grid for feature k: thresholds the model splits on (values equal to them),
 # data quantiles, and values below the minimum and above the maximum.
 native_grid <- function(nm, k, x) {
-  thr <- nm$threshold[nm$feature == k - 1L & nm$cat_start < 0]
+  thr <- cpp_native_info(nm, k - 1L)$thresholds
   thr <- if (length(thr) > 0) sample(unique(thr), min(10L, length(unique(thr)))) else numeric()
   sort(unique(c(min(x) - 1, stats::quantile(x, c(0.1, 0.5, 0.9), names = FALSE), thr, max(x) + 1)))
 }
@@ -100,7 +100,7 @@ test_that("ranger factor predictors: ignore, order and partition", {
     fit <- ranger::ranger(y ~ a + f + i + ch, d, num.trees = 40, respect.unordered.factors = m,
                           num.threads = 1, seed = 3)
     nm <- expect_native(fit, d, c("a", "f", "i"))
-    expect_identical(any(nm$cat_start >= 0), m == "partition")
+    expect_identical(cpp_native_info(nm, NA_integer_)$categorical_splits > 0L, m == "partition")
     fit <- ranger::ranger(c3 ~ a + f + b, d, num.trees = 40, respect.unordered.factors = m,
                           probability = TRUE, num.threads = 1, seed = 3)
     expect_native(fit, d, c("f", "b"))
@@ -144,7 +144,7 @@ test_that("ICE grids in any order, with ties and missing values, as the stacked 
   fit <- ranger::ranger(c3 ~ a + b + i, d, num.trees = 30, probability = TRUE, num.threads = 1, seed = 6)
   nm <- native_compile(fit)
   X <- native_matrix(nm, d)
-  thr <- nm$threshold[nm$feature == 0L][1:3]
+  thr <- cpp_native_info(nm, 0L)$thresholds[1:3]
   grid <- c(0.5, NaN, thr[2], -10, thr[1], 0.5, 10, thr[3])
   rows <- c(3L, 1L, 50L, 50L)
   ice <- cpp_native_ice(nm, X, rows - 1L, 0L, grid, 2L)
