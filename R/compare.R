@@ -54,13 +54,16 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
                              label = NULL, seed = NULL, weights = NULL, class = NULL,
                              threads = NULL,
                              memory_budget = getOption("modelprofiles.memory_budget", 256),
-                             ...) {
+                             engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
   if (...length() > 0L) {
     cli::cli_abort("Unknown argument{?s}: {.arg {names(list(...))}}.", call = env)
   }
   if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
+  engine <- match.arg(engine)
+  close_cache <- native_cache_scope()
+  on.exit(close_cache(), add = TRUE)
   n_data <- nrow(resolve_inputs(x, data, predict_function, label, env)$data)
   if (is.null(seed) && !is.null(N) && n_data > N) {
     # The three profiles must average over the same rows: one draw from the
@@ -69,7 +72,8 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
   }
   common <- list(x = x, data = data, predict_function = predict_function, variables = variables,
                  N = N, label = label, seed = seed, weights = weights, class = class,
-                 threads = threads, memory_budget = memory_budget, keep_ice = FALSE)
+                 threads = threads, memory_budget = memory_budget, keep_ice = FALSE,
+                 engine = engine)
   pd <- do.call(model_profile, c(common, list(type = "partial", grid_points = grid_points)))
   common$variables <- pd$variables
   ld <- do.call(model_profile, c(common, list(type = "conditional", grid_points = grid_points,

@@ -7,7 +7,7 @@
 
 new_context <- function(model, predict_function, background, ids, weights,
                         threads, memory_budget, class = NULL, call = NULL,
-                        engine = "predict") {
+                        engine = "predict", linear = FALSE) {
   bytes <- vapply(background, column_bytes, numeric(1))
   # Bytes held per stacked row while a chunk is predicted: the stacked row,
   # its prediction, and a copy of the row made by a typical predict()
@@ -31,16 +31,24 @@ new_context <- function(model, predict_function, background, ids, weights,
   # checked here). They also tell whether the compiled model predicts what
   # the predict function does (20 rows; none of the predict function's when
   # it is the package's own, see native_trusted()).
+  # Linear models (for ICE curves only, when `linear`) have an engine of
+  # their own (R/native_linear.R).
   ctx$outputs <- list(columns = NULL)
-  native <- native_prepare(ctx, engine, call)
+  lin <- if (linear && engine != "predict") linear_prepare(ctx)
+  native <- if (is.null(lin)) native_prepare(ctx, engine, call)
+  ctx$engine <- "predict"
   trusted <- !is.null(native) && native_trusted(predict_function)
-  probe <- seq_len(min(length(ids), if (is.null(native) || trusted) 2L else 20L)) - 1L
+  probe <- seq_len(min(length(ids), if (is.null(native) && is.null(lin) || trusted) 2L else 20L)) - 1L
   mine <- if (!is.null(native)) cpp_native_predict(native$model, native$X, probe, integer(), list(), 1L)
   y <- if (trusted) mine else predict_function(model, cpp_stack_frame(background, probe, integer(), list(), threads))
   y <- check_predictions(y, length(probe), call = call, allow_na = TRUE)
   ctx$n_columns <- ncol(y)
   ctx$outputs <- select_outputs(y, class, call)
-  native_use(ctx, engine, native, mine, y, call)
+  if (!is.null(lin)) {
+    linear_use(ctx, engine, lin, linear_probe(ctx, lin, probe + 1L), y, native_trusted(predict_function), call)
+  } else {
+    native_use(ctx, engine, native, mine, y, call)
+  }
   ctx
 }
 
@@ -120,7 +128,7 @@ row_chunks <- function(n, size) {
 # 2,000 background rows, grid order otherwise. Option
 # `modelprofiles.row_order` overrides.
 row_order <- function(ctx, n) {
-  if (!is.null(ctx$native)) return("observation")
+  if (!is.null(ctx$native) || !is.null(ctx$linear)) return("observation")
   opt <- getOption("modelprofiles.row_order", "auto")
   if (!identical(opt, "auto")) return(match.arg(opt, c("observation", "grid")))
   tree <- inherits(ctx$model, c("ranger", "randomForest", "gbm", "xgb.Booster", "lgb.Booster"))
@@ -160,7 +168,11 @@ ice_table <- function(ctx, j, grid, rows, consume, keep) {
   }
   per_chunk <- max(1, floor(ctx$chunk_rows / G))
   for (pos in row_chunks(n, per_chunk)) {
-    y <- if (!is.null(ctx$native)) native_ice(ctx, j, grid, rows[pos])
+    y <- if (!is.null(ctx$native)) {
+      native_ice(ctx, j, grid, rows[pos])
+    } else if (!is.null(ctx$linear)) {
+      linear_ice(ctx, j, grid, rows[pos])
+    }
     if (is.null(y)) {
       src <- rep(rows[pos] - 1L, each = G)
       vals <- column_values(col, rep(grid, times = length(pos)))

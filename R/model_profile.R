@@ -153,6 +153,14 @@
 #' give `variable_splits` or `bandwidth` to fix them.
 #'
 #' @section Native engine:
+#' For linear models (`lm`, `glm` and models that inherit from them), a
+#' numeric variable that enters the formula by its name alone (as a main
+#' effect or in interactions, but not inside `log()`, `poly()`, `I()` or an
+#' offset) has a linear predictor that is affine in it, so the partial
+#' dependence and ICE curves come from two evaluations of the linear
+#' predictor per row (at 0 and 1) through the inverse link, whatever the
+#' grid. Other variables and the other profiles use the predict function.
+#'
 #' Random forests (ranger, randomForest) and gradient-boosted trees (gbm,
 #' xgboost) are compiled into one flat representation of their trees (split
 #' variables, thresholds, the model's rules for ties, missing values and
@@ -258,11 +266,11 @@
 #'   of their own (see the section on missing values)?
 #' @param engine How predictions are made: `"predict"` (the predict
 #'   function), `"native"` (the package's compiled copy of a supported tree
-#'   ensemble, evaluated in parallel C++ without building data frames; an
-#'   error when it cannot be used) or `"auto"` (the default: native when the
-#'   model is supported and its predictions on a few background rows equal
-#'   the predict function's, else predict). See the section on the native
-#'   engine.
+#'   ensemble, evaluated in parallel C++ without building data frames, or
+#'   the linear predictor of a linear model; an error when it cannot be
+#'   used) or `"auto"` (the default: native when the model is supported and
+#'   predicts on the predict function's scale, else predict). See the
+#'   section on the native engine.
 #' @param ... Must be empty.
 #'
 #' @returns An object of class `mp_profile`: a list with
@@ -346,6 +354,8 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     ), call = env)
   }
   if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
+  close_cache <- native_cache_scope()
+  on.exit(close_cache(), add = TRUE)
   type <- match.arg(type)
   variable_splits_type <- match.arg(variable_splits_type)
   level_order <- match.arg(level_order)
@@ -425,7 +435,8 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     engine <- "predict"
   }
   ctx <- new_context(model, predict_function, unclass_frame(background), rows,
-                     w, threads, memory_budget, class = class, call = env, engine = engine)
+                     w, threads, memory_budget, class = class, call = env, engine = engine,
+                     linear = type == "partial")
   labels <- output_labels(ctx, label)
   ctx$na_level <- na_level
 

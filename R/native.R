@@ -40,6 +40,39 @@ native_compile <- function(model) {
   nm
 }
 
+# Compiled models are reused within one top-level call (a profile per
+# subgroup, the three profiles of compare_profiles(), ...): inside a
+# native_cache_scope(), native_compile_cached() keeps the last model and its
+# compilation, and gives the compilation again for the same model
+# (identical(), which is immediate for the same object). The scope's end
+# drops both, so nothing outlives the call.
+native_cache <- new.env(parent = emptyenv())
+
+# Open a scope (unless one is open); returns the function that closes it.
+native_cache_scope <- function() {
+  if (isTRUE(native_cache$active)) return(function() invisible())
+  native_cache$active <- TRUE
+  function() {
+    native_cache$active <- FALSE
+    native_cache$model <- NULL
+    native_cache$compiled <- NULL
+    invisible()
+  }
+}
+
+native_compile_cached <- function(model) {
+  if (!isTRUE(native_cache$active)) return(native_compile(model))
+  if (!is.null(native_cache$compiled) && identical(native_cache$model, model)) {
+    return(native_cache$compiled)
+  }
+  native_cache$model <- NULL
+  native_cache$compiled <- NULL
+  nm <- native_compile(model)
+  native_cache$model <- model
+  native_cache$compiled <- nm
+  nm
+}
+
 # Assemble an mp_native object from node arrays (global 0-based indices; see
 # tools/native-spec.md), with the storage types the C++ side reads.
 new_native <- function(features, feature_levels, tree_start, feature, threshold, left,

@@ -10,7 +10,7 @@ native_prepare <- function(ctx, engine, call) {
   ctx$engine <- "predict"
   ctx$native <- NULL
   if (engine == "predict") return(NULL)
-  nm <- native_compile(ctx$model)
+  nm <- native_compile_cached(ctx$model)
   if (is.null(nm)) return(native_fail(ctx, engine, paste0("models of class <", class(ctx$model)[1L], "> are not supported."), call))
   missing_cols <- setdiff(nm$features, names(ctx$data))
   if (length(missing_cols)) return(native_fail(ctx, engine, paste0("the data lack the model's columns ", paste(missing_cols, collapse = ", "), "."), call))

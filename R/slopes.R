@@ -65,13 +65,16 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
                                 variable_splits = NULL, group_bins = 3, label = NULL,
                                 seed = NULL, weights = NULL, class = NULL, threads = NULL,
                                 memory_budget = getOption("modelprofiles.memory_budget", 256),
-                                ...) {
+                                engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
   if (...length() > 0L) {
     cli::cli_abort("Unknown argument{?s}: {.arg {names(list(...))}}.", call = env)
   }
   if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
+  engine <- match.arg(engine)
+  close_cache <- native_cache_scope()
+  on.exit(close_cache(), add = TRUE)
   if (missing(groups) || is.null(groups)) {
     cli::cli_abort("{.arg groups} is missing: give the columns (or vectors) that define subgroups.", call = env)
   }
@@ -94,7 +97,7 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
     grid_points = grid_points, variable_splits_type = variable_splits_type,
     variable_splits = variable_splits, label = inputs$label, seed = seed,
     weights = weights, class = class, threads = threads,
-    memory_budget = memory_budget, keep_ice = FALSE
+    memory_budget = memory_budget, keep_ice = FALSE, engine = engine
   )
   if (length(overall$labels) > 1L) {
     cli::cli_abort(c(
@@ -116,7 +119,7 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
         weights = if (!is.null(w)) as.double(w[rows]), class = class, threads = threads,
         memory_budget = memory_budget, keep_ice = FALSE,
         groups = groupings[[name]][rows], group_title = name, group_bins = group_bins,
-        min_group_size = min_group_size
+        min_group_size = min_group_size, engine = engine
       ),
       modelprofiles_small_groups = function(m) invokeRestart("muffleMessage")
     )

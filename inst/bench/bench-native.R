@@ -5,6 +5,7 @@
 # Numbers are checked to agree before anything is timed.
 #   Rscript inst/bench/bench-native.R [n_fit]
 library(modelprofiles)
+stopifnot(requireNamespace("ranger", quietly = TRUE))
 args <- commandArgs(trailingOnly = TRUE)
 n_fit <- if (length(args)) as.integer(args[1]) else 100000L
 have <- function(p) requireNamespace(p, quietly = TRUE)
@@ -54,7 +55,16 @@ run_model <- function(name, fit, pf) {
   }
 }
 
-t_fit <- timed(rf <- ranger::ranger(x = X, y = y, num.trees = 500, num.threads = 2, seed = 1))
+# MODELPROFILES_BENCH_CACHE=dir keeps the fitted forest there between runs.
+cache_dir <- Sys.getenv("MODELPROFILES_BENCH_CACHE")
+cache_file <- file.path(cache_dir, sprintf("nbench_fit_%d.rds", n_fit))
+if (nzchar(cache_dir) && file.exists(cache_file)) {
+  t_fit <- NA
+  rf <- readRDS(cache_file)
+} else {
+  t_fit <- timed(rf <- ranger::ranger(x = X, y = y, num.trees = 500, num.threads = 2, seed = 1))
+  if (nzchar(cache_dir)) saveRDS(rf, cache_file)
+}
 run_model(sprintf("ranger, 500 trees, fitted on %s rows", format(n_fit, big.mark = ",")), rf,
           function(m, d) predict(m, d, num.threads = 2)$predictions)
 if (have("xgboost")) {
@@ -69,6 +79,6 @@ if (have("gbm")) {
 }
 res <- do.call(rbind, out)
 options(width = 200)
-cat(sprintf("R %s; %d background rows; 2 threads; ranger fitted in %.0f s; %s\n",
+cat(sprintf("R %s; %d background rows; 2 threads; ranger fitted in %.0f s (NA: cached); %s\n",
             getRversion(), N, t_fit, format(Sys.time())))
 print(res, row.names = FALSE)

@@ -55,9 +55,10 @@ test_that("gbm and xgboost: native equals predict", {
 
 test_that("the engine is chosen by support and by the scale of the predictions", {
   d <- engine_data(100)
-  lmfit <- lm(y ~ ., data = cbind(d$X, y = d$y))
-  expect_equal(model_profile(lmfit, d$X, variables = "a")$engine, "predict")
-  expect_error(model_profile(lmfit, d$X, variables = "a", engine = "native"), "not supported")
+  skip_if_not_installed("nnet")
+  nn <- nnet::nnet(y ~ ., data = cbind(d$X, y = d$y), size = 2, linout = TRUE, trace = FALSE)
+  expect_equal(model_profile(nn, d$X, variables = "a")$engine, "predict")
+  expect_error(model_profile(nn, d$X, variables = "a", engine = "native"), "not supported")
   skip_if_not_installed("ranger")
   fit <- ranger::ranger(x = d$X, y = d$y, num.trees = 10, num.threads = 1, seed = 1)
   expect_equal(model_profile(fit, d$X, variables = "a")$engine, "native")
@@ -131,4 +132,33 @@ test_that("a ranger forest compiled straight into packed nodes lives in the sess
                predict(fit, d$X[1:5, ], num.threads = 1)$predictions, tolerance = 1e-12)
   reloaded <- unserialize(serialize(nm, NULL))
   expect_error(cpp_native_predict(reloaded, X, 0:4, integer(), list(), 1L), "no longer in memory")
+})
+
+test_that("within one call, a model is compiled once; nothing is kept after it", {
+  skip_if_not_installed("ranger")
+  d <- engine_data(100)
+  fit <- ranger::ranger(x = d$X, y = d$y, num.trees = 10, num.threads = 1, seed = 1)
+  close <- native_cache_scope()
+  a <- native_compile_cached(fit)
+  b <- native_compile_cached(fit)
+  expect_true(identical(a$cache, b$cache))
+  # A nested scope is the same scope.
+  inner <- native_cache_scope()
+  inner()
+  expect_true(identical(native_compile_cached(fit)$cache, a$cache))
+  # Another model replaces it.
+  fit2 <- ranger::ranger(x = d$X, y = d$y, num.trees = 5, num.threads = 1, seed = 2)
+  expect_false(identical(native_compile_cached(fit2)$cache, a$cache))
+  close()
+  expect_null(native_cache$model)
+  expect_null(native_cache$compiled)
+  expect_false(identical(native_compile_cached(fit)$cache, native_compile_cached(fit)$cache))
+  # Subgroups and compare_profiles() with the native engine: the predict path's numbers.
+  g <- model_profile(fit, d$X, variables = "a", groups = "g", engine = "native")
+  h <- model_profile(fit, d$X, variables = "a", groups = "g", engine = "predict")
+  expect_equal(g$agr_profiles, h$agr_profiles, tolerance = 1e-12)
+  cp <- compare_profiles(fit, d$X, variables = c("a", "b"), N = NULL, engine = "native")
+  cq <- compare_profiles(fit, d$X, variables = c("a", "b"), N = NULL, engine = "predict")
+  expect_equal(cp$distances, cq$distances, tolerance = 1e-10)
+  expect_null(native_cache$model)
 })

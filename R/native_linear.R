@@ -1,0 +1,130 @@
+# The native engine for linear models (lm, glm and their descendants).
+#
+# A numeric variable that enters the formula only by its name (as a main
+# effect or in interactions such as x:w or x*f, but not inside a function
+# such as log(x), poly(x, 2) or I(x^2), nor in an offset) enters every column
+# of the model matrix at most linearly, so a row's linear predictor is affine
+# in it: eta(z) = a + z * c, with a = eta(0) and c = eta(1) - eta(0). Two
+# evaluations of the linear predictor per row (one predict() call on 2n
+# rows, type = "link") then give the row's whole ICE curve through the
+# inverse link, instead of one prediction per grid point. Other variables,
+# and the other estimators, use the predict function.
+
+# What the linear engine needs of a model, or NULL when it does not apply:
+# the variables that enter linearly, the linear predictor and the inverse
+# link, and the shape of the default predictions (two columns for a binomial
+# glm, named by the classes).
+linear_model <- function(model) {
+  if (!inherits(model, "lm") || inherits(model, "mlm")) return(NULL)
+  tt <- tryCatch(stats::delete.response(stats::terms(model)), error = function(e) NULL)
+  if (is.null(tt)) return(NULL)
+  vars <- as.list(attr(tt, "variables"))[-1L]
+  classes <- attr(tt, "dataClasses")
+  bare <- vapply(vars, is.name, logical(1))
+  elsewhere <- unique(c(
+    unlist(lapply(vars[!bare], all.vars)),
+    if (!is.null(model$call$offset)) all.vars(model$call$offset)
+  ))
+  linear <- setdiff(vapply(vars[bare], as.character, character(1)), elsewhere)
+  linear <- linear[linear %in% names(classes)[classes == "numeric"]]
+  if (!length(linear)) return(NULL)
+  is_glm <- inherits(model, "glm")
+  fam <- if (is_glm) tryCatch(stats::family(model), error = function(e) NULL)
+  if (is_glm && (is.null(fam) || !is.function(fam$linkinv))) return(NULL)
+  binomial <- is_glm && fam$family %in% c("binomial", "quasibinomial")
+  list(
+    variables = linear,
+    eta = if (is_glm) {
+      function(newdata) stats::predict(model, newdata, type = "link")
+    } else {
+      function(newdata) stats::predict(model, newdata)
+    },
+    linkinv = if (is_glm) fam$linkinv else identity,
+    classes = if (binomial) binomial_classes(model)
+  )
+}
+
+# Predictions on the response scale from linear predictors, as a matrix: one
+# column, or both classes of a binomial model ("classes").
+linear_response <- function(lin, eta, shape) {
+  p <- lin$linkinv(eta)
+  if (identical(shape, "classes")) {
+    out <- cbind(1 - p, p)
+    colnames(out) <- lin$classes
+    return(out)
+  }
+  matrix(p, ncol = 1L)
+}
+
+# Step 1 of the linear engine, as native_prepare() for tree ensembles: NULL
+# when it does not apply.
+linear_prepare <- function(ctx) {
+  lin <- linear_model(ctx$model)
+  if (is.null(lin)) return(NULL)
+  lin$variables <- intersect(lin$variables, names(ctx$data))
+  if (!length(lin$variables)) return(NULL)
+  lin
+}
+
+# The linear engine's predictions of background rows `rows` (1-based), in
+# the shapes it can give: the inverse link of the model's own linear
+# predictor, and for a binomial glm the two class columns.
+linear_probe <- function(ctx, lin, rows) {
+  nd <- cpp_stack_frame(ctx$data, rows - 1L, integer(), list(), ctx$threads)
+  eta <- as.double(lin$eta(nd))
+  shapes <- list(single = linear_response(lin, eta, "single"))
+  if (!is.null(lin$classes)) shapes$classes <- linear_response(lin, eta, "classes")
+  shapes
+}
+
+# Step 2: use the linear engine when one of its shapes equals the predict
+# function's probe predictions (always, for the package's own predict
+# function, whose shape is known).
+linear_use <- function(ctx, engine, lin, shapes, theirs, trusted, call) {
+  shape <- NULL
+  if (trusted) {
+    shape <- if (!is.null(lin$classes)) "classes" else "single"
+  } else {
+    for (s in names(shapes)) {
+      mine <- shapes[[s]]
+      if (identical(dim(mine), dim(theirs)) && !anyNA(theirs) &&
+          isTRUE(all(abs(mine - theirs) <= 1e-10 * pmax(1, abs(theirs))))) {
+        shape <- s
+        break
+      }
+    }
+  }
+  if (is.null(shape)) {
+    native_fail(ctx, engine, "its predictions differ from the predict function's (another scale or other outputs).", call)
+    return(invisible(ctx))
+  }
+  lin$shape <- shape
+  ctx$linear <- lin
+  ctx$engine <- "native"
+  invisible(ctx)
+}
+
+# ICE table of data column j over a grid for background rows `rows`
+# (1-based), from the rows' linear predictors at 0 and 1; NULL when column
+# j does not enter the model linearly (the stacked path then predicts it).
+linear_ice <- function(ctx, j, grid, rows) {
+  lin <- ctx$linear
+  if (!names(ctx$data)[j] %in% lin$variables) return(NULL)
+  n <- length(rows)
+  G <- length(grid)
+  src <- rep(rows - 1L, 2L)
+  at <- column_values(ctx$data[[j]], rep(c(0, 1), each = n))
+  nd <- cpp_stack_frame(ctx$data, src, j - 1L, list(at), ctx$threads)
+  eta <- as.double(lin$eta(nd))
+  if (length(eta) != 2L * n) {
+    cli::cli_abort("The model's linear predictor has {length(eta)} value{?s} for {2L * n} row{?s}.", call = ctx$call)
+  }
+  a <- eta[seq_len(n)]
+  slope <- eta[n + seq_len(n)] - a
+  z <- as.double(grid)
+  y <- linear_response(lin, rep(a, each = G) + rep(z, times = n) * rep(slope, each = G), lin$shape)
+  y <- check_predictions(y, n * G, call = ctx$call)
+  if (ncol(y) > 1L) y <- y[, ctx$outputs$columns, drop = FALSE]
+  ctx$n_predictions <- ctx$n_predictions + 2 * n
+  unname(y)
+}
