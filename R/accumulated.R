@@ -34,18 +34,26 @@ profile_accumulated_interval <- function(ctx, j, intervals, edges = NULL, call =
   # in observation order), or in two calls over the rows themselves, whose
   # other columns are then shared, not copied.
   stack <- row_order(ctx, length(rows)) == "observation"
-  for (chunk in row_chunks(length(rows), ctx$chunk_rows / 2)) {
-    m <- length(chunk)
+  chunks <- row_chunks(length(rows), ctx$chunk_rows / 2)
+  predict_chunks(ctx, length(chunks), function(k) {
+    chunk <- chunks[[k]]
     if (stack) {
       src <- rows[chunk] - 1L
-      y <- predict_stacked(ctx, c(src, src), j, list(c(lower[chunk], upper[chunk])))
-      dy[chunk, ] <- y[m + seq_len(m), ] - y[seq_len(m), ]
+      list(list(src = c(src, src), js = j, vals = list(c(lower[chunk], upper[chunk]))))
     } else {
       src <- source_rows(ctx, rows[chunk])
-      dy[chunk, ] <- predict_stacked(ctx, src, j, list(upper[chunk])) -
-        predict_stacked(ctx, src, j, list(lower[chunk]))
+      list(list(src = src, js = j, vals = list(upper[chunk])),
+           list(src = src, js = j, vals = list(lower[chunk])))
     }
-  }
+  }, function(k, ys) {
+    chunk <- chunks[[k]]
+    m <- length(chunk)
+    dy[chunk, ] <<- if (stack) {
+      ys[[1L]][m + seq_len(m), ] - ys[[1L]][seq_len(m), ]
+    } else {
+      ys[[1L]] - ys[[2L]]
+    }
+  })
   mp <- mean_prediction(ctx)
   yhat <- matrix(0, K + 1L, C)
   for (c in seq_len(C)) {
@@ -90,10 +98,14 @@ profile_accumulated_levels <- function(ctx, j, levels) {
   to <- c(o[up] + 1L, o[down] - 1L)
   sign <- rep(c(1, -1), c(length(up), length(down)))
   d <- matrix(0, length(pos), n_outputs(ctx))
-  for (chunk in row_chunks(length(pos), ctx$chunk_rows)) {
-    y <- predict_stacked(ctx, rows[pos[chunk]] - 1L, j, list(column_values(col, levels[to[chunk]])))
-    d[chunk, ] <- sign[chunk] * (y - fitted[pos[chunk], , drop = FALSE])
-  }
+  chunks <- row_chunks(length(pos), ctx$chunk_rows)
+  predict_chunks(ctx, length(chunks), function(k) {
+    chunk <- chunks[[k]]
+    list(list(src = rows[pos[chunk]] - 1L, js = j, vals = list(column_values(col, levels[to[chunk]]))))
+  }, function(k, ys) {
+    chunk <- chunks[[k]]
+    d[chunk, ] <<- sign[chunk] * (ys[[1L]] - fitted[pos[chunk], , drop = FALSE])
+  })
   p <- as.vector(tapply(w, factor(o, levels = seq_len(K)), sum, default = 0))
   mp <- mean_prediction(ctx)
   yhat <- matrix(0, K, ncol(d))

@@ -61,18 +61,23 @@ corner_differences <- function(ctx, js, rows, a1, a2, z1, z2) {
   c2 <- ctx$data[[js[2]]]
   n <- length(rows)
   d <- matrix(0, n, n_outputs(ctx))
-  for (chunk in row_chunks(n, ctx$chunk_rows / 4)) {
-    m <- length(chunk)
+  chunks <- row_chunks(n, ctx$chunk_rows / 4)
+  predict_chunks(ctx, length(chunks), function(k) {
+    chunk <- chunks[[k]]
     src <- rep(rows[chunk] - 1L, 4L)
     lo1 <- z1[a1[chunk]]
     hi1 <- z1[a1[chunk] + 1L]
     lo2 <- z2[a2[chunk]]
     hi2 <- z2[a2[chunk] + 1L]
     vals <- list(column_values(c1, c(lo1, lo1, hi1, hi1)), column_values(c2, c(lo2, hi2, lo2, hi2)))
-    y <- predict_stacked(ctx, src, js, vals)
+    list(list(src = src, js = js, vals = vals))
+  }, function(k, ys) {
+    chunk <- chunks[[k]]
+    m <- length(chunk)
+    y <- ys[[1L]]
     q <- function(k) y[(k - 1L) * m + seq_len(m), , drop = FALSE]
-    d[chunk, ] <- (q(4L) - q(3L)) - (q(2L) - q(1L))
-  }
+    d[chunk, ] <<- (q(4L) - q(3L)) - (q(2L) - q(1L))
+  })
   list(d = d, pair = a1)
 }
 
@@ -92,23 +97,30 @@ level_corner_differences <- function(ctx, js, rows, o, a2, levels, z2) {
   down <- which(o > 1L)
   d_up <- matrix(0, length(up), C)
   d_down <- matrix(0, length(down), C)
-  for (chunk in row_chunks(n, ctx$chunk_rows / 6)) {
+  lo2 <- function(i) z2[a2[i]]
+  hi2 <- function(i) z2[a2[i] + 1L]
+  chunks <- row_chunks(n, ctx$chunk_rows / 6)
+  predict_chunks(ctx, length(chunks), function(k) {
+    chunk <- chunks[[k]]
     u <- chunk[o[chunk] < K]
     dn <- chunk[o[chunk] > 1L]
-    lo2 <- function(i) z2[a2[i]]
-    hi2 <- function(i) z2[a2[i] + 1L]
     src <- rows[c(chunk, chunk, u, u, dn, dn)] - 1L
     lev <- c(o[chunk], o[chunk], o[u] + 1L, o[u] + 1L, o[dn] - 1L, o[dn] - 1L)
     v2 <- c(lo2(chunk), hi2(chunk), lo2(u), hi2(u), lo2(dn), hi2(dn))
-    y <- predict_stacked(ctx, src, js, list(column_values(c1, levels[lev]), column_values(c2, v2)))
+    list(list(src = src, js = js, vals = list(column_values(c1, levels[lev]), column_values(c2, v2))))
+  }, function(k, ys) {
+    chunk <- chunks[[k]]
+    u <- chunk[o[chunk] < K]
+    dn <- chunk[o[chunk] > 1L]
+    y <- ys[[1L]]
     # The six blocks of y: own level at lo2, hi2; up; down.
     sizes <- rep(c(length(chunk), length(u), length(dn)), each = 2L)
     starts <- cumsum(c(0L, sizes))
     part <- function(k) y[starts[k] + seq_len(sizes[k]), , drop = FALSE]
     own <- part(2L) - part(1L)
-    d_up[match(u, up), ] <- (part(4L) - part(3L)) - own[match(u, chunk), , drop = FALSE]
-    d_down[match(dn, down), ] <- own[match(dn, chunk), , drop = FALSE] - (part(6L) - part(5L))
-  }
+    d_up[match(u, up), ] <<- (part(4L) - part(3L)) - own[match(u, chunk), , drop = FALSE]
+    d_down[match(dn, down), ] <<- own[match(dn, chunk), , drop = FALSE] - (part(6L) - part(5L))
+  })
   list(d = rbind(d_up, d_down), pair = c(o[up], o[down] - 1L), pos = c(up, down))
 }
 

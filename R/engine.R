@@ -24,6 +24,8 @@ new_context <- function(model, predict_function, background, ids, weights,
   ctx$memory_budget <- memory_budget
   ctx$chunk_rows <- chunk_rows
   ctx$n_predictions <- 0
+  ctx$workers <- plan_workers()
+  ctx$progress <- NULL
   ctx$mean_prediction <- NULL
   ctx$call <- call
   # Which outputs (classes) to profile: from the predictions of a few probe
@@ -62,8 +64,12 @@ column_bytes <- function(x) {
 # Predict one stacked data frame and check the result: a matrix with one
 # column per profiled output.
 predict_frame <- function(ctx, newdata) {
-  y <- ctx$predict_function(ctx$model, newdata)
-  n <- nrow(newdata)
+  check_chunk(ctx, ctx$predict_function(ctx$model, newdata), nrow(newdata))
+}
+
+# Check the predictions of n stacked rows (made here or on a worker) and
+# select the profiled outputs.
+check_chunk <- function(ctx, y, n) {
   y <- check_predictions(y, n, call = ctx$call)
   if (ncol(y) != ctx$n_columns) {
     cli::cli_abort("The predict function returned {ncol(y)} column{?s}, and {ctx$n_columns} before.", call = ctx$call)
@@ -104,9 +110,13 @@ fitted_values <- function(ctx) {
   if (!is.null(ctx$fitted)) return(ctx$fitted)
   n <- length(ctx$ids)
   out <- matrix(0, n, n_outputs(ctx))
-  for (rows in row_chunks(n, ctx$chunk_rows)) {
-    out[rows, ] <- predict_stacked(ctx, source_rows(ctx, rows), integer(), list())
-  }
+  chunks <- row_chunks(n, ctx$chunk_rows)
+  predict_chunks(
+    ctx, length(chunks),
+    function(k) list(list(src = source_rows(ctx, chunks[[k]]), js = integer(), vals = list())),
+    function(k, ys) out[chunks[[k]], ] <<- ys[[1L]],
+    weight = 0
+  )
   ctx$fitted <- out
   out
 }
@@ -151,7 +161,25 @@ ice_table <- function(ctx, j, grid, rows, consume, keep) {
     # Blocks of rows: one block per predict() call, and the block's G x nb
     # table within a quarter of the budget.
     block <- min(ctx$chunk_rows, ctx$memory_budget * 2^20 / 4 / (8 * G))
-    for (pos in row_chunks(n, block)) {
+    blocks <- row_chunks(n, block)
+    if (ctx$workers > 1L) {
+      # A block per future, its G predictions made there.
+      predict_chunks(ctx, length(blocks), function(b) {
+        pos <- blocks[[b]]
+        src <- source_rows(ctx, rows[pos])
+        lapply(seq_len(G), function(g) {
+          list(src = src, js = j, vals = list(column_values(col, rep(grid[g], length(pos)))))
+        })
+      }, function(b, ys) {
+        pos <- blocks[[b]]
+        for (g in seq_len(G)) {
+          consume(pos, ys[[g]], g)
+          if (keep) table[g, pos, ] <<- ys[[g]]
+        }
+      })
+      return(table)
+    }
+    for (pos in blocks) {
       src <- source_rows(ctx, rows[pos])
       base <- if (is.null(src)) ctx$data else unclass_frame(cpp_stack_frame(ctx$data, src, integer(), list(), ctx$threads))
       # Each grid value's predictions are consumed at once (holding a block
@@ -163,23 +191,31 @@ ice_table <- function(ctx, j, grid, rows, consume, keep) {
         consume(pos, y, g)
         if (keep) table[g, pos, ] <- y
       }
+      tick(ctx, length(pos) / n)
     }
     return(table)
   }
-  per_chunk <- max(1, floor(ctx$chunk_rows / G))
-  for (pos in row_chunks(n, per_chunk)) {
-    y <- if (!is.null(ctx$native)) {
-      native_ice(ctx, j, grid, rows[pos])
-    } else if (!is.null(ctx$linear)) {
-      linear_ice(ctx, j, grid, rows[pos])
-    }
-    if (is.null(y)) {
-      src <- rep(rows[pos] - 1L, each = G)
-      vals <- column_values(col, rep(grid, times = length(pos)))
-      y <- predict_stacked(ctx, src, j, list(vals))
-    }
+  chunks <- row_chunks(n, max(1, floor(ctx$chunk_rows / G)))
+  take <- function(k, y) {
+    pos <- chunks[[k]]
     consume(pos, y, NULL)
-    if (keep) table[, pos, ] <- y
+    if (keep) table[, pos, ] <<- y
   }
+  # The native and linear engines: a row's whole curve at once, here.
+  direct <- (!is.null(ctx$native) && !is.na(ctx$native$feature[j])) ||
+    (!is.null(ctx$linear) && names(ctx$data)[j] %in% ctx$linear$variables)
+  if (direct) {
+    for (k in seq_along(chunks)) {
+      pos <- chunks[[k]]
+      take(k, if (!is.null(ctx$native)) native_ice(ctx, j, grid, rows[pos]) else linear_ice(ctx, j, grid, rows[pos]))
+      tick(ctx, 1 / length(chunks))
+    }
+    return(table)
+  }
+  predict_chunks(ctx, length(chunks), function(k) {
+    pos <- chunks[[k]]
+    list(list(src = rep(rows[pos] - 1L, each = G), js = j,
+              vals = list(column_values(col, rep(grid, times = length(pos))))))
+  }, function(k, ys) take(k, ys[[1L]]))
   table
 }

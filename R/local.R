@@ -69,20 +69,23 @@ profile_local_interval <- function(ctx, j, grid, intervals) {
   sizes <- lengths(members)[kz[supported]]
   yhat <- matrix(NA_real_, length(grid), n_outputs(ctx))
   # Chunks of grid points, each predicting only the rows in its interval.
-  groups <- split(seq_along(supported), cumsum_chunks(sizes, ctx$chunk_rows))
-  for (grp in groups) {
-    g <- supported[grp]
+  groups <- unname(split(seq_along(supported), cumsum_chunks(sizes, ctx$chunk_rows)))
+  predict_chunks(ctx, length(groups), function(k) {
+    g <- supported[groups[[k]]]
     mem <- members[kz[g]]
     pos <- unlist(mem, use.names = FALSE)
-    src <- rows[pos] - 1L
-    vals <- column_values(col, rep(grid[g], lengths(mem)))
-    y <- predict_stacked(ctx, src, j, list(vals))
+    list(list(src = rows[pos] - 1L, js = j, vals = list(column_values(col, rep(grid[g], lengths(mem))))))
+  }, function(k, ys) {
+    g <- supported[groups[[k]]]
+    mem <- members[kz[g]]
+    pos <- unlist(mem, use.names = FALSE)
+    y <- ys[[1L]]
     off <- c(0L, cumsum(lengths(mem)))
     for (c in seq_len(ncol(y))) {
       s <- cpp_group_sums(y, w[pos], as.integer(off), ctx$threads, c - 1L)
-      yhat[g, c] <- s$sum / s$wsum
+      yhat[g, c] <<- s$sum / s$wsum
     }
-  }
+  })
   list(x = grid, yhat = yhat, intervals = K, no_support = is.na(kz))
 }
 

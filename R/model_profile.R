@@ -439,6 +439,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
                      linear = type == "partial")
   labels <- output_labels(ctx, label)
   ctx$na_level <- na_level
+  ctx$progress <- new_progress(length(variables))
 
   budget_bytes <- memory_budget * 2^20
   ice_used <- 0

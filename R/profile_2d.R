@@ -115,6 +115,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   ctx <- new_context(inputs$model, inputs$predict_function, unclass_frame(background), rows,
                      w, threads, memory_budget, class = class, call = env, engine = engine)
   labels <- output_labels(ctx, inputs$label)
+  ctx$progress <- new_progress(length(pairs))
   if (type == "accumulated") {
     for (pr in pairs) {
       kinds <- vapply(pr, function(v) column_kind(data[[v]]), character(1))
@@ -194,14 +195,18 @@ partial_2d <- function(ctx, js, g1, g2) {
   v1 <- rep(g1, times = length(g2))
   v2 <- rep(g2, each = length(g1))
   sums <- matrix(0, G, n_outputs(ctx))
-  for (pos in row_chunks(n, max(1, floor(ctx$chunk_rows / G)))) {
+  chunks <- row_chunks(n, max(1, floor(ctx$chunk_rows / G)))
+  predict_chunks(ctx, length(chunks), function(k) {
+    pos <- chunks[[k]]
     m <- length(pos)
     vals <- list(column_values(c1, rep(v1, times = m)), column_values(c2, rep(v2, times = m)))
-    y <- predict_stacked(ctx, rep(pos - 1L, each = G), js, vals)
+    list(list(src = rep(pos - 1L, each = G), js = js, vals = vals))
+  }, function(k, ys) {
+    pos <- chunks[[k]]
     for (c in seq_len(ncol(sums))) {
-      sums[, c] <- sums[, c] + cpp_grid_sums(y, G, ctx$weights[pos], ctx$threads, c - 1L)
+      sums[, c] <<- sums[, c] + cpp_grid_sums(ys[[1L]], G, ctx$weights[pos], ctx$threads, c - 1L)
     }
-  }
+  })
   sums / sum(ctx$weights)
 }
 

@@ -1,0 +1,156 @@
+# Prediction chunks as futures, and progress.
+#
+# Every estimator predicts its stacked rows a chunk at a time, through
+# predict_chunks(): `make(k)` gives the specifications of chunk k (0-based
+# source rows `src`, or NULL for all background rows in order; the profiled
+# columns `js`; their values `vals`) and `use(k, ys)` receives its
+# predictions, in order. With the sequential plan (the default, and whenever
+# the future package is absent), or with the native engine, which runs on
+# threads of its own, the chunks are predicted one after another in this
+# process. With another future::plan(), each chunk is a future: the model,
+# the distinct background rows the chunk needs and the profiled columns'
+# values travel to the worker, which stacks and predicts them; at most one
+# chunk per worker is in flight, and the results are used in chunk order.
+# The chunks are the same under every plan (their size follows the memory
+# budget, not the number of workers), so the numbers are identical.
+
+# Number of workers of the current plan, or 1 when it is sequential or the
+# future package is absent (then it is not loaded either).
+plan_workers <- function() {
+  if (!"future" %in% loadedNamespaces() && !requireNamespace("future", quietly = TRUE)) return(1L)
+  if (inherits(future::plan(), "sequential")) return(1L)
+  w <- suppressWarnings(as.integer(future::nbrOfWorkers()))
+  if (length(w) != 1L || is.na(w) || w < 1L) 1L else w
+}
+
+# A progressor (progressr, when installed) for `steps` steps, created in the
+# frame `envir` (it ends with it); NULL without progressr. Silent unless the
+# user has enabled a handler (progressr::handlers()).
+new_progress <- function(steps, envir = parent.frame()) {
+  if (!requireNamespace("progressr", quietly = TRUE) || steps < 1) return(NULL)
+  progressr::progressor(steps = steps, envir = envir)
+}
+
+# Advance the progress of a call by `amount` steps.
+tick <- function(ctx, amount = 1) {
+  p <- ctx$progress
+  if (!is.null(p)) p(amount = amount)
+  invisible()
+}
+
+# Predict chunks 1..K in order; see the top of this file. `make(k)` returns
+# a list of one or more chunk specifications (each list(src, js, vals)),
+# predicted on the same worker; `use(k, ys)` gets the list of their
+# prediction matrices. `weight` is the part of one progress step that the K
+# chunks make together.
+predict_chunks <- function(ctx, K, make, use, weight = 1) {
+  if (K < 1L) return(invisible())
+  step <- weight / K
+  W <- if (is.null(ctx$native)) ctx$workers else 1L
+  if (W <= 1L) {
+    for (k in seq_len(K)) {
+      specs <- make(k)
+      use(k, lapply(specs, function(s) predict_stacked(ctx, s$src, s$js, s$vals)))
+      tick(ctx, step)
+    }
+    return(invisible())
+  }
+  # In flight: the futures of chunks done + 1 .. submitted, in order.
+  pending <- list()
+  submitted <- 0L
+  done <- 0L
+  on.exit(if (length(pending)) discard_futures(pending), add = TRUE)
+  while (done < K) {
+    while (submitted < K && submitted - done < W) {
+      submitted <- submitted + 1L
+      pending[[length(pending) + 1L]] <- chunk_future(make(submitted), ctx, step)
+    }
+    f <- pending[[1L]]
+    pending[[1L]] <- NULL
+    done <- done + 1L
+    ys <- future::value(f$future)
+    use(done, Map(function(y, n) check_chunk(ctx, y, n), ys, f$n))
+  }
+  invisible()
+}
+
+# A chunk as a future: the specifications of a job go to one worker
+# together, with the distinct source rows they need (not the stacked rows),
+# the profiled columns' values, the model and the predict function (the
+# package's own is made again on the worker, so that the model does not
+# travel twice, in its closure). The worker stacks, predicts and reports
+# progress.
+chunk_future <- function(specs, ctx, amount) {
+  n_ids <- length(ctx$ids)
+  all_rows <- any(vapply(specs, function(s) is.null(s$src), logical(1)))
+  rows <- if (all_rows) seq_len(n_ids) - 1L else sort(unique(unlist(lapply(specs, `[[`, "src"))))
+  local <- lapply(specs, function(s) {
+    src <- if (is.null(s$src)) seq_len(n_ids) - 1L else s$src
+    i <- match(src, rows) - 1L
+    # The rows themselves, in order: shared, not copied, on the worker.
+    if (length(i) == length(rows) && all(i == seq_along(rows) - 1L)) NULL else i
+  })
+  jobs <- lapply(seq_along(specs), function(q) {
+    list(src = local[[q]], js = as.integer(specs[[q]]$js) - 1L, vals = specs[[q]]$vals)
+  })
+  part <- if (all_rows) ctx$data else unclass_frame(cpp_stack_frame(ctx$data, rows, integer(), list(), ctx$threads))
+  own <- isTRUE(attr(ctx$predict_function, "modelprofiles_default", exact = TRUE))
+  # The worker finds predict_on_worker() in the package's namespace (an
+  # internal function is not a global that futures carry).
+  f <- future::future(
+    get("predict_on_worker", envir = asNamespace("modelprofiles"))(
+      model, predict_function, part, jobs, progress, amount
+    ),
+    globals = list(
+      model = ctx$model,
+      predict_function = if (own) NULL else ctx$predict_function, part = part,
+      jobs = jobs, progress = ctx$progress, amount = amount
+    ),
+    packages = worker_packages(ctx$model), seed = FALSE, lazy = FALSE
+  )
+  list(future = f, n = vapply(jobs, function(jb) {
+    if (is.null(jb$src)) length(rows) else length(jb$src)
+  }, numeric(1)))
+}
+
+# Packages a worker loads: this one, and the one whose predict() method the
+# model's class dispatches to (so that the method is registered there).
+worker_packages <- function(model) {
+  pkgs <- "modelprofiles"
+  for (cl in class(model)) {
+    m <- utils::getS3method("predict", cl, optional = TRUE)
+    if (is.null(m)) next
+    ns <- environmentName(environment(m))
+    if (nzchar(ns) && !ns %in% c("base", "stats", "R_GlobalEnv")) pkgs <- c(pkgs, ns)
+    break
+  }
+  unique(pkgs)
+}
+
+# On a worker: stack each job's rows and predict them.
+predict_on_worker <- function(model, predict_function, part, jobs, progress, amount) {
+  if (is.null(predict_function)) predict_function <- default_predict_function(model)
+  out <- lapply(jobs, function(jb) {
+    predict_function(model, cpp_stack_frame(part, jb$src, jb$js, jb$vals, 1L))
+  })
+  if (!is.null(progress)) progress(amount = amount)
+  out
+}
+
+# Futures left when a run stops early (an error, an interrupt): collected
+# (cancelled, where the future package can) so that no worker stays busy
+# with them, and their values dropped.
+discard_futures <- function(pending) {
+  fs <- lapply(pending, `[[`, "future")
+  cancel <- if (exists("cancel", envir = asNamespace("future"), inherits = FALSE)) {
+    get("cancel", envir = asNamespace("future"))
+  }
+  # Without cancel() (future < 1.40), waiting for them would delay an
+  # interrupt: each worker is free again when its chunk is done.
+  if (is.null(cancel)) return(invisible())
+  for (f in fs) {
+    try(cancel(f), silent = TRUE)
+    try(suppressWarnings(future::value(f, signal = FALSE)), silent = TRUE)
+  }
+  invisible()
+}
