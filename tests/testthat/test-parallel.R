@@ -1,0 +1,149 @@
+# Prediction chunks as futures (R/parallel.R): identical numbers under a
+# multisession plan, progress conditions, and chunks bounded by the memory
+# budget.
+
+parallel_data <- function(n = 300, seed = 1) {
+  set.seed(seed)
+  X <- data.frame(a = rnorm(n), b = runif(n), f = factor(sample(letters[1:4], n, TRUE)),
+                  i = sample(1:9, n, TRUE))
+  y <- X$a * X$b + (X$f == "b") + X$i / 3 + rnorm(n)
+  list(X = X, y = y)
+}
+
+# Every estimator, on the predict() path, with a small budget (many chunks).
+run_all <- function(fit, X) {
+  b <- 0.05
+  suppressMessages(list(
+    pd = model_profile(fit, X, N = NULL, engine = "predict", memory_budget = b, keep_ice = FALSE),
+    ld = model_profile(fit, X, N = NULL, type = "conditional", engine = "predict", memory_budget = b),
+    ldk = model_profile(fit, X, N = NULL, type = "conditional", method = "kernel", engine = "predict",
+                        memory_budget = b, keep_ice = FALSE),
+    al = model_profile(fit, X, N = NULL, type = "accumulated", engine = "predict", memory_budget = b),
+    grp = model_profile(fit, X, variables = "a", groups = "f", N = NULL, engine = "predict",
+                        memory_budget = b, keep_ice = FALSE),
+    p2 = model_profile_2d(fit, X, variables = list(c("a", "b"), c("f", "a")), engine = "predict",
+                          memory_budget = b),
+    a2 = model_profile_2d(fit, X, variables = list(c("a", "b"), c("f", "a")), type = "accumulated",
+                          engine = "predict", memory_budget = b),
+    grid = withr_options(list(modelprofiles.row_order = "grid"), model_profile(
+      fit, X, variables = c("a", "f"), N = NULL, engine = "predict", memory_budget = b, keep_ice = TRUE
+    ))
+  ))
+}
+
+withr_options <- function(opts, expr) {
+  old <- options(opts)
+  on.exit(options(old))
+  expr
+}
+
+test_that("a multisession plan with 2 workers gives identical numbers", {
+  skip_on_cran()
+  skip_if_not_installed("future")
+  skip_if_not_installed("randomForest")
+  d <- parallel_data()
+  set.seed(2)
+  fit <- randomForest::randomForest(d$X, d$y, ntree = 20)
+  old <- future::plan("sequential")
+  on.exit(future::plan(old), add = TRUE)
+  s <- run_all(fit, d$X)
+  future::plan("multisession", workers = 2)
+  expect_equal(plan_workers(), 2L)
+  m <- run_all(fit, d$X)
+  for (k in names(s)) {
+    expect_identical(m[[k]]$agr_profiles, s[[k]]$agr_profiles, label = k)
+    expect_identical(m[[k]]$cp_profiles, s[[k]]$cp_profiles, label = k)
+    expect_identical(m[[k]]$n_predictions, s[[k]]$n_predictions, label = k)
+  }
+  # A custom predict function travels too; errors on a worker reach the caller.
+  pf <- function(m, nd) predict(m, nd) * 2
+  expect_identical(
+    model_profile(fit, d$X, variables = "a", N = NULL, predict_function = pf, memory_budget = 0.05)$agr_profiles,
+    {
+      future::plan("sequential")
+      model_profile(fit, d$X, variables = "a", N = NULL, predict_function = pf, memory_budget = 0.05)$agr_profiles
+    }
+  )
+  future::plan("multisession", workers = 2)
+  bad <- function(m, nd) if (nrow(nd) > 5) stop("model failed on the worker") else predict(m, nd)
+  expect_error(model_profile(fit, d$X, variables = "a", N = NULL, predict_function = bad,
+                             memory_budget = 0.05), "model failed on the worker")
+  # The workers are free again afterwards.
+  expect_identical(model_profile(fit, d$X, variables = "b", N = NULL, memory_budget = 0.05,
+                                 engine = "predict")$agr_profiles,
+                   { future::plan("sequential"); model_profile(fit, d$X, variables = "b", N = NULL,
+                                                               memory_budget = 0.05, engine = "predict")$agr_profiles })
+})
+
+test_that("progress is signalled per chunk, through progressr", {
+  skip_if_not_installed("progressr")
+  d <- parallel_data()
+  fit <- lm(y ~ a * b + f + i, data = cbind(d$X, y = d$y))
+  # (progressr reports in interactive sessions, or when enabled.)
+  opts <- options(progressr.enable = TRUE)
+  on.exit(options(opts), add = TRUE)
+  count <- 0
+  amount <- 0
+  res <- withCallingHandlers(
+    model_profile(fit, d$X, N = NULL, type = "accumulated", memory_budget = 0.005),
+    progression = function(cond) {
+      if (identical(cond$type, "update")) {
+        count <<- count + 1
+        amount <<- amount + cond$amount
+      }
+    }
+  )
+  # Several chunks per variable; the steps add up to one per variable.
+  expect_gt(count, 8)
+  expect_equal(amount, 4, tolerance = 1e-8)
+  skip_on_cran()
+  skip_if_not_installed("future")
+  old <- future::plan("multisession", workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  count_w <- 0
+  amount_w <- 0
+  withCallingHandlers(
+    model_profile(fit, d$X, N = NULL, type = "accumulated", memory_budget = 0.005),
+    progression = function(cond) {
+      if (identical(cond$type, "update")) {
+        count_w <<- count_w + 1
+        amount_w <<- amount_w + cond$amount
+      }
+    }
+  )
+  expect_equal(amount_w, amount, tolerance = 1e-8)
+  expect_gt(count_w, 8)
+})
+
+test_that("the memory budget bounds the rows of every predict() call", {
+  d <- parallel_data(500)
+  fit <- lm(y ~ a * b + f + i, data = cbind(d$X, y = d$y))
+  sizes <- integer()
+  pf <- function(m, nd) {
+    sizes <<- c(sizes, nrow(nd))
+    predict(m, nd)
+  }
+  # Bytes per stacked row: twice the row (numeric 8, factor and integer 4)
+  # plus 16.
+  per_row <- 2 * (8 + 8 + 4 + 4) + 16
+  for (budget in c(0.02, 0.1, 1)) {
+    sizes <- integer()
+    limit <- floor(budget * 2^20 / per_row)
+    model_profile(fit, d$X, N = NULL, predict_function = pf, memory_budget = budget, keep_ice = FALSE,
+                  grid_points = 40)
+    model_profile(fit, d$X, N = NULL, type = "accumulated", predict_function = pf, memory_budget = budget)
+    model_profile_2d(fit, d$X, variables = c("a", "b"), predict_function = pf, memory_budget = budget,
+                     grid_points = 10)
+    expect_lte(max(sizes), limit)
+    # And the calls are not needlessly small: the largest uses most of it.
+    expect_gt(max(sizes), limit / 3)
+  }
+})
+
+test_that("workers load the package that predicts the model", {
+  d <- parallel_data(50)
+  expect_identical(worker_packages(lm(y ~ a, data = cbind(d$X, y = d$y))), "modelprofiles")
+  skip_if_not_installed("randomForest")
+  fit <- randomForest::randomForest(d$X, d$y, ntree = 3)
+  expect_identical(worker_packages(fit), c("modelprofiles", "randomForest"))
+})
