@@ -196,6 +196,20 @@
 #' assignment, differences, accumulation and centring run in C++ with
 #' `threads` threads; results do not depend on the number of threads.
 #'
+#' @section Parallel and distributed prediction:
+#' With a non-sequential [future::plan()] (multisession, multicore, cluster,
+#' `future.batchtools`, `future.mirai`), each prediction chunk of the
+#' `predict()` path is a future: the model, the predict function, the
+#' distinct background rows the chunk needs and the profiled columns' values
+#' travel to a worker, which stacks and predicts them; the results are
+#' summed in chunk order. The chunks are the same under every plan, so the
+#' numbers are identical; at most one chunk per worker is in flight, so
+#' `memory_budget` holds per process. The native engine runs on `threads`
+#' in this process instead. Progress is reported per chunk (also from
+#' workers) through the progressr package, silently unless a handler is
+#' enabled (`progressr::handlers(global = TRUE)` or
+#' `progressr::with_progress()`). See `vignette("large-data")`.
+#'
 #' @param x A fitted model, or a DALEX explainer (from `DALEX::explain()`),
 #'   whose model, data, predict function and label are used (DALEX itself is
 #'   not needed).
