@@ -59,18 +59,22 @@ predict_chunks <- function(ctx, K, make, use, weight = 1) {
   pending <- list()
   submitted <- 0L
   done <- 0L
-  on.exit(if (length(pending)) discard_futures(pending), add = TRUE)
-  while (done < K) {
-    while (submitted < K && submitted - done < W) {
-      submitted <- submitted + 1L
-      pending[[length(pending) + 1L]] <- chunk_future(make(submitted), ctx, step)
+  interrupted <- FALSE
+  on.exit(if (length(pending)) discard_futures(pending, interrupted), add = TRUE)
+  withCallingHandlers(
+    interrupt = function(cond) interrupted <<- TRUE,
+    while (done < K) {
+      while (submitted < K && submitted - done < W) {
+        submitted <- submitted + 1L
+        pending[[length(pending) + 1L]] <- chunk_future(make(submitted), ctx, step)
+      }
+      f <- pending[[1L]]
+      ys <- future::value(f$future)
+      pending[[1L]] <- NULL
+      done <- done + 1L
+      use(done, Map(function(y, n) check_chunk(ctx, y, n), ys, f$n))
     }
-    f <- pending[[1L]]
-    pending[[1L]] <- NULL
-    done <- done + 1L
-    ys <- future::value(f$future)
-    use(done, Map(function(y, n) check_chunk(ctx, y, n), ys, f$n))
-  }
+  )
   invisible()
 }
 
@@ -137,14 +141,19 @@ predict_on_worker <- function(model, predict_function, part, jobs, progress, amo
   out
 }
 
-# Futures left when a run stops early (an error, an interrupt): collected
-# (cancelled, where the future package can) so that no worker stays busy
-# with them, and their values dropped.
-discard_futures <- function(pending) {
+# Futures left when a run stops early (an error, an interrupt): cancelled
+# and collected, where the future package can (>= 1.40), so that no worker
+# stays busy with them. After an interrupt, which may have cut a worker's
+# message short, the plan's workers are reset instead (new ones start with
+# the next future).
+discard_futures <- function(pending, interrupted = FALSE) {
   fs <- lapply(pending, `[[`, "future")
-  cancel <- if (exists("cancel", envir = asNamespace("future"), inherits = FALSE)) {
-    get("cancel", envir = asNamespace("future"))
+  ns <- asNamespace("future")
+  if (interrupted && exists("resetWorkers", envir = ns, inherits = FALSE)) {
+    try(get("resetWorkers", envir = ns)(future::plan()), silent = TRUE)
+    return(invisible())
   }
+  cancel <- if (exists("cancel", envir = ns, inherits = FALSE)) get("cancel", envir = ns)
   # Without cancel() (future < 1.40), waiting for them would delay an
   # interrupt: each worker is free again when its chunk is done.
   if (is.null(cancel)) return(invisible())
