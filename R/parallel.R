@@ -100,7 +100,10 @@ chunk_future <- function(specs, ctx, amount) {
   part <- if (all_rows) ctx$data else unclass_frame(cpp_stack_frame(ctx$data, rows, integer(), list(), ctx$threads))
   own <- isTRUE(attr(ctx$predict_function, "modelprofiles_default", exact = TRUE))
   # The worker finds predict_on_worker() in the package's namespace (an
-  # internal function is not a global that futures carry).
+  # internal function is not a global that futures carry). seed = NULL: a
+  # predict() that draws random numbers (ranger's draws a seed) is not
+  # reported as misusing them; a prediction that depends on them would not
+  # be reproducible under any plan.
   f <- future::future(
     get("predict_on_worker", envir = asNamespace("modelprofiles"))(
       model, predict_function, part, jobs, progress, amount
@@ -110,7 +113,7 @@ chunk_future <- function(specs, ctx, amount) {
       predict_function = if (own) NULL else ctx$predict_function, part = part,
       jobs = jobs, progress = ctx$progress, amount = amount
     ),
-    packages = worker_packages(ctx$model), seed = FALSE, lazy = FALSE
+    packages = worker_packages(ctx$model), seed = NULL, lazy = FALSE
   )
   list(future = f, n = vapply(jobs, function(jb) {
     if (is.null(jb$src)) length(rows) else length(jb$src)
