@@ -25,8 +25,10 @@ profile_accumulated_interval <- function(ctx, j, intervals, edges = NULL, call =
   if (any(tabulate(k, K) == 0)) {
     cli::cli_abort("Interval AL needs rows in every interval; {sum(tabulate(k, K) == 0)} of the given intervals of {.field {names(ctx$data)[j]}} {?is/are} empty.", call = call)
   }
-  lower <- column_values(col, edges[k])
-  upper <- column_values(col, edges[k + 1L])
+  # (The edge values are made per chunk: nothing of the rows' size beyond
+  # x, k and the differences is held.)
+  lower <- function(i) column_values(col, edges[k[i]])
+  upper <- function(i) column_values(col, edges[k[i] + 1L])
   C <- n_outputs(ctx)
   dy <- matrix(0, length(x), C)
   # Two predictions per row: at the lower and the upper edge of its interval;
@@ -39,11 +41,11 @@ profile_accumulated_interval <- function(ctx, j, intervals, edges = NULL, call =
     chunk <- chunks[[k]]
     if (stack) {
       src <- rows[chunk] - 1L
-      list(list(src = c(src, src), js = j, vals = list(c(lower[chunk], upper[chunk]))))
+      list(list(src = c(src, src), js = j, vals = list(c(lower(chunk), upper(chunk)))))
     } else {
       src <- source_rows(ctx, rows[chunk])
-      list(list(src = src, js = j, vals = list(upper[chunk])),
-           list(src = src, js = j, vals = list(lower[chunk])))
+      list(list(src = src, js = j, vals = list(upper(chunk))),
+           list(src = src, js = j, vals = list(lower(chunk))))
     }
   }, function(k, ys) {
     chunk <- chunks[[k]]

@@ -10,9 +10,9 @@ new_context <- function(model, predict_function, background, ids, weights,
                         engine = "predict", linear = FALSE) {
   bytes <- vapply(background, column_bytes, numeric(1))
   # Bytes held per stacked row while a chunk is predicted: the stacked row,
-  # its prediction, and a copy of the row made by a typical predict()
-  # (model.matrix, data.matrix).
-  per_row <- 2 * sum(bytes) + 16
+  # its prediction, and two copies of the row made by a typical predict()
+  # (model.frame and model.matrix; data.matrix and the model's own copy).
+  per_row <- 3 * sum(bytes) + 16
   chunk_rows <- max(1, floor(memory_budget * 2^20 / per_row))
   ctx <- new.env(parent = emptyenv())
   ctx$model <- model
@@ -123,9 +123,13 @@ fitted_values <- function(ctx) {
 
 # Split 1..n into consecutive chunks of at most `size`.
 row_chunks <- function(n, size) {
+  # As few chunks as the size allows, of equal sizes (to a row), so that
+  # chunks predicted in parallel take equally long.
   size <- max(1, floor(size))
-  starts <- seq.int(1, n, by = size)
-  lapply(starts, function(s) seq.int(s, min(n, s + size - 1)))
+  k <- ceiling(n / size)
+  ends <- floor(seq_len(k) * n / k)
+  starts <- c(1, ends[-k] + 1)
+  lapply(seq_len(k), function(i) seq.int(starts[i], ends[i]))
 }
 
 # Order of the rows to predict for ICE tables. "observation": each background

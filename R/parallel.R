@@ -9,8 +9,9 @@
 # threads of its own, the chunks are predicted one after another in this
 # process. With another future::plan(), each chunk is a future: the model,
 # the distinct background rows the chunk needs and the profiled columns'
-# values travel to the worker, which stacks and predicts them; at most one
-# chunk per worker is in flight, and the results are used in chunk order.
+# values travel to the worker, which stacks and predicts them; one chunk per
+# worker runs (and one more waits for the first free worker), and the
+# results are used in chunk order.
 # The chunks are the same under every plan (their size follows the memory
 # budget, not the number of workers), so the numbers are identical.
 
@@ -64,7 +65,10 @@ predict_chunks <- function(ctx, K, make, use, weight = 1) {
   withCallingHandlers(
     interrupt = function(cond) interrupted <<- TRUE,
     while (done < K) {
-      while (submitted < K && submitted - done < W) {
+      # One more than the workers: the last submit waits for the first free
+      # worker and starts it at once, while the main process waits for the
+      # oldest chunk.
+      while (submitted < K && submitted - done < W + 1L) {
         submitted <- submitted + 1L
         pending[[length(pending) + 1L]] <- chunk_future(make(submitted), ctx, step)
       }

@@ -43,8 +43,10 @@ if (length(args) && args[1] == "run") {
   data_mib <- as.numeric(utils::object.size(X)) / 2^20
   if (plan_name == "multisession") future::plan(future::multisession, workers = 2)
   pf <- function(m, d) predict(m, d, num.threads = 1)$predictions
-  # Start the workers before timing.
-  if (plan_name == "multisession") invisible(future::value(future::future(NULL)))
+  # Before timing, a small run under the same plan (the workers start and
+  # load modelprofiles and ranger once per session).
+  invisible(model_profile(fit, X[1:2000, ], predict_function = pf, N = NULL, grid_points = 5,
+                          keep_ice = FALSE, memory_budget = 1, engine = "predict"))
   gc(reset = TRUE)
   t0 <- proc.time()[[3]]
   pd <- model_profile(fit, X, predict_function = pf, N = NULL, grid_points = 5, keep_ice = FALSE,

@@ -123,9 +123,9 @@ test_that("the memory budget bounds the rows of every predict() call", {
     sizes <<- c(sizes, nrow(nd))
     predict(m, nd)
   }
-  # Bytes per stacked row: twice the row (numeric 8, factor and integer 4)
-  # plus 16.
-  per_row <- 2 * (8 + 8 + 4 + 4) + 16
+  # Bytes per stacked row: three times the row (numeric 8, factor and
+  # integer 4) plus 16.
+  per_row <- 3 * (8 + 8 + 4 + 4) + 16
   for (budget in c(0.02, 0.1, 1)) {
     sizes <- integer()
     limit <- floor(budget * 2^20 / per_row)
