@@ -43,10 +43,16 @@ if (length(args) && args[1] == "run") {
   data_mib <- as.numeric(utils::object.size(X)) / 2^20
   if (plan_name == "multisession") future::plan(future::multisession, workers = 2)
   pf <- function(m, d) predict(m, d, num.threads = 1)$predictions
-  # Before timing, a small run under the same plan (the workers start and
-  # load modelprofiles and ranger once per session).
-  invisible(model_profile(fit, X[1:2000, ], predict_function = pf, N = NULL, grid_points = 5,
-                          keep_ice = FALSE, memory_budget = 1, engine = "predict"))
+  # Before timing, a run on 100,000 rows under the same plan and budget: the
+  # workers start and load modelprofiles and ranger, and every process's R
+  # heap grows to the size of a chunk (a fresh process collects garbage far
+  # more often at first), as in a session that has made a profile before.
+  warm <- X[1:100000, ]
+  invisible(model_profile(fit, warm, predict_function = pf, N = NULL, variables = "x1",
+                          grid_points = 5, keep_ice = FALSE, memory_budget = budget, engine = "predict"))
+  invisible(model_profile(fit, warm, predict_function = pf, N = NULL, variables = "x1",
+                          type = "accumulated", intervals = 20, memory_budget = budget, engine = "predict"))
+  rm(warm)
   gc(reset = TRUE)
   t0 <- proc.time()[[3]]
   pd <- model_profile(fit, X, predict_function = pf, N = NULL, grid_points = 5, keep_ice = FALSE,
