@@ -20,8 +20,9 @@ eta <- X$x1 + X$x1 * X$x2 - X$x3 + 0.5 * (X$g == "b") * X$x4
 d <- cbind(X, y = eta + rnorm(n), z = rbinom(n, 1, plogis(eta)))
 vars <- paste0("x", 1:p)
 fits <- list(
-  "lm, y ~ x1 * x2 + g:x4 + .; 10,000 rows" = lm(y ~ x1 * x2 + g:x4 + . - z, d),
-  "glm binomial, same terms; 10,000 rows" = glm(z ~ x1 * x2 + g:x4 + . - y, d, family = binomial)
+  "lm, y ~ x1 * x2 + g:x4 + .; 10,000 rows" = lm(y ~ x1 * x2 + g:x4 + ., d[c(names(X), "y")]),
+  "glm binomial, same terms; 10,000 rows" = glm(z ~ x1 * x2 + g:x4 + ., d[c(names(X), "z")],
+                                                family = binomial)
 )
 out <- list()
 for (name in names(fits)) {
