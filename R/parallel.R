@@ -108,10 +108,11 @@ chunk_future <- function(specs, ctx, amount) {
   # predict() that draws random numbers (ranger's draws a seed) is not
   # reported as misusing them; a prediction that depends on them would not
   # be reproducible under any plan.
+  expr <- quote(get("predict_on_worker", envir = asNamespace("modelprofiles"))(
+    model, predict_function, part, jobs, progress, amount
+  ))
   f <- future::future(
-    get("predict_on_worker", envir = asNamespace("modelprofiles"))(
-      model, predict_function, part, jobs, progress, amount
-    ),
+    expr, substitute = FALSE,
     globals = list(
       model = ctx$model,
       predict_function = if (own) NULL else ctx$predict_function, part = part,

@@ -38,7 +38,6 @@ withr_options <- function(opts, expr) {
 }
 
 test_that("a multisession plan with 2 workers gives identical numbers", {
-  skip_on_cran()
   skip_if_not_installed("future")
   skip_if_not_installed("randomForest")
   d <- parallel_data()
@@ -96,7 +95,6 @@ test_that("progress is signalled per chunk, through progressr", {
   # Several chunks per variable; the steps add up to one per variable.
   expect_gt(count, 8)
   expect_equal(amount, 4, tolerance = 1e-8)
-  skip_on_cran()
   skip_if_not_installed("future")
   old <- future::plan("multisession", workers = 2)
   on.exit(future::plan(old), add = TRUE)
