@@ -36,18 +36,19 @@ new_context <- function(model, predict_function, background, ids, weights,
   # Linear models (for ICE curves only, when `linear`) have an engine of
   # their own (R/native_linear.R).
   ctx$outputs <- list(columns = NULL)
+  ctx$engine <- "predict"
   lin <- if (linear && engine != "predict") linear_prepare(ctx)
   native <- if (is.null(lin)) native_prepare(ctx, engine, call)
-  ctx$engine <- "predict"
-  trusted <- !is.null(native) && native_trusted(predict_function)
-  probe <- seq_len(min(length(ids), if (is.null(native) && is.null(lin) || trusted) 2L else 20L)) - 1L
+  trusted <- native_trusted(predict_function)
+  compare <- (!is.null(native) && !trusted) || !is.null(lin)
+  probe <- seq_len(min(length(ids), if (compare) 20L else 2L)) - 1L
   mine <- if (!is.null(native)) cpp_native_predict(native$model, native$X, probe, integer(), list(), 1L)
-  y <- if (trusted) mine else predict_function(model, cpp_stack_frame(background, probe, integer(), list(), threads))
+  y <- if (!is.null(native) && trusted) mine else predict_function(model, cpp_stack_frame(background, probe, integer(), list(), threads))
   y <- check_predictions(y, length(probe), call = call, allow_na = TRUE)
   ctx$n_columns <- ncol(y)
   ctx$outputs <- select_outputs(y, class, call)
   if (!is.null(lin)) {
-    linear_use(ctx, engine, lin, linear_probe(ctx, lin, probe + 1L), y, native_trusted(predict_function), call)
+    linear_use(ctx, engine, lin, linear_probe(ctx, lin, probe + 1L), y, trusted, call)
   } else {
     native_use(ctx, engine, native, mine, y, call)
   }
@@ -132,6 +133,15 @@ row_chunks <- function(n, size) {
   lapply(seq_len(k), function(i) seq.int(starts[i], ends[i]))
 }
 
+# The function that gives ICE curves of column j without stacking rows
+# (native_ice() or linear_ice(), both (ctx, j, grid, rows)), or NULL when
+# the rows are stacked and predicted.
+direct_ice <- function(ctx, j) {
+  if (!is.null(ctx$native)) return(native_ice)
+  if (!is.null(ctx$linear) && names(ctx$data)[j] %in% ctx$linear$variables) return(linear_ice)
+  NULL
+}
+
 # Order of the rows to predict for ICE tables. "observation": each background
 # row repeated over the grid consecutively, stacked into chunks (fewest
 # predict() calls; tree ensembles predict such rows faster, as neighbouring
@@ -166,37 +176,20 @@ ice_table <- function(ctx, j, grid, rows, consume, keep) {
     # table within a quarter of the budget.
     block <- min(ctx$chunk_rows, ctx$memory_budget * 2^20 / 4 / (8 * G))
     blocks <- row_chunks(n, block)
-    if (ctx$workers > 1L) {
-      # A block per future, its G predictions made there.
-      predict_chunks(ctx, length(blocks), function(b) {
-        pos <- blocks[[b]]
-        src <- source_rows(ctx, rows[pos])
-        lapply(seq_len(G), function(g) {
-          list(src = src, js = j, vals = list(column_values(col, rep(grid[g], length(pos)))))
-        })
-      }, function(b, ys) {
-        pos <- blocks[[b]]
-        for (g in seq_len(G)) {
-          consume(pos, ys[[g]], g)
-          if (keep) table[g, pos, ] <<- ys[[g]]
-        }
-      })
-      return(table)
-    }
-    for (pos in blocks) {
+    # A job per block: its rows at each grid value, stacked once.
+    predict_chunks(ctx, length(blocks), function(b) {
+      pos <- blocks[[b]]
       src <- source_rows(ctx, rows[pos])
-      base <- if (is.null(src)) ctx$data else unclass_frame(cpp_stack_frame(ctx$data, src, integer(), list(), ctx$threads))
-      # Each grid value's predictions are consumed at once (holding a block
-      # of them would make R's garbage collector work much harder).
+      lapply(seq_len(G), function(g) {
+        list(src = src, js = j, vals = list(column_values(col, rep(grid[g], length(pos)))))
+      })
+    }, function(b, ys) {
+      pos <- blocks[[b]]
       for (g in seq_len(G)) {
-        vals <- column_values(col, rep(grid[g], length(pos)))
-        nd <- cpp_stack_frame(base, NULL, j - 1L, list(vals), ctx$threads)
-        y <- predict_frame(ctx, nd)
-        consume(pos, y, g)
-        if (keep) table[g, pos, ] <- y
+        consume(pos, ys[[g]], g)
+        if (keep) table[g, pos, ] <<- ys[[g]]
       }
-      tick(ctx, length(pos) / n)
-    }
+    })
     return(table)
   }
   chunks <- row_chunks(n, max(1, floor(ctx$chunk_rows / G)))
@@ -206,12 +199,10 @@ ice_table <- function(ctx, j, grid, rows, consume, keep) {
     if (keep) table[, pos, ] <<- y
   }
   # The native and linear engines: a row's whole curve at once, here.
-  direct <- (!is.null(ctx$native) && !is.na(ctx$native$feature[j])) ||
-    (!is.null(ctx$linear) && names(ctx$data)[j] %in% ctx$linear$variables)
-  if (direct) {
+  direct <- direct_ice(ctx, j)
+  if (!is.null(direct)) {
     for (k in seq_along(chunks)) {
-      pos <- chunks[[k]]
-      take(k, if (!is.null(ctx$native)) native_ice(ctx, j, grid, rows[pos]) else linear_ice(ctx, j, grid, rows[pos]))
+      take(k, direct(ctx, j, grid, rows[chunks[[k]]]))
       tick(ctx, 1 / length(chunks))
     }
     return(table)

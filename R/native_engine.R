@@ -3,12 +3,10 @@
 # same numbers.
 
 # The engine of a context, step 1: compile the model for engines "auto" and
-# "native". Returns list(model, X, feature), or NULL when the model cannot be
+# "native". Returns list(model, X), or NULL when the model cannot be
 # compiled (an error for engine = "native"; for "auto", the reason is kept in
 # ctx$engine_note).
 native_prepare <- function(ctx, engine, call) {
-  ctx$engine <- "predict"
-  ctx$native <- NULL
   if (engine == "predict") return(NULL)
   nm <- native_compile_cached(ctx$model)
   if (is.null(nm)) return(native_fail(ctx, engine, paste0("models of class <", class(ctx$model)[1L], "> are not supported."), call))
@@ -16,7 +14,7 @@ native_prepare <- function(ctx, engine, call) {
   if (length(missing_cols)) return(native_fail(ctx, engine, paste0("the data lack the model's columns ", paste(missing_cols, collapse = ", "), "."), call))
   X <- native_matrix(nm, structure(ctx$data, class = "data.frame",
                                    row.names = .set_row_names(length(ctx$ids))))
-  list(model = nm, X = X, feature = match(names(ctx$data), nm$features))
+  list(model = nm, X = X)
 }
 
 # Step 2: use the compiled model when its predictions on the probe rows
@@ -42,8 +40,7 @@ native_use <- function(ctx, engine, native, mine, theirs, call) {
 # no call to predict() to know that the scales agree, unless option
 # modelprofiles.native_check is TRUE.
 native_trusted <- function(predict_function) {
-  isTRUE(attr(predict_function, "modelprofiles_default", exact = TRUE)) &&
-    !isTRUE(getOption("modelprofiles.native_check", FALSE))
+  is_default_predictor(predict_function) && !isTRUE(getOption("modelprofiles.native_check", FALSE))
 }
 
 native_fail <- function(ctx, engine, why, call) {
@@ -54,34 +51,19 @@ native_fail <- function(ctx, engine, why, call) {
   NULL
 }
 
-# Model feature index (0-based) of data column j (1-based), or NA when the
-# model does not use the column.
-native_feature <- function(ctx, j) ctx$native$feature[j] - 1L
-
-# Values of data column j for the compiled model: doubles, factor levels as
-# the model's codes.
-native_values <- function(ctx, j, vals) {
-  native_column(ctx$native$model, ctx$native$feature[j], vals, ctx$data[[j]])
-}
-
 # predict_stacked() for the native engine: no data frame is built.
 native_predict_stacked <- function(ctx, src, js, vals) {
-  if (is.null(src)) src <- seq_along(ctx$ids) - 1L
-  used <- !is.na(ctx$native$feature[js])
-  fj <- vapply(js[used], function(j) native_feature(ctx, j), integer(1))
-  fv <- Map(function(j, v) native_values(ctx, j, v), js[used], vals[used])
-  y <- cpp_native_predict(ctx$native$model, ctx$native$X, as.integer(src), fj, fv, ctx$threads)
-  native_outputs(ctx, y)
+  nat <- ctx$native
+  native_outputs(ctx, native_predict_rows(nat$model, nat$X, ctx$data, src, js, vals, ctx$threads))
 }
 
 # ICE table of data column j over a grid for background rows `rows`
-# (1-based), one traversal of each tree per row; NULL when the model does not
-# use the column (the stacked path then gives the flat curves).
+# (1-based), one traversal of each tree per row (a column the model does not
+# read gives flat curves from one prediction per row).
 native_ice <- function(ctx, j, grid, rows) {
-  f <- ctx$native$feature[j]
-  if (is.na(f)) return(NULL)
-  y <- cpp_native_ice(ctx$native$model, ctx$native$X, as.integer(rows - 1L), f - 1L,
-                      native_values(ctx, j, column_values(ctx$data[[j]], grid)), ctx$threads)
+  nat <- ctx$native
+  y <- native_ice_rows(nat$model, nat$X, ctx$data, j, column_values(ctx$data[[j]], grid), rows,
+                       ctx$threads)
   native_outputs(ctx, y)
 }
 

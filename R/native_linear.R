@@ -104,12 +104,11 @@ linear_use <- function(ctx, engine, lin, shapes, theirs, trusted, call) {
   invisible(ctx)
 }
 
-# ICE table of data column j over a grid for background rows `rows`
-# (1-based), from the rows' linear predictors at 0 and 1; NULL when column
-# j does not enter the model linearly (the stacked path then predicts it).
+# ICE table of data column j (one that enters the model linearly, see
+# direct_ice()) over a grid for background rows `rows` (1-based), from the
+# rows' linear predictors at 0 and 1.
 linear_ice <- function(ctx, j, grid, rows) {
   lin <- ctx$linear
-  if (!names(ctx$data)[j] %in% lin$variables) return(NULL)
   n <- length(rows)
   G <- length(grid)
   src <- rep(rows - 1L, 2L)

@@ -50,8 +50,7 @@ predict_chunks <- function(ctx, K, make, use, weight = 1) {
   W <- if (is.null(ctx$native)) ctx$workers else 1L
   if (W <= 1L) {
     for (k in seq_len(K)) {
-      specs <- make(k)
-      use(k, lapply(specs, function(s) predict_stacked(ctx, s$src, s$js, s$vals)))
+      use(k, predict_job(ctx, make(k)))
       tick(ctx, step)
     }
     return(invisible())
@@ -89,20 +88,10 @@ predict_chunks <- function(ctx, K, make, use, weight = 1) {
 # travel twice, in its closure). The worker stacks, predicts and reports
 # progress.
 chunk_future <- function(specs, ctx, amount) {
-  n_ids <- length(ctx$ids)
-  all_rows <- any(vapply(specs, function(s) is.null(s$src), logical(1)))
-  rows <- if (all_rows) seq_len(n_ids) - 1L else sort(unique(unlist(lapply(specs, `[[`, "src"))))
-  local <- lapply(specs, function(s) {
-    src <- if (is.null(s$src)) seq_len(n_ids) - 1L else s$src
-    i <- match(src, rows) - 1L
-    # The rows themselves, in order: shared, not copied, on the worker.
-    if (length(i) == length(rows) && all(i == seq_along(rows) - 1L)) NULL else i
-  })
-  jobs <- lapply(seq_along(specs), function(q) {
-    list(src = local[[q]], js = as.integer(specs[[q]]$js) - 1L, vals = specs[[q]]$vals)
-  })
-  part <- if (all_rows) ctx$data else unclass_frame(cpp_stack_frame(ctx$data, rows, integer(), list(), ctx$threads))
-  own <- isTRUE(attr(ctx$predict_function, "modelprofiles_default", exact = TRUE))
+  job <- job_rows(ctx, specs)
+  part <- job$part
+  jobs <- job$jobs
+  own <- is_default_predictor(ctx$predict_function)
   # The worker finds predict_on_worker() in the package's namespace (an
   # internal function is not a global that futures carry). seed = NULL: a
   # predict() that draws random numbers (ranger's draws a seed) is not
@@ -120,9 +109,39 @@ chunk_future <- function(specs, ctx, amount) {
     ),
     packages = worker_packages(ctx$model), seed = NULL, lazy = FALSE
   )
-  list(future = f, n = vapply(jobs, function(jb) {
-    if (is.null(jb$src)) length(rows) else length(jb$src)
-  }, numeric(1)))
+  list(future = f, n = job$n)
+}
+
+# The rows a job's specifications need, stacked once: `part`, the distinct
+# source rows (the background itself when a specification takes all rows),
+# and per specification its rows of `part` (0-based; NULL for all of them in
+# order, which then share part's columns), its 0-based columns and values,
+# and `n`, its number of stacked rows.
+job_rows <- function(ctx, specs) {
+  n_ids <- length(ctx$ids)
+  all_rows <- any(vapply(specs, function(s) is.null(s$src), logical(1)))
+  rows <- if (all_rows) seq_len(n_ids) - 1L else sort(unique(unlist(lapply(specs, `[[`, "src"))))
+  jobs <- lapply(specs, function(s) {
+    i <- if (is.null(s$src)) NULL else match(s$src, rows) - 1L
+    if (!is.null(i) && length(i) == length(rows) && all(i == seq_along(rows) - 1L)) i <- NULL
+    list(src = i, js = as.integer(s$js) - 1L, vals = s$vals)
+  })
+  part <- if (all_rows) ctx$data else unclass_frame(cpp_stack_frame(ctx$data, rows, integer(), list(), ctx$threads))
+  n <- vapply(jobs, function(jb) if (is.null(jb$src)) length(rows) else length(jb$src), numeric(1))
+  list(part = part, jobs = jobs, n = n)
+}
+
+# A job predicted in this process: one specification straight from the
+# background (or by the native engine); several share their rows, stacked
+# once (a block of rows over each grid value).
+predict_job <- function(ctx, specs) {
+  if (length(specs) == 1L || !is.null(ctx$native)) {
+    return(lapply(specs, function(s) predict_stacked(ctx, s$src, s$js, s$vals)))
+  }
+  job <- job_rows(ctx, specs)
+  lapply(job$jobs, function(jb) {
+    predict_frame(ctx, cpp_stack_frame(job$part, jb$src, jb$js, jb$vals, ctx$threads))
+  })
 }
 
 # Packages a worker loads: this one, and the one whose predict() method the

@@ -48,6 +48,11 @@ default_predict_function <- function(model) {
   structure(default_predictor(model), modelprofiles_default = TRUE)
 }
 
+# Is `f` a function made by default_predict_function()?
+is_default_predictor <- function(f) {
+  isTRUE(attr(f, "modelprofiles_default", exact = TRUE))
+}
+
 default_predictor <- function(model) {
   if (inherits(model, "glm")) {
     if (stats::family(model)$family %in% c("binomial", "quasibinomial")) {

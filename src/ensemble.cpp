@@ -54,8 +54,7 @@ struct Model {
     if (m.containsElementNamed("kind") && as<std::string>(m["kind"]) == "packed") {
       // Converted straight into the packing (no flat arrays): the cache is
       // the model.
-      SEXP cache = m.containsElementNamed("cache") ? SEXP(m["cache"]) : R_NilValue;
-      Cache* pk = TYPEOF(cache) == EXTPTRSXP ? static_cast<Cache*>(R_ExternalPtrAddr(cache)) : nullptr;
+      Cache* pk = cache_of(m);
       if (pk == nullptr)
         stop("native model: the compiled model is no longer in memory (saved and loaded?); compile it again");
       F.use(pk->packed);
@@ -100,8 +99,7 @@ struct Model {
     rules(m);
     if (F.tree_start[0] != 0 || F.tree_start[F.n_trees] != F.n_nodes)
       stop("native model: `tree_start` does not cover the nodes");
-    SEXP cache = mode == CACHED && m.containsElementNamed("cache") ? SEXP(m["cache"]) : R_NilValue;
-    Cache* pk = TYPEOF(cache) == EXTPTRSXP ? static_cast<Cache*>(R_ExternalPtrAddr(cache)) : nullptr;
+    Cache* pk = mode == CACHED ? cache_of(m) : nullptr;
     if (pk != nullptr && pk->key == key()) {
       F.use(pk->packed);
     } else {
@@ -112,6 +110,12 @@ struct Model {
       mp::pack_forest(F, own);
       F.use(own);
     }
+  }
+
+  // The packing kept in the model's `cache` element, or nullptr.
+  static Cache* cache_of(const List& m) {
+    SEXP cache = m.containsElementNamed("cache") ? SEXP(m["cache"]) : R_NilValue;
+    return TYPEOF(cache) == EXTPTRSXP ? static_cast<Cache*>(R_ExternalPtrAddr(cache)) : nullptr;
   }
 
   // The model's rules for splits, aggregation and the output scale.

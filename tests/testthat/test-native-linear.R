@@ -25,7 +25,6 @@ expect_linear <- function(fit, X, linear, ...) {
   expect_equal(a$cp_profiles, b$cp_profiles, tolerance = 1e-12)
   n <- nrow(X)
   G <- vapply(names(X), function(v) length(unique(b$agr_profiles$`_x_`[b$agr_profiles$`_vname_` == v])), numeric(1))
-  others <- setdiff(names(X), linear)
   expect_equal(a$n_predictions - b$n_predictions, sum(2 * n - G[linear] * n))
   invisible(a)
 }
