@@ -29,6 +29,8 @@ profile_accumulated_interval <- function(ctx, j, intervals, edges = NULL, call =
   # x, k and the differences is held.)
   lower <- function(i) column_values(col, edges[k[i]])
   upper <- function(i) column_values(col, edges[k[i] + 1L])
+  edge_values <- column_values(col, edges)
+  at <- k
   C <- n_outputs(ctx)
   dy <- matrix(0, length(x), C)
   # Two predictions per row: at the lower and the upper edge of its interval;
@@ -40,8 +42,8 @@ profile_accumulated_interval <- function(ctx, j, intervals, edges = NULL, call =
   predict_chunks(ctx, length(chunks), function(k) {
     chunk <- chunks[[k]]
     if (stack) {
-      src <- rows[chunk] - 1L
-      list(list(src = c(src, src), js = j, vals = list(c(lower(chunk), upper(chunk)))))
+      list(list(src = pattern(rows[chunk] - 1L, times = 2L), js = j,
+                vals = list(pattern(edge_values, index = c(at[chunk], at[chunk] + 1L)))))
     } else {
       src <- source_rows(ctx, rows[chunk])
       list(list(src = src, js = j, vals = list(upper(chunk))),

@@ -61,16 +61,16 @@ corner_differences <- function(ctx, js, rows, a1, a2, z1, z2) {
   c2 <- ctx$data[[js[2]]]
   n <- length(rows)
   d <- matrix(0, n, n_outputs(ctx))
+  v1 <- column_values(c1, z1)
+  v2 <- column_values(c2, z2)
   chunks <- row_chunks(n, ctx$chunk_rows / 4)
   predict_chunks(ctx, length(chunks), function(k) {
     chunk <- chunks[[k]]
-    src <- rep(rows[chunk] - 1L, 4L)
-    lo1 <- z1[a1[chunk]]
-    hi1 <- z1[a1[chunk] + 1L]
-    lo2 <- z2[a2[chunk]]
-    hi2 <- z2[a2[chunk] + 1L]
-    vals <- list(column_values(c1, c(lo1, lo1, hi1, hi1)), column_values(c2, c(lo2, hi2, lo2, hi2)))
-    list(list(src = src, js = js, vals = vals))
+    lo1 <- a1[chunk]
+    lo2 <- a2[chunk]
+    vals <- list(pattern(v1, index = c(lo1, lo1, lo1 + 1L, lo1 + 1L)),
+                 pattern(v2, index = c(lo2, lo2 + 1L, lo2, lo2 + 1L)))
+    list(list(src = pattern(rows[chunk] - 1L, times = 4L), js = js, vals = vals))
   }, function(k, ys) {
     chunk <- chunks[[k]]
     m <- length(chunk)

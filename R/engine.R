@@ -198,7 +198,7 @@ ice_table <- function(ctx, j, grid, rows, consume, keep) {
       pos <- blocks[[b]]
       src <- source_rows(ctx, rows[pos])
       lapply(seq_len(G), function(g) {
-        list(src = src, js = j, vals = list(column_values(col, rep(grid[g], length(pos)))))
+        list(src = src, js = j, vals = list(pattern(column_values(col, grid[g]), times = length(pos))))
       })
     }, function(b, ys) {
       pos <- blocks[[b]]
@@ -226,8 +226,8 @@ ice_table <- function(ctx, j, grid, rows, consume, keep) {
   }
   predict_chunks(ctx, length(chunks), function(k) {
     pos <- chunks[[k]]
-    list(list(src = rep(rows[pos] - 1L, each = G), js = j,
-              vals = list(column_values(col, rep(grid, times = length(pos))))))
+    list(list(src = pattern(rows[pos] - 1L, each = G), js = j,
+              vals = list(pattern(column_values(col, grid), times = length(pos)))))
   }, function(k, ys) take(k, ys[[1L]]))
   table
 }

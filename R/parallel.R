@@ -67,7 +67,7 @@ predict_chunks <- function(ctx, K, make, use, weight = 1) {
       # One more than the workers: the last submit waits for the first free
       # worker and starts it at once, while the main process waits for the
       # oldest chunk.
-      while (submitted < K && submitted - done < W + 1L) {
+      while (submitted < K && submitted - done < W + getOption("modelprofiles.queue", 1L)) {
         submitted <- submitted + 1L
         pending[[length(pending) + 1L]] <- chunk_future(make(submitted), ctx, step)
       }
@@ -112,22 +112,62 @@ chunk_future <- function(specs, ctx, amount) {
   list(future = f, n = job$n)
 }
 
+# A vector given by its pattern, rep(rep(x[index], each = each), times =
+# times) (`index` optional): stacked rows and their values are mostly
+# patterns (each row over the grid; the grid over the rows), which travel to
+# workers and wait in job lists at the size of the pattern, not of the
+# stacked rows. expand() makes the vector (and leaves other vectors alone).
+pattern <- function(x, each = 1L, times = 1L, index = NULL) {
+  structure(list(x = x, index = index, each = as.integer(each), times = as.integer(times)),
+            class = "modelprofiles_pattern")
+}
+
+is_pattern <- function(x) inherits(x, "modelprofiles_pattern")
+
+expand <- function(p) {
+  if (!is_pattern(p)) return(p)
+  v <- if (is.null(p$index)) p$x else p$x[p$index]
+  if (p$each != 1L) v <- rep(v, each = p$each)
+  if (p$times != 1L) v <- rep(v, times = p$times)
+  v
+}
+
+pattern_length <- function(p) {
+  if (!is_pattern(p)) return(length(p))
+  length(if (is.null(p$index)) p$x else p$index) * p$each * p$times
+}
+
 # The rows a job's specifications need, stacked once: `part`, the distinct
 # source rows (the background itself when a specification takes all rows),
-# and per specification its rows of `part` (0-based; NULL for all of them in
-# order, which then share part's columns), its 0-based columns and values,
-# and `n`, its number of stacked rows.
+# and per specification its rows of `part` (0-based, a vector or a pattern;
+# NULL for all of them in order, which then share part's columns), its
+# 0-based columns and values, and `n`, its number of stacked rows. When the
+# specifications share one source (a vector, or a pattern of it, of
+# increasing rows), those rows are `part` and the pattern stays a pattern.
 job_rows <- function(ctx, specs) {
   n_ids <- length(ctx$ids)
-  all_rows <- any(vapply(specs, function(s) is.null(s$src), logical(1)))
-  rows <- if (all_rows) seq_len(n_ids) - 1L else sort(unique(unlist(lapply(specs, `[[`, "src"))))
-  jobs <- lapply(specs, function(s) {
-    i <- if (is.null(s$src)) NULL else match(s$src, rows) - 1L
-    if (!is.null(i) && length(i) == length(rows) && all(i == seq_along(rows) - 1L)) i <- NULL
-    list(src = i, js = as.integer(s$js) - 1L, vals = s$vals)
-  })
+  srcs <- lapply(specs, `[[`, "src")
+  all_rows <- any(vapply(srcs, is.null, logical(1)))
+  first <- srcs[[1L]]
+  core <- if (is_pattern(first) && is.null(first$index)) first$x else first
+  shared <- !all_rows && !(is_pattern(first) && !is.null(first$index)) &&
+    all(vapply(srcs, identical, logical(1), first)) && !is.unsorted(core, strictly = TRUE)
+  if (shared) {
+    rows <- core
+    rel <- if (is_pattern(first)) pattern(seq.int(0L, length(core) - 1L), first$each, first$times)
+    if (!is.null(rel) && rel$each == 1L && rel$times == 1L) rel <- NULL
+    srcs <- rep(list(rel), length(specs))
+  } else {
+    srcs <- lapply(srcs, expand)
+    rows <- if (all_rows) seq_len(n_ids) - 1L else sort(unique(unlist(srcs)))
+    srcs <- lapply(srcs, function(s) {
+      i <- if (is.null(s)) NULL else match(s, rows) - 1L
+      if (!is.null(i) && length(i) == length(rows) && all(i == seq_along(rows) - 1L)) NULL else i
+    })
+  }
+  jobs <- Map(function(s, i) list(src = i, js = as.integer(s$js) - 1L, vals = s$vals), specs, srcs)
   part <- if (all_rows) ctx$data else unclass_frame(cpp_stack_frame(ctx$data, rows, integer(), list(), ctx$threads))
-  n <- vapply(jobs, function(jb) if (is.null(jb$src)) length(rows) else length(jb$src), numeric(1))
+  n <- vapply(jobs, function(jb) if (is.null(jb$src)) length(rows) else pattern_length(jb$src), numeric(1))
   list(part = part, jobs = jobs, n = n)
 }
 
@@ -136,11 +176,11 @@ job_rows <- function(ctx, specs) {
 # once (a block of rows over each grid value).
 predict_job <- function(ctx, specs) {
   if (length(specs) == 1L || !is.null(ctx$native)) {
-    return(lapply(specs, function(s) predict_stacked(ctx, s$src, s$js, s$vals)))
+    return(lapply(specs, function(s) predict_stacked(ctx, expand(s$src), s$js, lapply(s$vals, expand))))
   }
   job <- job_rows(ctx, specs)
   lapply(job$jobs, function(jb) {
-    predict_frame(ctx, cpp_stack_frame(job$part, jb$src, jb$js, jb$vals, ctx$threads))
+    predict_frame(ctx, cpp_stack_frame(job$part, expand(jb$src), jb$js, lapply(jb$vals, expand), ctx$threads))
   })
 }
 
@@ -162,7 +202,7 @@ worker_packages <- function(model) {
 predict_on_worker <- function(model, predict_function, part, jobs, progress, amount) {
   if (is.null(predict_function)) predict_function <- default_predict_function(model)
   out <- lapply(jobs, function(jb) {
-    predict_function(model, cpp_stack_frame(part, jb$src, jb$js, jb$vals, 1L))
+    predict_function(model, cpp_stack_frame(part, expand(jb$src), jb$js, lapply(jb$vals, expand), 1L))
   })
   if (!is.null(progress)) progress(amount = amount)
   out

@@ -199,8 +199,8 @@ partial_2d <- function(ctx, js, g1, g2) {
   predict_chunks(ctx, length(chunks), function(k) {
     pos <- chunks[[k]]
     m <- length(pos)
-    vals <- list(column_values(c1, rep(v1, times = m)), column_values(c2, rep(v2, times = m)))
-    list(list(src = rep(pos - 1L, each = G), js = js, vals = vals))
+    vals <- list(pattern(column_values(c1, v1), times = m), pattern(column_values(c2, v2), times = m))
+    list(list(src = pattern(pos - 1L, each = G), js = js, vals = vals))
   }, function(k, ys) {
     pos <- chunks[[k]]
     for (c in seq_len(ncol(sums))) {
