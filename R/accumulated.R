@@ -4,8 +4,8 @@
 profile_accumulated_interval <- function(ctx, j, intervals, edges = NULL, call = NULL) {
   rows <- observed_rows(ctx, j)
   col <- ctx$data[[j]]
-  x <- as.double(col[rows])
-  w <- ctx$weights[rows]
+  x <- as.double(at_rows(col, rows))
+  w <- at_rows(ctx$weights, rows)
   if (is.null(edges)) {
     edges <- al_edges(x, intervals, w)
   } else {
@@ -68,7 +68,7 @@ profile_accumulated_interval <- function(ctx, j, intervals, edges = NULL, call =
 }
 
 profile_accumulated_kernel <- function(ctx, j, grid_points, bandwidth, keep_ice) {
-  x <- as.double(ctx$data[[j]][observed_rows(ctx, j)])
+  x <- as.double(at_rows(ctx$data[[j]], observed_rows(ctx, j)))
   z <- seq(min(x), max(x), length.out = grid_points)
   k <- kernel_table(ctx, j, z, bandwidth, TRUE, keep_ice)
   mp <- mean_prediction(ctx)

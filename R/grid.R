@@ -16,20 +16,23 @@ column_kind <- function(x) {
 # logical columns), and NA last when `na_level` and a value is missing.
 make_grid <- function(x, grid_points, splits_type, na_level = FALSE) {
   missing <- anyNA(x)
-  x <- x[!is.na(x)]
+  if (missing) x <- x[!is.na(x)]
   if (column_kind(x) == "categorical") {
     lev <- if (is.factor(x)) levels(droplevels(x)) else sort(unique(x))
     if (na_level && missing) lev <- c(lev, NA)
     return(lev)
   }
-  ux <- sort(unique(as.double(x)))
-  if (length(ux) <= grid_points) return(ux)
+  ux <- unique(as.double(x))
+  if (length(ux) <= grid_points) return(sort(ux))
   switch(splits_type,
     quantiles = unique(stats::quantile(x, seq(0, 1, length.out = grid_points), names = FALSE)),
-    uniform = seq(ux[1L], ux[length(ux)], length.out = grid_points),
+    uniform = seq(min(ux), max(ux), length.out = grid_points),
     # Evenly spaced positions among the sorted distinct values, both ends
     # included: position floor(i (m - 1) / (k - 1)), i = 0, ..., k - 1.
-    distinct = ux[floor(seq(0, grid_points - 1) * (length(ux) - 1) / (grid_points - 1)) + 1]
+    distinct = {
+      s <- sort(ux)
+      s[floor(seq(0, grid_points - 1) * (length(s) - 1) / (grid_points - 1)) + 1]
+    }
   )
 }
 

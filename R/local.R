@@ -4,19 +4,25 @@
 
 # Rows usable for a variable's neighbourhoods: those where it is observed,
 # or all rows of a categorical variable whose missing values are a level.
+# All rows are a compact sequence (seq_along() holds no memory), and
+# at_rows() then takes vectors whole instead of copying them.
 observed_rows <- function(ctx, j) {
   col <- ctx$data[[j]]
-  if (isTRUE(ctx$na_level) && column_kind(col) == "categorical") return(seq_along(col))
+  if (!anyNA(col) || (isTRUE(ctx$na_level) && column_kind(col) == "categorical")) return(seq_along(col))
   which(!is.na(col))
 }
+
+# x[rows] for increasing distinct rows, without a copy when they are all of
+# them.
+at_rows <- function(x, rows) if (length(rows) == length(x)) x else x[rows]
 
 # Kernel-weighted sums over the ICE table of variable j on `grid` (of the
 # predictions, or with lag = TRUE of their consecutive grid differences),
 # accumulated chunk by chunk: numerators G x outputs, denominators G.
 kernel_table <- function(ctx, j, grid, bandwidth, lag, keep_ice) {
   rows <- observed_rows(ctx, j)
-  x <- as.double(ctx$data[[j]][rows])
-  w <- ctx$weights[rows]
+  x <- as.double(at_rows(ctx$data[[j]], rows))
+  w <- at_rows(ctx$weights, rows)
   C <- n_outputs(ctx)
   dmin2 <- cpp_nearest_sq(grid, sort(x), ctx$threads)
   num <- matrix(0, length(grid), C)
@@ -58,8 +64,8 @@ profile_local_kernel <- function(ctx, j, grid, bandwidth, keep_ice) {
 profile_local_interval <- function(ctx, j, grid, intervals) {
   rows <- observed_rows(ctx, j)
   col <- ctx$data[[j]]
-  x <- as.double(col[rows])
-  w <- ctx$weights[rows]
+  x <- as.double(at_rows(col, rows))
+  w <- at_rows(ctx$weights, rows)
   edges <- al_edges(x, intervals, w)
   K <- length(edges) - 1L
   kx <- cpp_interval_index(x, edges, ctx$threads)

@@ -241,8 +241,14 @@
 #' @param seed `NULL` or a number for a reproducible draw of the `N` rows.
 #' @param threads Number of threads of the C++ loops; see
 #'   [profile_threads()].
-#' @param memory_budget Memory, in MiB, for the stacked rows and predictions
-#'   of one chunk (option `modelprofiles.memory_budget`, default 256).
+#' @param memory_budget Memory, in MiB, that a call may use beyond the data
+#'   (option `modelprofiles.memory_budget`, default 256). A chunk of stacked
+#'   rows takes a third of it: the rows, their predictions and the two
+#'   copies a typical `predict()` makes (and, for ranger and randomForest
+#'   forests, the terminal node of each row in each tree that their
+#'   `predict()` keeps). The rest is for garbage R has not yet collected and
+#'   for vectors as long as the background. Under a [future::plan()] it
+#'   holds per process.
 #' @param keep_ice Keep the ICE curves (`$cp_profiles`) where they are
 #'   computed (PD, kernel LD and kernel AL), as long as all of them together
 #'   fit in `memory_budget` (about 48 bytes per point); curves of variables
@@ -688,6 +694,11 @@ check_budget <- function(memory_budget, call) {
 # Does a column take at least two distinct non-missing values?
 varies <- function(x) {
   if (is.factor(x)) x <- as.integer(x)
+  # Numbers: the smallest and largest observed values differ (no copy).
+  if (is.numeric(x) || is.logical(x)) {
+    if (anyNA(x) && all(is.na(x))) return(FALSE)
+    return(min(x, na.rm = TRUE) != max(x, na.rm = TRUE))
+  }
   x <- x[!is.na(x)]
   length(x) > 1L && any(x != x[1L])
 }

@@ -67,7 +67,7 @@ predict_chunks <- function(ctx, K, make, use, weight = 1) {
       # One more than the workers: the last submit waits for the first free
       # worker and starts it at once, while the main process waits for the
       # oldest chunk.
-      while (submitted < K && submitted - done < W + getOption("modelprofiles.queue", 1L)) {
+      while (submitted < K && submitted - done < W + 1L) {
         submitted <- submitted + 1L
         pending[[length(pending) + 1L]] <- chunk_future(make(submitted), ctx, step)
       }
@@ -76,6 +76,7 @@ predict_chunks <- function(ctx, K, make, use, weight = 1) {
       pending[[1L]] <- NULL
       done <- done + 1L
       use(done, Map(function(y, n) check_chunk(ctx, y, n), ys, f$n))
+      f <- ys <- NULL
     }
   )
   invisible()

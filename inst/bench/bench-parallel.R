@@ -71,7 +71,7 @@ if (length(args) && args[1] == "run") {
 
 # Driver.
 n <- if (length(args) >= 1) as.integer(args[1]) else 1000000L
-budget <- if (length(args) >= 2) as.numeric(args[2]) else 64
+budget <- if (length(args) >= 2) as.numeric(args[2]) else 256
 rscript <- file.path(R.home("bin"), "Rscript")
 me <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
 res <- list()

@@ -122,11 +122,11 @@ test_that("the memory budget bounds the rows of every predict() call", {
     predict(m, nd)
   }
   # Bytes per stacked row: three times the row (numeric 8, factor and
-  # integer 4) plus 16.
+  # integer 4) plus 16; a chunk takes a third of the budget.
   per_row <- 3 * (8 + 8 + 4 + 4) + 16
-  for (budget in c(0.02, 0.1, 1)) {
+  for (budget in c(0.03, 0.1, 1)) { # (0.03: 119 rows, above the 100 of a 2-D curve)
     sizes <- integer()
-    limit <- floor(budget * 2^20 / per_row)
+    limit <- floor(budget / 3 * 2^20 / per_row)
     model_profile(fit, d$X, N = NULL, predict_function = pf, memory_budget = budget, keep_ice = FALSE,
                   grid_points = 40)
     model_profile(fit, d$X, N = NULL, type = "accumulated", predict_function = pf, memory_budget = budget)
@@ -136,6 +136,79 @@ test_that("the memory budget bounds the rows of every predict() call", {
     # And the calls are not needlessly small: the largest uses most of it.
     expect_gt(max(sizes), limit / 3)
   }
+})
+
+test_that("the terminal nodes forests keep per tree count in the chunk size", {
+  expect_equal(predict_row_bytes(lm(dist ~ speed, cars), 24), 3 * 24 + 16)
+  skip_if_not_installed("randomForest")
+  d <- parallel_data(200)
+  set.seed(3)
+  fit <- randomForest::randomForest(d$X, d$y, ntree = 25)
+  per_row <- 3 * 24 + 16 + 8 * 25
+  expect_equal(predict_row_bytes(fit, 24), per_row)
+  sizes <- integer()
+  pf <- function(m, nd) {
+    sizes <<- c(sizes, nrow(nd))
+    predict(m, nd)
+  }
+  model_profile(fit, d$X, N = NULL, predict_function = pf, memory_budget = 0.1, engine = "predict",
+                keep_ice = FALSE, grid_points = 40)
+  limit <- floor(0.1 / 3 * 2^20 / per_row)
+  expect_lte(max(sizes), limit)
+  expect_gt(max(sizes), limit / 3)
+  skip_if_not_installed("ranger")
+  rf <- ranger::ranger(y ~ ., data = cbind(d$X, y = d$y), num.trees = 7)
+  expect_equal(predict_row_bytes(rf, 24), 3 * 24 + 16 + 8 * 7)
+})
+
+test_that("chunk patterns expand as rep() does", {
+  x <- c(3L, 1L, 2L)
+  expect_identical(expand(pattern(x, each = 2, times = 3)), rep(rep(x, each = 2), times = 3))
+  expect_identical(expand(pattern(x, index = c(3L, 3L, 1L), times = 2)), rep(x[c(3, 3, 1)], 2))
+  f <- factor(c("b", "a"), levels = c("a", "b", "z"))
+  expect_identical(expand(pattern(f, each = 3)), rep(f, each = 3))
+  expect_identical(expand(pattern(as.Date("2020-01-01") + 0:1, times = 2)), rep(as.Date("2020-01-01") + 0:1, 2))
+  expect_equal(pattern_length(pattern(x, each = 2, times = 3)), 18)
+  expect_equal(pattern_length(pattern(x, index = c(1L, 1L), times = 5)), 10)
+  expect_identical(expand(x), x)
+  expect_null(expand(NULL))
+})
+
+test_that("a job ships the distinct rows it needs and stacks what the specifications say", {
+  d <- parallel_data(60)
+  X <- d$X
+  ctx <- new_context(NULL, function(m, nd) nd$a, X, seq_len(nrow(X)), rep(1, nrow(X)), 1L, 1)
+  grid <- c(-1, 0, 2.5)
+  rows <- c(4L, 9L, 10L, 30L) # 0-based, increasing
+  specs <- list(
+    # Each row over the grid (ICE in observation order): shared, increasing.
+    list(list(src = pattern(rows, each = 3L), js = 1L, vals = list(pattern(grid, times = 4L)))),
+    # The same rows at two grid values (grid order, a job per block).
+    lapply(1:2, function(g) list(src = rows, js = 1L, vals = list(pattern(grid[g], times = 4L)))),
+    # Rows twice at interval edges (AL): a pattern of rows, values by index.
+    list(list(src = pattern(rows, times = 2L), js = 4L,
+              vals = list(pattern(c(1L, 5L, 9L), index = c(1L, 2L, 2L, 3L, 2L, 3L, 3L, 1L))))),
+    # Unsorted rows with repeats, and two columns set.
+    list(list(src = c(30L, 2L, 30L, 7L), js = c(1L, 3L),
+              vals = list(c(1, 2, 3, 4), factor(c("a", "d", "a", "b"), levels = levels(X$f)))))
+  )
+  for (sp in specs) {
+    job <- job_rows(ctx, sp)
+    need <- sort(unique(unlist(lapply(sp, function(s) expand(s$src)))))
+    expect_identical(nrow(as.data.frame(job$part)), length(need))
+    for (i in seq_along(sp)) {
+      s <- sp[[i]]
+      jb <- job$jobs[[i]]
+      direct <- cpp_stack_frame(ctx$data, expand(s$src), as.integer(s$js) - 1L, lapply(s$vals, expand), 1L)
+      via_job <- cpp_stack_frame(job$part, expand(jb$src), jb$js, lapply(jb$vals, expand), 1L)
+      expect_identical(as.data.frame(via_job), as.data.frame(direct))
+      expect_equal(job$n[i], nrow(as.data.frame(direct)))
+    }
+  }
+  # Shared increasing rows stay a pattern (what travels is its size).
+  job <- job_rows(ctx, specs[[1]])
+  expect_true(is_pattern(job$jobs[[1]]$src))
+  expect_true(is_pattern(job$jobs[[1]]$vals[[1]]))
 })
 
 test_that("workers load the package that predicts the model", {
