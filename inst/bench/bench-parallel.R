@@ -63,9 +63,20 @@ if (length(args) && args[1] == "run") {
                       memory_budget = budget, engine = "predict")
   t_al <- proc.time()[[3]] - t0
   heap <- sum(gc()[, 6L]) # max used since the reset, MiB (Ncells and Vcells)
+  # The workers' peaks: one future on each (both wait, so that neither
+  # worker takes both).
+  workers <- NULL
+  if (plan_name == "multisession") {
+    fs <- lapply(1:2, function(i) future::future({
+      Sys.sleep(2)
+      s <- readLines("/proc/self/status")
+      as.numeric(gsub("[^0-9]", "", s[startsWith(s, "VmHWM:")])) / 1024
+    }, seed = NULL))
+    workers <- vapply(fs, future::value, numeric(1))
+  }
   saveRDS(list(pd = pd$agr_profiles, al = al$agr_profiles, t_pd = t_pd, t_al = t_al,
                base = base, peak = rss()[["peak"]], heap = heap, data = data_mib,
-               predictions = pd$n_predictions + al$n_predictions), out)
+               predictions = pd$n_predictions + al$n_predictions, workers = workers), out)
   quit(save = "no")
 }
 
@@ -100,3 +111,5 @@ cat(sprintf("R %s; %s rows, 10 variables; ranger 30 trees (depth 8) through pred
 cat(sprintf("PD at 5 points and AL with 20 intervals for all 10 variables; %s predictions; numbers identical: TRUE; %s\n",
             format(s$predictions, big.mark = ","), format(Sys.time())))
 print(tab, row.names = FALSE)
+cat(sprintf("Peak memory of the 2 workers: %s MiB (each holds R, modelprofiles and ranger, and predicts one chunk at a time).\n",
+            paste(round(m$workers), collapse = " and ")))
