@@ -9,7 +9,7 @@ new_context <- function(model, predict_function, background, ids, weights,
                         threads, memory_budget, class = NULL, call = NULL,
                         engine = "predict", linear = FALSE) {
   bytes <- vapply(background, column_bytes, numeric(1))
-  per_row <- predict_row_bytes(model, sum(bytes))
+  per_row <- predict_row_bytes(model, bytes)
   # A chunk takes a third of the budget: the rest is for what R has not yet
   # collected of the chunks before (it collects when its heap has grown by a
   # fraction of itself, large with the data in it) and for the vectors of
@@ -59,16 +59,17 @@ new_context <- function(model, predict_function, background, ids, weights,
 # Bytes held per stacked row while a chunk is predicted: the stacked row,
 # its prediction, and two copies of the row made by a typical predict()
 # (model.frame and model.matrix; data.matrix and the model's own copy).
-# ranger's and randomForest's predict() also keep a terminal node (8 bytes)
-# per row and tree: for 30 trees of rows of 10 doubles, measured, a
-# 27 MB chunk raised the peak memory by 186 MB.
-predict_row_bytes <- function(model, row_bytes) {
-  trees <- if (inherits(model, "ranger")) {
-    model$num.trees
-  } else if (inherits(model, "randomForest")) {
-    model$ntree
-  }
-  3 * row_bytes + 16 + 8 * (if (is.numeric(trees) && length(trees) == 1L) trees else 0)
+# `bytes`: the bytes of each column of a row. ranger's predict() also keeps
+# a terminal node (8 bytes) per row and tree and a logical is.na() matrix (4
+# bytes per column): measured, a 27 MB chunk of rows of 10 doubles raised
+# the peak memory by 186 MB with 30 trees, 531 bytes per row (this count:
+# 536). randomForest's predict() (3.8 times its input, measured) keeps no
+# node per tree unless asked to.
+predict_row_bytes <- function(model, bytes) {
+  base <- 3 * sum(bytes) + 16
+  trees <- if (inherits(model, "ranger")) model$num.trees
+  if (!is.numeric(trees) || length(trees) != 1L) return(base)
+  base + 8 * trees + 4 * length(bytes)
 }
 
 # Number of outputs profiled (classes of a multiclass model; else 1).

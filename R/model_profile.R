@@ -244,9 +244,8 @@
 #' @param memory_budget Memory, in MiB, that a call may use beyond the data
 #'   (option `modelprofiles.memory_budget`, default 256). A chunk of stacked
 #'   rows takes a third of it: the rows, their predictions and the two
-#'   copies a typical `predict()` makes (and, for ranger and randomForest
-#'   forests, the terminal node of each row in each tree that their
-#'   `predict()` keeps). The rest is for garbage R has not yet collected and
+#'   copies a typical `predict()` makes (and, for ranger forests, the
+#'   terminal node of each row in each tree that its `predict()` keeps). The rest is for garbage R has not yet collected and
 #'   for vectors as long as the background. Under a [future::plan()] it
 #'   holds per process.
 #' @param keep_ice Keep the ICE curves (`$cp_profiles`) where they are

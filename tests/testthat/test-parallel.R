@@ -138,27 +138,24 @@ test_that("the memory budget bounds the rows of every predict() call", {
   }
 })
 
-test_that("the terminal nodes forests keep per tree count in the chunk size", {
-  expect_equal(predict_row_bytes(lm(dist ~ speed, cars), 24), 3 * 24 + 16)
-  skip_if_not_installed("randomForest")
+test_that("the terminal nodes ranger keeps per tree count in the chunk size", {
+  bytes <- c(8, 8, 4, 4)
+  expect_equal(predict_row_bytes(lm(dist ~ speed, cars), bytes), 3 * 24 + 16)
+  skip_if_not_installed("ranger")
   d <- parallel_data(200)
-  set.seed(3)
-  fit <- randomForest::randomForest(d$X, d$y, ntree = 25)
-  per_row <- 3 * 24 + 16 + 8 * 25
-  expect_equal(predict_row_bytes(fit, 24), per_row)
+  fit <- ranger::ranger(y ~ ., data = cbind(d$X, y = d$y), num.trees = 25, seed = 1, num.threads = 1)
+  per_row <- 3 * 24 + 16 + 8 * 25 + 4 * 4
+  expect_equal(predict_row_bytes(fit, bytes), per_row)
   sizes <- integer()
   pf <- function(m, nd) {
     sizes <<- c(sizes, nrow(nd))
-    predict(m, nd)
+    predict(m, nd, num.threads = 1)$predictions
   }
   model_profile(fit, d$X, N = NULL, predict_function = pf, memory_budget = 0.1, engine = "predict",
                 keep_ice = FALSE, grid_points = 40)
   limit <- floor(0.1 / 3 * 2^20 / per_row)
   expect_lte(max(sizes), limit)
   expect_gt(max(sizes), limit / 3)
-  skip_if_not_installed("ranger")
-  rf <- ranger::ranger(y ~ ., data = cbind(d$X, y = d$y), num.trees = 7)
-  expect_equal(predict_row_bytes(rf, 24), 3 * 24 + 16 + 8 * 7)
 })
 
 test_that("chunk patterns expand as rep() does", {
