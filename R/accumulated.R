@@ -25,12 +25,9 @@ profile_accumulated_interval <- function(ctx, j, intervals, edges = NULL, call =
   if (any(tabulate(k, K) == 0)) {
     cli::cli_abort("Interval AL needs rows in every interval; {sum(tabulate(k, K) == 0)} of the given intervals of {.field {names(ctx$data)[j]}} {?is/are} empty.", call = call)
   }
-  # (The edge values are made per chunk: nothing of the rows' size beyond
-  # x, k and the differences is held.)
-  lower <- function(i) column_values(col, edges[k[i]])
-  upper <- function(i) column_values(col, edges[k[i] + 1L])
+  # A row's edge values are patterns of the edges, by index: nothing of the
+  # rows' size beyond x, k and the differences is held.
   edge_values <- column_values(col, edges)
-  at <- k
   C <- n_outputs(ctx)
   dy <- matrix(0, length(x), C)
   # Two predictions per row: at the lower and the upper edge of its interval;
@@ -39,18 +36,18 @@ profile_accumulated_interval <- function(ctx, j, intervals, edges = NULL, call =
   # other columns are then shared, not copied.
   stack <- row_order(ctx, length(rows)) == "observation"
   chunks <- row_chunks(length(rows), ctx$chunk_rows / 2)
-  predict_chunks(ctx, length(chunks), function(k) {
-    chunk <- chunks[[k]]
+  predict_chunks(ctx, length(chunks), function(q) {
+    chunk <- chunks[[q]]
     if (stack) {
       list(list(src = pattern(rows[chunk] - 1L, times = 2L), js = j,
-                vals = list(pattern(edge_values, index = c(at[chunk], at[chunk] + 1L)))))
+                vals = list(pattern(edge_values, index = c(k[chunk], k[chunk] + 1L)))))
     } else {
       src <- source_rows(ctx, rows[chunk])
-      list(list(src = src, js = j, vals = list(upper(chunk))),
-           list(src = src, js = j, vals = list(lower(chunk))))
+      list(list(src = src, js = j, vals = list(pattern(edge_values, index = k[chunk] + 1L))),
+           list(src = src, js = j, vals = list(pattern(edge_values, index = k[chunk]))))
     }
-  }, function(k, ys) {
-    chunk <- chunks[[k]]
+  }, function(q, ys) {
+    chunk <- chunks[[q]]
     m <- length(chunk)
     dy[chunk, ] <<- if (stack) {
       ys[[1L]][m + seq_len(m), ] - ys[[1L]][seq_len(m), ]

@@ -61,10 +61,10 @@ new_context <- function(model, predict_function, background, ids, weights,
 # (model.frame and model.matrix; data.matrix and the model's own copy).
 # `bytes`: the bytes of each column of a row. ranger's predict() also keeps
 # a terminal node (8 bytes) per row and tree and a logical is.na() matrix (4
-# bytes per column): measured, a 27 MB chunk of rows of 10 doubles raised
-# the peak memory by 186 MB with 30 trees, 531 bytes per row (this count:
-# 536). randomForest's predict() (3.8 times its input, measured) keeps no
-# node per tree unless asked to.
+# bytes per column): measured, a 26.7 MiB chunk (350,000 rows of 10
+# doubles) raised the peak memory by 186 MiB with 30 trees, 556 bytes per
+# row (this count: 536). randomForest's predict() (3.8 times its input,
+# measured) keeps no node per tree unless asked to.
 predict_row_bytes <- function(model, bytes) {
   base <- 3 * sum(bytes) + 16
   trees <- if (inherits(model, "ranger")) model$num.trees

@@ -146,21 +146,21 @@ pattern_length <- function(p) {
 # specifications share one source (a vector, or a pattern of it, of
 # increasing rows), those rows are `part` and the pattern stays a pattern.
 job_rows <- function(ctx, specs) {
-  n_ids <- length(ctx$ids)
   srcs <- lapply(specs, `[[`, "src")
   all_rows <- any(vapply(srcs, is.null, logical(1)))
   first <- srcs[[1L]]
-  core <- if (is_pattern(first) && is.null(first$index)) first$x else first
-  shared <- !all_rows && !(is_pattern(first) && !is.null(first$index)) &&
-    all(vapply(srcs, identical, logical(1), first)) && !is.unsorted(core, strictly = TRUE)
-  if (shared) {
+  # The rows of a shared source: a vector, or the rows of a pattern without
+  # an index (NULL otherwise).
+  core <- if (!is_pattern(first)) first else if (is.null(first$index)) first$x
+  if (!is.null(core) && all(vapply(srcs, identical, logical(1), first)) &&
+      !is.unsorted(core, strictly = TRUE)) {
     rows <- core
-    rel <- if (is_pattern(first)) pattern(seq.int(0L, length(core) - 1L), first$each, first$times)
-    if (!is.null(rel) && rel$each == 1L && rel$times == 1L) rel <- NULL
+    repeated <- is_pattern(first) && (first$each != 1L || first$times != 1L)
+    rel <- if (repeated) pattern(seq.int(0L, length(core) - 1L), first$each, first$times)
     srcs <- rep(list(rel), length(specs))
   } else {
     srcs <- lapply(srcs, expand)
-    rows <- if (all_rows) seq_len(n_ids) - 1L else sort(unique(unlist(srcs)))
+    rows <- if (all_rows) seq_along(ctx$ids) - 1L else sort(unique(unlist(srcs)))
     srcs <- lapply(srcs, function(s) {
       i <- if (is.null(s)) NULL else match(s, rows) - 1L
       if (!is.null(i) && length(i) == length(rows) && all(i == seq_along(rows) - 1L)) NULL else i
@@ -180,9 +180,13 @@ predict_job <- function(ctx, specs) {
     return(lapply(specs, function(s) predict_stacked(ctx, expand(s$src), s$js, lapply(s$vals, expand))))
   }
   job <- job_rows(ctx, specs)
-  lapply(job$jobs, function(jb) {
-    predict_frame(ctx, cpp_stack_frame(job$part, expand(jb$src), jb$js, lapply(jb$vals, expand), ctx$threads))
-  })
+  lapply(job$jobs, function(jb) predict_frame(ctx, stack_job(job$part, jb, ctx$threads)))
+}
+
+# The stacked rows of one job specification (0-based rows of `part` and
+# columns; rows and values possibly patterns).
+stack_job <- function(part, jb, threads) {
+  cpp_stack_frame(part, expand(jb$src), jb$js, lapply(jb$vals, expand), threads)
 }
 
 # Packages a worker loads: this one, and the one whose predict() method the
@@ -202,9 +206,7 @@ worker_packages <- function(model) {
 # On a worker: stack each job's rows and predict them.
 predict_on_worker <- function(model, predict_function, part, jobs, progress, amount) {
   if (is.null(predict_function)) predict_function <- default_predict_function(model)
-  out <- lapply(jobs, function(jb) {
-    predict_function(model, cpp_stack_frame(part, expand(jb$src), jb$js, lapply(jb$vals, expand), 1L))
-  })
+  out <- lapply(jobs, function(jb) predict_function(model, stack_job(part, jb, 1L)))
   if (!is.null(progress)) progress(amount = amount)
   out
 }
