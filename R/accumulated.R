@@ -36,7 +36,7 @@ profile_accumulated_interval <- function(ctx, j, intervals, edges = NULL, call =
   # other columns are then shared, not copied.
   stack <- row_order(ctx, length(rows)) == "observation"
   chunks <- row_chunks(length(rows), ctx$chunk_rows / 2)
-  predict_chunks(ctx, length(chunks), function(q) {
+  chunk_task(length(chunks), function(q) {
     chunk <- chunks[[q]]
     if (stack) {
       list(list(src = pattern(rows[chunk] - 1L, times = 2L), js = j,
@@ -54,28 +54,30 @@ profile_accumulated_interval <- function(ctx, j, intervals, edges = NULL, call =
     } else {
       ys[[1L]] - ys[[2L]]
     }
+  }, function() {
+    mp <- mean_prediction(ctx)
+    yhat <- matrix(0, K + 1L, C)
+    for (c in seq_len(C)) {
+      s <- cpp_interval_sums(dy, k, w, K, c - 1L)
+      yhat[, c] <- cpp_accumulate_center(s$sum / s$wsum, s$wsum) + mp[c]
+    }
+    list(x = edges, yhat = yhat, intervals = K)
   })
-  mp <- mean_prediction(ctx)
-  yhat <- matrix(0, K + 1L, C)
-  for (c in seq_len(C)) {
-    s <- cpp_interval_sums(dy, k, w, K, c - 1L)
-    yhat[, c] <- cpp_accumulate_center(s$sum / s$wsum, s$wsum) + mp[c]
-  }
-  list(x = edges, yhat = yhat, intervals = K)
 }
 
 profile_accumulated_kernel <- function(ctx, j, grid_points, bandwidth, keep_ice) {
   x <- as.double(at_rows(ctx$data[[j]], observed_rows(ctx, j)))
   z <- seq(min(x), max(x), length.out = grid_points)
-  k <- kernel_table(ctx, j, z, bandwidth, TRUE, keep_ice)
-  mp <- mean_prediction(ctx)
-  yhat <- matrix(0, length(z), ncol(k$num))
-  for (c in seq_len(ncol(k$num))) {
-    g <- cumsum(c(0, k$num[-1L, c] / k$den[-1L]))
-    centre <- sum(k$w * stats::approx(z, g, k$x)$y) / sum(k$w)
-    yhat[, c] <- g - centre + mp[c]
-  }
-  list(x = z, yhat = yhat, ice = k$ice, ice_rows = k$rows)
+  task_then(kernel_table(ctx, j, z, bandwidth, TRUE, keep_ice), function(k) {
+    mp <- mean_prediction(ctx)
+    yhat <- matrix(0, length(z), ncol(k$num))
+    for (c in seq_len(ncol(k$num))) {
+      g <- cumsum(c(0, k$num[-1L, c] / k$den[-1L]))
+      centre <- sum(k$w * stats::approx(z, g, k$x)$y) / sum(k$w)
+      yhat[, c] <- g - centre + mp[c]
+    }
+    list(x = z, yhat = yhat, ice = k$ice, ice_rows = k$rows)
+  })
 }
 
 # Categorical variables (Apley and Zhu, 2020, section 5.2; ALEPlot's
@@ -100,22 +102,23 @@ profile_accumulated_levels <- function(ctx, j, levels) {
   sign <- rep(c(1, -1), c(length(up), length(down)))
   d <- matrix(0, length(pos), n_outputs(ctx))
   chunks <- row_chunks(length(pos), ctx$chunk_rows)
-  predict_chunks(ctx, length(chunks), function(k) {
+  chunk_task(length(chunks), function(k) {
     chunk <- chunks[[k]]
     list(list(src = rows[pos[chunk]] - 1L, js = j, vals = list(column_values(col, levels[to[chunk]]))))
   }, function(k, ys) {
     chunk <- chunks[[k]]
     d[chunk, ] <<- sign[chunk] * (ys[[1L]] - fitted[pos[chunk], , drop = FALSE])
+  }, function() {
+    p <- as.vector(tapply(w, factor(o, levels = seq_len(K)), sum, default = 0))
+    mp <- mean_prediction(ctx)
+    yhat <- matrix(0, K, ncol(d))
+    for (c in seq_len(ncol(d))) {
+      s <- cpp_interval_sums(d, pair, w[pos], K - 1L, c - 1L)
+      f <- c(0, cumsum(s$sum / s$wsum))
+      yhat[, c] <- f - sum(f * p) / sum(p) + mp[c]
+    }
+    list(x = levels, yhat = yhat)
   })
-  p <- as.vector(tapply(w, factor(o, levels = seq_len(K)), sum, default = 0))
-  mp <- mean_prediction(ctx)
-  yhat <- matrix(0, K, ncol(d))
-  for (c in seq_len(ncol(d))) {
-    s <- cpp_interval_sums(d, pair, w[pos], K - 1L, c - 1L)
-    f <- c(0, cumsum(s$sum / s$wsum))
-    yhat[, c] <- f - sum(f * p) / sum(p) + mp[c]
-  }
-  list(x = levels, yhat = yhat)
 }
 
 # The order of the levels of a categorical variable for AL profiles.

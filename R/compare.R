@@ -153,7 +153,7 @@ as.data.frame.mp_comparison <- function(x, row.names = NULL, optional = FALSE, .
 #' @param n Number of variables to draw, the most different first.
 #' @param type `"profiles"` (the three profiles of the `n` variables, as
 #'   `plot(pd, ld, al)`) or `"distances"` (a dot chart of the distances).
-#' @export
+#' @exportS3Method ggplot2::autoplot
 autoplot.mp_comparison <- function(object, ..., type = c("profiles", "distances"), n = 4) {
   type <- match.arg(type)
   d <- object$distances

@@ -182,7 +182,7 @@ row_order <- function(ctx, n) {
 # receives the positions (into `rows`) of each chunk and its predictions, a
 # matrix with one column per output: of G x length(pos) rows, grid fastest
 # (g = NULL, observation order), or of the rows at grid value g alone (grid
-# order); the full table is returned only when keep = TRUE.
+# order); the full table is the task's result only when keep = TRUE.
 ice_table <- function(ctx, j, grid, rows, consume, keep) {
   n <- length(rows)
   G <- length(grid)
@@ -208,10 +208,10 @@ ice_table <- function(ctx, j, grid, rows, consume, keep) {
         }
         tick(ctx, length(pos) / n)
       }
-      return(table)
+      return(as_task(table))
     }
     # A job per block: its rows at each grid value, stacked once on the worker.
-    predict_chunks(ctx, length(blocks), function(b) {
+    return(chunk_task(length(blocks), function(b) {
       pos <- blocks[[b]]
       src <- source_rows(ctx, rows[pos])
       lapply(seq_len(G), function(g) {
@@ -223,8 +223,7 @@ ice_table <- function(ctx, j, grid, rows, consume, keep) {
         consume(pos, ys[[g]], g)
         if (keep) table[g, pos, ] <<- ys[[g]]
       }
-    })
-    return(table)
+    }, function() table))
   }
   chunks <- row_chunks(n, max(1, floor(ctx$chunk_rows / G)))
   take <- function(k, y) {
@@ -239,12 +238,11 @@ ice_table <- function(ctx, j, grid, rows, consume, keep) {
       take(k, direct(ctx, j, grid, rows[chunks[[k]]]))
       tick(ctx, 1 / length(chunks))
     }
-    return(table)
+    return(as_task(table))
   }
-  predict_chunks(ctx, length(chunks), function(k) {
+  chunk_task(length(chunks), function(k) {
     pos <- chunks[[k]]
     list(list(src = pattern(rows[pos] - 1L, each = G), js = j,
               vals = list(pattern(column_values(col, grid), times = length(pos)))))
-  }, function(k, ys) take(k, ys[[1L]]))
-  table
+  }, function(k, ys) take(k, ys[[1L]]), function() table)
 }

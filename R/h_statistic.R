@@ -518,7 +518,7 @@ as.data.frame.mp_h_statistic <- function(x, row.names = NULL, optional = FALSE, 
 }
 
 #' @rdname mp_h_statistic-methods
-#' @export
+#' @exportS3Method ggplot2::autoplot
 autoplot.mp_h_statistic <- function(object, ..., which = c("both", "overall", "pairwise"),
                                     top = NULL, title = NULL, subtitle = NULL) {
   which <- match.arg(which)

@@ -49,16 +49,18 @@ kernel_table <- function(ctx, j, grid, bandwidth, lag, keep_ice) {
     }
     den[g] <<- den[g] + s$den
   }
-  ice <- ice_table(ctx, j, grid, rows, consume, keep_ice)
-  list(num = num, den = den, ice = ice, rows = rows, x = x, w = w, dmin2 = dmin2)
+  task_then(ice_table(ctx, j, grid, rows, consume, keep_ice), function(ice) {
+    list(num = num, den = den, ice = ice, rows = rows, x = x, w = w, dmin2 = dmin2)
+  })
 }
 
 profile_local_kernel <- function(ctx, j, grid, bandwidth, keep_ice) {
-  k <- kernel_table(ctx, j, grid, bandwidth, FALSE, keep_ice)
-  yhat <- k$num / k$den
-  no_support <- sqrt(k$dmin2) > 3 * bandwidth
-  yhat[no_support, ] <- NA_real_
-  list(x = grid, yhat = yhat, ice = k$ice, ice_rows = k$rows, no_support = no_support)
+  task_then(kernel_table(ctx, j, grid, bandwidth, FALSE, keep_ice), function(k) {
+    yhat <- k$num / k$den
+    no_support <- sqrt(k$dmin2) > 3 * bandwidth
+    yhat[no_support, ] <- NA_real_
+    list(x = grid, yhat = yhat, ice = k$ice, ice_rows = k$rows, no_support = no_support)
+  })
 }
 
 profile_local_interval <- function(ctx, j, grid, intervals) {
@@ -76,7 +78,7 @@ profile_local_interval <- function(ctx, j, grid, intervals) {
   yhat <- matrix(NA_real_, length(grid), n_outputs(ctx))
   # Chunks of grid points, each predicting only the rows in its interval.
   groups <- unname(split(seq_along(supported), cumsum_chunks(sizes, ctx$chunk_rows)))
-  predict_chunks(ctx, length(groups), function(k) {
+  chunk_task(length(groups), function(k) {
     g <- supported[groups[[k]]]
     mem <- members[kz[g]]
     pos <- unlist(mem, use.names = FALSE)
@@ -91,8 +93,7 @@ profile_local_interval <- function(ctx, j, grid, intervals) {
       s <- cpp_group_sums(y, w[pos], as.integer(off), ctx$threads, c - 1L)
       yhat[g, c] <<- s$sum / s$wsum
     }
-  })
-  list(x = grid, yhat = yhat, intervals = K, no_support = is.na(kz))
+  }, function() list(x = grid, yhat = yhat, intervals = K, no_support = is.na(kz)))
 }
 
 # Categorical variables: the weighted mean prediction of the rows at each

@@ -465,7 +465,12 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
   agr <- vector("list", length(variables))
   cp <- list()
   grids <- intervals_used <- bw_used <- no_support <- list()
-  for (v in variables) {
+  # Each variable's profile is a task (its chunks of predictions and what is
+  # made of them); under a future plan their chunks are one stream
+  # (run_tasks()). start() checks a variable and sets its profile up, done()
+  # keeps the result, in the order of the variables.
+  start <- function(i) {
+    v <- variables[i]
     j <- match(v, names(data))
     col <- data[[v]]
     kind <- column_kind(col)
@@ -487,7 +492,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     ice_bytes <- as.double(if (is.null(grid)) grid_points else length(grid)) * length(rows) * 48
     keep <- keep_ice && ice_used + ice_bytes <= budget_bytes
     if (keep) {
-      ice_used <- ice_used + ice_bytes
+      ice_used <<- ice_used + ice_bytes
     } else if (keep_ice && type == "partial") {
       cli::cli_inform(c(
         "ICE curves of {.field {v}} not kept: with the others they would exceed {.arg memory_budget} ({memory_budget} MiB).",
@@ -497,9 +502,9 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     bw <- NULL
     if (kind == "numeric" && method == "kernel") {
       bw <- bandwidth[[v]] %||% stats::bw.nrd0(stats::na.omit(as.double(background[[v]])))
-      bw_used[[v]] <- bw
+      bw_used[[v]] <<- bw
     }
-    res <- switch(
+    switch(
       type,
       partial = profile_partial(ctx, j, grid, keep),
       conditional = if (kind == "categorical") {
@@ -517,21 +522,24 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
         profile_accumulated_kernel(ctx, j, grid_points, bw, keep)
       }
     )
+  }
+  done <- function(i, res) {
+    v <- variables[i]
     if (any(res$no_support)) {
       bad <- res$x[res$no_support]
       cli::cli_warn(c(
         "{.field {v}}: {length(bad)} grid point{?s} without background rows nearby; {?its/their} local dependence is {.val {NA}}.",
         i = "Grid point{?s}: {.val {format(bad, digits = 4)}}."
       ), call = env)
-      no_support[[v]] <- bad
+      no_support[[v]] <<- bad
     }
-    if (!is.null(res$intervals)) intervals_used[[v]] <- res$intervals
-    grids[[v]] <- res$x
-    agr[[match(v, variables)]] <- list(v = v, x = res$x, yhat = res$yhat,
+    if (!is.null(res$intervals)) intervals_used[[v]] <<- res$intervals
+    grids[[v]] <<- res$x
+    agr[[i]] <<- list(v = v, x = res$x, yhat = res$yhat,
                                        support = grid_support(background[[v]], res$x))
     if (!is.null(res$ice)) {
       G <- length(res$x)
-      cp[[v]] <- do.call(rbind, lapply(seq_along(labels), function(c) {
+      cp[[v]] <<- do.call(rbind, lapply(seq_along(labels), function(c) {
         data.frame(
           `_vname_` = v, `_label_` = labels[c],
           `_ids_` = rep(rows[res$ice_rows], each = G),
@@ -542,6 +550,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
       }))
     }
   }
+  run_tasks(ctx, length(variables), start, done)
   mixed <- any(vapply(agr, function(a) !is.numeric(a$x), logical(1)))
   agr_df <- do.call(rbind, lapply(agr, function(a) {
     data.frame(

@@ -45,37 +45,105 @@ tick <- function(ctx, amount = 1) {
 # prediction matrices. `weight` is the part of one progress step that the K
 # chunks make together.
 predict_chunks <- function(ctx, K, make, use, weight = 1) {
-  if (K < 1L) return(invisible())
-  step <- weight / K
+  run_task(ctx, chunk_task(K, make, use, weight = weight))
+  invisible()
+}
+
+# A task: K chunks to predict (make() and use() as for predict_chunks()),
+# and finish(), which gives the result once all of them are used. The
+# estimators return tasks, so that under a plan one stream of chunks runs
+# through all the variables of a call (run_tasks()).
+chunk_task <- function(K, make, use, finish = function() NULL, weight = 1) {
+  structure(list(K = as.integer(K), make = make, use = use, finish = finish, weight = weight),
+            class = "modelprofiles_task")
+}
+
+is_task <- function(x) inherits(x, "modelprofiles_task")
+
+# A result already there, as a task without chunks.
+as_task <- function(x) if (is_task(x)) x else chunk_task(0L, NULL, NULL, function() x, weight = 0)
+
+# The task whose result is f() of the result of `task` (or f(task) at once
+# when it is a result already).
+task_then <- function(task, f) {
+  if (!is_task(task)) return(f(task))
+  finish <- task$finish
+  task$finish <- function() f(finish())
+  task
+}
+
+# The result of one task.
+run_task <- function(ctx, task) {
+  out <- NULL
+  run_tasks(ctx, 1L, function(i) task, function(i, res) out <<- res)
+  out
+}
+
+# Tasks 1..n, made by start(i) (a task or a result), their results given to
+# done(i, result) in order. In this process (sequential plan, native
+# engine), one task after another. Under a plan, their chunks are one
+# stream: the next task starts (its grid, its intervals) once every chunk of
+# the tasks before it has been submitted, so the workers do not wait for a
+# task to be finished and the next one set up. At most two tasks are under
+# way (the memory of one more task's vectors), and the chunks are used and
+# the tasks finished in order, as in this process.
+run_tasks <- function(ctx, n, start, done) {
   W <- if (is.null(ctx$native)) ctx$workers else 1L
   if (W <= 1L) {
-    for (k in seq_len(K)) {
-      use(k, predict_job(ctx, make(k)))
-      tick(ctx, step)
+    for (i in seq_len(n)) {
+      task <- as_task(start(i))
+      for (k in seq_len(task$K)) {
+        task$use(k, predict_job(ctx, task$make(k)))
+        tick(ctx, task$weight / task$K)
+      }
+      done(i, task$finish())
     }
     return(invisible())
   }
-  # In flight: the futures of chunks done + 1 .. submitted, in order.
-  pending <- list()
-  submitted <- 0L
-  done <- 0L
+  active <- list() # tasks started and not finished, in order
+  ids <- integer() # their numbers
+  pending <- list() # futures of chunks submitted and not used, in order
+  started <- 0L
   interrupted <- FALSE
   on.exit(if (length(pending)) discard_futures(pending, interrupted), add = TRUE)
   withCallingHandlers(
     interrupt = function(cond) interrupted <<- TRUE,
-    while (done < K) {
-      # One more than the workers: the last submit waits for the first free
-      # worker and starts it at once, while the main process waits for the
-      # oldest chunk.
-      while (submitted < K && submitted - done < W + 1L) {
-        submitted <- submitted + 1L
-        pending[[length(pending) + 1L]] <- chunk_future(make(submitted), ctx, step)
+    repeat {
+      # One more chunk than the workers: the last submit waits for the first
+      # free worker and starts it at once, while the main process waits for
+      # the oldest chunk.
+      while (length(pending) < W + 1L) {
+        a <- Position(function(t) t$submitted < t$task$K, active)
+        if (!is.na(a)) {
+          t <- active[[a]]
+          k <- t$submitted + 1L
+          active[[a]]$submitted <- k
+          pending[[length(pending) + 1L]] <- c(chunk_future(t$task$make(k), ctx, t$task$weight / t$task$K),
+                                               id = ids[a])
+          next
+        }
+        if (started >= n || length(active) >= 2L) break
+        started <- started + 1L
+        active[[length(active) + 1L]] <- list(task = as_task(start(started)), submitted = 0L, used = 0L)
+        ids <- c(ids, started)
       }
+      if (length(active) && active[[1L]]$used == active[[1L]]$task$K) {
+        res <- active[[1L]]$task$finish()
+        i <- ids[1L]
+        active[[1L]] <- NULL
+        ids <- ids[-1L]
+        done(i, res)
+        res <- NULL
+        next
+      }
+      if (!length(pending)) break
       f <- pending[[1L]]
       ys <- future::value(f$future)
       pending[[1L]] <- NULL
-      done <- done + 1L
-      use(done, Map(function(y, n) check_chunk(ctx, y, n), ys, f$n))
+      a <- match(f$id, ids)
+      k <- active[[a]]$used + 1L
+      active[[a]]$used <- k
+      active[[a]]$task$use(k, Map(function(y, n) check_chunk(ctx, y, n), ys, f$n))
       f <- ys <- NULL
     }
   )

@@ -1,5 +1,6 @@
 # Partial dependence (eq. 17.2): the weighted mean of the ICE curves, one
-# column per output.
+# column per output. Like every estimator of model_profile(), it returns a
+# task (R/parallel.R) whose result is the profile.
 profile_partial <- function(ctx, j, grid, keep_ice) {
   G <- length(grid)
   rows <- seq_along(ctx$ids)
@@ -15,6 +16,7 @@ profile_partial <- function(ctx, j, grid, keep_ice) {
       }
     }
   }
-  ice <- ice_table(ctx, j, grid, rows, consume, keep_ice)
-  list(x = grid, yhat = sums / sum(w), ice = ice, ice_rows = rows)
+  task_then(ice_table(ctx, j, grid, rows, consume, keep_ice), function(ice) {
+    list(x = grid, yhat = sums / sum(w), ice = ice, ice_rows = rows)
+  })
 }

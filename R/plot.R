@@ -12,6 +12,11 @@
 #' *Explanatory Model Analysis*), profiles of different models by their
 #' labels, and a mix by both.
 #'
+#' `autoplot()` is ggplot2's generic (`ggplot2::autoplot()`, or `autoplot()`
+#' once ggplot2 is attached); modelprofiles registers its methods but does not
+#' load ggplot2 until a plot is drawn, so that computing profiles, on the main
+#' process or on parallel workers, does not carry it.
+#'
 #' @section Kinds of plot:
 #' * `geom = "aggregates"` (default): the profiles themselves.
 #' * `geom = "profiles"`: the individual ICE (ceteris-paribus) curves, thin and
@@ -60,8 +65,7 @@
 NULL
 
 #' @rdname plot.mp_profile
-#' @importFrom ggplot2 autoplot
-#' @export
+#' @exportS3Method ggplot2::autoplot
 autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", "points"),
                                 variables = NULL, center = NULL, max_curves = 100,
                                 rug = TRUE, ncol = NULL, scales = c("free_x", "free"),
@@ -371,10 +375,6 @@ y_label <- function(types, center) {
     accumulated = "accumulated local effect + mean prediction"
   )
 }
-
-#' @importFrom ggplot2 autoplot
-#' @export
-ggplot2::autoplot
 
 # Opacity of ICE curves: few curves are drawn nearly opaque, many faintly.
 curve_alpha <- function(curves) {

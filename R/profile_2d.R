@@ -246,7 +246,7 @@ as.data.frame.mp_profile_2d <- function(x, row.names = NULL, optional = FALSE, .
 #'   grids are drawn faithfully) or as filled contours; pairs with a
 #'   categorical variable as tiles on a discrete axis. The rug of background
 #'   values shows where the surface is backed by data.
-#' @export
+#' @exportS3Method ggplot2::autoplot
 autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bins = 10,
                                    title = NULL, subtitle = NULL) {
   geom <- match.arg(geom)

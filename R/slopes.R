@@ -260,7 +260,7 @@ as.data.frame.mp_slopes <- function(x, row.names = NULL, optional = FALSE, ...,
 #'   flagged ones, else all), the overall profile in black.
 #' @details `plot()` draws the picture the numbers summarise: which
 #'   subgroups pull a flat average up and which pull it down.
-#' @export
+#' @exportS3Method ggplot2::autoplot
 autoplot.mp_slopes <- function(object, ..., type = c("slopes", "profiles"), variables = NULL) {
   type <- match.arg(type)
   s <- object$summary

@@ -215,3 +215,73 @@ test_that("workers load the package that predicts the model", {
   fit <- randomForest::randomForest(d$X, d$y, ntree = 3)
   expect_identical(worker_packages(fit), c("modelprofiles", "randomForest"))
 })
+
+test_that("tasks run as one stream: chunks used and tasks finished in order, two at most under way", {
+  skip_if_not_installed("future")
+  d <- parallel_data(40)
+  X <- d$X
+  fit <- lm(y ~ a * b + f + i, data = cbind(X, y = d$y))
+  # Tasks of 3, 0, 1, 4, 0 and 2 chunks; chunk k of task i predicts rows
+  # 1..(5 + i + k) with column a set to i + k / 10.
+  sizes <- c(3L, 0L, 1L, 4L, 0L, 2L)
+  run <- function() {
+    ctx <- new_context(fit, default_predict_function(fit), X, seq_len(nrow(X)), rep(1, nrow(X)), 1L, 1)
+    log <- character()
+    out <- list()
+    start <- function(i) {
+      log <<- c(log, paste0("start", i))
+      if (sizes[i] == 0L) return(list(i = i, sums = numeric()))
+      sums <- numeric(sizes[i])
+      chunk_task(sizes[i], function(k) {
+        list(list(src = seq_len(5L + i + k) - 1L, js = 1L, vals = list(rep(i + k / 10, 5L + i + k))))
+      }, function(k, ys) {
+        log <<- c(log, paste0("use", i, ".", k))
+        sums[k] <<- sum(ys[[1L]])
+      }, function() list(i = i, sums = sums))
+    }
+    done <- function(i, res) {
+      log <<- c(log, paste0("done", i))
+      out[[i]] <<- res
+    }
+    run_tasks(ctx, length(sizes), start, done)
+    list(log = log, out = out, ctx = ctx)
+  }
+  old <- future::plan("sequential")
+  on.exit(future::plan(old), add = TRUE)
+  s <- run()
+  future::plan("multisession", workers = 2)
+  m <- run()
+  expect_equal(m$ctx$workers, 2L)
+  # The same results, computed independently too.
+  expect_identical(m$out, s$out)
+  for (i in which(sizes > 0L)) {
+    ref <- vapply(seq_len(sizes[i]), function(k) {
+      nd <- X[seq_len(5L + i + k), ]
+      nd$a <- i + k / 10
+      sum(predict(fit, nd))
+    }, numeric(1))
+    expect_equal(s$out[[i]]$sums, ref)
+  }
+  expect_identical(m$ctx$n_predictions, s$ctx$n_predictions)
+  # Each task's chunks are used in order, and the tasks are finished in
+  # order, each after all its chunks.
+  for (l in list(s$log, m$log)) {
+    done_at <- match(paste0("done", seq_along(sizes)), l)
+    expect_false(is.unsorted(done_at))
+    for (i in which(sizes > 0L)) {
+      use_at <- match(paste0("use", i, ".", seq_len(sizes[i])), l)
+      expect_false(is.unsorted(use_at))
+      expect_true(all(use_at < done_at[i]))
+    }
+  }
+  # Sequentially one task after another; in the stream a task starts before
+  # the one before it is done (the workers do not wait), but never before
+  # the one two back is done.
+  start_s <- match(paste0("start", seq_along(sizes)), s$log)
+  done_s <- match(paste0("done", seq_along(sizes)), s$log)
+  expect_true(all(start_s[-1L] > done_s[-length(sizes)]))
+  start_m <- match(paste0("start", seq_along(sizes)), m$log)
+  done_m <- match(paste0("done", seq_along(sizes)), m$log)
+  expect_true(start_m[2L] < done_m[1L])
+  expect_true(all(start_m[-(1:2)] > done_m[seq_len(length(sizes) - 2L)]))
+})

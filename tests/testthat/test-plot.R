@@ -109,7 +109,7 @@ test_that("options: variables, facets, scales, titles and colour scales", {
   expect_equal(length(unique(lines$PANEL)), 1)
   expect_equal(sort(unique(lines$colour)), sort(c("#1B9E77", "#D95F02")))
   expect_equal(p$facet$params$free, list(x = TRUE, y = TRUE))
-  expect_equal(autoplot(f$pd)$labels, plot(f$pd)$labels)
+  expect_equal(ggplot2::autoplot(f$pd)$labels, plot(f$pd)$labels)
 })
 
 test_that("plot snapshots", {
