@@ -1,17 +1,17 @@
 # Prediction chunks as futures, and progress.
 #
-# Every estimator predicts its stacked rows a chunk at a time, through
-# predict_chunks(): `make(k)` gives the specifications of chunk k (0-based
+# Every estimator predicts its stacked rows a chunk at a time, as a task
+# (run_tasks(), or predict_chunks() for one): `make(k)` gives the specifications of chunk k (0-based
 # source rows `src`, or NULL for all background rows in order; the profiled
 # columns `js`; their values `vals`) and `use(k, ys)` receives its
 # predictions, in order. With the sequential plan (the default, and whenever
 # the future package is absent), or with the native engine, which runs on
 # threads of its own, the chunks are predicted one after another in this
-# process. With another future::plan(), each chunk is a future: the model,
-# the distinct background rows the chunk needs and the profiled columns'
-# values travel to the worker, which stacks and predicts them; one chunk per
-# worker runs (and one more waits for the first free worker), and the
-# results are used in chunk order.
+# process. With another future::plan(), every two chunks are a future: the
+# model, the distinct background rows the chunks need and the profiled
+# columns' values travel to the worker, which stacks and predicts them; one
+# future per worker runs, the chunks of a call's variables are one stream,
+# and the results are used in chunk order.
 # The chunks are the same under every plan (their size follows the memory
 # budget, not the number of workers), so the numbers are identical.
 
@@ -100,33 +100,45 @@ run_tasks <- function(ctx, n, start, done) {
     }
     return(invisible())
   }
+  # A future carries two consecutive chunks of a task (half the futures, so
+  # half the round trips, with the memory of one chunk at a time on the
+  # worker); one future per worker is in flight. The next future is made
+  # (its chunks' rows gathered) while the workers predict, and sent as soon
+  # as the oldest is in, before its predictions are used: the worker that
+  # is free again waits only for the round trip.
   active <- list() # tasks started and not finished, in order
   ids <- integer() # their numbers
   pending <- list() # futures of chunks submitted and not used, in order
   started <- 0L
+  nxt <- NULL # the next future's chunks, made and not yet sent
+  prepare <- function() {
+    repeat {
+      a <- Position(function(t) t$submitted < t$task$K, active)
+      if (!is.na(a)) break
+      # Every chunk of the tasks under way is out: start the next task.
+      if (started >= n || length(active) >= 2L) return(NULL)
+      started <<- started + 1L
+      active[[length(active) + 1L]] <<- list(task = as_task(start(started)), submitted = 0L, used = 0L)
+      ids <<- c(ids, started)
+    }
+    t <- active[[a]]
+    ks <- seq.int(t$submitted + 1L, min(t$task$K, t$submitted + 2L))
+    active[[a]]$submitted <<- ks[length(ks)]
+    c(chunk_job(lapply(ks, t$task$make), ctx, t$task$weight / t$task$K), list(id = ids[a]))
+  }
+  send <- function() {
+    if (is.null(nxt)) nxt <<- prepare()
+    if (is.null(nxt)) return(FALSE)
+    pending[[length(pending) + 1L]] <<- launch_job(nxt, ctx)
+    nxt <<- NULL
+    TRUE
+  }
   interrupted <- FALSE
   on.exit(if (length(pending)) discard_futures(pending, interrupted), add = TRUE)
   withCallingHandlers(
     interrupt = function(cond) interrupted <<- TRUE,
     repeat {
-      # One more chunk than the workers: the last submit waits for the first
-      # free worker and starts it at once, while the main process waits for
-      # the oldest chunk.
-      while (length(pending) < W + 1L) {
-        a <- Position(function(t) t$submitted < t$task$K, active)
-        if (!is.na(a)) {
-          t <- active[[a]]
-          k <- t$submitted + 1L
-          active[[a]]$submitted <- k
-          pending[[length(pending) + 1L]] <- c(chunk_future(t$task$make(k), ctx, t$task$weight / t$task$K),
-                                               id = ids[a])
-          next
-        }
-        if (started >= n || length(active) >= 2L) break
-        started <- started + 1L
-        active[[length(active) + 1L]] <- list(task = as_task(start(started)), submitted = 0L, used = 0L)
-        ids <- c(ids, started)
-      }
+      while (length(pending) < W && send()) NULL
       if (length(active) && active[[1L]]$used == active[[1L]]$task$K) {
         res <- active[[1L]]$task$finish()
         i <- ids[1L]
@@ -137,29 +149,38 @@ run_tasks <- function(ctx, n, start, done) {
         next
       }
       if (!length(pending)) break
+      if (is.null(nxt)) nxt <- prepare()
       f <- pending[[1L]]
       ys <- future::value(f$future)
       pending[[1L]] <- NULL
+      if (!is.null(nxt)) send()
       a <- match(f$id, ids)
-      k <- active[[a]]$used + 1L
-      active[[a]]$used <- k
-      active[[a]]$task$use(k, Map(function(y, n) check_chunk(ctx, y, n), ys, f$n))
-      f <- ys <- NULL
+      ys <- Map(function(y, n) check_chunk(ctx, y, n), ys, f$n)
+      for (ys_k in split(ys, rep(seq_along(f$per_chunk), f$per_chunk))) {
+        k <- active[[a]]$used + 1L
+        active[[a]]$used <- k
+        active[[a]]$task$use(k, unname(ys_k))
+      }
+      f <- ys <- ys_k <- NULL
     }
   )
   invisible()
 }
 
-# A chunk as a future: the specifications of a job go to one worker
-# together, with the distinct source rows they need (not the stacked rows),
-# the profiled columns' values, the model and the predict function (the
-# package's own is made again on the worker, so that the model does not
-# travel twice, in its closure). The worker stacks, predicts and reports
-# progress.
-chunk_future <- function(specs, ctx, amount) {
-  job <- job_rows(ctx, specs)
-  part <- job$part
-  jobs <- job$jobs
+# Chunks as a future: chunk_job() gathers the specifications of one or
+# more chunks and the distinct source rows they need (not the stacked
+# rows); launch_job() sends them to a worker with the profiled columns'
+# values, the model and the predict function (the package's own is made
+# again on the worker, so that the model does not travel twice, in its
+# closure). The worker stacks and predicts one specification at a time,
+# and reports progress per chunk.
+chunk_job <- function(chunks, ctx, amount) {
+  per_chunk <- lengths(chunks)
+  job <- job_rows(ctx, unlist(chunks, recursive = FALSE))
+  list(part = job$part, jobs = job$jobs, n = job$n, per_chunk = per_chunk, amount = amount)
+}
+
+launch_job <- function(job, ctx) {
   own <- is_default_predictor(ctx$predict_function)
   # The worker finds predict_on_worker() in the package's namespace (an
   # internal function is not a global that futures carry). seed = NULL: a
@@ -167,18 +188,18 @@ chunk_future <- function(specs, ctx, amount) {
   # reported as misusing them; a prediction that depends on them would not
   # be reproducible under any plan.
   expr <- quote(get("predict_on_worker", envir = asNamespace("modelprofiles"))(
-    model, predict_function, part, jobs, progress, amount
+    model, predict_function, part, jobs, ends, progress, amount
   ))
   f <- future::future(
     expr, substitute = FALSE,
     globals = list(
       model = ctx$model,
-      predict_function = if (own) NULL else ctx$predict_function, part = part,
-      jobs = jobs, progress = ctx$progress, amount = amount
+      predict_function = if (own) NULL else ctx$predict_function, part = job$part,
+      jobs = job$jobs, ends = cumsum(job$per_chunk), progress = ctx$progress, amount = job$amount
     ),
     packages = worker_packages(ctx$model), seed = NULL, lazy = FALSE
   )
-  list(future = f, n = job$n)
+  list(future = f, n = job$n, per_chunk = job$per_chunk, id = job$id)
 }
 
 # A vector given by its pattern, rep(rep(x[index], each = each), times =
@@ -216,16 +237,26 @@ pattern_length <- function(p) {
 job_rows <- function(ctx, specs) {
   srcs <- lapply(specs, `[[`, "src")
   all_rows <- any(vapply(srcs, is.null, logical(1)))
-  first <- srcs[[1L]]
-  # The rows of a shared source: a vector, or the rows of a pattern without
-  # an index (NULL otherwise).
-  core <- if (!is_pattern(first)) first else if (is.null(first$index)) first$x
-  if (!is.null(core) && all(vapply(srcs, identical, logical(1), first)) &&
-      !is.unsorted(core, strictly = TRUE)) {
-    rows <- core
-    repeated <- is_pattern(first) && (first$each != 1L || first$times != 1L)
-    rel <- if (repeated) pattern(seq.int(0L, length(core) - 1L), first$each, first$times)
-    srcs <- rep(list(rel), length(specs))
+  # The rows of each source: a vector, or the rows of a pattern without an
+  # index (NULL otherwise).
+  cores <- lapply(srcs, function(s) if (!is_pattern(s)) s else if (is.null(s$index)) s$x)
+  # Runs of specifications with the same source (the chunks of a job, one
+  # after another); when their rows, run after run, increase, they are
+  # `part` as they are, and each source is a compact sequence into it
+  # (a pattern of it when the rows repeat).
+  first <- !c(FALSE, vapply(seq_along(srcs)[-1L], function(i) identical(srcs[[i]], srcs[[i - 1L]]), logical(1)))
+  rows <- if (!all_rows && !any(vapply(cores, is.null, logical(1)))) unlist(cores[first], use.names = FALSE)
+  if (!is.null(rows) && !is.unsorted(rows, strictly = TRUE)) {
+    off <- cumsum(c(0L, lengths(cores[first])))[cumsum(first)]
+    srcs <- Map(function(s, core, o) {
+      rel <- seq.int(o, length.out = length(core))
+      if (is_pattern(s) && (s$each != 1L || s$times != 1L)) pattern(rel, s$each, s$times) else rel
+    }, srcs, cores, off)
+    if (length(rows) == length(ctx$ids) && rows[length(rows)] == length(rows) - 1L) {
+      # All the background rows, in order: the background itself.
+      all_rows <- TRUE
+      srcs <- lapply(srcs, function(r) if (is.numeric(r) && length(r) == length(rows)) NULL else r)
+    }
   } else {
     srcs <- lapply(srcs, expand)
     rows <- if (all_rows) seq_along(ctx$ids) - 1L else sort(unique(unlist(srcs)))
@@ -272,10 +303,14 @@ worker_packages <- function(model) {
 }
 
 # On a worker: stack each job's rows and predict them.
-predict_on_worker <- function(model, predict_function, part, jobs, progress, amount) {
+predict_on_worker <- function(model, predict_function, part, jobs, ends, progress, amount) {
   if (is.null(predict_function)) predict_function <- default_predict_function(model)
-  out <- lapply(jobs, function(jb) predict_function(model, stack_job(part, jb, 1L)))
-  if (!is.null(progress)) progress(amount = amount)
+  out <- vector("list", length(jobs))
+  for (i in seq_along(jobs)) {
+    out[[i]] <- predict_function(model, stack_job(part, jobs[[i]], 1L))
+    # Progress as each chunk is done.
+    if (!is.null(progress) && i %in% ends) progress(amount = amount)
+  }
   out
 }
 
