@@ -197,6 +197,14 @@ launch_job <- function(job, ctx) {
     ),
     packages = worker_packages(ctx$model), seed = NULL, lazy = FALSE
   )
+  # Once launched, a future needs its globals no more, but keeps them until
+  # it is collected: the rows of every future in flight held this way took
+  # the main process's peak 90 MiB over its budget (AL of 10 variables at
+  # 10^6 rows: 550 MiB, 460 without). Dropped where the future is an
+  # environment that has left its "created" state.
+  if (is.environment(f) && is.character(f$state) && !identical(f$state, "created")) {
+    f$globals <- NULL
+  }
   list(future = f, n = job$n, per_chunk = job$per_chunk, id = job$id)
 }
 
