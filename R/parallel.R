@@ -124,12 +124,12 @@ run_tasks <- function(ctx, n, start, done) {
     t <- active[[a]]
     ks <- seq.int(t$submitted + 1L, min(t$task$K, t$submitted + 2L))
     active[[a]]$submitted <<- ks[length(ks)]
-    c(chunk_job(lapply(ks, t$task$make), ctx, t$task$weight / t$task$K), list(id = ids[a]))
+    list(chunks = lapply(ks, t$task$make), amount = t$task$weight / t$task$K, id = ids[a])
   }
   send <- function() {
-    job <- prepare()
-    if (is.null(job)) return(FALSE)
-    pending[[length(pending) + 1L]] <<- launch_job(job, ctx)
+    next_job <- prepare()
+    if (is.null(next_job)) return(FALSE)
+    pending[[length(pending) + 1L]] <<- chunk_future(next_job$chunks, ctx, next_job$amount, next_job$id)
     TRUE
   }
   interrupted <- FALSE
@@ -165,20 +165,16 @@ run_tasks <- function(ctx, n, start, done) {
   invisible()
 }
 
-# Chunks as a future: chunk_job() gathers the specifications of one or
-# more chunks and the distinct source rows they need (not the stacked
-# rows); launch_job() sends them to a worker with the profiled columns'
-# values, the model and the predict function (the package's own is made
-# again on the worker, so that the model does not travel twice, in its
-# closure). The worker stacks and predicts one specification at a time,
-# and reports progress per chunk.
-chunk_job <- function(chunks, ctx, amount) {
+# Chunks as a future: the specifications of one or more chunks go to one
+# worker, with the distinct source rows they need (not the stacked rows),
+# the profiled columns' values, the model and the predict function (the
+# package's own is made again on the worker, so that the model does not
+# travel twice, in its closure). The worker stacks and predicts one
+# specification at a time, and reports progress per chunk. `id`: the task
+# the chunks belong to.
+chunk_future <- function(chunks, ctx, amount, id) {
   per_chunk <- lengths(chunks)
   job <- job_rows(ctx, unlist(chunks, recursive = FALSE))
-  list(part = job$part, jobs = job$jobs, n = job$n, per_chunk = per_chunk, amount = amount)
-}
-
-launch_job <- function(job, ctx) {
   own <- is_default_predictor(ctx$predict_function)
   # The worker finds predict_on_worker() in the package's namespace (an
   # internal function is not a global that futures carry). seed = NULL: a
@@ -193,7 +189,7 @@ launch_job <- function(job, ctx) {
     globals = list(
       model = ctx$model,
       predict_function = if (own) NULL else ctx$predict_function, part = job$part,
-      jobs = job$jobs, ends = cumsum(job$per_chunk), progress = ctx$progress, amount = job$amount
+      jobs = job$jobs, ends = cumsum(per_chunk), progress = ctx$progress, amount = amount
     ),
     packages = worker_packages(ctx$model), seed = NULL, lazy = FALSE
   )
@@ -205,7 +201,7 @@ launch_job <- function(job, ctx) {
   if (is.environment(f) && is.character(f$state) && !identical(f$state, "created")) {
     f$globals <- NULL
   }
-  list(future = f, n = job$n, per_chunk = job$per_chunk, id = job$id)
+  list(future = f, n = job$n, per_chunk = per_chunk, id = id)
 }
 
 # A vector given by its pattern, rep(rep(x[index], each = each), times =
@@ -254,15 +250,14 @@ job_rows <- function(ctx, specs) {
   rows <- if (!all_rows && !any(vapply(cores, is.null, logical(1)))) unlist(cores[first], use.names = FALSE)
   if (!is.null(rows) && !is.unsorted(rows, strictly = TRUE)) {
     off <- cumsum(c(0L, lengths(cores[first])))[cumsum(first)]
+    # All the background rows, in order: the background itself.
+    all_rows <- length(rows) == length(ctx$ids) && rows[length(rows)] == length(rows) - 1L
     srcs <- Map(function(s, core, o) {
       rel <- seq.int(o, length.out = length(core))
-      if (is_pattern(s) && (s$each != 1L || s$times != 1L)) pattern(rel, s$each, s$times) else rel
+      if (is_pattern(s) && (s$each != 1L || s$times != 1L)) return(pattern(rel, s$each, s$times))
+      # All of part in order: NULL, so that stacking shares its columns.
+      if (length(core) < length(rows)) rel
     }, srcs, cores, off)
-    if (length(rows) == length(ctx$ids) && rows[length(rows)] == length(rows) - 1L) {
-      # All the background rows, in order: the background itself.
-      all_rows <- TRUE
-      srcs <- lapply(srcs, function(r) if (is.numeric(r) && length(r) == length(rows)) NULL else r)
-    }
   } else {
     srcs <- lapply(srcs, expand)
     rows <- if (all_rows) seq_along(ctx$ids) - 1L else sort(unique(unlist(srcs)))
