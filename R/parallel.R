@@ -129,11 +129,14 @@ run_tasks <- function(ctx, n, start, done) {
   send <- function() {
     next_job <- prepare()
     if (is.null(next_job)) return(FALSE)
+    # `sending` stays TRUE if an interrupt cuts the send short.
+    sending <<- TRUE
     pending[[length(pending) + 1L]] <<- chunk_future(next_job$chunks, ctx, next_job$amount, next_job$id)
+    sending <<- FALSE
     TRUE
   }
-  interrupted <- FALSE
-  on.exit(if (length(pending)) discard_futures(pending, interrupted), add = TRUE)
+  interrupted <- sending <- FALSE
+  on.exit(discard_futures(pending, cut = interrupted && sending), add = TRUE)
   withCallingHandlers(
     interrupt = function(cond) interrupted <<- TRUE,
     repeat {
@@ -316,24 +319,39 @@ predict_on_worker <- function(model, predict_function, part, jobs, ends, progres
 }
 
 # Futures left when a run stops early (an error, an interrupt): cancelled
-# and collected, where the future package can (>= 1.40), so that no worker
-# stays busy with them. After an interrupt, which may have cut a worker's
-# message short, the plan's workers are reset instead (new ones start with
-# the next future).
-discard_futures <- function(pending, interrupted = FALSE) {
-  fs <- lapply(pending, `[[`, "future")
+# (which stops their workers) and collected, where the future package can
+# (>= 1.40), so that no worker stays busy with them; the workers start
+# again with the next future. Without cancel(), waiting for them would
+# delay an interrupt: each worker is free again when its future is done.
+# `cut`: an interrupt came while a future was being sent. R answers Ctrl-C
+# even in a blocking socket write (suspendInterrupts() does not hold it
+# there), so the worker may have part of a message, and the next future on
+# it waited forever (1 interrupt in 5, 4 s into bench-interrupt.R). Which
+# worker is not known: all of the plan's local workers are stopped.
+discard_futures <- function(pending, cut = FALSE) {
+  if (!length(pending) && !cut) return(invisible())
   ns <- asNamespace("future")
-  if (interrupted && exists("resetWorkers", envir = ns, inherits = FALSE)) {
-    try(get("resetWorkers", envir = ns)(future::plan()), silent = TRUE)
+  cancel <- get0("cancel", envir = ns, inherits = FALSE)
+  if (!is.null(cancel)) {
+    for (f in lapply(pending, `[[`, "future")) {
+      try(cancel(f), silent = TRUE)
+      try(suppressWarnings(future::value(f, signal = FALSE)), silent = TRUE)
+    }
+  }
+  if (cut) stop_workers()
+  invisible()
+}
+
+# Stops the local workers of the current plan's backend (future >= 1.40,
+# which starts a stopped worker again when it is next used).
+stop_workers <- function() {
+  backend <- tryCatch(future::plan("backend"), error = function(e) NULL)
+  if (!inherits(backend, "ClusterFutureBackend") ||
+      !requireNamespace("parallelly", quietly = TRUE)) {
     return(invisible())
   }
-  cancel <- if (exists("cancel", envir = ns, inherits = FALSE)) get("cancel", envir = ns)
-  # Without cancel() (future < 1.40), waiting for them would delay an
-  # interrupt: each worker is free again when its future is done.
-  if (is.null(cancel)) return(invisible())
-  for (f in fs) {
-    try(cancel(f), silent = TRUE)
-    try(suppressWarnings(future::value(f, signal = FALSE)), silent = TRUE)
-  }
+  kill <- get0("killNode", envir = asNamespace("parallelly"), inherits = FALSE)
+  if (is.null(kill)) return(invisible())
+  for (node in backend[["workers"]]) try(suppressWarnings(kill(node)), silent = TRUE)
   invisible()
 }

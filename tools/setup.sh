@@ -16,7 +16,7 @@ if [ "$what" = "check" ]; then
   pkgs="$pkgs r-cran-testthat r-cran-randomforest r-cran-gbm
   r-cran-knitr r-cran-rmarkdown r-cran-vdiffr r-cran-withr
   r-cran-data.table r-cran-jsonlite r-cran-matrix r-cran-nnet r-cran-rpart
-  r-cran-checkmate r-cran-formula r-cran-future r-cran-future.apply r-cran-progressr
+  r-cran-checkmate r-cran-formula r-cran-future r-cran-future.apply r-cran-parallelly r-cran-progressr
   r-cran-metrics r-cran-r6
   pandoc qpdf tidy texlive-latex-base texlive-latex-recommended
   texlive-fonts-recommended texlive-fonts-extra"

@@ -285,3 +285,21 @@ test_that("tasks run as one stream: chunks used and tasks finished in order, two
   expect_true(start_m[2L] < done_m[1L])
   expect_true(all(start_m[-(1:2)] > done_m[seq_len(length(sizes) - 2L)]))
 })
+
+test_that("after an interrupt cuts a send, the workers are stopped and start again", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_if_not_installed("parallelly")
+  old <- future::plan("multisession", workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  pid <- function() future::value(future::future(Sys.getpid(), seed = NULL))
+  before <- pid()
+  expect_false(before == Sys.getpid())
+  f <- future::future({ Sys.sleep(30); 1 }, seed = NULL)
+  t0 <- proc.time()[[3]]
+  discard_futures(list(list(future = f)), cut = TRUE)
+  # The future on a worker is cancelled, not waited for.
+  expect_lt(proc.time()[[3]] - t0, 10)
+  after <- c(pid(), pid())
+  expect_false(any(after == before))
+  expect_false(any(after == Sys.getpid()))
+})
