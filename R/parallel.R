@@ -129,42 +129,39 @@ run_tasks <- function(ctx, n, start, done) {
   send <- function() {
     next_job <- prepare()
     if (is.null(next_job)) return(FALSE)
-    # `sending` stays TRUE if an interrupt cuts the send short.
+    # `sending` stays TRUE if an interrupt (or an error) cuts the send short.
     sending <<- TRUE
     pending[[length(pending) + 1L]] <<- chunk_future(next_job$chunks, ctx, next_job$amount, next_job$id)
     sending <<- FALSE
     TRUE
   }
-  interrupted <- sending <- FALSE
-  on.exit(discard_futures(pending, cut = interrupted && sending), add = TRUE)
-  withCallingHandlers(
-    interrupt = function(cond) interrupted <<- TRUE,
-    repeat {
-      while (length(pending) < W && send()) NULL
-      if (length(active) && active[[1L]]$used == active[[1L]]$task$K) {
-        res <- active[[1L]]$task$finish()
-        i <- ids[1L]
-        active[[1L]] <- NULL
-        ids <- ids[-1L]
-        done(i, res)
-        res <- NULL
-        next
-      }
-      if (!length(pending)) break
-      f <- pending[[1L]]
-      ys <- future::value(f$future)
-      pending[[1L]] <- NULL
-      send()
-      a <- match(f$id, ids)
-      ys <- Map(function(y, n) check_chunk(ctx, y, n), ys, f$n)
-      for (ys_k in split(ys, rep(seq_along(f$per_chunk), f$per_chunk))) {
-        k <- active[[a]]$used + 1L
-        active[[a]]$used <- k
-        active[[a]]$task$use(k, unname(ys_k))
-      }
-      f <- ys <- ys_k <- NULL
+  sending <- FALSE
+  on.exit(discard_futures(pending, cut = sending), add = TRUE)
+  repeat {
+    while (length(pending) < W && send()) NULL
+    if (length(active) && active[[1L]]$used == active[[1L]]$task$K) {
+      res <- active[[1L]]$task$finish()
+      i <- ids[1L]
+      active[[1L]] <- NULL
+      ids <- ids[-1L]
+      done(i, res)
+      res <- NULL
+      next
     }
-  )
+    if (!length(pending)) break
+    f <- pending[[1L]]
+    ys <- future::value(f$future)
+    pending[[1L]] <- NULL
+    send()
+    a <- match(f$id, ids)
+    ys <- Map(function(y, n) check_chunk(ctx, y, n), ys, f$n)
+    for (ys_k in split(ys, rep(seq_along(f$per_chunk), f$per_chunk))) {
+      k <- active[[a]]$used + 1L
+      active[[a]]$used <- k
+      active[[a]]$task$use(k, unname(ys_k))
+    }
+    f <- ys <- ys_k <- NULL
+  }
   invisible()
 }
 
@@ -323,11 +320,12 @@ predict_on_worker <- function(model, predict_function, part, jobs, ends, progres
 # (>= 1.40), so that no worker stays busy with them; the workers start
 # again with the next future. Without cancel(), waiting for them would
 # delay an interrupt: each worker is free again when its future is done.
-# `cut`: an interrupt came while a future was being sent. R answers Ctrl-C
+# `cut`: the run stopped while a future was being sent. R answers Ctrl-C
 # even in a blocking socket write (suspendInterrupts() does not hold it
 # there), so the worker may have part of a message, and the next future on
 # it waited forever (1 interrupt in 5, 4 s into bench-interrupt.R). Which
-# worker is not known: all of the plan's local workers are stopped.
+# worker is not known: all of the plan's local workers are stopped (an
+# error before the send began costs only their restart).
 discard_futures <- function(pending, cut = FALSE) {
   if (!length(pending) && !cut) return(invisible())
   ns <- asNamespace("future")
