@@ -26,6 +26,10 @@ new_context <- function(model, predict_function, background, ids, weights,
   ctx$chunk_rows <- chunk_rows
   ctx$n_predictions <- 0
   ctx$workers <- plan_workers()
+  # Under a plan, chunks per future (fewer at the end of a call), and the
+  # futures in the order they were collected (see run_tasks()).
+  ctx$per_future <- 4L
+  ctx$collected <- integer()
   ctx$progress <- NULL
   ctx$mean_prediction <- NULL
   ctx$call <- call

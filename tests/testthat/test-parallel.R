@@ -286,6 +286,52 @@ test_that("tasks run as one stream: chunks used and tasks finished in order, two
   expect_true(all(start_m[-(1:2)] > done_m[seq_len(length(sizes) - 2L)]))
 })
 
+test_that("under a plan, the future that is in first is collected first; chunks are still used in order", {
+  skip_if_not_installed("future")
+  d <- parallel_data(40)
+  X <- d$X
+  fit <- lm(y ~ a * b + f + i, data = cbind(X, y = d$y))
+  # Chunk k predicts rows 1..(5 + k) with column a set to k / 10; chunk 1
+  # takes 2 s on its worker, the others 0.1 s.
+  pf <- function(m, nd) {
+    Sys.sleep(if (isTRUE(all(nd$a == 0.1))) 2 else 0.1)
+    stats::predict(m, nd)
+  }
+  run <- function() {
+    ctx <- new_context(fit, pf, X, seq_len(nrow(X)), rep(1, nrow(X)), 1L, 1)
+    ctx$per_future <- 1L
+    used <- integer()
+    sums <- numeric(6)
+    task <- chunk_task(6L, function(k) {
+      list(list(src = seq_len(5L + k) - 1L, js = 1L, vals = list(rep(k / 10, 5L + k))))
+    }, function(k, ys) {
+      used <<- c(used, k)
+      sums[k] <<- sum(ys[[1L]])
+    }, function() sums)
+    list(res = run_task(ctx, task), used = used, collected = ctx$collected, n = ctx$n_predictions)
+  }
+  old <- future::plan("sequential")
+  on.exit(future::plan(old), add = TRUE)
+  s <- run()
+  future::plan("multisession", workers = 2)
+  m <- run()
+  ref <- vapply(1:6, function(k) {
+    nd <- X[seq_len(5L + k), ]
+    nd$a <- k / 10
+    sum(predict(fit, nd))
+  }, numeric(1))
+  expect_equal(s$res, ref)
+  expect_identical(m$res, s$res)
+  expect_identical(m$n, s$n)
+  expect_identical(s$used, 1:6)
+  expect_identical(m$used, 1:6)
+  # One future per chunk; the second (and those after it, on the other
+  # worker) came in before the slow first one.
+  expect_setequal(m$collected, 1:6)
+  expect_identical(m$collected[1L], 2L)
+  expect_gt(match(1L, m$collected), 2L)
+})
+
 test_that("after an interrupt cuts a send, the workers are stopped and start again", {
   skip_if_not_installed("future", "1.40.0")
   skip_if_not_installed("parallelly")
