@@ -7,11 +7,12 @@
 # predictions, in order. With the sequential plan (the default, and whenever
 # the future package is absent), or with the native engine, which runs on
 # threads of its own, the chunks are predicted one after another in this
-# process. With another future::plan(), every two chunks are a future: the
-# model, the distinct background rows the chunks need and the profiled
-# columns' values travel to the worker, which stacks and predicts them; one
-# future per worker runs, the chunks of a call's variables are one stream,
-# and the results are used in chunk order.
+# process. With another future::plan(), up to four consecutive chunks are a
+# future: the model, the distinct background rows the chunks need and the
+# profiled columns' values travel to the worker, which stacks and predicts
+# them; one future per worker runs, the chunks of a call's variables are one
+# stream, futures are collected as they come in, and the results are used
+# in chunk order.
 # The chunks are the same under every plan (their size follows the memory
 # budget, not the number of workers), so the numbers are identical.
 
@@ -207,24 +208,35 @@ run_tasks <- function(ctx, n, start, done) {
 }
 
 # The position of a future in `pending` that is resolved, waiting for one.
-# The oldest is waited for (on its worker's socket, where the backend has
-# one) and the others are checked in between: every 50 ms once one of them
-# may be done (at `rate` seconds per stacked row, 80% of its time), so that a
-# worker that finishes first does not wait for the one before it, and the
-# checks take little of a core.
+# The oldest is waited for (on its worker's socket or process, where the
+# backend's resolved() can wait), and the others are checked in between:
+# every 50 ms once one of them may be done (at `rate` seconds per stacked
+# row, 80% of its time), so that a worker that finishes first does not wait
+# for the one before it, and the checks take little of a core. With a
+# backend whose resolved() does not wait (a scheduler's, mirai's), this
+# sleeps until a future may be done, and then checks ever less often (from
+# 20 ms up to every second).
 first_resolved <- function(pending, rate = NA_real_) {
   if (length(pending) == 1L) return(1L)
-  others <- pending[-1L]
-  due <- vapply(others, function(f) f$sent + 0.8 * rate * sum(f$n), numeric(1))
+  due <- if (is.na(rate)) rep(-Inf, length(pending)) else
+    vapply(pending, function(f) f$sent + 0.8 * rate * sum(f$n), numeric(1))
+  pause <- 0.02
   repeat {
     now <- proc.time()[[3L]]
-    for (i in seq_along(others)) {
-      if (future::resolved(others[[i]]$future, timeout = 0)) return(i + 1L)
+    for (i in seq_along(pending)[-1L]) {
+      if (future::resolved(pending[[i]]$future, timeout = 0)) return(i + 0L)
     }
-    wait <- if (is.na(rate)) 0.05 else min(max(0.05, min(due) - now), 1)
+    wait <- min(max(0.05, min(due[-1L]) - now), 1)
     if (future::resolved(pending[[1L]]$future, timeout = wait)) return(1L)
-    # A backend whose resolved() does not wait: wait here.
-    if (proc.time()[[3L]] - now < 0.02) Sys.sleep(0.02)
+    later <- proc.time()[[3L]]
+    if (later - now < 0.02) {
+      if (later < min(due)) {
+        Sys.sleep(max(0.02, min(min(due) - later, 1)))
+      } else {
+        Sys.sleep(pause)
+        pause <- min(1, pause * 1.25)
+      }
+    }
   }
 }
 
