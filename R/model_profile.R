@@ -767,7 +767,7 @@ usable_variables <- function(data, variables, type, explicit, call, given_grids 
     problem <- NULL
     if (kind == "unsupported") {
       problem <- "is of class {.cls {class(col)}}; profiles need a numeric, factor, character or logical column"
-    } else if (all(is.na(col))) {
+    } else if (anyNA(col) && all(is.na(col))) {
       problem <- "has only missing values"
     } else if (!varies(col) && !(type == "partial" && v %in% given_grids)) {
       # (A PD profile over a given grid does not need the rows to vary.)
