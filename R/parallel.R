@@ -101,11 +101,12 @@ run_tasks <- function(ctx, n, start, done) {
     }
     return(invisible())
   }
-  # A future carries up to ctx$per_future (4) consecutive chunks of a task
-  # (a round trip costs about 45 ms: 25 to make and send a future, the rest
-  # to start it and send its result back), with the memory of one chunk at
-  # a time on the worker; at the end of a call, fewer, so that the workers
-  # finish together. One future per worker is in flight. Whichever future is in
+  # A future carries up to ctx$per_future consecutive chunks of a task (the
+  # rows of 4 chunks of the budget's size, see new_context(); a round trip
+  # costs about 45 ms: 25 to make and send a future, the rest to start it
+  # and send its result back), with the memory of one chunk at a time on
+  # the worker; at the end of a call, fewer, so that the workers finish
+  # together. One future per worker is in flight. Whichever future is in
   # first is collected, and the next one sent at once, before any
   # predictions are used: waiting for the oldest kept a worker that had
   # finished first idle (1.4-3.5 s per worker in PD of 4 variables at 10^6
@@ -141,11 +142,11 @@ run_tasks <- function(ctx, n, start, done) {
       if (!start_next()) return(NULL)
     }
     t <- active[[a]]
-    # Chunks per future: 4, and fewer at the end, so that the workers
-    # finish together (1 each once every task is started and at most 2 per
-    # worker are left).
+    # Chunks per future: per_future, and fewer at the end, so that the
+    # workers finish together (once every task is started, half of each
+    # worker's share of the chunks left, down to 1).
     left <- if (started < n) Inf else sum(vapply(active, function(t) t$task$K - t$submitted, numeric(1)))
-    size <- if (left > 4L * W) per_future else if (left > 2L * W) min(per_future, 2L) else 1L
+    size <- max(1L, min(per_future, ceiling(left / (2 * W))))
     ks <- seq.int(t$submitted + 1L, min(t$task$K, t$submitted + size))
     active[[a]]$submitted <<- ks[length(ks)]
     list(chunks = lapply(ks, t$task$make), amount = t$task$weight / t$task$K, id = ids[a])
