@@ -26,9 +26,8 @@ new_context <- function(model, predict_function, background, ids, weights,
   ctx$chunk_rows <- chunk_rows
   ctx$n_predictions <- 0
   ctx$workers <- plan_workers()
-  # Under a plan, chunks per future (fewer at the end of a call), and the
-  # futures in the order they were collected (see run_tasks()).
-  ctx$per_future <- 4L
+  # Under a plan, the futures in the order they were collected (see
+  # run_tasks()).
   ctx$collected <- integer()
   ctx$progress <- NULL
   ctx$mean_prediction <- NULL
@@ -61,13 +60,11 @@ new_context <- function(model, predict_function, background, ids, weights,
   # large the budget: a model's predict() is no faster per row on larger
   # chunks, and slower when two processes share the processor's cache (a
   # ranger forest on 167,000-row chunks took 8% more CPU per row on each of
-  # 2 workers than on 42,000-row ones). Under a plan, a future still carries
-  # the rows of 4 uncapped chunks (see run_tasks()), so a larger budget
-  # still means fewer round trips.
-  if (identical(ctx$engine, "predict")) {
-    ctx$per_future <- max(1L, min(64L, as.integer(floor(4 * chunk_rows / min(chunk_rows, max_chunk_rows)))))
-    ctx$chunk_rows <- min(chunk_rows, max_chunk_rows)
-  }
+  # 2 workers than on 42,000-row ones). Under a plan, a future carries the
+  # rows of 4 budget-sized chunks (at most 64 chunks; see run_tasks()), so
+  # a larger budget still means fewer round trips.
+  if (identical(ctx$engine, "predict")) ctx$chunk_rows <- min(chunk_rows, max_chunk_rows)
+  ctx$per_future <- min(64L, as.integer(4 * chunk_rows %/% ctx$chunk_rows))
   ctx
 }
 

@@ -7,8 +7,8 @@
 # predictions, in order. With the sequential plan (the default, and whenever
 # the future package is absent), or with the native engine, which runs on
 # threads of its own, the chunks are predicted one after another in this
-# process. With another future::plan(), up to four consecutive chunks are a
-# future: the model, the distinct background rows the chunks need and the
+# process. With another future::plan(), consecutive chunks (the rows of four
+# chunks of the budget's size) are a future: the model, the distinct background rows the chunks need and the
 # profiled columns' values travel to the worker, which stacks and predicts
 # them; one future per worker runs, the chunks of a call's variables are one
 # stream, futures are collected as they come in, and the results are used
@@ -133,10 +133,11 @@ run_tasks <- function(ctx, n, start, done) {
     ids <<- c(ids, started)
     TRUE
   }
-  all_out <- function() all(vapply(active, function(t) t$submitted == t$task$K, logical(1)))
+  # The first task under way with chunks not yet submitted (NA: none).
+  open_task <- function() Position(function(t) t$submitted < t$task$K, active)
   prepare <- function() {
     repeat {
-      a <- Position(function(t) t$submitted < t$task$K, active)
+      a <- open_task()
       if (!is.na(a)) break
       # Every chunk of the tasks under way is out: start the next task.
       if (!start_next()) return(NULL)
@@ -191,7 +192,7 @@ run_tasks <- function(ctx, n, start, done) {
       next
     }
     if (!length(pending)) break
-    if (length(pending) >= W && all_out() && start_next()) next
+    if (length(pending) >= W && is.na(open_task()) && start_next()) next
     i <- first_resolved(pending, rate)
     f <- pending[[i]]
     ys <- future::value(f$future)
@@ -225,7 +226,7 @@ first_resolved <- function(pending, rate = NA_real_) {
   repeat {
     now <- proc.time()[[3L]]
     for (i in seq_along(pending)[-1L]) {
-      if (future::resolved(pending[[i]]$future, timeout = 0)) return(i + 0L)
+      if (future::resolved(pending[[i]]$future, timeout = 0)) return(i)
     }
     wait <- min(max(0.05, min(due[-1L]) - now), 1)
     if (future::resolved(pending[[1L]]$future, timeout = wait)) return(1L)

@@ -138,6 +138,33 @@ test_that("the memory budget bounds the rows of every predict() call", {
   }
 })
 
+test_that("a predict() call holds at most 65,536 stacked rows; a future, the rows of 4 budget-sized chunks", {
+  n <- 70000
+  d <- parallel_data(n)
+  fit <- lm(y ~ a * b + f + i, data = cbind(d$X, y = d$y))
+  sizes <- integer()
+  pf <- function(m, nd) {
+    sizes <<- c(sizes, nrow(nd))
+    predict(m, nd)
+  }
+  # PD predicts a block of rows at one grid value per call. 70,000 rows fit
+  # in a budget of 256 MiB (about a million rows of 88 bytes), but not in
+  # the cap: two blocks of 35,000 rows, at each of the 2 points (after the
+  # 2 rows of the probe). Without the cap, one call per point, of 70,000.
+  model_profile(fit, d$X, N = NULL, variables = "a", predict_function = pf, keep_ice = FALSE,
+                grid_points = 2, memory_budget = 256, engine = "predict")
+  expect_identical(sizes, c(2L, rep(35000L, 4L)))
+  per_row <- 3 * (8 + 8 + 4 + 4) + 16
+  budget_rows <- floor(256 / 3 * 2^20 / per_row)
+  ctx <- new_context(fit, pf, unclass_frame(d$X), seq_len(n), rep(1, n), 1L, 256)
+  expect_identical(ctx$chunk_rows, 65536)
+  expect_identical(ctx$per_future, as.integer(min(64, 4 * budget_rows %/% 65536)))
+  # Below the cap: chunks of the budget's size, 4 per future.
+  ctx <- new_context(fit, pf, unclass_frame(d$X), seq_len(n), rep(1, n), 1L, 1)
+  expect_identical(ctx$chunk_rows, floor(1 / 3 * 2^20 / per_row))
+  expect_identical(ctx$per_future, 4L)
+})
+
 test_that("the terminal nodes ranger keeps per tree count in the chunk size", {
   bytes <- c(8, 8, 4, 4)
   expect_equal(predict_row_bytes(lm(dist ~ speed, cars), bytes), 3 * 24 + 16)
