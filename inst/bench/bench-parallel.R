@@ -1,9 +1,20 @@
 # Scale out: PD and AL of 10 variables over 1,000,000 background rows with a
-# predict-bound model (a ranger forest through its own predict(), one thread
-# per process), under the sequential plan and plan(multisession, workers = 2),
-# in one run: seconds, the speed-up, identical numbers, and the peak memory
-# of the main process against the memory budget plus the data.
-#   Rscript inst/bench/bench-parallel.R [rows] [budget_MiB]
+# predict-bound model through its own predict(), under the sequential plan
+# and plan(multisession, workers = 2), in one run: seconds, the speed-up,
+# identical numbers, and the peak memory of the main process against the
+# memory budget plus the data. Two forests of 30 trees with at most 256
+# leaves each:
+# - randomForest: its predict() runs on the calling thread alone, so two
+#   workers are two busy threads on the two cores;
+# - ranger (num.threads = 1): its predict() still starts a thread for the
+#   trees while the calling thread waits on a condition variable that the
+#   tree thread signals after every tree and every row (and checks for
+#   interrupts each time), so two workers are four threads on two cores.
+#   Measured alone here, about 4,800 context switches per 65,536-row call;
+#   two processes predicting side by side lost 8% of their rows per second
+#   each (randomForest: none).
+#   Rscript inst/bench/bench-parallel.R [rows] [budget_MiB] [models]
+# `models`: comma-separated, "randomForest,ranger" by default.
 # Each configuration runs in a fresh R process (so that its peak memory is
 # its own); this script is both the driver and (with "run") the child.
 args <- commandArgs(trailingOnly = TRUE)
@@ -30,21 +41,25 @@ if (length(args) && args[1] == "run") {
   n <- as.integer(args[3])
   budget <- as.numeric(args[4])
   out <- args[5]
-  suppressPackageStartupMessages({
-    library(modelprofiles)
-    library(ranger)
-  })
+  model <- args[6]
+  suppressPackageStartupMessages(library(modelprofiles))
   train <- make_data(20000)
-  fit <- ranger(x = train$X, y = train$y, num.trees = 30, max.depth = 8, num.threads = 1, seed = 1)
+  if (model == "ranger") {
+    fit <- ranger::ranger(x = train$X, y = train$y, num.trees = 30, max.depth = 8, num.threads = 1, seed = 1)
+    pf <- function(m, d) predict(m, d, num.threads = 1)$predictions
+  } else {
+    set.seed(1)
+    fit <- randomForest::randomForest(x = train$X, y = train$y, ntree = 30, maxnodes = 256)
+    pf <- function(m, d) predict(m, d)
+  }
   rm(train)
   gc()
   base <- rss()[["now"]]
   X <- make_data(n)$X
   data_mib <- as.numeric(utils::object.size(X)) / 2^20
   if (plan_name == "multisession") future::plan(future::multisession, workers = 2)
-  pf <- function(m, d) predict(m, d, num.threads = 1)$predictions
   # Before timing, a run on 100,000 rows under the same plan and budget: the
-  # workers start and load modelprofiles and ranger, and every process's R
+  # workers start and load modelprofiles and the model's package, and every process's R
   # heap grows to the size of a chunk (a fresh process collects garbage far
   # more often at first), as in a session that has made a profile before.
   warm <- X[1:100000, ]
@@ -83,33 +98,38 @@ if (length(args) && args[1] == "run") {
 # Driver.
 n <- if (length(args) >= 1) as.integer(args[1]) else 1000000L
 budget <- if (length(args) >= 2) as.numeric(args[2]) else 256
+models <- if (length(args) >= 3) strsplit(args[3], ",")[[1]] else c("randomForest", "ranger")
 rscript <- file.path(R.home("bin"), "Rscript")
 me <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
-res <- list()
-for (plan_name in c("sequential", "multisession")) {
-  out <- tempfile(fileext = ".rds")
-  status <- system2(rscript, c(me, "run", plan_name, n, budget, out))
-  if (status != 0) stop("the ", plan_name, " run failed")
-  res[[plan_name]] <- readRDS(out)
-}
-s <- res$sequential
-m <- res$multisession
-stopifnot(identical(s$pd, m$pd), identical(s$al, m$al))
-row <- function(name, r) {
-  data.frame(plan = name, pd_seconds = round(r$t_pd, 1), al_seconds = round(r$t_al, 1),
-             total = round(r$t_pd + r$t_al, 1),
-             speedup = round((s$t_pd + s$t_al) / (r$t_pd + r$t_al), 2),
-             peak_rss_mib = round(r$peak), before_data_mib = round(r$base),
-             data_mib = round(r$data), budget_mib = budget,
-             within = r$peak <= r$base + r$data + budget,
-             r_heap_peak_mib = round(r$heap))
-}
-tab <- rbind(row("sequential", s), row("multisession, 2 workers", m))
 options(width = 200)
-cat(sprintf("R %s; %s rows, 10 variables; ranger 30 trees (depth 8) through predict(), 1 thread per process;\n",
-            getRversion(), format(n, big.mark = ",")))
-cat(sprintf("PD at 5 points and AL with 20 intervals for all 10 variables; %s predictions; numbers identical: TRUE; %s\n",
-            format(s$predictions, big.mark = ","), format(Sys.time())))
-print(tab, row.names = FALSE)
-cat(sprintf("Peak memory of the 2 workers: %s MiB (each holds R, modelprofiles and ranger, and predicts one chunk at a time).\n",
-            paste(round(m$workers), collapse = " and ")))
+describe <- c(randomForest = "randomForest 30 trees (at most 256 leaves) through predict()",
+              ranger = "ranger 30 trees (depth 8) through predict(num.threads = 1)")
+for (model in models) {
+  res <- list()
+  for (plan_name in c("sequential", "multisession")) {
+    out <- tempfile(fileext = ".rds")
+    status <- system2(rscript, c(me, "run", plan_name, n, budget, out, model))
+    if (status != 0) stop("the ", plan_name, " run of ", model, " failed")
+    res[[plan_name]] <- readRDS(out)
+  }
+  s <- res$sequential
+  m <- res$multisession
+  stopifnot(identical(s$pd, m$pd), identical(s$al, m$al))
+  row <- function(name, r) {
+    data.frame(plan = name, pd_seconds = round(r$t_pd, 1), al_seconds = round(r$t_al, 1),
+               total = round(r$t_pd + r$t_al, 1),
+               speedup = round((s$t_pd + s$t_al) / (r$t_pd + r$t_al), 2),
+               peak_rss_mib = round(r$peak), before_data_mib = round(r$base),
+               data_mib = round(r$data), budget_mib = budget,
+               within = r$peak <= r$base + r$data + budget,
+               r_heap_peak_mib = round(r$heap))
+  }
+  tab <- rbind(row("sequential", s), row("multisession, 2 workers", m))
+  cat(sprintf("R %s; %s rows, 10 variables; %s;\n",
+              getRversion(), format(n, big.mark = ","), describe[[model]]))
+  cat(sprintf("PD at 5 points and AL with 20 intervals for all 10 variables; %s predictions; numbers identical: TRUE; %s\n",
+              format(s$predictions, big.mark = ","), format(Sys.time())))
+  print(tab, row.names = FALSE)
+  cat(sprintf("Peak memory of the 2 workers: %s MiB (each holds R, modelprofiles and %s, and predicts one chunk at a time).\n\n",
+              paste(round(m$workers), collapse = " and "), model))
+}

@@ -168,6 +168,10 @@ test_that("a predict() call holds at most 65,536 stacked rows; a future, the row
 test_that("the terminal nodes ranger keeps per tree count in the chunk size", {
   bytes <- c(8, 8, 4, 4)
   expect_equal(predict_row_bytes(lm(dist ~ speed, cars), bytes), 3 * 24 + 16)
+  if (requireNamespace("randomForest", quietly = TRUE)) {
+    rf <- randomForest::randomForest(dist ~ speed, cars, ntree = 2)
+    expect_equal(predict_row_bytes(rf, bytes), 5 * 24 + 16)
+  }
   skip_if_not_installed("ranger")
   d <- parallel_data(200)
   fit <- ranger::ranger(y ~ ., data = cbind(d$X, y = d$y), num.trees = 25, seed = 1, num.threads = 1)
