@@ -57,7 +57,3 @@ cpp_stack_frame <- function(data, src_, js, vals, threads) {
     .Call(`_modelprofiles_cpp_stack_frame`, data, src_, js, vals, threads)
 }
 
-cpp_untouched <- function(bytes) {
-    .Call(`_modelprofiles_cpp_untouched`, bytes)
-}
-

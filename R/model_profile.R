@@ -244,11 +244,11 @@
 #' @param memory_budget Memory, in MiB, that a call may use beyond the data
 #'   (option `modelprofiles.memory_budget`, default 256). A chunk of stacked
 #'   rows takes a third of it: the rows, their predictions and the two
-#'   copies a typical `predict()` makes (and, for ranger forests, the
-#'   terminal node of each row in each tree that its `predict()` keeps),
-#'   up to 65,536 stacked rows per `predict()` call. The rest is for
-#'   garbage R has not yet collected and for vectors as long as the
-#'   background. Under a [future::plan()] it holds per process.
+#'   copies a typical `predict()` makes (four for randomForest; for ranger
+#'   forests, also the terminal node of each row in each tree that its
+#'   `predict()` keeps), up to 65,536 stacked rows per `predict()` call.
+#'   The rest is for garbage R has not yet collected and for vectors as
+#'   long as the background. Under a [future::plan()] it holds per process.
 #' @param keep_ice Keep the ICE curves (`$cp_profiles`) where they are
 #'   computed (PD, kernel LD and kernel AL), as long as all of them together
 #'   fit in `memory_budget` (about 48 bytes per point); curves of variables

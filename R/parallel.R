@@ -259,15 +259,14 @@ chunk_future <- function(chunks, ctx, amount, id) {
   # reported as misusing them; a prediction that depends on them would not
   # be reproducible under any plan.
   expr <- quote(get("predict_on_worker", envir = asNamespace("modelprofiles"))(
-    model, predict_function, part, jobs, ends, progress, amount, reserve
+    model, predict_function, part, jobs, ends, progress, amount
   ))
   f <- future::future(
     expr, substitute = FALSE,
     globals = list(
       model = ctx$model,
       predict_function = if (own) NULL else ctx$predict_function, part = job$part,
-      jobs = job$jobs, ends = cumsum(per_chunk), progress = ctx$progress, amount = amount,
-      reserve = worker_reserve(ctx)
+      jobs = job$jobs, ends = cumsum(per_chunk), progress = ctx$progress, amount = amount
     ),
     packages = worker_packages(ctx$model), seed = NULL, lazy = FALSE
   )
@@ -381,12 +380,9 @@ worker_packages <- function(model) {
   unique(pkgs)
 }
 
-# On a worker: stack each job's rows and predict them, with `reserve` bytes
-# of heap held (heap_reserve()).
-predict_on_worker <- function(model, predict_function, part, jobs, ends, progress, amount,
-                              reserve = 0) {
+# On a worker: stack each job's rows and predict them.
+predict_on_worker <- function(model, predict_function, part, jobs, ends, progress, amount) {
   if (is.null(predict_function)) predict_function <- default_predict_function(model)
-  held <- heap_reserve(reserve) # until the function returns
   out <- vector("list", length(jobs))
   for (i in seq_along(jobs)) {
     out[[i]] <- predict_function(model, stack_job(part, jobs[[i]], 1L))
@@ -395,27 +391,6 @@ predict_on_worker <- function(model, predict_function, part, jobs, ends, progres
   }
   out
 }
-
-# R collects garbage when the memory of its vectors reaches a trigger, which
-# it sets in proportion to the memory they hold after each collection. The
-# main process holds the data, but a worker holds only the rows of one
-# future, so the garbage of every chunk it predicts (a stacked chunk and the
-# model's copies of it, tens of MB) set off a collection: with randomForest,
-# a worker spent three times as long collecting garbage per chunk as the
-# sequential run (6.2 s against 1.9 s in PD of 10 variables at 10^6 rows, 7%
-# of all the processor time). A vector of `bytes` bytes that is never
-# written (cpp_untouched()), held while the worker predicts, raises the
-# trigger as data of that size would, but takes no memory from the system;
-# the memory it lets the garbage use is what the budget gives a worker
-# (worker_reserve()). NULL when R cannot have it (mem.maxVSize(), or a
-# system that does not overcommit).
-heap_reserve <- function(bytes) {
-  if (!is.numeric(bytes) || !isTRUE(bytes >= 2^20)) return(NULL)
-  tryCatch(cpp_untouched(bytes), error = function(e) NULL)
-}
-
-# The heap a worker holds in reserve (heap_reserve()): half the budget.
-worker_reserve <- function(ctx) ctx$memory_budget * 2^20 / 2
 
 # Futures left when a run stops early (an error, an interrupt): cancelled
 # (which stops their workers) and collected, where the future package can

@@ -197,16 +197,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_untouched
-SEXP cpp_untouched(double bytes);
-RcppExport SEXP _modelprofiles_cpp_untouched(SEXP bytesSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< double >::type bytes(bytesSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_untouched(bytes));
-    return rcpp_result_gen;
-END_RCPP
-}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_interval_index", (DL_FUNC) &_modelprofiles_cpp_interval_index, 3},
@@ -223,7 +213,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_native_ranger", (DL_FUNC) &_modelprofiles_cpp_native_ranger, 7},
     {"_modelprofiles_cpp_native_info", (DL_FUNC) &_modelprofiles_cpp_native_info, 2},
     {"_modelprofiles_cpp_stack_frame", (DL_FUNC) &_modelprofiles_cpp_stack_frame, 5},
-    {"_modelprofiles_cpp_untouched", (DL_FUNC) &_modelprofiles_cpp_untouched, 1},
     {NULL, NULL, 0}
 };
 

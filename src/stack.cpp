@@ -95,14 +95,3 @@ List cpp_stack_frame(List data, Nullable<IntegerVector> src_, IntegerVector js,
   out.attr("class") = "data.frame";
   return out;
 }
-
-// A double vector of `bytes` bytes whose elements are never set. Kept alive
-// on a worker while it predicts (heap_reserve() in R/parallel.R), it makes R
-// size its heap as for live data of that size, so that the garbage of the
-// chunks predicted is collected less often; its pages are never written, so
-// the operating system does not give it memory (it is not resident).
-// [[Rcpp::export(rng = false)]]
-SEXP cpp_untouched(double bytes) {
-  const R_xlen_t n = static_cast<R_xlen_t>(bytes / sizeof(double));
-  return Rf_allocVector(REALSXP, n > 0 ? n : 0);
-}

@@ -247,49 +247,6 @@ test_that("workers load the package that predicts the model", {
   expect_identical(worker_packages(fit), c("modelprofiles", "randomForest"))
 })
 
-test_that("a worker's heap reserve counts for R's collector but takes no memory from the system", {
-  expect_null(heap_reserve(0))
-  expect_null(heap_reserve(1000))
-  expect_null(heap_reserve(NA_real_))
-  expect_null(heap_reserve("a"))
-  r <- heap_reserve(2^21)
-  expect_type(r, "double")
-  expect_length(r, 2^18)
-  rm(r)
-  # Half the budget, carried by every future.
-  ctx <- new.env()
-  ctx$memory_budget <- 256
-  expect_identical(worker_reserve(ctx), 128 * 2^20)
-  skip_on_os(c("windows", "mac", "solaris"))
-  skip_if_not(file.exists("/proc/self/status"))
-  rss <- function() {
-    s <- readLines("/proc/self/status")
-    as.numeric(gsub("[^0-9]", "", s[startsWith(s, "VmRSS:")])) * 1024
-  }
-  vcells <- function() gc()[2L, 1L]
-  v0 <- vcells()
-  m0 <- rss()
-  r <- heap_reserve(2^29)
-  skip_if(is.null(r), "this system did not give R 512 MiB of address space")
-  m1 <- rss()
-  v1 <- vcells()
-  expect_gte(v1 - v0, 2^29 / 8) # R counts it as 512 MiB of vectors...
-  expect_lt(m1 - m0, 2^25) # ...of which less than 32 MiB is resident
-  # The predictions on a worker are the same with and without it.
-  d <- parallel_data(60)
-  fit <- lm(y ~ ., data = cbind(d$X, y = d$y))
-  ctx <- new_context(fit, function(m, nd) predict(m, nd), unclass_frame(d$X), seq_len(60), rep(1, 60), 1L, 1)
-  specs <- list(list(src = 0:59, js = 1L, vals = list(rep(0.5, 60))))
-  job <- job_rows(ctx, specs)
-  pf <- function(m, nd) predict(m, nd)
-  with <- predict_on_worker(fit, pf, job$part, job$jobs, 1L, NULL, 1, reserve = 2^24)
-  without <- predict_on_worker(fit, pf, job$part, job$jobs, 1L, NULL, 1, reserve = 0)
-  expect_identical(with, without)
-  nd <- d$X
-  nd[[1L]] <- 0.5
-  expect_equal(unname(with[[1L]]), unname(predict(fit, nd)))
-})
-
 test_that("tasks run as one stream: chunks used and tasks finished in order, two at most under way", {
   skip_if_not_installed("future")
   d <- parallel_data(40)
