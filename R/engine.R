@@ -23,7 +23,6 @@ new_context <- function(model, predict_function, background, ids, weights,
   ctx$weights <- weights
   ctx$threads <- threads
   ctx$memory_budget <- memory_budget
-  ctx$chunk_rows <- chunk_rows
   ctx$n_predictions <- 0
   ctx$workers <- plan_workers()
   # Under a plan, the futures in the order they were collected (see
@@ -58,12 +57,12 @@ new_context <- function(model, predict_function, background, ids, weights,
   }
   # Through predict(), a chunk holds at most 65,536 stacked rows, however
   # large the budget: a model's predict() is no faster per row on larger
-  # chunks, and slower when two processes share the processor's cache (a
+  # chunks, and can be slower with two processes predicting side by side (a
   # ranger forest on 167,000-row chunks took 8% more CPU per row on each of
   # 2 workers than on 42,000-row ones). Under a plan, a future carries the
   # rows of 4 budget-sized chunks (at most 64 chunks; see run_tasks()), so
   # a larger budget still means fewer round trips.
-  if (identical(ctx$engine, "predict")) ctx$chunk_rows <- min(chunk_rows, max_chunk_rows)
+  ctx$chunk_rows <- if (identical(ctx$engine, "predict")) min(chunk_rows, max_chunk_rows) else chunk_rows
   ctx$per_future <- min(64L, as.integer(4 * chunk_rows %/% ctx$chunk_rows))
   ctx
 }
@@ -80,10 +79,10 @@ max_chunk_rows <- 65536
 # doubles) raised the peak memory by 186 MiB with 30 trees, 556 bytes per
 # row (this count: 536). randomForest's predict() keeps no node per tree
 # unless asked to, but copies its input more: a 26.7 MiB chunk raised the
-# peak by 98.8 MiB, 3.7 times the input (this count: 4 times, and the row).
+# peak by 98.8 MiB, 3.7 times the input (this count: 4 copies).
 predict_row_bytes <- function(model, bytes) {
-  if (inherits(model, "randomForest")) return(5 * sum(bytes) + 16)
-  base <- 3 * sum(bytes) + 16
+  copies <- if (inherits(model, "randomForest")) 4 else 2
+  base <- (1 + copies) * sum(bytes) + 16
   trees <- if (inherits(model, "ranger")) model$num.trees
   if (!is.numeric(trees) || length(trees) != 1L) return(base)
   base + 8 * trees + 4 * length(bytes)

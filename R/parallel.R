@@ -8,9 +8,9 @@
 # the future package is absent), or with the native engine, which runs on
 # threads of its own, the chunks are predicted one after another in this
 # process. With another future::plan(), consecutive chunks (the rows of four
-# chunks of the budget's size) are a future: the model, the distinct background rows the chunks need and the
-# profiled columns' values travel to the worker, which stacks and predicts
-# them; one future per worker runs, the chunks of a call's variables are one
+# chunks of the budget's size) are a future: the model, the distinct
+# background rows the chunks need and the profiled columns' values travel to
+# the worker, which stacks and predicts them; one future per worker runs, the chunks of a call's variables are one
 # stream, futures are collected as they come in, and the results are used
 # in chunk order.
 # The chunks are the same under every plan (their size follows the memory

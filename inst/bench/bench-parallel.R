@@ -44,25 +44,24 @@ if (length(args) && args[1] == "run") {
   model <- args[6]
   suppressPackageStartupMessages(library(modelprofiles))
   train <- make_data(20000)
-  if (model == "ranger") {
-    fit <- ranger::ranger(x = train$X, y = train$y, num.trees = 30, max.depth = 8, num.threads = 1, seed = 1)
-    pf <- function(m, d) predict(m, d, num.threads = 1)$predictions
-  } else {
-    set.seed(1)
-    fit <- randomForest::randomForest(x = train$X, y = train$y, ntree = 30, maxnodes = 256)
-    pf <- function(m, d) predict(m, d)
-  }
+  set.seed(1)
+  fit <- switch(model,
+    ranger = ranger::ranger(x = train$X, y = train$y, num.trees = 30, max.depth = 8, num.threads = 1, seed = 1),
+    randomForest = randomForest::randomForest(x = train$X, y = train$y, ntree = 30, maxnodes = 256)
+  )
+  pf <- if (model == "ranger") function(m, d) predict(m, d, num.threads = 1)$predictions else function(m, d) predict(m, d)
   rm(train)
   gc()
   base <- rss()[["now"]]
   X <- make_data(n)$X
   data_mib <- as.numeric(utils::object.size(X)) / 2^20
   if (plan_name == "multisession") future::plan(future::multisession, workers = 2)
-  # Before timing, a run on 100,000 rows under the same plan and budget: the
-  # workers start and load modelprofiles and the model's package, and every process's R
-  # heap grows to the size of a chunk (a fresh process collects garbage far
-  # more often at first), as in a session that has made a profile before.
-  warm <- X[1:100000, ]
+  # Before timing, a run on (at most) 100,000 rows under the same plan and
+  # budget: the workers start and load modelprofiles and the model's
+  # package, and every process's R heap grows to the size of a chunk (a
+  # fresh process collects garbage far more often at first), as in a
+  # session that has made a profile before.
+  warm <- X[seq_len(min(n, 100000)), ]
   invisible(model_profile(fit, warm, predict_function = pf, N = NULL, variables = "x1",
                           grid_points = 5, keep_ice = FALSE, memory_budget = budget, engine = "predict"))
   invisible(model_profile(fit, warm, predict_function = pf, N = NULL, variables = "x1",
@@ -104,6 +103,8 @@ me <- sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE))
 options(width = 200)
 describe <- c(randomForest = "randomForest 30 trees (at most 256 leaves) through predict()",
               ranger = "ranger 30 trees (depth 8) through predict(num.threads = 1)")
+unknown <- setdiff(models, names(describe))
+if (length(unknown)) stop("unknown model: ", paste(unknown, collapse = ", "), "; use randomForest and/or ranger")
 for (model in models) {
   res <- list()
   for (plan_name in c("sequential", "multisession")) {

@@ -168,10 +168,6 @@ test_that("a predict() call holds at most 65,536 stacked rows; a future, the row
 test_that("the terminal nodes ranger keeps per tree count in the chunk size", {
   bytes <- c(8, 8, 4, 4)
   expect_equal(predict_row_bytes(lm(dist ~ speed, cars), bytes), 3 * 24 + 16)
-  if (requireNamespace("randomForest", quietly = TRUE)) {
-    rf <- randomForest::randomForest(dist ~ speed, cars, ntree = 2)
-    expect_equal(predict_row_bytes(rf, bytes), 5 * 24 + 16)
-  }
   skip_if_not_installed("ranger")
   d <- parallel_data(200)
   fit <- ranger::ranger(y ~ ., data = cbind(d$X, y = d$y), num.trees = 25, seed = 1, num.threads = 1)
@@ -184,6 +180,26 @@ test_that("the terminal nodes ranger keeps per tree count in the chunk size", {
   }
   model_profile(fit, d$X, N = NULL, predict_function = pf, memory_budget = 0.1, engine = "predict",
                 keep_ice = FALSE, grid_points = 40)
+  limit <- floor(0.1 / 3 * 2^20 / per_row)
+  expect_lte(max(sizes), limit)
+  expect_gt(max(sizes), limit / 3)
+})
+
+test_that("randomForest's four copies of its input count in the chunk size", {
+  skip_if_not_installed("randomForest")
+  d <- parallel_data(200)
+  fit <- randomForest::randomForest(d$X, d$y, ntree = 3)
+  per_row <- 5 * (8 + 8 + 4 + 4) + 16
+  expect_equal(predict_row_bytes(fit, vapply(d$X, column_bytes, numeric(1))), per_row)
+  sizes <- integer()
+  pf <- function(m, nd) {
+    sizes <<- c(sizes, nrow(nd))
+    predict(m, nd)
+  }
+  model_profile(fit, d$X, N = NULL, predict_function = pf, memory_budget = 0.1, engine = "predict",
+                keep_ice = FALSE, grid_points = 40)
+  # Counted as a typical model (2 copies, 88 bytes a row), chunks would be
+  # half as large again as this limit.
   limit <- floor(0.1 / 3 * 2^20 / per_row)
   expect_lte(max(sizes), limit)
   expect_gt(max(sizes), limit / 3)
