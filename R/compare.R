@@ -61,7 +61,7 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
     cli::cli_abort("Unknown argument{?s}: {.arg {names(list(...))}}.", call = env)
   }
   if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
-  engine <- match.arg(engine)
+  engine <- rlang::arg_match(engine, error_call = env)
   close_cache <- native_cache_scope()
   on.exit(close_cache(), add = TRUE)
   n_data <- nrow(resolve_inputs(x, data, predict_function, label, env)$data)
@@ -112,12 +112,14 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
 profile_at <- function(res, v, label, x) {
   a <- res$agr_profiles
   a <- a[a$`_vname_` == v & a$`_label_` == label, , drop = FALSE]
-  if (is.numeric(res$grids[[v]])) {
+  if (column_kind(res$grids[[v]]) == "numeric") {
     ok <- !is.na(a$`_yhat_`)
-    gx <- as.double(a$`_x_`[ok])
+    # (`_x_` is character when the variables' scales are mixed; the grid is
+    # on the variable's own scale, e.g. Dates, as are the rows' values x.)
+    gx <- scale_numbers(res$grids[[v]], if (is.character(a$`_x_`)) res$grids[[v]] else a$`_x_`)[ok]
     gy <- a$`_yhat_`[ok]
     if (length(gx) == 1L) return(rep(gy, length(x)))
-    return(stats::approx(gx, gy, xout = as.double(x), rule = 2, ties = mean)$y)
+    return(stats::approx(gx, gy, xout = scale_numbers(res$grids[[v]], x), rule = 2, ties = mean)$y)
   }
   a$`_yhat_`[match(as.character(x), as.character(a$`_x_`))]
 }
@@ -160,7 +162,7 @@ autoplot.mp_comparison <- function(object, ..., type = c("profiles", "distances"
   vars <- utils::head(unique(d$variable), n)
   if (type == "profiles") {
     p <- object$profiles
-    kinds <- vapply(vars, function(v) is.numeric(p$pd$grids[[v]]), logical(1))
+    kinds <- vapply(vars, function(v) column_kind(p$pd$grids[[v]]) == "numeric", logical(1))
     if (any(kinds)) vars <- vars[kinds]
     return(autoplot.mp_profile(p$pd, p$ld, p$al, variables = vars, ...))
   }

@@ -7,16 +7,17 @@
 
 new_context <- function(model, predict_function, background, ids, weights,
                         threads, memory_budget, class = NULL, call = NULL,
-                        engine = "predict", linear = FALSE) {
+                        engine = "predict", linear = FALSE, adapter = model_adapter(model)) {
   bytes <- vapply(background, column_bytes, numeric(1))
-  per_row <- predict_row_bytes(model, bytes)
+  per_row <- adapter_row_bytes(adapter, bytes)
   # A chunk takes a third of the budget: the rest is for what R has not yet
   # collected of the chunks before (it collects when its heap has grown by a
   # fraction of itself, large with the data in it) and for the vectors of
   # the background's length that a profile holds.
-  chunk_rows <- max(1, floor(memory_budget / 3 * 2^20 / per_row))
+  chunk_rows <- min(.Machine$integer.max, max(1, floor(memory_budget / 3 * 2^20 / per_row)))
   ctx <- new.env(parent = emptyenv())
   ctx$model <- model
+  ctx$adapter <- adapter
   ctx$predict_function <- predict_function
   ctx$data <- background
   ctx$ids <- ids
@@ -31,37 +32,40 @@ new_context <- function(model, predict_function, background, ids, weights,
   ctx$progress <- NULL
   ctx$mean_prediction <- NULL
   ctx$call <- call
-  # Which outputs (classes) to profile: from the predictions of a few probe
-  # rows, which are not counted in n_predictions (only their shape is
-  # checked here). They also tell whether the compiled model predicts what
-  # the predict function does (20 rows; none of the predict function's when
-  # it is the package's own, see native_trusted()).
-  # Linear models (for ICE curves only, when `linear`) have an engine of
-  # their own (R/native_linear.R).
   ctx$outputs <- list(columns = NULL)
   ctx$engine <- "predict"
-  lin <- if (linear && engine != "predict") linear_prepare(ctx)
-  native <- if (is.null(lin)) native_prepare(ctx, engine, call)
-  trusted <- native_trusted(predict_function)
-  compare <- (!is.null(native) && !trusted) || !is.null(lin)
-  probe <- seq_len(min(length(ids), if (compare) 20L else 2L)) - 1L
-  mine <- if (!is.null(native)) cpp_native_predict(native$model, native$X, probe, integer(), list(), 1L)
-  y <- if (!is.null(native) && trusted) mine else predict_function(model, cpp_stack_frame(background, probe, integer(), list(), threads))
-  y <- check_predictions(y, length(probe), call = call, allow_na = TRUE)
-  ctx$n_columns <- ncol(y)
-  ctx$outputs <- select_outputs(y, class, call)
-  if (!is.null(lin)) {
-    linear_use(ctx, engine, lin, linear_probe(ctx, lin, probe + 1L), y, trusted, call)
-  } else {
-    native_use(ctx, engine, native, mine, y, call)
+  # The native and linear engines stand in for the adapter's own predict
+  # function only: a function the user wrote is the model.
+  own <- is_default_predictor(predict_function)
+  if (engine == "native" && !own) {
+    cli::cli_abort(c(
+      "The native engine stands in for the model's own predict function only, not for {.arg predict_function}.",
+      i = "Leave out {.arg predict_function}, or use {.code engine = \"predict\"}."
+    ), call = call)
   }
-  # Through predict(), a chunk holds at most 65,536 stacked rows, however
-  # large the budget: a model's predict() is no faster per row on larger
-  # chunks, and can be slower with two processes predicting side by side (a
-  # ranger forest on 167,000-row chunks took 8% more CPU per row on each of
-  # 2 workers than on 42,000-row ones). Under a plan, a future carries the
-  # rows of 4 budget-sized chunks (at most 64 chunks; see run_tasks()), so
-  # a larger budget still means fewer round trips.
+  if (own && engine != "predict") {
+    ctx$linear <- if (linear) linear_prepare(ctx)
+    if (is.null(ctx$linear)) ctx$native <- native_prepare(ctx, engine, call)
+    if (!is.null(ctx$linear) || !is.null(ctx$native)) ctx$engine <- "native"
+  }
+  # Which outputs (classes) to profile, from the predictions of two probe
+  # rows (not counted in n_predictions; only their shape is used).
+  probe <- seq_len(min(length(ids), 2L)) - 1L
+  y <- if (!is.null(ctx$native)) {
+    cpp_native_predict(ctx$native$model, ctx$native$X, probe, integer(), list(), 1L)
+  } else {
+    predict_function(model, cpp_stack_frame(background, probe, integer(), list(), threads))
+  }
+  y <- check_predictions(y, length(probe), call = call, allow_na = TRUE,
+                         classifier = identical(adapter$task, "classification"))
+  if (!is.null(ctx$native) && ncol(y) > 1L && !is.null(adapter$classes)) colnames(y) <- adapter$classes
+  ctx$n_columns <- ncol(y)
+  ctx$outputs <- select_outputs(y, class, call, adapter$positive)
+  # Through predict(), a chunk holds at most max_chunk_rows stacked rows,
+  # however large the budget (a model's predict() is no faster per row on
+  # larger chunks; see inst/bench/results/bench-parallel.txt). Under a
+  # plan, a future carries the rows of 4 budget-sized chunks (at most 64),
+  # so a larger budget still means fewer round trips.
   ctx$chunk_rows <- if (identical(ctx$engine, "predict")) min(chunk_rows, max_chunk_rows) else chunk_rows
   ctx$per_future <- min(64L, as.integer(4 * chunk_rows %/% ctx$chunk_rows))
   ctx
@@ -69,24 +73,6 @@ new_context <- function(model, predict_function, background, ids, weights,
 
 # Stacked rows of a chunk through predict() (see new_context()).
 max_chunk_rows <- 65536
-
-# Bytes held per stacked row while a chunk is predicted: the stacked row,
-# its prediction, and two copies of the row made by a typical predict()
-# (model.frame and model.matrix; data.matrix and the model's own copy).
-# `bytes`: the bytes of each column of a row. ranger's predict() also keeps
-# a terminal node (8 bytes) per row and tree and a logical is.na() matrix (4
-# bytes per column): measured, a 26.7 MiB chunk (350,000 rows of 10
-# doubles) raised the peak memory by 186 MiB with 30 trees, 556 bytes per
-# row (this count: 536). randomForest's predict() keeps no node per tree
-# unless asked to, but copies its input more: a 26.7 MiB chunk raised the
-# peak by 98.8 MiB, 3.7 times the input (this count: 4 copies).
-predict_row_bytes <- function(model, bytes) {
-  copies <- if (inherits(model, "randomForest")) 4 else 2
-  base <- (1 + copies) * sum(bytes) + 16
-  trees <- if (inherits(model, "ranger")) model$num.trees
-  if (!is.numeric(trees) || length(trees) != 1L) return(base)
-  base + 8 * trees + 4 * length(bytes)
-}
 
 # Number of outputs profiled (classes of a multiclass model; else 1).
 n_outputs <- function(ctx) length(ctx$outputs$columns)
@@ -104,7 +90,7 @@ predict_frame <- function(ctx, newdata) {
 # Check the predictions of n stacked rows (made here or on a worker) and
 # select the profiled outputs.
 check_chunk <- function(ctx, y, n) {
-  y <- check_predictions(y, n, call = ctx$call)
+  y <- check_predictions(y, n, call = ctx$call, classifier = identical(ctx$adapter$task, "classification"))
   if (ncol(y) != ctx$n_columns) {
     cli::cli_abort("The predict function returned {ncol(y)} column{?s}, and {ctx$n_columns} before.", call = ctx$call)
   }
@@ -159,9 +145,18 @@ fitted_values <- function(ctx) {
 row_chunks <- function(n, size) {
   # As few chunks as the size allows, of equal sizes (to a row), so that
   # chunks predicted in parallel take equally long.
-  size <- max(1, floor(size))
+  # In doubles: n * k overflows an integer from n = 46,341 rows on. A size
+  # of at least n (Inf, from an unbounded budget) is one chunk.
+  n <- as.double(n)
+  if (n < 1) return(list())
+  size <- if (is.na(size) || size >= n) n else max(1, floor(size))
   k <- ceiling(n / size)
-  ends <- floor(seq_len(k) * n / k)
+  # floor(i * n / k) exactly: i * q + floor(i * r / k) (n = q k + r, and
+  # i r < k^2 is exact in doubles for any k below 9.4e7).
+  i <- seq_len(k)
+  q <- floor(n / k)
+  ends <- i * q + floor(i * (n - q * k) / k)
+  ends[k] <- n
   starts <- c(1, ends[-k] + 1)
   lapply(seq_len(k), function(i) seq.int(starts[i], ends[i]))
 }
@@ -188,8 +183,7 @@ row_order <- function(ctx, n) {
   if (!is.null(ctx$native) || !is.null(ctx$linear)) return("observation")
   opt <- getOption("modelprofiles.row_order", "auto")
   if (!identical(opt, "auto")) return(match.arg(opt, c("observation", "grid")))
-  tree <- inherits(ctx$model, c("ranger", "randomForest", "gbm", "xgb.Booster", "lgb.Booster"))
-  if (tree || n < 2000) "observation" else "grid"
+  if (ctx$adapter$tree || n < 2000) "observation" else "grid"
 }
 
 # The ICE table of one variable: predictions for every background row at every

@@ -144,7 +144,7 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
                         engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
-  engine <- match.arg(engine)
+  engine <- rlang::arg_match(engine, error_call = env)
   if (...length() > 0L) {
     cli::cli_abort(c(
       "Unknown argument{?s}: {.arg {names(list(...))}}.",
@@ -157,10 +157,10 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
   data <- inputs$data
   label <- inputs$label
   weights <- resolve_weights(weights, x, data, env)
-  if (!is.null(N)) N <- check_whole(N, "N", 2, env)
+  if (!is.null(N)) N <- check_whole(N, "N", 2, env, hint = "Use {.code N = NULL} for all rows.")
   pairs <- check_whole(pairs, "pairs", 0, env)
-  threads <- profile_threads(threads)
-  check_budget(memory_budget, env)
+  threads <- resolve_threads(threads, env)
+  memory_budget <- check_budget(memory_budget, env)
 
   explicit <- !is.null(variables)
   if (!explicit) {
@@ -179,7 +179,7 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
   background <- background_rows(data, rows)
   w <- if (is.null(weights)) rep(1, length(rows)) else as.double(weights[rows])
   ctx <- new_context(inputs$model, inputs$predict_function, unclass_frame(background), rows,
-                     w, threads, memory_budget, class = class, call = env, engine = engine)
+                     w, threads, memory_budget, class = class, call = env, engine = engine, adapter = inputs$adapter)
   labels <- output_labels(ctx, label)
   js <- match(variables, names(data))
 

@@ -374,13 +374,24 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     ), call = env)
   }
   if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
+  # DALEX's positional order: model_profile(explainer, variables, N).
+  if (inherits(x, "explainer") && is.character(data)) {
+    if (is.null(variables)) variables <- data
+    data <- NULL
+    if (is.numeric(predict_function) && missing(N)) N <- predict_function
+    if (is.numeric(predict_function)) predict_function <- NULL
+  }
+  if (identical(tolower(type[1L]), "ale")) {
+    cli::cli_abort(c("{.arg type} must be one of {.val partial}, {.val conditional} or {.val accumulated}, not {.val {type}}.",
+                     i = "ALE profiles are {.code type = \"accumulated\"}."), call = env)
+  }
   close_cache <- native_cache_scope()
   on.exit(close_cache(), add = TRUE)
-  type <- match.arg(type)
-  variable_splits_type <- match.arg(variable_splits_type)
-  level_order <- match.arg(level_order)
-  al_shift <- match.arg(al_shift)
-  engine <- match.arg(engine)
+  type <- rlang::arg_match(type, error_call = env)
+  variable_splits_type <- rlang::arg_match(variable_splits_type, error_call = env)
+  level_order <- rlang::arg_match(level_order, error_call = env)
+  al_shift <- rlang::arg_match(al_shift, error_call = env)
+  engine <- rlang::arg_match(engine, error_call = env)
   if (!is.null(k)) {
     k <- check_whole(k, "k", 2, env)
     if (type != "partial") {
@@ -400,11 +411,11 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
   weights <- resolve_weights(weights, x, data, env)
 
   # Scalar settings.
-  if (!is.null(N)) N <- check_whole(N, "N", 1, env)
+  if (!is.null(N)) N <- check_whole(N, "N", 1, env, hint = "Use {.code N = NULL} for all rows.")
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
   intervals <- check_whole(intervals, "intervals", 1, env)
-  threads <- profile_threads(threads)
-  check_budget(memory_budget, env)
+  threads <- resolve_threads(threads, env)
+  memory_budget <- check_budget(memory_budget, env)
   method <- resolve_method(type, method, env)
 
   # Variables.
@@ -456,7 +467,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
   }
   ctx <- new_context(model, predict_function, unclass_frame(background), rows,
                      w, threads, memory_budget, class = class, call = env, engine = engine,
-                     linear = type == "partial")
+                     linear = type == "partial", adapter = inputs$adapter)
   labels <- output_labels(ctx, label)
   ctx$na_level <- na_level
   ctx$progress <- new_progress(length(variables))
@@ -477,17 +488,15 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     kind <- column_kind(col)
     n_na <- sum(is.na(background[[v]]))
     if (n_na > 0L && type != "partial" && !(na_level && kind == "categorical")) {
-      cli::cli_warn(
-        "{.field {v}} has {n_na} missing value{?s} among the background rows; {?that row is/those rows are} left out of its profile.",
-        call = env
-      )
+      warn_left_out(v, n_na, length(rows), kind, env)
     }
     if (!varies(background[[v]]) && type != "partial") {
       cli::cli_abort("{.field {v}} takes a single value among the background rows; its profile is not defined.", call = env)
     }
     grid <- variable_splits[[v]]
     # AL profiles use Apley's edges or their own even grid.
-    if (is.null(grid) && type != "accumulated") grid <- make_grid(col, grid_points, variable_splits_type, na_level)
+    # (Grids from all rows of data, a row of weight w counting as w rows.)
+    if (is.null(grid) && type != "accumulated") grid <- make_grid(col, grid_points, variable_splits_type, na_level, weights)
     # ICE curves are kept while all of them together (about 48 bytes per
     # point: the table and its data-frame form) fit in the memory budget.
     ice_bytes <- as.double(if (is.null(grid)) grid_points else length(grid)) * length(rows) * 48
@@ -502,7 +511,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     }
     bw <- NULL
     if (kind == "numeric" && method == "kernel") {
-      bw <- bandwidth[[v]] %||% stats::bw.nrd0(stats::na.omit(as.double(background[[v]])))
+      bw <- bandwidth[[v]] %||% weighted_bw_nrd0(background[[v]], w)
       bw_used[[v]] <<- bw
     }
     switch(
@@ -537,7 +546,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     if (!is.null(res$intervals)) intervals_used[[v]] <<- res$intervals
     grids[[v]] <<- res$x
     agr[[i]] <<- list(v = v, x = res$x, yhat = res$yhat,
-                                       support = grid_support(background[[v]], res$x))
+                                       support = grid_support(background[[v]], res$x, if (!is.null(weights)) w))
     if (!is.null(res$ice)) {
       G <- length(res$x)
       cp[[v]] <<- do.call(rbind, lapply(seq_along(labels), function(c) {
@@ -552,7 +561,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
     }
   }
   run_tasks(ctx, length(variables), start, done)
-  mixed <- any(vapply(agr, function(a) !is.numeric(a$x), logical(1)))
+  mixed <- mixed_scales(lapply(agr, `[[`, "x"))
   agr_df <- do.call(rbind, lapply(agr, function(a) {
     data.frame(
       `_vname_` = a$v, `_label_` = rep(labels, each = length(a$x)),
@@ -638,6 +647,13 @@ resolve_weights <- function(weights, x, data, call) {
   if (anyNA(weights) || any(!is.finite(weights)) || any(weights < 0)) {
     cli::cli_abort(paste(what, "must be finite, non-negative and not {.val {NA}}."), call = call)
   }
+  # Weighted means divide by the sum: it must be a finite number.
+  if (!is.finite(sum(as.double(weights)))) {
+    cli::cli_abort(c(
+      paste(what, "sum to more than the largest number R can hold ({.val {.Machine$double.xmax}})."),
+      i = "Divide them by a constant (say, their largest value): profiles depend only on the ratios of the weights."
+    ), call = call)
+  }
   weights <- as.double(weights)
   attr(weights, "column") <- column
   weights
@@ -653,28 +669,44 @@ weighted_rows <- function(rows, weights, call) {
   rows
 }
 
-# Model, data, predict function and label, from an explainer or the arguments.
+# Model, data, predict function, adapter and label, from an explainer or the
+# arguments. The predict function is the adapter's own (which the native and
+# linear engines may stand in for) when none is given, or when an
+# explainer's is DALEX's default (DALEX::yhat), which gives the same numbers
+# for the families the package knows; a function the user wrote is used as
+# it is, and gets the rows as a matrix when the data is one.
 resolve_inputs <- function(x, data, predict_function, label, call) {
   model <- x
+  given <- predict_function
+  as_matrix <- is.matrix(data)
   if (inherits(x, "explainer")) {
     model <- x$model
-    if (is.null(data)) data <- x$data
-    if (is.null(predict_function)) predict_function <- x$predict_function
+    if (is.null(data)) {
+      data <- x$data
+      as_matrix <- is.matrix(data)
+    }
+    if (is.null(given) && !is_dalex_default(x$predict_function)) given <- x$predict_function
     if (is.null(label)) label <- x$label
   }
   if (is.null(data)) {
     cli::cli_abort("{.arg data} is missing: give the background rows as a data frame.", call = call)
   }
   data <- as_background(data, call = call)
-  if (is.null(predict_function)) predict_function <- default_predict_function(model)
-  if (!is.function(predict_function)) {
-    cli::cli_abort("{.arg predict_function} must be a function of {.code (model, newdata)}.", call = call)
+  adapter <- model_adapter(model)
+  if (is.null(given)) {
+    if (!is.null(adapter$refuse)) cli::cli_abort(adapter$refuse, call = call)
+    predict_function <- adapter$predict
+  } else if (is_default_predictor(given)) {
+    predict_function <- given
+  } else {
+    predict_function <- user_predictor(given, as_matrix, call)
   }
-  if (is.null(label)) label <- if (is.null(model)) "model" else class(model)[1L]
+  if (is.null(label)) label <- adapter$family
   if (!is.character(label) || length(label) != 1L || is.na(label)) {
     cli::cli_abort("{.arg label} must be a single string.", call = call)
   }
-  list(model = model, data = data, predict_function = predict_function, label = label)
+  list(model = model, data = data, predict_function = predict_function, label = label,
+       adapter = adapter)
 }
 
 # Variable names: a character vector of columns of data, without duplicates.
@@ -692,12 +724,41 @@ check_variables <- function(variables, data, call) {
   unique(variables)
 }
 
+# The memory budget in MiB. A budget above max_memory_budget (Inf, or one
+# whose bytes overflow) is taken as max_memory_budget: more than any machine
+# has, and more than a chunk can use (new_context() caps a chunk at
+# .Machine$integer.max stacked rows).
 check_budget <- function(memory_budget, call) {
   if (!is.numeric(memory_budget) || length(memory_budget) != 1L ||
       is.na(memory_budget) || memory_budget <= 0) {
-    cli::cli_abort("{.arg memory_budget} must be a positive number of MiB.", call = call)
+    cli::cli_abort("{.arg memory_budget} must be a positive number of MiB, not {.val {format_value(memory_budget)}}.", call = call)
   }
-  memory_budget
+  min(as.double(memory_budget), max_memory_budget)
+}
+
+# The largest memory budget used, in MiB (1 PiB).
+max_memory_budget <- 2^30
+
+# Rows with a missing value in the variable profiled by LD or AL are left
+# out of its profile (PD sets the column, and uses them): one warning per
+# variable and call, saying how many and what to do instead. An error when
+# no row is left.
+warn_left_out <- function(v, n_na, n, kind, call) {
+  hint <- if (kind == "categorical") {
+    "Set {.code na_level = TRUE} to profile the missing values as a level of their own, or impute them."
+  } else {
+    "Impute them to keep {cli::qty(n_na)}{?that row/those rows}; a PD profile ({.code type = \"partial\"}) uses every row."
+  }
+  if (n_na >= n) {
+    cli::cli_abort(c(
+      "{.field {v}} has only missing values among the {n} background rows; its LD or AL profile is not defined.",
+      i = hint
+    ), call = call)
+  }
+  cli::cli_warn(c(
+    "{.field {v}} has {n_na} missing value{?s} among the {n} background rows; {cli::qty(n_na)}{?that row is/those rows are} left out of its profile.",
+    i = hint
+  ), call = call, class = "modelprofiles_rows_left_out")
 }
 
 # Does a column take at least two distinct non-missing values?
@@ -765,11 +826,15 @@ usable_variables <- function(data, variables, type, explicit, call, given_grids 
     v <- variables[i]
     col <- data[[v]]
     kind <- column_kind(col)
-    problem <- NULL
+    problem <- hint <- NULL
+    n_inf <- if (kind == "numeric") n_infinite(col) else 0
     if (kind == "unsupported") {
       problem <- "is of class {.cls {class(col)}}; profiles need a numeric, factor, character or logical column"
     } else if (anyNA(col) && all(is.na(col))) {
       problem <- "has only missing values"
+    } else if (n_inf > 0) {
+      problem <- "has {n_inf} infinite value{?s} ({.val {Inf}} or {.val {-Inf}}); profiles need finite values"
+      hint <- infinite_hint
     } else if (!varies(col) && !(type == "partial" && v %in% given_grids)) {
       # (A PD profile over a given grid does not need the rows to vary.)
       problem <- "is constant; a profile over a single value is not defined"
@@ -777,14 +842,25 @@ usable_variables <- function(data, variables, type, explicit, call, given_grids 
     if (is.null(problem)) {
       keep[i] <- TRUE
     } else if (explicit) {
-      cli::cli_abort(paste0("{.field {v}} ", problem, "."), call = call)
+      cli::cli_abort(c(paste0("{.field {v}} ", problem, "."), i = hint), call = call)
     } else {
-      cli::cli_inform(paste0("Skipping {.field {v}}: it ", problem, "."))
+      cli::cli_inform(c(paste0("Skipping {.field {v}}: it ", problem, "."), i = hint))
     }
   }
   if (!any(keep)) cli::cli_abort("No column of {.arg data} can be profiled.", call = call)
   variables[keep]
 }
+
+# The number of infinite values of a numeric column (no copy of the column
+# when it has none).
+n_infinite <- function(x) {
+  if (!is.double(x)) return(0L)
+  r <- suppressWarnings(range(x, na.rm = TRUE))
+  if (all(is.finite(r))) return(0L)
+  sum(is.infinite(x))
+}
+
+infinite_hint <- "Set them to {.val {NA}} (PD profiles use such rows; LD and AL profiles leave them out), or drop those rows."
 
 check_splits <- function(splits, data, variables, call, na_level = FALSE) {
   if (is.null(splits)) return(list())
@@ -804,10 +880,10 @@ check_splits <- function(splits, data, variables, call, na_level = FALSE) {
       cli::cli_abort("{.arg variable_splits${v}} must be values without {.val {NA}}.", call = call)
     }
     if (column_kind(col) == "numeric") {
-      if (!is.numeric(s)) {
-        cli::cli_abort("{.arg variable_splits${v}} must be numeric, as {.field {v}} is; not {.cls {class(s)}}.", call = call)
+      if (!same_scale(col, s)) {
+        cli::cli_abort("{.arg variable_splits${v}} must be numeric{if (is_time_scale(col)) paste0(' or of class <', class(col)[1L], '>')}, as {.field {v}} is; not {.cls {class(s)}}.", call = call)
       }
-      splits[[v]] <- as.double(s)
+      splits[[v]] <- column_values(col, s)
     } else {
       allowed <- if (is.factor(col)) levels(col) else unique(as.character(stats::na.omit(col)))
       if (is.logical(col)) allowed <- c("FALSE", "TRUE")
@@ -822,16 +898,30 @@ check_splits <- function(splits, data, variables, call, na_level = FALSE) {
   splits
 }
 
+# Bandwidths: one for every variable, or named by (profiled) variable.
 check_bandwidth <- function(bandwidth, variables, call) {
   if (is.null(bandwidth)) return(list())
-  if (!is.numeric(bandwidth) || anyNA(bandwidth) || any(bandwidth <= 0)) {
-    cli::cli_abort("{.arg bandwidth} must be positive numbers.", call = call)
+  if (!is.numeric(bandwidth) || length(bandwidth) == 0L || anyNA(bandwidth) ||
+      any(!is.finite(bandwidth)) || any(bandwidth <= 0)) {
+    cli::cli_abort("{.arg bandwidth} must be positive finite numbers.", call = call)
   }
+  bandwidth <- stats::setNames(as.double(bandwidth), names(bandwidth))
   if (is.null(names(bandwidth))) {
     if (length(bandwidth) != 1L) {
       cli::cli_abort("{.arg bandwidth} must be one number or a vector named by variable.", call = call)
     }
     return(stats::setNames(as.list(rep(bandwidth, length(variables))), variables))
+  }
+  nm <- names(bandwidth)
+  if (anyNA(nm) || any(!nzchar(nm)) || anyDuplicated(nm)) {
+    cli::cli_abort("{.arg bandwidth} must be one number or a vector named by variable, each name once.", call = call)
+  }
+  unknown <- setdiff(nm, variables)
+  if (length(unknown)) {
+    cli::cli_abort(c(
+      "{.arg bandwidth} names {cli::qty(length(unknown))}variable{?s} not profiled: {.val {unknown}}.",
+      i = "The profiled variables are {.val {variables}}; names must match exactly (case included)."
+    ), call = call)
   }
   as.list(bandwidth)
 }

@@ -169,11 +169,11 @@ native_model.ranger <- function(model) {
     cols <- 0L
     outputs <- NULL
   } else {
-    # predict() orders the columns by the sorted class values.
-    cv <- f$class.values
+    # predict()'s columns are the classes in the order of class.values
+    # (first appearance in the training data), as the counts of a leaf.
     counts <- f$terminal.class.counts
-    cols <- match(sort(cv), cv) - 1L
-    outputs <- if (is.null(f$levels)) NULL else as.character(f$levels[sort(cv)])
+    outputs <- ranger_classes(model)
+    cols <- seq_along(outputs) - 1L
   }
   # Straight into the packed nodes, in one pass in C++: a forest of 500 deep
   # trees has tens of millions of nodes, and the flat arrays would take over

@@ -335,7 +335,7 @@ native_model.xgb.Booster <- function(model) {
     base = rep(base, n_groups),
     transform = link[2L],
     float32 = TRUE,
-    outputs = if (n_groups > 1L) as.character(seq_len(n_groups)),
+    outputs = if (n_groups > 1L) as.character(seq_len(n_groups) - 1L),
     source = "xgb.Booster"
   ), class = "mp_native")
 }

@@ -1,46 +1,27 @@
 # The native engine: tree ensembles evaluated by the package's own C++ code
-# (src/ensemble.*), instead of the model's predict(), wherever that gives the
-# same numbers.
+# (src/ensemble.*), standing in for the model's own predict function.
 
-# The engine of a context, step 1: compile the model for engines "auto" and
-# "native". Returns list(model, X), or NULL when the model cannot be
-# compiled (an error for engine = "native"; for "auto", the reason is kept in
-# ctx$engine_note).
+# Compile the model for engines "auto" and "native" (only for the adapter's
+# own predict function, checked by the caller). Returns list(model, X), or
+# NULL when the model cannot be compiled (an error for engine = "native";
+# for "auto", the reason is kept in ctx$engine_note).
 native_prepare <- function(ctx, engine, call) {
   if (engine == "predict") return(NULL)
-  nm <- native_compile_cached(ctx$model)
-  if (is.null(nm)) return(native_fail(ctx, engine, paste0("models of class <", class(ctx$model)[1L], "> are not supported."), call))
+  nm <- if (ctx$adapter$native) native_compile_cached(ctx$model)
+  if (is.null(nm)) {
+    return(native_fail(ctx, engine, paste0("models of class <", class(ctx$model)[1L], "> (with these settings) are not supported."), call))
+  }
   missing_cols <- setdiff(nm$features, names(ctx$data))
   if (length(missing_cols)) return(native_fail(ctx, engine, paste0("the data lack the model's columns ", paste(missing_cols, collapse = ", "), "."), call))
+  # The compiled model's outputs are the adapter's classes, in its order
+  # (the converters are written so); anything else keeps predict().
+  classes <- ctx$adapter$classes
+  if (length(classes) > 1L && !identical(as.character(nm$outputs), classes)) {
+    return(native_fail(ctx, engine, "the compiled model's outputs are not the model's classes in its order.", call))
+  }
   X <- native_matrix(nm, structure(ctx$data, class = "data.frame",
                                    row.names = .set_row_names(length(ctx$ids))))
   list(model = nm, X = X)
-}
-
-# Step 2: use the compiled model when its predictions on the probe rows
-# (`mine`) equal the predict function's (`theirs`): the same outputs, on the
-# same scale. With the package's own predict function for the model (see
-# native_trusted()) the probe is the native predictions themselves, as the
-# converters are tested to reproduce it.
-native_use <- function(ctx, engine, native, mine, theirs, call) {
-  if (is.null(native)) return(invisible(ctx))
-  tol <- if (isTRUE(native$model$float32)) 1e-5 else 1e-10
-  same <- identical(dim(mine), dim(theirs)) && !anyNA(theirs) &&
-    isTRUE(all(abs(mine - theirs) <= tol * pmax(1, abs(theirs))))
-  if (!same) {
-    return(native_fail(ctx, engine, "its predictions differ from the predict function's (another scale or other outputs).", call))
-  }
-  ctx$native <- native
-  ctx$engine <- "native"
-  invisible(ctx)
-}
-
-# Is the predict function the package's own for the model (from
-# default_predict_function(), which marks it)? Then the native engine needs
-# no call to predict() to know that the scales agree, unless option
-# modelprofiles.native_check is TRUE.
-native_trusted <- function(predict_function) {
-  is_default_predictor(predict_function) && !isTRUE(getOption("modelprofiles.native_check", FALSE))
 }
 
 native_fail <- function(ctx, engine, why, call) {
@@ -72,8 +53,25 @@ native_outputs <- function(ctx, y) {
   y <- unname(y)
   if (ncol(y) > 1L) y <- y[, ctx$outputs$columns, drop = FALSE]
   ctx$n_predictions <- ctx$n_predictions + nrow(y)
-  if (anyNA(y)) {
-    cli::cli_abort("The native engine met a missing value the model cannot handle; use {.code engine = \"predict\"}.", call = ctx$call)
-  }
+  if (anyNA(y)) native_missing(ctx)
   y
+}
+
+# A missing prediction of the native engine: a missing value in a column the
+# model has no rule for (ranger and randomForest forests do not handle
+# them). Names the columns.
+native_missing <- function(ctx) {
+  X <- ctx$native$X
+  counts <- colSums(is.na(X))
+  cols <- ctx$native$model$features[counts > 0]
+  if (!length(cols)) {
+    cli::cli_abort(c(
+      "The native engine met a missing value that the model has no rule for.",
+      i = "Use {.code engine = \"predict\"} to see what the model's own {.fn predict} does with it."
+    ), call = ctx$call)
+  }
+  cli::cli_abort(c(
+    "The model cannot predict rows with missing values in {.field {cols}} ({counts[counts > 0]} row{?s}).",
+    i = "Impute them, or drop those rows from {.arg data}."
+  ), call = ctx$call)
 }

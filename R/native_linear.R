@@ -14,8 +14,8 @@
 # the variables that enter linearly, the linear predictor and the inverse
 # link, and the shape of the default predictions (two columns for a binomial
 # glm, named by the classes).
-linear_model <- function(model) {
-  if (!inherits(model, "lm") || inherits(model, "mlm")) return(NULL)
+linear_model <- function(model, adapter = model_adapter(model)) {
+  if (!adapter$linear) return(NULL)
   tt <- tryCatch(stats::delete.response(stats::terms(model)), error = function(e) NULL)
   if (is.null(tt)) return(NULL)
   vars <- as.list(attr(tt, "variables"))[-1L]
@@ -28,7 +28,7 @@ linear_model <- function(model) {
   linear <- setdiff(vapply(vars[bare], as.character, character(1)), elsewhere)
   linear <- linear[linear %in% names(classes)[classes == "numeric"]]
   if (!length(linear)) return(NULL)
-  is_glm <- inherits(model, "glm")
+  is_glm <- !is.null(model$family)
   fam <- if (is_glm) tryCatch(stats::family(model), error = function(e) NULL)
   if (is_glm && (is.null(fam) || !is.function(fam$linkinv))) return(NULL)
   binomial <- is_glm && fam$family %in% c("binomial", "quasibinomial")
@@ -56,52 +56,17 @@ linear_response <- function(lin, eta, shape) {
   matrix(p, ncol = 1L)
 }
 
-# Step 1 of the linear engine, as native_prepare() for tree ensembles: NULL
-# when it does not apply.
+# The linear engine for a context, as native_prepare() for tree ensembles:
+# NULL when it does not apply (no variable of the data enters linearly).
+# It stands in for the adapter's own predict function only, whose shape it
+# knows: both classes of a binomial glm, else one column.
 linear_prepare <- function(ctx) {
-  lin <- linear_model(ctx$model)
+  lin <- linear_model(ctx$model, ctx$adapter)
   if (is.null(lin)) return(NULL)
   lin$variables <- intersect(lin$variables, names(ctx$data))
   if (!length(lin$variables)) return(NULL)
+  lin$shape <- if (!is.null(lin$classes)) "classes" else "single"
   lin
-}
-
-# The linear engine's predictions of background rows `rows` (1-based), in
-# the shapes it can give: the inverse link of the model's own linear
-# predictor, and for a binomial glm the two class columns.
-linear_probe <- function(ctx, lin, rows) {
-  nd <- cpp_stack_frame(ctx$data, rows - 1L, integer(), list(), ctx$threads)
-  eta <- as.double(lin$eta(nd))
-  shapes <- list(single = linear_response(lin, eta, "single"))
-  if (!is.null(lin$classes)) shapes$classes <- linear_response(lin, eta, "classes")
-  shapes
-}
-
-# Step 2: use the linear engine when one of its shapes equals the predict
-# function's probe predictions (always, for the package's own predict
-# function, whose shape is known).
-linear_use <- function(ctx, engine, lin, shapes, theirs, trusted, call) {
-  shape <- NULL
-  if (trusted) {
-    shape <- if (!is.null(lin$classes)) "classes" else "single"
-  } else {
-    for (s in names(shapes)) {
-      mine <- shapes[[s]]
-      if (identical(dim(mine), dim(theirs)) && !anyNA(theirs) &&
-          isTRUE(all(abs(mine - theirs) <= 1e-10 * pmax(1, abs(theirs))))) {
-        shape <- s
-        break
-      }
-    }
-  }
-  if (is.null(shape)) {
-    native_fail(ctx, engine, "its predictions differ from the predict function's (another scale or other outputs).", call)
-    return(invisible(ctx))
-  }
-  lin$shape <- shape
-  ctx$linear <- lin
-  ctx$engine <- "native"
-  invisible(ctx)
 }
 
 # ICE table of data column j (one that enters the model linearly, see

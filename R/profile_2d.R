@@ -80,18 +80,18 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
     cli::cli_abort("Unknown argument{?s}: {.arg {names(list(...))}}.", call = env)
   }
   if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
-  variable_splits_type <- match.arg(variable_splits_type)
-  type <- match.arg(type)
-  level_order <- match.arg(level_order)
-  engine <- match.arg(engine)
+  variable_splits_type <- rlang::arg_match(variable_splits_type, error_call = env)
+  type <- rlang::arg_match(type, error_call = env)
+  level_order <- rlang::arg_match(level_order, error_call = env)
+  engine <- rlang::arg_match(engine, error_call = env)
   inputs <- resolve_inputs(x, data, predict_function, label, env)
   data <- inputs$data
   weights <- resolve_weights(weights, x, data, env)
-  if (!is.null(N)) N <- check_whole(N, "N", 1, env)
+  if (!is.null(N)) N <- check_whole(N, "N", 1, env, hint = "Use {.code N = NULL} for all rows.")
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
   intervals <- check_whole(intervals, "intervals", 1, env)
-  threads <- profile_threads(threads)
-  check_budget(memory_budget, env)
+  threads <- resolve_threads(threads, env)
+  memory_budget <- check_budget(memory_budget, env)
   if (missing(variables)) {
     cli::cli_abort("{.arg variables} is missing: give a pair of variable names.", call = env)
   }
@@ -113,7 +113,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   background <- background_rows(data, rows)
   w <- if (is.null(weights)) rep(1, length(rows)) else as.double(weights[rows])
   ctx <- new_context(inputs$model, inputs$predict_function, unclass_frame(background), rows,
-                     w, threads, memory_budget, class = class, call = env, engine = engine)
+                     w, threads, memory_budget, class = class, call = env, engine = engine, adapter = inputs$adapter)
   labels <- output_labels(ctx, inputs$label)
   ctx$progress <- new_progress(length(pairs))
   if (type == "accumulated") {
@@ -130,7 +130,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   grids <- list()
   if (type == "partial") {
     grids <- lapply(stats::setNames(all_vars, all_vars), function(v) {
-      variable_splits[[v]] %||% make_grid(data[[v]], grid_points, variable_splits_type)
+      variable_splits[[v]] %||% make_grid(data[[v]], grid_points, variable_splits_type, w = weights)
     })
   }
   intervals_used <- list()
@@ -162,7 +162,8 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
     G <- length(g1) * length(g2)
     k1 <- cell_index(ctx$data[[js[1]]], g1)
     k2 <- cell_index(ctx$data[[js[2]]], g2)
-    support <- tabulate(k1 + length(g1) * (k2 - 1L), G)
+    cells <- k1 + length(g1) * (k2 - 1L)
+    support <- if (is.null(weights)) tabulate(cells, G) else weighted_counts(cells, w, G)
     data.frame(
       `_vname_` = pr[1], `_vname2_` = pr[2], `_label_` = rep(labels, each = G),
       `_x_` = rep(if (is.numeric(g1)) g1 else as.character(g1), times = length(g2) * length(labels)),

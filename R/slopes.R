@@ -72,7 +72,7 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
     cli::cli_abort("Unknown argument{?s}: {.arg {names(list(...))}}.", call = env)
   }
   if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
-  engine <- match.arg(engine)
+  engine <- rlang::arg_match(engine, error_call = env)
   close_cache <- native_cache_scope()
   on.exit(close_cache(), add = TRUE)
   if (missing(groups) || is.null(groups)) {

@@ -2,9 +2,9 @@
 # R literals to tests/testthat/helper-aleplot-reference.R.
 #
 # ALEPlot is archived on CRAN; install it with
-#   install.packages("yaImpute", repos = "https://cloud.r-project.org")
+#   install.packages("yaImpute")   # from the repositories R is configured with
 #     (or apt-get install r-cran-yaimpute where that Debian package exists)
-#   install.packages("https://cloud.r-project.org/src/contrib/Archive/ALEPlot/ALEPlot_1.1.tar.gz",
+#   install.packages(paste0(getOption("repos")[[1]], "/src/contrib/Archive/ALEPlot/ALEPlot_1.1.tar.gz"),
 #                    repos = NULL, type = "source")
 #
 # Run from the package root:  Rscript tools/aleplot-reference.R

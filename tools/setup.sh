@@ -17,26 +17,32 @@ if [ "$what" = "check" ]; then
   r-cran-knitr r-cran-rmarkdown r-cran-vdiffr r-cran-withr
   r-cran-data.table r-cran-jsonlite r-cran-matrix r-cran-nnet r-cran-rpart
   r-cran-checkmate r-cran-formula r-cran-future r-cran-future.apply r-cran-parallelly r-cran-progressr
-  r-cran-metrics r-cran-r6
+  r-cran-metrics r-cran-r6 r-cran-mgcv r-cran-glmnet r-cran-e1071
+  r-cran-caret r-cran-tibble
   pandoc qpdf tidy texlive-latex-base texlive-latex-recommended
   texlive-fonts-recommended texlive-fonts-extra"
 fi
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends $pkgs > /dev/null
 if [ "$what" = "check" ]; then
-  # Suggested packages that Debian does not build, from CRAN. xgboost's
-  # current release needs R >= 4.3; on older R take 1.7.8.1 from CRAN's archive.
+  # Suggested packages that Debian does not build, from CRAN through the
+  # repositories R is configured with. xgboost's current release needs
+  # R >= 4.3; on older R take 1.7.8.1 from the repository's archive.
   $SUDO Rscript -e '
-    repos <- "https://cloud.r-project.org"
+    repos <- getOption("repos")
+    if (is.null(repos) || !nzchar(repos[1L]) || identical(unname(repos[1L]), "@CRAN@")) {
+      stop("R has no package repository configured: set options(repos = ...) in Rprofile.site")
+    }
     have <- function(p) requireNamespace(p, quietly = TRUE)
-    need <- c("DALEX", "pdp", "iml", "yaImpute", "hstats")
+    need <- c("DALEX", "pdp", "iml", "yaImpute", "hstats", "lightgbm",
+              "parsnip", "workflows", "mlr3", "mlr3learners")
     miss <- need[!vapply(need, have, logical(1))]
-    if (length(miss)) install.packages(miss, repos = repos, Ncpus = 2)
+    if (length(miss)) install.packages(miss, Ncpus = 2)
     if (!have("xgboost")) {
       if (getRversion() >= "4.3.0") {
-        install.packages("xgboost", repos = repos, Ncpus = 2)
+        install.packages("xgboost", Ncpus = 2)
       } else {
-        install.packages(paste0(repos, "/src/contrib/Archive/xgboost/xgboost_1.7.8.1.tar.gz"),
+        install.packages(paste0(sub("/$", "", repos[1L]), "/src/contrib/Archive/xgboost/xgboost_1.7.8.1.tar.gz"),
                          repos = NULL, type = "source")
       }
     }

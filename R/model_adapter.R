@@ -1,0 +1,166 @@
+# Model adapters: the one place that knows model families.
+#
+# model_adapter(model) answers, for a fitted model, everything the rest of
+# the package needs to know about its family: the default predict function
+# and its scale, the class names in the order of that function's columns,
+# which engines give the model's own numbers, the copies its predict() makes
+# (for the memory budget) and the order of rows it predicts fastest. One S3
+# method per family, in R/model_*.R; nothing else tests model classes.
+
+#' What modelprofiles knows about a model family
+#'
+#' `model_adapter()` describes how [model_profile()] and the other entry
+#' points treat a fitted model: which function predicts it by default, what
+#' that function's columns are, and which engines may stand in for it. It is
+#' exported so that you can see what the package will do with a model; you
+#' do not need to call it.
+#'
+#' Families known: `lm`, `glm` (the response scale; a binomial model gives
+#' the probabilities of both classes), mgcv's `gam` and `bam`, `ranger`,
+#' `randomForest`, `gbm`, `xgb.Booster` (xgboost), `lgb.Booster` (lightgbm),
+#' `glmnet` and `cv.glmnet`, `svm` (e1071), `multinom` (nnet), `train`
+#' (caret), `model_fit` (parsnip), `workflow` (workflows) and mlr3 learners.
+#' Classifiers are profiled on the probability scale; a model that can only
+#' predict classes (a ranger forest without `probability = TRUE`, an svm
+#' without `probability = TRUE`, xgboost's `multi:softmax`) is an error that
+#' says how to refit it. Anything else is predicted with its `predict()`
+#' method.
+#'
+#' @param model A fitted model.
+#' @returns An object of class `mp_adapter`, a list with
+#'   * `family`: the family's name (used as the default label);
+#'   * `predict`: the default predict function, `function(model, newdata)`;
+#'   * `task`: `"regression"` or `"classification"`;
+#'   * `classes`: the class names in the order of the predict function's
+#'     columns (`NULL` for one column, or when only the predictions tell);
+#'   * `positive`: the class profiled by default of two;
+#'   * `native`, `linear`: whether the compiled tree engine or the linear
+#'     engine may stand in for the default predict function;
+#'   * `copies`, `row_bytes`: how much memory a `predict()` call holds per
+#'     row; `tree`: whether rows are predicted fastest grouped by row.
+#' @examples
+#' fit <- glm(am ~ wt, data = mtcars, family = binomial)
+#' model_adapter(fit)
+#' @export
+model_adapter <- function(model) UseMethod("model_adapter")
+
+#' @export
+model_adapter.default <- function(model) {
+  new_adapter(
+    family = class(model)[1L],
+    predict = function(model, newdata) stats::predict(model, newdata)
+  )
+}
+
+#' @export
+model_adapter.NULL <- function(model) {
+  new_adapter(family = "model", predict = function(model, newdata) {
+    cli::cli_abort("There is no model: give {.arg x} or a {.arg predict_function}.")
+  })
+}
+
+# The constructor. `predict` is marked as the package's own (the engines
+# may stand in for it, see engine_for()); `row_bytes(bytes)` gives the bytes
+# a predict() call holds per row beyond its copies of the row (bytes: of
+# each column of a row); `refuse`, when not NULL, is why the default predict
+# function cannot give probabilities (raised when it is used).
+new_adapter <- function(family, predict, task = "regression", classes = NULL,
+                        positive = NULL, native = FALSE, linear = FALSE,
+                        copies = 2, row_bytes = function(bytes) 0, tree = FALSE,
+                        refuse = NULL) {
+  if (!is.null(refuse)) {
+    why <- refuse
+    predict <- function(model, newdata) cli::cli_abort(why, call = NULL)
+  }
+  structure(
+    list(
+      family = family,
+      predict = structure(predict, modelprofiles_default = TRUE),
+      task = task, classes = classes, positive = positive,
+      native = isTRUE(native), linear = isTRUE(linear),
+      copies = copies, row_bytes = row_bytes, tree = isTRUE(tree),
+      refuse = refuse
+    ),
+    class = "mp_adapter"
+  )
+}
+
+#' @export
+print.mp_adapter <- function(x, ...) {
+  cat("<mp_adapter> ", x$family, " (", x$task, ")\n", sep = "")
+  if (length(x$classes)) {
+    cat("classes (columns): ", paste(x$classes, collapse = ", "), "\n", sep = "")
+    if (!is.null(x$positive)) cat("profiled by default of two: ", x$positive, "\n", sep = "")
+  }
+  engines <- c("predict", if (x$native) "native (compiled trees)", if (x$linear) "native (linear predictor)")
+  cat("engines: ", paste(engines, collapse = ", "), "\n", sep = "")
+  if (!is.null(x$refuse)) cat("default predictions refused: ", cli::ansi_strip(x$refuse), "\n", sep = "")
+  invisible(x)
+}
+
+# Bytes held per stacked row while a chunk is predicted: the stacked row,
+# its prediction, the copies the model's predict() makes, and what else it
+# holds per row (see the family's adapter).
+adapter_row_bytes <- function(adapter, bytes) {
+  (1 + adapter$copies) * sum(bytes) + 16 + adapter$row_bytes(bytes)
+}
+
+# Is `f` a function made by an adapter (the package's own for its model)?
+is_default_predictor <- function(f) {
+  isTRUE(attr(f, "modelprofiles_default", exact = TRUE))
+}
+
+#' Default prediction function for a model
+#'
+#' `default_predict_function()` returns the function that [model_profile()]
+#' uses when no `predict_function` is given: the one of the model's family
+#' (see [model_adapter()]), or the model's own `predict()` method.
+#'
+#' @section Classifiers:
+#' A prediction with one number per row is profiled as it is. A matrix (or
+#' data frame) of predictions has one column per class, named by the class.
+#' Of two columns (a binary classifier), the second class is profiled (the
+#' second level of a factor response, `"1"` of a 0/1 response, `TRUE` of a
+#' logical one) unless [model_profile()]'s `class` names another. Of more
+#' columns (a multiclass model), every column is profiled, or those that
+#' `class` names, each with the label `<label>.<class>`. Predictions must be
+#' numbers (probabilities, not classes), one row per row of `newdata`, and
+#' not `NA`; anything else is an error that names the problem.
+#'
+#' @param model A fitted model.
+#' @returns A function of `(model, newdata)` returning predictions.
+#' @examples
+#' fit <- glm(am ~ wt, data = mtcars, family = binomial)
+#' f <- default_predict_function(fit)
+#' f(fit, mtcars[1:3, ])
+#' @export
+default_predict_function <- function(model) model_adapter(model)$predict
+
+# DALEX's default predict function (DALEX::yhat), for which the package's
+# own gives the same numbers with all classes named.
+is_dalex_default <- function(f) {
+  is.function(f) && requireNamespace("DALEX", quietly = TRUE) &&
+    identical(f, get0("yhat", envir = asNamespace("DALEX"), inherits = FALSE))
+}
+
+# A user's predict function as function(model, newdata): one of one
+# argument (function(newdata), as iml's and hstats' users may write) is
+# called with the rows alone; with `as_matrix`, the rows are passed as a
+# matrix (the class of the data the model was explained with).
+user_predictor <- function(f, as_matrix, call) {
+  if (!is.function(f)) {
+    cli::cli_abort("{.arg predict_function} must be a function of {.code (model, newdata)}, not {.cls {class(f)}}.", call = call)
+  }
+  args <- names(formals(f))
+  if (!is.primitive(f) && length(args) == 0L) {
+    cli::cli_abort("{.arg predict_function} takes no arguments; it must be {.code function(model, newdata)} (or {.code function(newdata)}).", call = call)
+  }
+  one <- !is.primitive(f) && length(args) == 1L && !identical(args, "...")
+  if (!one && !as_matrix) return(f)
+  force(f)
+  if (one) {
+    if (as_matrix) return(function(model, newdata) f(as.matrix(newdata)))
+    return(function(model, newdata) f(newdata))
+  }
+  function(model, newdata) f(model, as.matrix(newdata))
+}

@@ -1,0 +1,267 @@
+# Model adapters: each family end to end against the model's own predict(),
+# class names in the model's column order, refusals that say how to get
+# probabilities, and the rule that a user's predict function is the model.
+
+family_data <- function(n = 150, seed = 11) {
+  set.seed(seed)
+  X <- data.frame(a = rnorm(n), b = runif(n), c = rnorm(n))
+  X$y <- X$a + 2 * X$b^2 + rnorm(n, sd = 0.2)
+  X$cls <- factor(ifelse(X$a + X$c > 0, "up", "down"), levels = c("down", "up"))
+  X$cls3 <- factor(cut(X$a + X$c, c(-Inf, -0.7, 0.7, Inf), labels = c("p", "q", "r")))
+  X
+}
+
+# PD at the result's grid from `own(newdata)` for the profiled classes.
+own_pd <- function(res, own, data, v) {
+  grid <- res$grids[[v]]
+  ref <- do.call(rbind, lapply(grid, function(z) {
+    d <- data
+    d[[v]] <- z
+    p <- own(d)
+    if (is.null(dim(p))) mean(p) else colMeans(as.matrix(p))
+  }))
+  ref
+}
+
+got_pd <- function(res, v) {
+  d <- res$agr_profiles[res$agr_profiles$`_vname_` == v, ]
+  matrix(d$`_yhat_`, ncol = length(res$labels))
+}
+
+test_that("mgcv gam and bam: smooth terms are not taken as linear", {
+  skip_if_not_installed("mgcv")
+  skip_if_not_installed("MASS")
+  B <- MASS::Boston
+  g <- mgcv::gam(medv ~ s(lstat) + rm, data = B)
+  expect_false(model_adapter(g)$linear)
+  pd <- model_profile(g, B[c("lstat", "rm")], variables = "lstat", N = NULL, grid_points = 11)
+  expect_identical(pd$engine, "predict")
+  ref <- own_pd(pd, function(d) predict(g, d), B, "lstat")
+  expect_equal(got_pd(pd, "lstat")[, 1], ref[, 1], tolerance = 1e-10)
+  # Brute force at the median lstat reads about 22, nowhere near -116.
+  expect_true(all(ref > 5 & ref < 60))
+  # A binomial gam: probabilities of the second class, on the response scale.
+  B$hi <- B$medv > 25
+  gb <- mgcv::gam(hi ~ s(lstat) + rm, data = B, family = binomial)
+  expect_identical(model_adapter(gb)$classes, c("FALSE", "TRUE"))
+  pdb <- model_profile(gb, B[c("lstat", "rm")], variables = "lstat", N = NULL, grid_points = 7)
+  refb <- own_pd(pdb, function(d) predict(gb, d, type = "response"), B, "lstat")
+  expect_equal(got_pd(pdb, "lstat")[, 1], refb[, 1], tolerance = 1e-10)
+  # bam, through the same adapter.
+  gm <- mgcv::bam(medv ~ s(lstat) + rm, data = B)
+  pdm <- model_profile(gm, B[c("lstat", "rm")], variables = "lstat", N = NULL, grid_points = 5)
+  refm <- own_pd(pdm, function(d) predict(gm, d), B, "lstat")
+  expect_equal(got_pd(pdm, "lstat")[, 1], refm[, 1], tolerance = 1e-10)
+})
+
+test_that("predictions that are classes or class codes are a clear error", {
+  d <- family_data()
+  X <- d[c("a", "b", "c")]
+  expect_error(model_profile(NULL, X, predict_function = function(m, nd) factor(nd$a > 0)),
+               "classes.*not probabilities")
+  expect_error(model_profile(NULL, X, predict_function = function(m, nd) nd$a > 0),
+               "classes.*not probabilities")
+  expect_error(model_profile(NULL, X, predict_function = function(m, nd) ifelse(nd$a > 0, "u", "d")),
+               "classes.*not probabilities")
+  skip_if_not_installed("ranger")
+  rc <- ranger::ranger(cls ~ a + b + c, data = d, num.trees = 5, num.threads = 1)
+  expect_error(model_profile(rc, X), "probability = TRUE")
+  skip_if_not_installed("xgboost")
+  M <- as.matrix(X)
+  soft <- xgboost::xgb.train(params = list(objective = "multi:softmax", num_class = 3, nthread = 1),
+                             data = xgboost::xgb.DMatrix(M, label = as.integer(d$cls3) - 1),
+                             nrounds = 3, verbose = 0)
+  expect_error(model_profile(soft, X), "class codes.*multi:softprob")
+  hinge <- xgboost::xgb.train(params = list(objective = "binary:hinge", nthread = 1),
+                              data = xgboost::xgb.DMatrix(M, label = as.integer(d$cls) - 1),
+                              nrounds = 3, verbose = 0)
+  expect_error(model_profile(hinge, X), "binary:logistic")
+})
+
+test_that("a user's predict function is the model: no engine stands in for it", {
+  d <- family_data()
+  X <- d[c("a", "b", "c")]
+  fit <- lm(y ~ a + b + c, data = d)
+  clip <- function(m, nd) pmin(predict(m, nd), 1)
+  pd <- model_profile(fit, X, predict_function = clip, N = NULL, grid_points = 6)
+  expect_identical(pd$engine, "predict")
+  ref <- own_pd(pd, function(nd) clip(fit, nd), X, "a")
+  expect_equal(got_pd(pd, "a")[, 1], ref[, 1], tolerance = 1e-12)
+  expect_error(model_profile(fit, X, predict_function = clip, engine = "native"),
+               "stands in for the model's own predict function only")
+  # An infinite prediction is an error, not a profile.
+  expect_error(model_profile(fit, X, predict_function = function(m, nd) ifelse(nd$a > 1, Inf, nd$b)),
+               "infinite")
+  skip_if_not_installed("ranger")
+  rf <- ranger::ranger(y ~ a + b + c, data = d, num.trees = 20, num.threads = 1, seed = 1)
+  half <- function(m, nd) round(predict(m, nd, num.threads = 1)$predictions, 1)
+  pr <- model_profile(rf, X, predict_function = half, variables = "b", N = NULL, grid_points = 5)
+  expect_identical(pr$engine, "predict")
+  expect_equal(got_pd(pr, "b")[, 1], own_pd(pr, function(nd) half(rf, nd), X, "b")[, 1], tolerance = 1e-12)
+})
+
+test_that("a predict function of one argument (iml/hstats style) is accepted", {
+  d <- family_data()
+  X <- d[c("a", "b", "c")]
+  fit <- lm(y ~ a + b + c, data = d)
+  one <- function(newdata) predict(fit, newdata)
+  a <- model_profile(fit, X, predict_function = one, variables = "a", grid_points = 4)
+  b <- model_profile(fit, X, variables = "a", grid_points = 4, engine = "predict")
+  expect_equal(a$agr_profiles, b$agr_profiles, tolerance = 1e-12)
+  expect_error(model_profile(fit, X, predict_function = function() 1), "no arguments")
+  expect_error(model_profile(fit, X, predict_function = 3), "must be a function")
+})
+
+test_that("glmnet passed directly: one penalty, a path refused, cv.glmnet at lambda.1se", {
+  skip_if_not_installed("glmnet")
+  d <- family_data()
+  X <- as.matrix(d[c("a", "b", "c")])
+  path <- glmnet::glmnet(X, d$y)
+  expect_error(model_profile(path, d[c("a", "b", "c")]), "path of .* penalties")
+  one <- glmnet::glmnet(X, d$y, lambda = 0.05)
+  pd <- model_profile(one, d[c("a", "b", "c")], variables = "b", N = NULL, grid_points = 5)
+  ref <- own_pd(pd, function(nd) predict(one, as.matrix(nd), s = 0.05), d[c("a", "b", "c")], "b")
+  expect_equal(got_pd(pd, "b")[, 1], ref[, 1], tolerance = 1e-12)
+  set.seed(1)
+  cv <- glmnet::cv.glmnet(X, as.integer(d$cls) - 1L, family = "binomial", nfolds = 3)
+  pc <- model_profile(cv, d[c("a", "b", "c")], variables = "a", N = NULL, grid_points = 5)
+  expect_identical(pc$class, "1")
+  ref <- own_pd(pc, function(nd) predict(cv, as.matrix(nd), s = "lambda.1se", type = "response"),
+                d[c("a", "b", "c")], "a")
+  expect_equal(got_pd(pc, "a")[, 1], ref[, 1], tolerance = 1e-12)
+  # Columns are matched by name, whatever the data's order.
+  pr <- model_profile(one, d[c("c", "b", "a")], variables = "b", N = NULL, grid_points = 5)
+  expect_equal(got_pd(pr, "b"), got_pd(pd, "b"), tolerance = 1e-12)
+})
+
+test_that("e1071 svm: probabilities with probability = TRUE, refused without", {
+  skip_if_not_installed("e1071")
+  d <- family_data()
+  X <- d[c("a", "b", "c")]
+  set.seed(2)
+  s <- e1071::svm(cls3 ~ a + b + c, data = d, probability = TRUE)
+  expect_identical(model_adapter(s)$classes, c("p", "q", "r"))
+  pd <- model_profile(s, X, variables = "a", N = NULL, grid_points = 4)
+  ref <- own_pd(pd, function(nd) attr(predict(s, nd, probability = TRUE), "probabilities")[, c("p", "q", "r")], X, "a")
+  expect_equal(got_pd(pd, "a"), unname(ref), tolerance = 1e-10)
+  expect_identical(pd$class, c("p", "q", "r"))
+  s0 <- e1071::svm(cls ~ a + b + c, data = d)
+  expect_error(model_profile(s0, X), "probability = TRUE")
+  r <- e1071::svm(y ~ a + b + c, data = d)
+  pr <- model_profile(r, X, variables = "b", N = NULL, grid_points = 4)
+  expect_equal(got_pd(pr, "b")[, 1], own_pd(pr, function(nd) predict(r, nd), X, "b")[, 1], tolerance = 1e-10)
+})
+
+test_that("nnet multinom: class probabilities named by the levels, two classes too", {
+  skip_if_not_installed("nnet")
+  d <- family_data()
+  X <- d[c("a", "b", "c")]
+  m <- nnet::multinom(cls3 ~ a + b + c, data = d, trace = FALSE)
+  pd <- model_profile(m, X, variables = "c", N = NULL, grid_points = 4)
+  expect_identical(pd$class, c("p", "q", "r"))
+  ref <- own_pd(pd, function(nd) predict(m, nd, type = "probs"), X, "c")
+  expect_equal(got_pd(pd, "c"), unname(ref), tolerance = 1e-10)
+  m2 <- nnet::multinom(cls ~ a + b + c, data = d, trace = FALSE)
+  p2 <- model_profile(m2, X, variables = "c", N = NULL, grid_points = 4)
+  expect_identical(p2$class, "up")
+  expect_equal(got_pd(p2, "c")[, 1], own_pd(p2, function(nd) predict(m2, nd, type = "probs"), X, "c")[, 1],
+               tolerance = 1e-10)
+})
+
+test_that("caret train: probabilities of a classifier, predictions of a regression", {
+  skip_if_not_installed("caret")
+  skip_if_not_installed("rpart")
+  d <- family_data()
+  X <- d[c("a", "b", "c")]
+  ctrl <- caret::trainControl(method = "none", classProbs = TRUE)
+  tc <- caret::train(cls ~ a + b + c, data = d, method = "rpart", trControl = ctrl,
+                     tuneGrid = data.frame(cp = 0.01))
+  expect_identical(model_adapter(tc)$classes, c("down", "up"))
+  pd <- model_profile(tc, X, variables = "a", N = NULL, grid_points = 5)
+  expect_identical(pd$class, "up")
+  ref <- own_pd(pd, function(nd) predict(tc, nd, type = "prob")[, "up"], X, "a")
+  expect_equal(got_pd(pd, "a")[, 1], ref[, 1], tolerance = 1e-12)
+  tr <- caret::train(y ~ a + b + c, data = d, method = "lm", trControl = caret::trainControl(method = "none"))
+  pr <- model_profile(tr, X, variables = "b", N = NULL, grid_points = 4)
+  expect_equal(got_pd(pr, "b")[, 1], own_pd(pr, function(nd) predict(tr, nd), X, "b")[, 1], tolerance = 1e-12)
+})
+
+test_that("parsnip model_fit and workflows workflow: .pred_<class> columns become classes", {
+  skip_if_not_installed("parsnip")
+  skip_if_not_installed("workflows")
+  d <- family_data()
+  X <- d[c("a", "b", "c")]
+  spec <- parsnip::set_engine(parsnip::logistic_reg(), "glm")
+  mf <- parsnip::fit(spec, cls ~ a + b + c, data = d)
+  expect_identical(model_adapter(mf)$classes, c("down", "up"))
+  pd <- model_profile(mf, X, variables = "a", N = NULL, grid_points = 5)
+  expect_identical(pd$class, "up")
+  ref <- own_pd(pd, function(nd) predict(mf, nd, type = "prob")$.pred_up, X, "a")
+  expect_equal(got_pd(pd, "a")[, 1], ref[, 1], tolerance = 1e-12)
+  wf <- workflows::add_formula(workflows::add_model(workflows::workflow(), spec), cls ~ a + b + c)
+  wf <- parsnip::fit(wf, data = d)
+  pw <- model_profile(wf, X, variables = "a", N = NULL, grid_points = 5)
+  expect_equal(pw$agr_profiles$`_yhat_`, pd$agr_profiles$`_yhat_`, tolerance = 1e-12)
+  reg <- parsnip::fit(parsnip::set_engine(parsnip::linear_reg(), "lm"), y ~ a + b + c, data = d)
+  pr <- model_profile(reg, X, variables = "b", N = NULL, grid_points = 4)
+  expect_equal(got_pd(pr, "b")[, 1], own_pd(pr, function(nd) predict(reg, nd)$.pred, X, "b")[, 1],
+               tolerance = 1e-12)
+})
+
+test_that("mlr3 learners: probabilities by class; the task's positive class by default", {
+  skip_if_not_installed("mlr3")
+  d <- family_data()
+  X <- d[c("a", "b", "c")]
+  task <- mlr3::as_task_classif(d[c("a", "b", "c", "cls")], target = "cls", positive = "up")
+  lrn <- mlr3::lrn("classif.rpart", predict_type = "prob")
+  lrn$train(task)
+  pd <- model_profile(lrn, X, variables = "a", N = NULL, grid_points = 5)
+  expect_identical(pd$class, "up")
+  ref <- own_pd(pd, function(nd) lrn$predict_newdata(nd)$prob[, "up"], X, "a")
+  expect_equal(got_pd(pd, "a")[, 1], ref[, 1], tolerance = 1e-12)
+  lrc <- mlr3::lrn("classif.rpart")
+  lrc$train(task)
+  expect_error(model_profile(lrc, X), "predict_type")
+  rt <- mlr3::as_task_regr(d[c("a", "b", "c", "y")], target = "y")
+  lr <- mlr3::lrn("regr.rpart")
+  lr$train(rt)
+  pr <- model_profile(lr, X, variables = "b", N = NULL, grid_points = 4)
+  expect_equal(got_pd(pr, "b")[, 1], own_pd(pr, function(nd) lr$predict_newdata(nd)$response, X, "b")[, 1],
+               tolerance = 1e-12)
+})
+
+test_that("DALEX explainers: DALEX's default predict gets the native engine; matrix data stays a matrix", {
+  skip_if_not_installed("DALEX")
+  skip_if_not_installed("ranger")
+  d <- family_data()
+  X <- d[c("a", "b", "c")]
+  y01 <- as.integer(d$cls) - 1L
+  rf <- ranger::ranger(x = X, y = y01, probability = TRUE, num.trees = 20, num.threads = 1, seed = 2)
+  ex <- DALEX::explain(rf, data = X, y = y01, verbose = FALSE)
+  a <- model_profile(ex, variables = "a", N = NULL, grid_points = 5)
+  b <- model_profile(rf, X, variables = "a", N = NULL, grid_points = 5)
+  expect_identical(a$engine, "native")
+  expect_equal(a$agr_profiles$`_yhat_`, b$agr_profiles$`_yhat_`, tolerance = 1e-12)
+  expect_identical(a$class, "1")
+  # DALEX's positional call: model_profile(explainer, variables).
+  p <- model_profile(ex, "b", N = NULL, grid_points = 4)
+  expect_identical(p$variables, "b")
+  # An explainer's own predict function is used as it is (predict engine).
+  ex2 <- DALEX::explain(rf, data = X, y = y01, verbose = FALSE,
+                        predict_function = function(m, nd) predict(m, nd)$predictions[, 2])
+  expect_identical(model_profile(ex2, variables = "a", grid_points = 4)$engine, "predict")
+  skip_if_not_installed("xgboost")
+  M <- as.matrix(X)
+  xg <- xgboost::xgb.train(params = list(objective = "reg:squarederror", nthread = 1),
+                           data = xgboost::xgb.DMatrix(M, label = d$y), nrounds = 5, verbose = 0)
+  exm <- DALEX::explain(xg, data = M, y = d$y, verbose = FALSE,
+                        predict_function = function(m, x) predict(m, xgboost::xgb.DMatrix(x)))
+  pm <- model_profile(exm, variables = "a", N = NULL, grid_points = 4)
+  ref <- own_pd(pm, function(nd) predict(xg, as.matrix(nd)), X, "a")
+  expect_equal(got_pd(pm, "a")[, 1], ref[, 1], tolerance = 1e-6)
+})
+
+test_that("type = 'ale' names the allowed values", {
+  fit <- lm(mpg ~ wt, data = mtcars)
+  expect_error(model_profile(fit, mtcars["wt"], type = "ale"), "accumulated")
+})
