@@ -26,7 +26,7 @@ cluster_ice <- function(res, k, center, call) {
   M <- do.call(rbind, curves) # all grid points x rows
   if (center) M <- sweep(M, 2L, colMeans(M))
   d <- stats::dist(t(M)) / sqrt(nrow(M))
-  cluster <- stats::cutree(stats::hclust(d, method = "ward.D2"), k = k)
+  cluster <- stats::cutree(ward_tree(d, res$weights), k = k)
   w <- res$weights %||% rep(1, n)
   parts <- res$label_parts
   cl_label <- function(label, c) paste0(label, "_", c)
@@ -40,7 +40,8 @@ cluster_ice <- function(res, k, center, call) {
         `_x_` = cp$`_x_`[first],
         `_yhat_` = as.vector(curves[[b]][, in_c, drop = FALSE] %*% w[in_c]) / sum(w[in_c]),
         `_ids_` = 0L,
-        `_support_` = grid_support(res$observed[[v]][in_c], res$grids[[v]]),
+        `_support_` = grid_support(res$observed[[v]][in_c], res$grids[[v]],
+                                   if (!is.null(res$weights)) w[in_c]),
         `_cluster_` = c,
         check.names = FALSE, stringsAsFactors = FALSE
       )
@@ -59,4 +60,21 @@ cluster_ice <- function(res, k, center, call) {
   res$groups <- list(column = "ICE-curve cluster", levels = as.character(seq_len(k)),
                      sizes = tabulate(cluster, k), left_out = character())
   res
+}
+
+# Ward's hierarchical clustering (ward.D2) of the rows at distances d, with
+# case weights w (NULL for none): a row of weight w is a cluster of w
+# identical rows, whose Ward distance to another row is
+# sqrt(2 w_a w_b / (w_a + w_b)) times the distance between the two
+# (hclust() then carries the sizes through its updates, `members`), so that
+# integer weights give the tree of the repeated rows above the merges of
+# identical rows at height 0, and the same clusters.
+ward_tree <- function(d, w = NULL) {
+  if (is.null(w) || all(w == 1)) return(stats::hclust(d, method = "ward.D2"))
+  n <- length(w)
+  # The pairs (i, j), i > j, in the order of a dist object.
+  j <- rep.int(seq_len(n - 1L), (n - 1L):1)
+  i <- sequence((n - 1L):1) + j
+  d[] <- sqrt(2 * w[i] * w[j] / (w[i] + w[j])) * d
+  stats::hclust(d, method = "ward.D2", members = w)
 }

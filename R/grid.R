@@ -1,32 +1,100 @@
 # Grids of profile points and Apley's interval edges.
 
-# The kind of a column, as far as profiling goes.
+# The kind of a column, as far as profiling goes. Dates, date-times (POSIXct)
+# and time differences (difftime) are numeric: profiled on their own scale.
 column_kind <- function(x) {
   if (is.factor(x) || is.character(x) || is.logical(x)) return("categorical")
-  if (is.numeric(x)) return("numeric")
+  if (is.numeric(x) || is_time_scale(x)) return("numeric")
   "unsupported"
 }
 
-# Grid of values at which a variable is profiled.
+# A Date, POSIXct or difftime vector (numbers with a class that is.numeric()
+# does not count as numeric).
+is_time_scale <- function(x) {
+  inherits(x, c("Date", "POSIXct", "difftime")) && typeof(x) %in% c("double", "integer")
+}
+
+# Columns whose values are whole numbers by nature (integer storage, Dates):
+# their grids are made of whole numbers too.
+whole_scale <- function(x) is.integer(x) || inherits(x, "Date")
+
+# The scale of a grid or column, for telling whether profiles can share an
+# `_x_` column: "numeric" (double and integer), "Date", "POSIXct",
+# "difftime <units>" or "categorical".
+x_scale <- function(x) {
+  if (inherits(x, "Date")) return("Date")
+  if (inherits(x, "POSIXct")) return("POSIXct")
+  if (inherits(x, "difftime")) return(paste("difftime", units(x)))
+  if (is.numeric(x)) "numeric" else "categorical"
+}
+
+# Must the profiles' `_x_` column be character? When a grid is categorical,
+# or the grids (a list) have more than one scale (numbers and Dates, say).
+mixed_scales <- function(grids) {
+  s <- vapply(grids, x_scale, character(1))
+  any(s == "categorical") || length(unique(s)) > 1L
+}
+
+# Can the values s be grid values of the numeric column col? Numbers (on its
+# numeric scale), or values of its class (time differences in any units).
+same_scale <- function(col, s) {
+  is.numeric(s) || (inherits(col, "difftime") && inherits(s, "difftime")) ||
+    (is_time_scale(s) && x_scale(s) == x_scale(col))
+}
+
+# Values as plain numbers on the numeric scale of column `col`: days for
+# Dates, seconds for date-times, the column's units for time differences.
+scale_numbers <- function(col, values) {
+  if (inherits(col, "difftime") && inherits(values, "difftime")) {
+    return(as.double(values, units = units(col)))
+  }
+  as.double(unclass(values))
+}
+
+# Grid of values at which a variable is profiled, from the values x of all
+# rows (with case weights w, NULL for none: a row of weight w counts as w
+# rows, one of weight 0 as none).
 #
 # Numeric: the sorted distinct values when there are at most `grid_points` of
-# them; otherwise `grid_points` quantiles (type 7, duplicates dropped) or an
-# evenly spaced sequence from the minimum to the maximum. Categorical: the
-# levels that occur (factor level order; sorted values for character and
-# logical columns), and NA last when `na_level` and a value is missing.
-make_grid <- function(x, grid_points, splits_type, na_level = FALSE) {
+# them; otherwise `grid_points` quantiles (type 7, duplicates dropped; type 1
+# for integer and Date columns, so that the grid is made of values that
+# occur), weighted quantiles with weights, or an evenly spaced sequence from
+# the minimum to the maximum (rounded to whole numbers for integer and Date
+# columns). The grid is on the column's scale: integer for an integer
+# column, Date, POSIXct (with its time zone) or difftime (with its units).
+# Categorical: the levels that occur (factor level order; sorted values for
+# character and logical columns), and NA last when `na_level` and a value is
+# missing.
+make_grid <- function(x, grid_points, splits_type, na_level = FALSE, w = NULL) {
+  if (!is.null(w)) {
+    keep <- w > 0
+    if (!all(keep)) {
+      x <- x[keep]
+      w <- w[keep]
+    }
+  }
   missing <- anyNA(x)
-  if (missing) x <- x[!is.na(x)]
+  if (missing) {
+    ok <- !is.na(x)
+    x <- x[ok]
+    if (!is.null(w)) w <- w[ok]
+  }
   if (column_kind(x) == "categorical") {
     lev <- if (is.factor(x)) levels(droplevels(x)) else sort(unique(x))
     if (na_level && missing) lev <- c(lev, NA)
     return(lev)
   }
-  ux <- unique(as.double(x))
-  if (length(ux) <= grid_points) return(sort(ux))
-  switch(splits_type,
-    quantiles = unique(stats::quantile(x, seq(0, 1, length.out = grid_points), names = FALSE)),
-    uniform = seq(min(ux), max(ux), length.out = grid_points),
+  z <- scale_numbers(x, x)
+  whole <- whole_scale(x)
+  ux <- unique(z)
+  if (length(ux) <= grid_points) return(column_values(x, sort(ux)))
+  p <- seq(0, 1, length.out = grid_points)
+  g <- switch(splits_type,
+    quantiles = unique(grid_quantiles(z, w, p, if (whole) 1L else 7L)),
+    uniform = {
+      s <- seq(min(ux), max(ux), length.out = grid_points)
+      if (whole) unique(round(s)) else s
+    },
     # Evenly spaced positions among the sorted distinct values, both ends
     # included: position floor(i (m - 1) / (k - 1)), i = 0, ..., k - 1.
     distinct = {
@@ -34,6 +102,18 @@ make_grid <- function(x, grid_points, splits_type, na_level = FALSE) {
       s[floor(seq(0, grid_points - 1) * (length(s) - 1) / (grid_points - 1)) + 1]
     }
   )
+  column_values(x, g)
+}
+
+# Quantiles of type 7 (interpolated) or type 1 (values that occur) of z, with
+# case weights w (NULL for none) defined on the values repeated w times.
+grid_quantiles <- function(z, w, p, type) {
+  if (type == 1L) {
+    if (is.null(w) || all(w == w[1L])) return(stats::quantile(z, p, type = 1, names = FALSE))
+    return(weighted_quantile1(z, w, p))
+  }
+  if (is.null(w)) return(stats::quantile(z, p, names = FALSE))
+  weighted_quantile7(z, w, p)
 }
 
 #' Grid of values for a profile
@@ -45,8 +125,12 @@ make_grid <- function(x, grid_points, splits_type, na_level = FALSE) {
 #'
 #' A numeric variable with at most `grid_points` distinct values gets all of
 #' them. Otherwise: `"quantiles"`, type-7 quantiles at
-#' `seq(0, 1, length.out = grid_points)` (duplicates dropped); `"uniform"`,
-#' an evenly spaced sequence from the minimum to the maximum; `"distinct"`,
+#' `seq(0, 1, length.out = grid_points)` (duplicates dropped), or type-1
+#' quantiles (the inverse of the empirical distribution function: values
+#' that occur) for integer and Date columns; `"uniform"`,
+#' an evenly spaced sequence from the minimum to the maximum (rounded to
+#' whole numbers, duplicates dropped, for integer and Date columns);
+#' `"distinct"`,
 #' `grid_points` of the sorted distinct values at evenly spaced positions
 #' (position \eqn{\lfloor i (m - 1) / (k - 1) \rfloor}{floor(i (m - 1) / (k - 1))},
 #' \eqn{i = 0, \ldots, k - 1}, of the \eqn{m} distinct values), so that
@@ -54,25 +138,48 @@ make_grid <- function(x, grid_points, splits_type, na_level = FALSE) {
 #' levels that occur (and `NA` last with `na_level = TRUE` when a value is
 #' missing).
 #'
+#' The grid is on the scale of `x`: integer for an integer vector, and Dates,
+#' date-times (`POSIXct`, with the time zone of `x`) or time differences
+#' (`difftime`, in the units of `x`) for those, whose quantiles and even
+#' sequences are taken on their numeric scale (days, seconds, the units).
+#'
+#' With `weights`, a value of weight w counts as w values (and one of
+#' weight 0 as none): the distinct values, the range and the quantiles are
+#' those of the values repeated w times for integer weights, the quantiles
+#' weighted quantiles of the same types otherwise. This is the grid that
+#' [model_profile()] uses with case weights.
+#'
 #' @param x A vector: the values of one variable.
 #' @param grid_points Maximum number of grid points.
 #' @param type `"quantiles"`, `"uniform"` or `"distinct"`.
 #' @param na_level For categorical `x`: add `NA` as a level?
-#' @returns The grid: a sorted numeric vector, or the levels.
+#' @param weights `NULL`, or one non-negative case weight per value of `x`.
+#' @returns The grid: a sorted vector on the scale of `x`, or the levels.
 #' @examples
 #' profile_grid(mtcars$hp, 5)
 #' profile_grid(mtcars$hp, 5, type = "distinct")
 #' profile_grid(factor(c("b", "a", NA)), na_level = TRUE)
+#' profile_grid(as.Date("2024-01-01") + 0:99, 5)
+#' profile_grid(c(1, 2, 3, 10), 3, weights = c(1, 1, 1, 3))
 #' @export
 profile_grid <- function(x, grid_points = 101, type = c("quantiles", "uniform", "distinct"),
-                         na_level = FALSE) {
+                         na_level = FALSE, weights = NULL) {
   type <- match.arg(type)
   grid_points <- check_whole(grid_points, "grid_points", 2, rlang::caller_env())
   if (column_kind(x) == "unsupported") {
-    cli::cli_abort("{.arg x} must be numeric, a factor, character or logical, not {.cls {class(x)}}.")
+    cli::cli_abort("{.arg x} must be numeric, a Date, date-time or time difference, a factor, character or logical, not {.cls {class(x)}}.")
   }
-  if (all(is.na(x))) cli::cli_abort("{.arg x} has only missing values.")
-  make_grid(x, grid_points, type, na_level)
+  if (!is.null(weights)) {
+    if (!is.numeric(weights) || length(weights) != length(x) || anyNA(weights) ||
+        any(!is.finite(weights)) || any(weights < 0)) {
+      cli::cli_abort("{.arg weights} must be {length(x)} finite, non-negative number{?s}, one per value of {.arg x}.")
+    }
+    weights <- as.double(weights)
+  }
+  if (all(is.na(x[if (is.null(weights)) TRUE else weights > 0]))) {
+    cli::cli_abort("{.arg x} has only missing values.")
+  }
+  make_grid(x, grid_points, type, na_level, weights)
 }
 
 # Apley's edges, computed exactly as ALEPlot does (type-1 quantiles through
@@ -100,8 +207,12 @@ weighted_quantile1 <- function(x, w, p) {
   x[pmin(findInterval(target, cw, left.open = TRUE) + 1L, length(x))]
 }
 
-# Values of a profiled column for the stacked rows: same storage as the
-# column so that predict() sees the type it was trained on.
+# Values of a profiled column for the stacked rows: same storage and class as
+# the column so that predict() sees the type it was trained on (integer for
+# an integer column when the values are whole; a Date, POSIXct or difftime
+# column's class, time zone and units). `values` are levels or values of a
+# categorical column, or numbers on the column's numeric scale (or values of
+# its class).
 column_values <- function(col, values) {
   if (is.factor(col)) {
     codes <- match(as.character(values), levels(col))
@@ -110,16 +221,22 @@ column_values <- function(col, values) {
   }
   if (is.character(col)) return(as.character(values))
   if (is.logical(col)) return(as.logical(values))
-  if (is.integer(col) && all(values == round(values))) return(as.integer(values))
-  as.double(values)
+  out <- scale_numbers(col, values)
+  if (is.integer(col) && all(out == round(out), na.rm = TRUE)) out <- as.integer(out)
+  if (is_time_scale(col)) {
+    keep <- attributes(col)[c("class", "tzone", "units")]
+    attributes(out) <- keep[!vapply(keep, is.null, logical(1))]
+  }
+  out
 }
 
 # Type-7 quantiles (stats::quantile's default) with case weights, defined on
 # the data with each row repeated w times (the k-th smallest of them is the
-# first x whose cumulative weight reaches k); equal weights give
-# stats::quantile() itself.
+# first x whose cumulative weight reaches k); weights of 1 give
+# stats::quantile() itself. (Equal weights other than 1 do not: the data
+# repeated twice have other type-7 quantiles.)
 weighted_quantile7 <- function(x, w, p) {
-  if (all(w == w[1L])) return(stats::quantile(x, p, names = FALSE))
+  if (all(w == 1)) return(stats::quantile(x, p, names = FALSE))
   o <- order(x)
   x <- x[o]
   cw <- cumsum(w[o])
@@ -134,14 +251,37 @@ weighted_quantile7 <- function(x, w, p) {
   qs
 }
 
+# Silverman's rule of thumb, stats::bw.nrd0(), of the values x (on their
+# numeric scale; missing values left out) with case weights w (NULL for
+# none): for the sample with each value repeated w times, i.e. the weighted
+# standard deviation (divisor sum(w) - 1), the weighted type-7 interquartile
+# range and n = sum(w). Integer weights give bw.nrd0() of the repeated
+# values; weights of 1 (or none) give bw.nrd0(x) itself.
+weighted_bw_nrd0 <- function(x, w = NULL) {
+  x <- scale_numbers(x, x)
+  ok <- !is.na(x)
+  if (!is.null(w)) ok <- ok & w > 0
+  x <- x[ok]
+  if (is.null(w) || all(w[ok] == 1)) return(stats::bw.nrd0(x))
+  w <- w[ok]
+  n <- sum(w)
+  if (n < 2) stop("need at least 2 data points")
+  m <- sum(w * x) / n
+  m <- m + sum(w * (x - m)) / n
+  hi <- sqrt(sum(w * (x - m)^2) / (n - 1))
+  q <- weighted_quantile7(x, w, c(0.25, 0.75))
+  if (!(lo <- min(hi, (q[2L] - q[1L]) / 1.34))) (lo <- hi) || (lo <- abs(x[1L])) || (lo <- 1)
+  0.9 * lo * n^(-0.2)
+}
+
 # The grid point whose cell holds each value: for a numeric grid, cells lie
 # between the midpoints of neighbouring grid values, the outer ones as wide
 # on the outside as on the inside (cell_edges()); for a categorical grid,
 # the level itself (a missing value belongs to an NA level). NA when a value
 # is in no cell.
 cell_index <- function(x, grid) {
-  if (!is.numeric(grid)) return(match(as.character(x), as.character(grid)))
-  x <- as.double(x)
+  if (column_kind(grid) != "numeric") return(match(as.character(x), as.character(grid)))
+  x <- scale_numbers(grid, x)
   o <- order(grid)
   e <- cell_edges(grid[o])
   k <- findInterval(x, c(e$lo[1L], e$hi), rightmost.closed = TRUE)
@@ -150,8 +290,20 @@ cell_index <- function(x, grid) {
 }
 
 # Support of each grid point: the number of rows whose value lies in its
-# cell (cell_index()).
-grid_support <- function(x, grid) tabulate(cell_index(x, grid), length(grid))
+# cell (cell_index()), or with case weights w the sum of their weights.
+grid_support <- function(x, grid, w = NULL) {
+  k <- cell_index(x, grid)
+  if (is.null(w)) return(tabulate(k, length(grid)))
+  weighted_counts(k, w, length(grid))
+}
+
+# Sums of the weights w per index 1..n (indices NA or outside left out).
+weighted_counts <- function(index, w, n) {
+  ok <- !is.na(index) & index >= 1L & index <= n
+  out <- as.vector(tapply(w[ok], factor(index[ok], levels = seq_len(n)), sum))
+  out[is.na(out)] <- 0
+  out
+}
 
 # Cell edges halfway between sorted grid values, the outer cells as wide as
 # their inner half.

@@ -1,9 +1,13 @@
 # Profiles within subgroups of the background rows.
 
-# The subgroup of each background row: a factor.
-group_factor <- function(g, bins) {
+# The subgroup of each background row: a factor. A numeric g is cut at its
+# type-7 quantiles, with case weights w (NULL for none) those of the values
+# repeated w times.
+group_factor <- function(g, bins, w = NULL) {
   if (is.numeric(g) && length(unique(g[!is.na(g)])) > bins) {
-    br <- unique(stats::quantile(g, seq(0, 1, length.out = bins + 1L), na.rm = TRUE, names = FALSE))
+    ok <- !is.na(g)
+    br <- unique(grid_quantiles(as.double(g[ok]), if (!is.null(w)) w[ok],
+                                seq(0, 1, length.out = bins + 1L), 7L))
     return(cut(g, br, include.lowest = TRUE, dig.lab = 4))
   }
   if (is.factor(g)) droplevels(g) else factor(g)
@@ -20,7 +24,7 @@ grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_si
   # the title to show).
   values <- if (is.list(groups)) groups[[1]] else data[[groups]]
   groups <- if (is.list(groups)) names(groups) else groups
-  g <- group_factor(values[rows], group_bins)
+  g <- group_factor(values[rows], group_bins, if (!is.null(weights)) weights[rows])
   if (anyNA(g)) {
     cli::cli_warn("{sum(is.na(g))} background row{?s} with a missing {.field {groups}} {?is/are} left out of the subgroups.", call = env)
   }
@@ -37,19 +41,20 @@ grouped_profile <- function(inputs, data, rows, groups, group_bins, min_group_si
     cli::cli_abort("No subgroup of {.field {groups}} has {min_group_size} or more background rows.", call = env)
   }
   # Shared grids (from all rows of the data) and bandwidths (from all
-  # background rows), so that the subgroups' profiles are comparable.
+  # background rows), so that the subgroups' profiles are comparable; with
+  # case weights, a row of weight w counts as w rows in both.
   splits <- variable_splits
   bw <- bandwidth
   if (type != "accumulated") {
     for (v in variables) {
-      if (is.null(splits[[v]])) splits[[v]] <- make_grid(data[[v]], grid_points, variable_splits_type, na_level)
+      if (is.null(splits[[v]])) splits[[v]] <- make_grid(data[[v]], grid_points, variable_splits_type, na_level, weights)
     }
   }
   m <- if (type == "partial") "exact" else method
   if (m == "kernel") {
     for (v in variables) {
       if (is.null(bw[[v]]) && column_kind(data[[v]]) == "numeric") {
-        bw[[v]] <- stats::bw.nrd0(stats::na.omit(as.double(data[[v]][rows])))
+        bw[[v]] <- weighted_bw_nrd0(data[[v]][rows], if (!is.null(weights)) weights[rows])
       }
     }
   }

@@ -37,16 +37,22 @@
 #' values of the variable, so the reader sees where a profile rests on few
 #' rows and where it extrapolates.
 #'
-#' A chart has one kind of x axis: when numeric and categorical variables
-#' are mixed, the numeric ones are drawn and a message names the others
-#' (draw them with `variables =`).
+#' Dates and date-times (`POSIXct`) are drawn on date and date-time axes
+#' (ggplot2's `scale_x_date()` and `scale_x_datetime()`), time differences
+#' (`difftime`) as numbers in their units.
+#'
+#' A chart has one kind of x axis: when numeric, date, date-time and
+#' categorical variables are mixed, the numeric ones (or, without numeric
+#' ones, those of the kind of the first variable) are drawn and a message
+#' names the others (draw them with `variables =`).
 #'
 #' @param object,x An `mp_profile` result.
 #' @param ... More `mp_profile` results to draw in the same chart.
 #' @param geom `"aggregates"`, `"profiles"` or `"points"`.
 #' @param variables Variables to draw (default: all).
 #' @param center `NULL` (no centring), `"first"`, `"middle"`, `"mean"` or a
-#'   number; for `geom = "profiles"` and `"points"`.
+#'   number (or a Date or date-time, for such variables); for
+#'   `geom = "profiles"` and `"points"`.
 #' @param max_curves Maximum number of ICE curves per variable and profile.
 #' @param rug Draw a rug of the observed values?
 #' @param ncol Number of columns of panels.
@@ -92,19 +98,26 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     vars <- intersect(variables, vars)
   }
   if (length(unique(kinds[vars])) > 1L) {
-    cat_vars <- vars[kinds[vars] == "categorical"]
+    # One kind of x axis: the numeric variables, else those of the first's kind.
+    drawn <- if (any(kinds[vars] == "numeric")) "numeric" else kinds[[vars[1L]]]
+    cat_vars <- vars[kinds[vars] != drawn]
+    shown <- switch(drawn, numeric = "numeric", Date = "date", POSIXct = "date-time", categorical = "categorical")
     cli::cli_inform(c(
-      "Drawing the numeric variables; a chart has one kind of x axis.",
+      "Drawing the {shown} variables; a chart has one kind of x axis.",
       i = "Draw {.val {cat_vars}} with {.code plot(x, variables = c({paste0('\"', cat_vars, '\"', collapse = ', ')}))}."
     ))
-    vars <- vars[kinds[vars] == "numeric"]
+    vars <- vars[kinds[vars] == drawn]
   }
-  numeric_x <- all(kinds[vars] == "numeric")
+  # The kind of the x axis: "numeric", "Date", "POSIXct" (continuous) or
+  # "categorical"; `_x_` is made of that kind (plot_x()).
+  x_kind <- structure(kinds[[vars[1L]]], tz = x_tz(objs, vars))
+  numeric_x <- x_kind != "categorical"
 
   agr <- do.call(rbind, lapply(seq_along(objs), function(i) {
     d <- objs[[i]]$agr_profiles
     d <- d[d$`_vname_` %in% vars, c("_vname_", "_label_", "_x_", "_yhat_"), drop = FALSE]
     d$`_label_` <- unname(shown_labels(objs[[i]], labels[i], length(objs))[d$`_label_`])
+    d$`_x_` <- plot_x(d$`_x_`, x_kind)
     d
   }))
   agr <- order_vars(fix_x(agr, numeric_x, objs, vars), vars)
@@ -112,7 +125,7 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
   p <- ggplot2::ggplot()
   curves <- NULL
   if (geom != "aggregates") {
-    curves <- order_vars(ice_curves(objs, labels, vars, max_curves, numeric_x), vars)
+    curves <- order_vars(ice_curves(objs, labels, vars, max_curves, x_kind), vars)
     if (!is.null(center)) {
       curves <- center_curves(curves, center)
       agr <- center_curves(agr, center)
@@ -148,7 +161,7 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     )
   }
   if (geom == "points") {
-    pts <- order_vars(observed_points(objs, labels, vars, curves, numeric_x), vars)
+    pts <- order_vars(observed_points(objs, labels, vars, curves, x_kind), vars)
     p <- p + ggplot2::geom_point(
       data = pts,
       ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_label_"]]),
@@ -156,7 +169,7 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     )
   }
   if (rug && numeric_x) {
-    rd <- order_vars(rug_data(objs, vars), vars)
+    rd <- order_vars(rug_data(objs, vars, x_kind), vars)
     if (nrow(rd)) {
       p <- p + ggplot2::geom_rug(
         data = rd, ggplot2::aes(x = .data[["_x_"]]), inherit.aes = FALSE,
@@ -247,21 +260,49 @@ legend_type <- function(type) {
          accumulated = "accumulated local")
 }
 
+# The kind of x axis of each variable: "numeric" (numbers, and time
+# differences as numbers in their units), "Date", "POSIXct" or
+# "categorical", from its grid.
 variable_kinds <- function(objs) {
   kinds <- character()
   for (o in objs) {
     for (v in o$variables) {
-      kinds[[v]] <- if (is.numeric(o$grids[[v]])) "numeric" else "categorical"
+      g <- o$grids[[v]]
+      kinds[[v]] <- if (column_kind(g) != "numeric") "categorical" else
+        if (inherits(g, "Date")) "Date" else if (inherits(g, "POSIXct")) "POSIXct" else "numeric"
     }
   }
   kinds
 }
 
-# `_x_` as numbers, or as a factor with the levels in grid order.
+# The time zone of the date-time axis: of the first drawn grid that has one.
+x_tz <- function(objs, vars) {
+  for (o in objs) {
+    for (v in intersect(vars, o$variables)) {
+      tz <- attr(o$grids[[v]], "tzone")
+      if (!is.null(tz)) return(tz[1L])
+    }
+  }
+  ""
+}
+
+# Values of one result's `_x_` (or observed values) for an axis of kind
+# `kind` (see x_kind in autoplot.mp_profile()): numbers; Dates or date-times,
+# kept as they are (read back from text when the result's `_x_` is
+# character, its variables' scales being mixed); text for categorical axes.
+plot_x <- function(x, kind) {
+  switch(as.character(kind),
+    categorical = as.character(x),
+    Date = if (inherits(x, "Date")) x else as.Date(as.character(x)),
+    POSIXct = if (inherits(x, "POSIXct")) x else as.POSIXct(as.character(x), tz = attr(kind, "tz")),
+    if (is.character(x)) as.numeric(x) else as.double(x)
+  )
+}
+
+# `_x_` as numbers (or Dates, date-times), or as a factor with the levels in
+# grid order.
 fix_x <- function(d, numeric_x, objs, vars) {
-  if (numeric_x) {
-    d$`_x_` <- as.numeric(d$`_x_`)
-  } else {
+  if (!numeric_x) {
     lev <- unique(unlist(lapply(objs, function(o) lapply(o$grids[vars], as.character)), use.names = FALSE))
     d$`_x_` <- factor(as.character(d$`_x_`), levels = lev)
   }
@@ -271,14 +312,14 @@ fix_x <- function(d, numeric_x, objs, vars) {
 check_center <- function(center) {
   if (is.null(center)) return(invisible())
   ok <- (is.character(center) && length(center) == 1L && center %in% c("first", "middle", "mean")) ||
-    (is.numeric(center) && length(center) == 1L && is.finite(center))
+    ((is.numeric(center) || inherits(center, c("Date", "POSIXct"))) && length(center) == 1L && is.finite(center))
   if (!ok) {
     cli::cli_abort("{.arg center} must be {.val first}, {.val middle}, {.val mean} or a number.")
   }
 }
 
 # Evenly spaced selection of at most `max_curves` ICE curves per profile.
-ice_curves <- function(objs, labels, vars, max_curves, numeric_x) {
+ice_curves <- function(objs, labels, vars, max_curves, x_kind) {
   out <- lapply(seq_along(objs), function(i) {
     cp <- objs[[i]]$cp_profiles
     if (is.null(cp)) {
@@ -294,9 +335,10 @@ ice_curves <- function(objs, labels, vars, max_curves, numeric_x) {
       cp <- cp[cp$`_ids_` %in% ids, , drop = FALSE]
     }
     cp$`_label_` <- unname(shown_labels(objs[[i]], labels[i], length(objs))[cp$`_label_`])
+    cp$`_x_` <- plot_x(cp$`_x_`, x_kind)
     cp[c("_vname_", "_label_", "_ids_", "_x_", "_yhat_")]
   })
-  fix_x(do.call(rbind, out), numeric_x, objs, vars)
+  fix_x(do.call(rbind, out), x_kind != "categorical", objs, vars)
 }
 
 # Subtract from each curve its value at the anchor.
@@ -312,8 +354,8 @@ center_curves <- function(d, center) {
       y[1L]
     } else if (identical(center, "middle")) {
       y[ceiling(length(y) / 2)]
-    } else if (is.numeric(x)) {
-      stats::approx(x, y, xout = center, rule = 2)$y
+    } else if (!is.factor(x)) {
+      stats::approx(as.double(x), y, xout = as.double(center), rule = 2)$y
     } else {
       cli::cli_abort("A numeric {.arg center} needs numeric variables.")
     }
@@ -323,7 +365,8 @@ center_curves <- function(d, center) {
 }
 
 # Each background row's own value of the variable, on its (drawn) ICE curve.
-observed_points <- function(objs, labels, vars, curves, numeric_x) {
+observed_points <- function(objs, labels, vars, curves, x_kind) {
+  numeric_x <- x_kind != "categorical"
   key <- paste(curves$`_vname_`, curves$`_label_`, curves$`_ids_`, sep = "\r")
   curves$`_vname_` <- as.character(curves$`_vname_`)
   idx <- split(seq_len(nrow(curves)), key)
@@ -334,12 +377,12 @@ observed_points <- function(objs, labels, vars, curves, numeric_x) {
     own <- o$observed[[c1$`_vname_`]][match(c1$`_ids_`, o$rows)]
     if (is.na(own)) return(NULL)
     y <- if (numeric_x) {
-      stats::approx(curves$`_x_`[r], curves$`_yhat_`[r], xout = own, rule = 2)$y
+      stats::approx(as.double(curves$`_x_`[r]), curves$`_yhat_`[r], xout = as.double(plot_x(own, x_kind)), rule = 2)$y
     } else {
       curves$`_yhat_`[r][match(as.character(own), as.character(curves$`_x_`[r]))]
     }
     data.frame(`_vname_` = c1$`_vname_`, `_label_` = c1$`_label_`,
-               `_x_` = if (numeric_x) as.double(own) else as.character(own),
+               `_x_` = plot_x(own, x_kind),
                `_yhat_` = y, check.names = FALSE, stringsAsFactors = FALSE)
   })
   pts <- do.call(rbind, out)
@@ -348,11 +391,11 @@ observed_points <- function(objs, labels, vars, curves, numeric_x) {
 }
 
 # Observed values for the rug: from the first profile that has each variable.
-rug_data <- function(objs, vars) {
+rug_data <- function(objs, vars, x_kind) {
   out <- lapply(vars, function(v) {
     for (o in objs) {
       if (v %in% names(o$observed)) {
-        return(data.frame(`_vname_` = v, `_x_` = as.double(o$observed[[v]]),
+        return(data.frame(`_vname_` = v, `_x_` = plot_x(o$observed[[v]], x_kind),
                           check.names = FALSE))
       }
     }
@@ -363,7 +406,7 @@ rug_data <- function(objs, vars) {
 
 y_label <- function(types, center) {
   if (!is.null(center)) {
-    anchor <- if (is.numeric(center)) paste("the value at", format(center)) else
+    anchor <- if (!is.character(center)) paste("the value at", format(center)) else
       switch(center, first = "the first grid point", middle = "the middle grid point",
              mean = "the curve's mean")
     return(paste("prediction, centred at", anchor))

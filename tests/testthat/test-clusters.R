@@ -83,6 +83,8 @@ test_that("profile_grid(): quantiles, uniform, distinct values", {
   expect_equal(profile_grid(x, 3), unname(quantile(x, c(0, 0.5, 1))))
   expect_equal(profile_grid(c(2, 1, 2), 5), c(1, 2))
   expect_equal(profile_grid(factor(c("b", "a", NA), levels = c("b", "a", "c")), na_level = TRUE), c("b", "a", NA))
-  expect_error(profile_grid(as.Date("2020-01-01") + 1:3), "numeric")
+  # Dates are profiled on their own scale (test-grid.R); other classes are not.
+  expect_identical(profile_grid(as.Date("2020-01-01") + 1:3), as.Date("2020-01-01") + 1:3)
+  expect_error(profile_grid(list(1, 2)), "numeric")
   expect_error(profile_grid(x, 1), "grid_points")
 })

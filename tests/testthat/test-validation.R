@@ -48,10 +48,11 @@ test_that("constant, empty and unsupported columns", {
   X <- data.frame(a = rnorm(10), k = 1, d = as.Date("2020-01-01") + 1:10, n = NA_real_)
   pf <- function(m, newdata) newdata$a
   expect_error(model_profile(NULL, X, predict_function = pf, variables = "k"), "constant")
-  expect_error(model_profile(NULL, X, predict_function = pf, variables = "d"), "Date")
+  # A Date column is profiled on its own scale (test-grid.R).
+  expect_s3_class(model_profile(NULL, X, predict_function = pf, variables = "d")$grids$d, "Date")
   expect_error(model_profile(NULL, X, predict_function = pf, variables = "n"), "missing")
   expect_message(res <- model_profile(NULL, X, predict_function = pf), "Skipping")
-  expect_equal(res$variables, "a")
+  expect_equal(res$variables, c("a", "d"))
   Xc <- data.frame(a = 1:5, g = factor(c("x", "y", "x", "y", "x")))
   # A categorical variable the model ignores has a flat AL profile at the
   # mean prediction.
