@@ -31,11 +31,32 @@
 #' that occur, at evenly spaced positions among the sorted distinct values
 #' (`"distinct"`; see [profile_grid()]). Factors,
 #' character and logical columns are profiled at the values that occur (in
-#' factor-level order). Grids come from all rows of `data`; `variable_splits`
-#' gives a grid per variable to use as it is. AL profiles use Apley's edges
-#' (interval method) or an even grid over the background rows (kernel
-#' method); for interval AL, `variable_splits` gives the edges instead
-#' (rows outside them are left out, with a warning).
+#' factor-level order). Grids come from all rows of `data` (with `weights`,
+#' a row of weight w counting as w rows; see the section on case weights);
+#' `variable_splits` gives a grid per variable to use as it is. AL profiles
+#' use Apley's edges (interval method) or an even grid over the background
+#' rows (kernel method); for interval AL, `variable_splits` gives the edges
+#' instead (rows outside them are left out, with a warning).
+#'
+#' Grids keep the type of the column. An integer column gets integer grid
+#' values: its quantile grid is of type-1 quantiles (values that occur), its
+#' uniform and kernel-AL grids are rounded to whole numbers (duplicates
+#' dropped), and its Apley's edges are values that occur, so the predict
+#' function gets an integer column (a `variable_splits` grid with fractions
+#' is passed as doubles). Dates (`Date`), date-times (`POSIXct`) and time
+#' differences (`difftime`) are profiled on their own scale: the grid is
+#' made on their numbers (days, seconds, the column's units; type-1
+#' quantiles and whole days for Dates, type-7 quantiles for the others),
+#' its values are of the column's class (with its time zone or units), and
+#' so are the column handed to the predict function, `$grids` and `_x_`.
+#' LD kernels and intervals and AL intervals work on those numbers
+#' (`bandwidth` in days, seconds or the units) and are reported on the
+#' column's scale. `variable_splits` for such a column are numbers on that
+#' scale or values of its class (time differences in any units). When the
+#' profiled variables have different scales (numbers and Dates, say, or
+#' any categorical variable), `_x_` is character (`as.character()` of the
+#' values) and `$grids` keeps each variable's own class; `plot()` reads the
+#' values back on their scale.
 #'
 #' @section Background rows:
 #' Profiles average over `N` rows drawn without replacement from `data` when
@@ -71,7 +92,8 @@
 #' @section Bandwidth and support:
 #' The kernel methods use a Gaussian kernel whose standard deviation is, per
 #' variable, Silverman's rule of thumb `stats::bw.nrd0()` of the background
-#' values, unless `bandwidth` is given (one number, or a named vector per
+#' values (of the weighted sample with `weights`; see the section on case
+#' weights), unless `bandwidth` is given (one number, or a named vector per
 #' variable). DALEX uses a quarter of the grid's range, which smooths so much
 #' that the LD profile shows little more than a straight line;
 #' Silverman's rule is the standard rule for kernel smoothers and adapts to
@@ -142,15 +164,38 @@
 #' labelled `<label>.<class>`; all classes come from the same predictions.
 #'
 #' @section Case weights:
-#' With `weights`, every mean over background rows is a weighted mean: the PD
-#' average of the ICE curves, the LD kernel or interval means, the AL
-#' interval means of the differences, the AL centring (weighted interval
-#' counts) and the mean prediction. Apley's edges are weighted type-1
-#' quantiles. With integer weights, a row of weight 2 gives exactly what the
-#' row repeated twice gives. The `N` background rows are drawn without
-#' weights and keep theirs; rows of weight 0 are left out. Grids (from the
-#' values of all rows) and the default bandwidth do not use the weights;
-#' give `variable_splits` or `bandwidth` to fix them.
+#' Weights are frequencies: with integer weights, a row of weight 2 gives
+#' exactly what the row repeated twice gives, in every default as well as
+#' in every mean (checked to 1e-12 for PD, LD, AL, two-variable profiles,
+#' subgroups, clusters, [h_statistic()], [hidden_interactions()] and
+#' [compare_profiles()]). With `weights`:
+#' * every mean over background rows is a weighted mean: the PD average of
+#'   the ICE curves, the LD kernel or interval means, the AL interval means
+#'   of the differences, the AL centring (weighted interval counts) and the
+#'   mean prediction;
+#' * grids come from all rows of `data` with their weights: weighted
+#'   quantiles (of type 7, or type 1 for integer and Date columns) equal to
+#'   the quantiles of the rows repeated w times, and the distinct values and
+#'   range of the rows of positive weight ([profile_grid()] with `weights`
+#'   gives the same grid);
+#' * Apley's edges are weighted type-1 quantiles of the background rows;
+#' * the default kernel bandwidth is Silverman's rule `stats::bw.nrd0()` of
+#'   the weighted sample: the weighted standard deviation (divisor
+#'   \eqn{\sum w - 1}{sum(w) - 1}), the weighted interquartile range (type 7)
+#'   and \eqn{n = \sum w}{n = sum(w)};
+#' * `_support_` is the sum of the weights of the rows in each grid point's
+#'   cell; subgroups of a numeric `groups` column are cut at weighted
+#'   quantiles; clusters of ICE curves come from Ward's clustering with each
+#'   row a cluster of its weight (`hclust(members = )`).
+#'
+#' Since the defaults count rows, they depend on the total weight: weights
+#' multiplied by a constant give the same weighted means over a given grid,
+#' but other default grids and bandwidths (the type-7 quantiles and
+#' bandwidth of 10 copies of the data are not those of the data). Give
+#' `variable_splits` or `bandwidth` to fix them. `min_group_size` and the
+#' subgroups' and clusters' `sizes` count rows, not weights. The `N`
+#' background rows are drawn without weights and keep theirs; rows of
+#' weight 0 are left out (as they are of the grids).
 #'
 #' @section Native engine:
 #' For linear models (`lm`, `glm` and models that inherit from them), a
@@ -295,9 +340,11 @@
 #'
 #' @returns An object of class `mp_profile`: a list with
 #'   * `agr_profiles`: a data frame with DALEX's columns `_vname_`,
-#'     `_label_`, `_x_`, `_yhat_`, `_ids_` (`_x_` is numeric, or character when
-#'     numeric and categorical variables are mixed), and `_support_`, the
-#'     number of background rows near each grid point;
+#'     `_label_`, `_x_`, `_yhat_`, `_ids_` (`_x_` is on the variables' scale:
+#'     numeric (integer for integer columns), Date, POSIXct or difftime; or
+#'     character when the variables' scales differ or one is categorical; see
+#'     the section on grids), and `_support_`, the number of background rows
+#'     (with weights, the sum of their weights) near each grid point;
 #'   * `cp_profiles`: the ICE curves as a data frame with columns `_vname_`,
 #'     `_label_`, `_ids_` (the row of `data`), `_x_` and `_yhat_`, or `NULL`;
 #'   * `type`, `method`, `variables`, `label`, `grids` (grid or edges per

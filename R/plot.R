@@ -100,11 +100,15 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
   if (length(unique(kinds[vars])) > 1L) {
     # One kind of x axis: the numeric variables, else those of the first's kind.
     drawn <- if (any(kinds[vars] == "numeric")) "numeric" else kinds[[vars[1L]]]
-    cat_vars <- vars[kinds[vars] != drawn]
+    others <- vars[kinds[vars] != drawn]
     shown <- switch(drawn, numeric = "numeric", Date = "date", POSIXct = "date-time", categorical = "categorical")
+    # One call per kind of the others.
+    calls <- vapply(split(others, kinds[others]), function(v) {
+      paste0("plot(x, variables = c(", paste0('"', v, '"', collapse = ", "), "))")
+    }, character(1))
     cli::cli_inform(c(
       "Drawing the {shown} variables; a chart has one kind of x axis.",
-      i = "Draw {.val {cat_vars}} with {.code plot(x, variables = c({paste0('\"', cat_vars, '\"', collapse = ', ')}))}."
+      i = "Draw {.val {others}} with {.code {calls}}."
     ))
     vars <- vars[kinds[vars] == drawn]
   }
