@@ -36,15 +36,22 @@ model_adapter.ranger <- function(model) {
 }
 
 # The classes of a ranger probability forest in the order of its prediction
-# columns: ranger orders them by first appearance in the training data
-# (forest$class.values); of a factor response they are levels, of a numeric
-# one the values themselves.
+# columns. ranger keeps the classes in the order of first appearance in the
+# training data (forest$class.values); predict() gives the levels of a
+# factor response in level order (the sorted codes), but the values of a
+# numeric response in that first-appearance order, without names.
 ranger_classes <- function(model) {
   f <- model$forest
-  cv <- f$class.values
+  cv <- ranger_column_values(f)
   if (is.null(cv)) return(NULL)
   if (!is.null(f$levels)) return(as.character(f$levels[cv]))
   as.character(cv)
+}
+
+# The class values (of forest$class.values) of predict()'s columns, in order.
+ranger_column_values <- function(forest) {
+  cv <- forest$class.values
+  if (is.null(cv) || is.null(forest$levels)) cv else sort(cv)
 }
 
 # The class profiled by default of two: the second level of a factor

@@ -169,11 +169,11 @@ native_model.ranger <- function(model) {
     cols <- 0L
     outputs <- NULL
   } else {
-    # predict()'s columns are the classes in the order of class.values
-    # (first appearance in the training data), as the counts of a leaf.
+    # The leaf counts are in the order of class.values; predict()'s columns
+    # in the order of ranger_column_values().
     counts <- f$terminal.class.counts
     outputs <- ranger_classes(model)
-    cols <- seq_along(outputs) - 1L
+    cols <- match(ranger_column_values(f), f$class.values) - 1L
   }
   # Straight into the packed nodes, in one pass in C++: a forest of 500 deep
   # trees has tens of millions of nodes, and the flat arrays would take over

@@ -105,7 +105,7 @@ test_that("ranger on 0/1/2 and factor responses: every class in both engines, by
   # A factor response whose first row is its last level.
   yf <- factor(c("lo", "mid", "hi")[y3 + 1L], levels = c("lo", "mid", "hi"))
   fitf <- ranger::ranger(x = d$X, y = yf, probability = TRUE, num.trees = 25, num.threads = 1, seed = 3)
-  expect_setequal(model_adapter(fitf)$classes, levels(yf))
+  expect_identical(model_adapter(fitf)$classes, levels(yf))
   expect_identical(model_adapter(fitf)$classes, colnames(predict(fitf, d$X[1:2, ])$predictions))
   expect_engines_agree(fitf, d$X, class = c("hi", "lo"))
 })

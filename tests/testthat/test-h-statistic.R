@@ -243,7 +243,7 @@ test_that("input errors name the problem", {
   expect_error(h_statistic(NULL, X, predict_function = pf, threads = 0), "threads")
   expect_error(h_statistic(NULL, X, predict_function = pf, class = "x"), "class")
   expect_error(h_statistic(NULL, X, predict_function = pf, label = 1), "label")
-  expect_error(h_statistic(NULL, X, predict_function = function(m, newdata) "a"), "numbers")
+  expect_error(h_statistic(NULL, X, predict_function = function(m, newdata) "a"), "not probabilities")
 })
 
 test_that("plots: bars of H2, sorted, one panel per kind, coloured by class", {

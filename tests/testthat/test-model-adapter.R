@@ -6,7 +6,7 @@ family_data <- function(n = 150, seed = 11) {
   set.seed(seed)
   X <- data.frame(a = rnorm(n), b = runif(n), c = rnorm(n))
   X$y <- X$a + 2 * X$b^2 + rnorm(n, sd = 0.2)
-  X$cls <- factor(ifelse(X$a + X$c > 0, "up", "down"), levels = c("down", "up"))
+  X$cls <- factor(ifelse(X$a + X$c + rnorm(n) > 0, "up", "down"), levels = c("down", "up"))
   X$cls3 <- factor(cut(X$a + X$c, c(-Inf, -0.7, 0.7, Inf), labels = c("p", "q", "r")))
   X
 }
@@ -174,14 +174,14 @@ test_that("caret train: probabilities of a classifier, predictions of a regressi
   d <- family_data()
   X <- d[c("a", "b", "c")]
   ctrl <- caret::trainControl(method = "none", classProbs = TRUE)
-  tc <- caret::train(cls ~ a + b + c, data = d, method = "rpart", trControl = ctrl,
-                     tuneGrid = data.frame(cp = 0.01))
+  tc <- suppressWarnings(caret::train(cls ~ a + b + c, data = d, method = "rpart", trControl = ctrl,
+                     tuneGrid = data.frame(cp = 0.01)))
   expect_identical(model_adapter(tc)$classes, c("down", "up"))
   pd <- model_profile(tc, X, variables = "a", N = NULL, grid_points = 5)
   expect_identical(pd$class, "up")
   ref <- own_pd(pd, function(nd) predict(tc, nd, type = "prob")[, "up"], X, "a")
   expect_equal(got_pd(pd, "a")[, 1], ref[, 1], tolerance = 1e-12)
-  tr <- caret::train(y ~ a + b + c, data = d, method = "lm", trControl = caret::trainControl(method = "none"))
+  tr <- suppressWarnings(caret::train(y ~ a + b + c, data = d, method = "lm", trControl = caret::trainControl(method = "none")))
   pr <- model_profile(tr, X, variables = "b", N = NULL, grid_points = 4)
   expect_equal(got_pd(pr, "b")[, 1], own_pd(pr, function(nd) predict(tr, nd), X, "b")[, 1], tolerance = 1e-12)
 })

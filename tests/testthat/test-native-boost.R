@@ -392,7 +392,7 @@ test_that("xgboost multi:softprob compiles to one output per class", {
   model <- fit_xgb("multi:softprob")
   nm <- native_model(model)
   expect_valid_native(nm)
-  expect_identical(nm$outputs, c("1", "2", "3"))
+  expect_identical(nm$outputs, c("0", "1", "2"))
   expect_identical(nm$transform, "softmax")
   expect_identical(length(nm$tree_start) - 1L, 75L)
   for (data in list(as.data.frame(xgb_data(500, 1)$X), xgb_newdata(model))) {

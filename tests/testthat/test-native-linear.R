@@ -51,16 +51,17 @@ test_that("glm: binomial (both classes), poisson with an offset, custom predict 
   g <- glm(c ~ a * b + f + i, d, family = binomial)
   expect_linear(g, X, c("a", "b", "i"))
   expect_linear(g, X, c("a", "b", "i"), class = "no")
-  # Probabilities as one column: also native, the same numbers.
+  # A user's function (probabilities as one column) is the model: predict(),
+  # the same numbers.
   pf <- function(m, nd) predict(m, nd, type = "response")
   a <- model_profile(g, X, N = NULL, predict_function = pf)
   b <- model_profile(g, X, N = NULL, engine = "predict")
-  expect_equal(a$engine, "native")
+  expect_equal(a$engine, "predict")
   expect_equal(a$agr_profiles$`_yhat_`, b$agr_profiles$`_yhat_`, tolerance = 1e-12)
-  # The link scale is another scale: predict() for "auto", an error for "native".
+  # The link scale: predict() for "auto", an error for "native".
   link <- function(m, nd) predict(m, nd)
   expect_equal(model_profile(g, X, N = NULL, predict_function = link)$engine, "predict")
-  expect_error(model_profile(g, X, N = NULL, predict_function = link, engine = "native"), "differ")
+  expect_error(model_profile(g, X, N = NULL, predict_function = link, engine = "native"), "model's own predict function only")
   # Poisson with an offset in b: b is not linear, a and i are.
   p <- glm(k ~ a + i + f + offset(log(b)), d, family = poisson)
   expect_equal(linear_model(p)$variables, c("a", "i"))

@@ -167,12 +167,12 @@ test_that("a predict() call holds at most 65,536 stacked rows; a future, the row
 
 test_that("the terminal nodes ranger keeps per tree count in the chunk size", {
   bytes <- c(8, 8, 4, 4)
-  expect_equal(predict_row_bytes(lm(dist ~ speed, cars), bytes), 3 * 24 + 16)
+  expect_equal(adapter_row_bytes(model_adapter(lm(dist ~ speed, cars)), bytes), 3 * 24 + 16)
   skip_if_not_installed("ranger")
   d <- parallel_data(200)
   fit <- ranger::ranger(y ~ ., data = cbind(d$X, y = d$y), num.trees = 25, seed = 1, num.threads = 1)
   per_row <- 3 * 24 + 16 + 8 * 25 + 4 * 4
-  expect_equal(predict_row_bytes(fit, bytes), per_row)
+  expect_equal(adapter_row_bytes(model_adapter(fit), bytes), per_row)
   sizes <- integer()
   pf <- function(m, nd) {
     sizes <<- c(sizes, nrow(nd))
@@ -190,7 +190,7 @@ test_that("randomForest's four copies of its input count in the chunk size", {
   d <- parallel_data(200)
   fit <- randomForest::randomForest(d$X, d$y, ntree = 3)
   per_row <- 5 * (8 + 8 + 4 + 4) + 16
-  expect_equal(predict_row_bytes(fit, vapply(d$X, column_bytes, numeric(1))), per_row)
+  expect_equal(adapter_row_bytes(model_adapter(fit), vapply(d$X, column_bytes, numeric(1))), per_row)
   sizes <- integer()
   pf <- function(m, nd) {
     sizes <<- c(sizes, nrow(nd))
