@@ -64,7 +64,19 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
   engine <- rlang::arg_match(engine, error_call = env)
   close_cache <- native_cache_scope()
   on.exit(close_cache(), add = TRUE)
-  n_data <- nrow(resolve_inputs(x, data, predict_function, label, env)$data)
+  inputs <- resolve_inputs(x, data, predict_function, label, env)
+  n_data <- nrow(inputs$data)
+  # The settings passed on to model_profile(), checked here so that errors
+  # name this call.
+  resolve_weights(weights, x, inputs$data, env)
+  if (!is.null(N)) N <- check_whole(N, "N", 1, env, hint = "Use {.code N = NULL} for all rows.")
+  grid_points <- check_whole(grid_points, "grid_points", 2, env)
+  intervals <- check_whole(intervals, "intervals", 1, env)
+  threads <- resolve_threads(threads, env)
+  memory_budget <- check_budget(memory_budget, env)
+  if (!is.null(variables)) {
+    usable_variables(inputs$data, check_variables(variables, inputs$data, env), "conditional", TRUE, env)
+  }
   if (is.null(seed) && !is.null(N) && n_data > N) {
     # The three profiles must average over the same rows: one draw from the
     # session's random-number stream picks the seed of all three.
@@ -76,9 +88,15 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
                  engine = engine)
   pd <- do.call(model_profile, c(common, list(type = "partial", grid_points = grid_points)))
   common$variables <- pd$variables
+  check_bandwidth(bandwidth, pd$variables, env)
   ld <- do.call(model_profile, c(common, list(type = "conditional", grid_points = grid_points,
                                               bandwidth = bandwidth)))
-  al <- do.call(model_profile, c(common, list(type = "accumulated", intervals = intervals)))
+  # The LD profiles have warned of rows left out for a missing value; the AL
+  # profiles leave the same rows out.
+  al <- withCallingHandlers(
+    do.call(model_profile, c(common, list(type = "accumulated", intervals = intervals))),
+    modelprofiles_rows_left_out = function(w) invokeRestart("muffleWarning")
+  )
   w <- pd$weights %||% rep(1, length(pd$rows))
   rows <- list()
   for (v in pd$variables) {
@@ -158,6 +176,7 @@ as.data.frame.mp_comparison <- function(x, row.names = NULL, optional = FALSE, .
 #' @exportS3Method ggplot2::autoplot
 autoplot.mp_comparison <- function(object, ..., type = c("profiles", "distances"), n = 4) {
   type <- match.arg(type)
+  check_plot_dots(list(...), "autoplot.mp_comparison")
   d <- object$distances
   vars <- utils::head(unique(d$variable), n)
   if (type == "profiles") {

@@ -168,6 +168,7 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
     if (is.character(attr(weights, "column"))) variables <- setdiff(variables, attr(weights, "column"))
   }
   variables <- check_variables(variables, data, env)
+  variables <- finite_variables(data, variables, explicit, env)
   if (length(variables) < 2L) {
     cli::cli_abort(
       "H-statistics need at least 2 variables; {.arg variables} has {length(variables)}: {.val {variables}}.",
@@ -314,7 +315,8 @@ h_distinct <- function(ctx, js) {
     if (is.factor(col)) col <- as.integer(col)
     first <- which(!duplicated(col))
     code <- match(col, col[first])
-    key <- if (is.null(key)) code else key + (code - 1) * max(key)
+    # (In doubles: the product of the numbers of values overflows an integer.)
+    key <- if (is.null(key)) code else key + (code - 1) * as.double(max(key))
   }
   first <- which(!duplicated(key))
   list(first = first, index = match(key, key[first]))
@@ -522,6 +524,7 @@ as.data.frame.mp_h_statistic <- function(x, row.names = NULL, optional = FALSE, 
 autoplot.mp_h_statistic <- function(object, ..., which = c("both", "overall", "pairwise"),
                                     top = NULL, title = NULL, subtitle = NULL) {
   which <- match.arg(which)
+  check_plot_dots(list(...), "autoplot.mp_h_statistic")
   if (!is.null(top)) top <- check_whole(top, "top", 1, rlang::current_env())
   parts <- list()
   if (which %in% c("both", "overall")) {

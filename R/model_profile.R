@@ -685,6 +685,7 @@ resolve_weights <- function(weights, x, data, call) {
     weights <- data[[column]]
   }
   what <- if (is.null(column)) "{.arg weights}" else "The weights column {.field {column}}"
+  of_what <- if (is.null(column)) "{.arg weights}" else "the weights column {.field {column}}"
   if (!is.numeric(weights) || is.factor(weights)) {
     cli::cli_abort(paste(what, "must be numeric, not {.cls {class(weights)}}."), call = call)
   }
@@ -697,7 +698,7 @@ resolve_weights <- function(weights, x, data, call) {
   # Weighted means divide by the sum: it must be a finite number.
   if (!is.finite(sum(as.double(weights)))) {
     cli::cli_abort(c(
-      paste(what, "sum to more than the largest number R can hold ({.val {.Machine$double.xmax}})."),
+      paste("The sum of", of_what, "is more than the largest number R can hold ({.val {(.Machine$double.xmax)}})."),
       i = "Divide them by a constant (say, their largest value): profiles depend only on the ratios of the weights."
     ), call = call)
   }
@@ -721,17 +722,16 @@ weighted_rows <- function(rows, weights, call) {
 # linear engines may stand in for) when none is given, or when an
 # explainer's is DALEX's default (DALEX::yhat), which gives the same numbers
 # for the families the package knows; a function the user wrote is used as
-# it is, and gets the rows as a matrix when the data is one.
+# it is (an explainer's gets the rows as a matrix when its data is one).
 resolve_inputs <- function(x, data, predict_function, label, call) {
   model <- x
   given <- predict_function
-  as_matrix <- is.matrix(data)
+  as_matrix <- FALSE
   if (inherits(x, "explainer")) {
     model <- x$model
-    if (is.null(data)) {
-      data <- x$data
-      as_matrix <- is.matrix(data)
-    }
+    if (is.null(data)) data <- x$data
+    # An explainer's predict function gets rows in the class of its data.
+    as_matrix <- is.matrix(x$data)
     if (is.null(given) && !is_dalex_default(x$predict_function)) given <- x$predict_function
     if (is.null(label)) label <- x$label
   }
@@ -905,6 +905,22 @@ n_infinite <- function(x) {
   r <- suppressWarnings(range(x, na.rm = TRUE))
   if (all(is.finite(r))) return(0L)
   sum(is.infinite(x))
+}
+
+# The variables without infinite values (h_statistic(), which has no other
+# requirement on them): a variable with some is an error when the user
+# named it, else left out with a message (as usable_variables() does).
+finite_variables <- function(data, variables, explicit, call) {
+  keep <- vapply(variables, function(v) {
+    n_inf <- if (column_kind(data[[v]]) == "numeric") n_infinite(data[[v]]) else 0
+    if (n_inf == 0) return(TRUE)
+    msg <- "has {n_inf} infinite value{?s} ({.val {Inf}} or {.val {-Inf}}); the statistics need finite values."
+    hint <- "Drop those rows, or set them to {.val {NA}} (a value of its own here, which the model must predict)."
+    if (explicit) cli::cli_abort(c(paste("{.field {v}}", msg), i = hint), call = call)
+    cli::cli_inform(c(paste("Skipping {.field {v}}: it", msg), i = hint))
+    FALSE
+  }, logical(1))
+  variables[keep]
 }
 
 infinite_hint <- "Set them to {.val {NA}} (PD profiles use such rows; LD and AL profiles leave them out), or drop those rows."

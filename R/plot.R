@@ -78,6 +78,7 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
                                 title = NULL, subtitle = NULL) {
   geom <- match.arg(geom)
   scales <- match.arg(scales)
+  check_plot_dots(list(...), "autoplot.mp_profile")
   objs <- c(list(object), list(...))
   is_prof <- vapply(objs, inherits, logical(1), "mp_profile")
   if (!all(is_prof)) {
@@ -427,4 +428,19 @@ y_label <- function(types, center) {
 curve_alpha <- function(curves) {
   per_panel <- max(table(unique(curves[c("_vname_", "_label_", "_ids_")])[c("_vname_", "_label_")]))
   min(0.9, max(0.15, 12 / per_panel))
+}
+
+# Named arguments in a plot method's `...` are misspelt or unknown ones
+# (`facet_ncol`, `color`): an error that names them and the method's own.
+check_plot_dots <- function(dots, method, call = rlang::caller_env()) {
+  nms <- names(dots)
+  if (is.null(nms)) return(invisible())
+  results <- vapply(dots, inherits, logical(1), c("mp_profile", "mp_profile_2d"))
+  bad <- nms[nzchar(nms) & !results]
+  if (!length(bad)) return(invisible())
+  known <- setdiff(names(formals(get(method))), c("object", "..."))
+  cli::cli_abort(c(
+    "Unknown argument{?s} to {.fn plot}: {.arg {bad}}.",
+    i = "{.fn plot} of this result takes {.arg {known}}."
+  ), call = call)
 }

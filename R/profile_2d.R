@@ -133,6 +133,12 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
       variable_splits[[v]] %||% make_grid(data[[v]], grid_points, variable_splits_type, w = weights)
     })
   }
+  for (pr in pairs) {
+    G <- if (type == "partial") as.double(length(grids[[pr[1]]])) * length(grids[[pr[2]]]) else 0
+    if (G > .Machine$integer.max) {
+      cli::cli_abort("The grid of {.field {pr[1]}} x {.field {pr[2]}} has {format(G, big.mark = ',')} pairs of values, more than a table of predictions can hold; lower {.arg grid_points}.", call = env)
+    }
+  }
   intervals_used <- list()
   out <- lapply(pairs, function(pr) {
     js <- match(pr, names(data))
@@ -143,7 +149,10 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
     } else {
       n_na <- sum(is.na(ctx$data[[js[1]]]) | is.na(ctx$data[[js[2]]]))
       if (n_na > 0L) {
-        cli::cli_warn("{n_na} background row{?s} with a missing {.field {pr[1]}} or {.field {pr[2]}} {?is/are} left out of their AL profile.", call = env)
+        cli::cli_warn(c(
+          "{n_na} background row{?s} with a missing {.field {pr[1]}} or {.field {pr[2]}} {?is/are} left out of their AL profile.",
+          i = "Impute them to keep {cli::qty(n_na)}{?that row/those rows}; a PD profile ({.code type = \"partial\"}) uses every row."
+        ), call = env, class = "modelprofiles_rows_left_out")
       }
       # ALEPlot's layout: a categorical variable comes first.
       swap <- column_kind(data[[pr[1]]]) == "numeric" && column_kind(data[[pr[2]]]) == "categorical"
@@ -251,6 +260,7 @@ as.data.frame.mp_profile_2d <- function(x, row.names = NULL, optional = FALSE, .
 autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bins = 10,
                                    title = NULL, subtitle = NULL) {
   geom <- match.arg(geom)
+  check_plot_dots(list(...), "autoplot.mp_profile_2d")
   d <- as.data.frame(object)
   pairs <- object$pairs
   if (length(pairs) > 1L) {

@@ -87,6 +87,18 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
   inputs <- resolve_inputs(x, data, predict_function, label, env)
   data <- inputs$data
   groupings <- resolve_groupings(groups, data, env)
+  # The settings passed on to model_profile(), checked here so that errors
+  # name this call.
+  resolve_weights(weights, x, data, env)
+  if (!is.null(N)) N <- check_whole(N, "N", 1, env, hint = "Use {.code N = NULL} for all rows.")
+  grid_points <- check_whole(grid_points, "grid_points", 2, env)
+  group_bins <- check_whole(group_bins, "group_bins", 2, env)
+  min_group_size <- check_whole(min_group_size, "min_group_size", 1, env)
+  threads <- resolve_threads(threads, env)
+  memory_budget <- check_budget(memory_budget, env)
+  if (!is.null(variables)) {
+    usable_variables(data, check_variables(variables, data, env), "partial", TRUE, env, names(variable_splits))
+  }
   if (is.null(variables)) {
     variables <- names(data)
     if (is.character(groups)) variables <- setdiff(variables, groups)
@@ -263,6 +275,7 @@ as.data.frame.mp_slopes <- function(x, row.names = NULL, optional = FALSE, ...,
 #' @exportS3Method ggplot2::autoplot
 autoplot.mp_slopes <- function(object, ..., type = c("slopes", "profiles"), variables = NULL) {
   type <- match.arg(type)
+  check_plot_dots(list(...), "autoplot.mp_slopes")
   s <- object$summary
   if (is.null(variables)) variables <- if (any(s$hidden)) s$variable[s$hidden] else s$variable
   unknown <- setdiff(variables, s$variable)

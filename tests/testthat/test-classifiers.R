@@ -117,10 +117,11 @@ test_that("multiclass randomForest, nnet::multinom and xgboost multi:softprob", 
   xg <- xgboost::xgboost(data = m, label = as.integer(iris$Species) - 1L, nrounds = 5, verbose = 0,
                          params = list(objective = "multi:softprob", num_class = 3, nthread = 1))
   res <- model_profile(xg, m, variables = "Petal.Length", grid_points = 5)
-  expect_equal(res$labels, paste0("xgb.Booster.", 1:3))
+  # Labelled by xgboost's own class labels, 0..2.
+  expect_equal(res$labels, paste0("xgb.Booster.", 0:2))
   ref <- ref_pd(function(nd) predict(xg, as.matrix(nd), reshape = TRUE)[, 2], X, "Petal.Length",
                 res$grids$Petal.Length)
-  expect_equal(res$agr_profiles$`_yhat_`[res$agr_profiles$`_label_` == "xgb.Booster.2"], ref,
+  expect_equal(res$agr_profiles$`_yhat_`[res$agr_profiles$`_label_` == "xgb.Booster.1"], ref,
                tolerance = 1e-6)
 })
 

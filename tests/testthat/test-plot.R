@@ -122,3 +122,13 @@ test_that("plot snapshots", {
                       variables = "g")
   expect_doppelganger("factor", plot(pd))
 })
+
+test_that("unknown plot arguments name themselves", {
+  fit <- lm(mpg ~ wt + hp, data = mtcars)
+  pd <- model_profile(fit, mtcars[c("wt", "hp")], grid_points = 5)
+  expect_error(plot(pd, facet_ncol = 2), "facet_ncol")
+  expect_error(plot(pd, color = "red"), "Unknown argument.*color")
+  expect_s3_class(plot(pd, ncol = 1), "ggplot")
+  h <- h_statistic(fit, mtcars[c("wt", "hp")], pairs = 1, N = NULL)
+  expect_error(plot(h, color = "red"), "color")
+})
