@@ -34,6 +34,10 @@ if [ "$what" = "check" ]; then
       stop("R has no package repository configured: set options(repos = ...) in Rprofile.site")
     }
     have <- function(p) requireNamespace(p, quietly = TRUE)
+    # mlr3 needs a newer checkmate than Debian 12 builds.
+    if (!have("checkmate") || utils::packageVersion("checkmate") < "2.3.0") {
+      install.packages("checkmate", Ncpus = 2)
+    }
     need <- c("DALEX", "pdp", "iml", "yaImpute", "hstats", "lightgbm",
               "parsnip", "workflows", "mlr3", "mlr3learners")
     miss <- need[!vapply(need, have, logical(1))]
