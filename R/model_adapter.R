@@ -164,3 +164,7 @@ user_predictor <- function(f, as_matrix, call) {
   }
   function(model, newdata) f(model, as.matrix(newdata))
 }
+
+# A DALEX explainer (DALEX::explain()), whose model, data, predict function,
+# label and weights stand in for the arguments.
+is_explainer <- function(x) inherits(x, "explainer")

@@ -198,32 +198,36 @@
 #' weight 0 are left out (as they are of the grids).
 #'
 #' @section Native engine:
-#' For linear models (`lm`, `glm` and models that inherit from them), a
-#' numeric variable that enters the formula by its name alone (as a main
-#' effect or in interactions, but not inside `log()`, `poly()`, `I()` or an
-#' offset) has a linear predictor that is affine in it, so the partial
-#' dependence and ICE curves come from two evaluations of the linear
+#' What the package knows of a model family is in its adapter
+#' ([model_adapter()]): the default predict function, the class names in
+#' the order of its columns, and which engines give the model's own
+#' numbers. The native engines stand in for the family's default predict
+#' function only (or for DALEX's default, `DALEX::yhat`, in an explainer):
+#' a `predict_function` you write is the model, and is always called.
+#'
+#' For `lm` and `glm` (not mgcv's `gam` and `bam`, whose smooth terms are
+#' not linear), a numeric variable that enters the formula by its name alone
+#' (as a main effect or in interactions, but not inside `log()`, `poly()`,
+#' `I()` or an offset) has a linear predictor that is affine in it, so the
+#' partial dependence and ICE curves come from two evaluations of the linear
 #' predictor per row (at 0 and 1) through the inverse link, whatever the
 #' grid. Other variables and the other profiles use the predict function.
 #'
 #' Random forests (ranger, randomForest) and gradient-boosted trees (gbm,
-#' xgboost) are compiled into one flat representation of their trees (split
-#' variables, thresholds, the model's rules for ties, missing values and
-#' factor levels, leaf values, the link), which C++ code evaluates in
-#' parallel over the stacked rows without building data frames. For a
-#' numeric variable, each row's ICE curve over the whole grid comes from one
-#' walk down each tree with the variable left free (the tree is a
+#' xgboost, lightgbm) are compiled into one flat representation of their
+#' trees (split variables, thresholds, the model's rules for ties, missing
+#' values and factor levels, leaf values, the link), which C++ code
+#' evaluates in parallel over the stacked rows without building data frames.
+#' For a numeric variable, each row's ICE curve over the whole grid comes
+#' from one walk down each tree with the variable left free (the tree is a
 #' piecewise-constant function of it), instead of one prediction per grid
-#' point. With `engine = "auto"` this is used when the model is supported
-#' and predicts on the predict function's scale, except for the interval
-#' methods of LD and AL on fewer than 20,000 background rows: they make two
-#' predictions per row, which rarely repay compiling the model. With the
-#' package's own predict function ([default_predict_function()]) the scale
-#' is known and `predict()` is not called at all (for a large ranger forest
-#' each call costs seconds); with any other `predict_function`, the two are
-#' compared on 20 background rows first, so one on another scale keeps the
-#' predict engine (option `modelprofiles.native_check = TRUE` makes the
-#' comparison for the default too). `$engine` says which engine was used.
+#' point. Its outputs are the adapter's classes in the same order, so both
+#' engines label every class alike. With `engine = "auto"` this is used when
+#' the model is supported, except for the interval methods of LD and AL on
+#' fewer than 20,000 background rows: they make two predictions per row,
+#' which rarely repay compiling the model. The native engine does not call
+#' `predict()` at all (for a large ranger forest each call costs seconds).
+#' `$engine` says which engine was used.
 #'
 #' @section Computation:
 #' The rows to predict are built by C++ code (RcppParallel workers over the
@@ -257,12 +261,15 @@
 #'
 #' @param x A fitted model, or a DALEX explainer (from `DALEX::explain()`),
 #'   whose model, data, predict function and label are used (DALEX itself is
-#'   not needed).
+#'   not needed). For an explainer, DALEX's positional call
+#'   `model_profile(explainer, variables, N)` works as in DALEX.
 #' @param data A data frame (or matrix) of background rows, without the
 #'   response. Required for a model; for an explainer it replaces the
 #'   explainer's data.
-#' @param predict_function `NULL` (see [default_predict_function()]) or a
-#'   function `function(model, newdata)` returning one number per row.
+#' @param predict_function `NULL` (the model family's own, see
+#'   [default_predict_function()]) or a function `function(model, newdata)`
+#'   (or `function(newdata)`, as for iml and hstats) returning one number per
+#'   row, or a matrix of class probabilities with a column per class.
 #' @param variables Names of the variables to profile; `NULL` for every
 #'   column that can be profiled (constant and unsupported columns are skipped
 #'   with a message).
@@ -334,8 +341,8 @@
 #'   ensemble, evaluated in parallel C++ without building data frames, or
 #'   the linear predictor of a linear model; an error when it cannot be
 #'   used) or `"auto"` (the default: native when the model is supported and
-#'   predicts on the predict function's scale, else predict). See the
-#'   section on the native engine.
+#'   `predict_function` is not given, else predict). See the section on the
+#'   native engine.
 #' @param ... Must be empty.
 #'
 #' @returns An object of class `mp_profile`: a list with
@@ -422,7 +429,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL,
   }
   if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
   # DALEX's positional order: model_profile(explainer, variables, N).
-  if (inherits(x, "explainer") && is.character(data)) {
+  if (is_explainer(x) && is.character(data)) {
     if (is.null(variables)) variables <- data
     data <- NULL
     if (is.numeric(predict_function) && missing(N)) N <- predict_function
@@ -674,7 +681,7 @@ output_labels <- function(ctx, label) {
 # Case weights: NULL, a column of data (by name), or one number per row of
 # data; from an explainer's weights when not given.
 resolve_weights <- function(weights, x, data, call) {
-  if (is.null(weights) && inherits(x, "explainer")) weights <- x$weights
+  if (is.null(weights) && is_explainer(x)) weights <- x$weights
   if (is.null(weights)) return(NULL)
   column <- NULL
   if (is.character(weights) && length(weights) == 1L) {
@@ -727,7 +734,7 @@ resolve_inputs <- function(x, data, predict_function, label, call) {
   model <- x
   given <- predict_function
   as_matrix <- FALSE
-  if (inherits(x, "explainer")) {
+  if (is_explainer(x)) {
     model <- x$model
     if (is.null(data)) data <- x$data
     # An explainer's predict function gets rows in the class of its data.

@@ -173,7 +173,7 @@ test_that("caret train: probabilities of a classifier, predictions of a regressi
   skip_if_not_installed("rpart")
   d <- family_data()
   X <- d[c("a", "b", "c")]
-  ctrl <- caret::trainControl(method = "none", classProbs = TRUE)
+  ctrl <- suppressWarnings(caret::trainControl(method = "none", classProbs = TRUE))
   tc <- suppressWarnings(caret::train(cls ~ a + b + c, data = d, method = "rpart", trControl = ctrl,
                      tuneGrid = data.frame(cp = 0.01)))
   expect_identical(model_adapter(tc)$classes, c("down", "up"))
