@@ -196,3 +196,26 @@ test_that("lm and glm (binomial, poisson, Gamma): the linear engine equals predi
   bin <- glm(I(y > 0) ~ a + b + c, data = df, family = binomial)
   expect_identical(model_profile(bin, d$X, variables = "a", grid_points = 3)$class, "TRUE")
 })
+
+test_that("lightgbm: regression, binary and multiclass agree exactly across engines", {
+  skip_if_not_installed("lightgbm")
+  d <- agreement_data()
+  M <- as.matrix(d$X)
+  fit <- function(label, ...) {
+    lightgbm::lgb.train(params = list(num_leaves = 7, min_data_in_leaf = 5, verbose = -1,
+                                      num_threads = 1, ...),
+                        data = lightgbm::lgb.Dataset(M, label = label), nrounds = 10)
+  }
+  # lightgbm predicts in double precision, in the order the converter sums.
+  expect_engines_agree(fit(d$eta, objective = "regression"), d$X)
+  expect_engines_agree(fit(as.numeric(d$eta > 0), objective = "binary"), d$X)
+  y3 <- cut(d$eta, c(-Inf, -0.5, 0.5, Inf), labels = FALSE) - 1
+  m <- fit(y3, objective = "multiclass", num_class = 3)
+  expect_identical(model_adapter(m)$classes, c("0", "1", "2"))
+  pd <- model_profile(m, d$X, variables = "c", N = NULL, grid_points = 4)
+  expect_identical(pd$engine, "native")
+  ref <- brute_pd(function(nd) predict(m, as.matrix(nd)), d$X, "c", pd$grids$c)
+  got <- pd_by_class(pd, "c")
+  for (k in 1:3) expect_equal(got[[k]], ref[, k], tolerance = 1e-12)
+  expect_engines_agree(m, d$X)
+})
