@@ -15,15 +15,28 @@
 #' profile_threads(1)
 #' @export
 profile_threads <- function(threads = NULL) {
-  if (is.null(threads)) threads <- getOption("modelprofiles.threads", NULL)
+  resolve_threads(threads, environment())
+}
+
+# The number of threads (see profile_threads()), with errors raised in
+# `call` (the user's call) and naming where the bad value came from.
+resolve_threads <- function(threads, call) {
+  what <- "{.arg threads}"
+  if (is.null(threads)) {
+    threads <- getOption("modelprofiles.threads", NULL)
+    what <- "The option {.code modelprofiles.threads}"
+  }
   if (is.null(threads)) {
     env <- Sys.getenv("MODELPROFILES_THREADS", "")
-    if (nzchar(env)) threads <- suppressWarnings(as.integer(env))
+    if (nzchar(env)) threads <- suppressWarnings(as.numeric(env))
+    what <- "The environment variable {.envvar MODELPROFILES_THREADS}"
   }
-  if (is.null(threads)) threads <- 2L
-  if (!is.numeric(threads) || length(threads) != 1L || is.na(threads) ||
-      threads < 1 || threads != round(threads)) {
-    cli::cli_abort("{.arg threads} must be a positive whole number, not {.val {threads}}.")
+  if (is.null(threads)) return(2L)
+  if (!is_whole(threads, 1)) {
+    cli::cli_abort(
+      paste(what, "must be a whole number from 1 to {(.Machine$integer.max)}, not {.val {format_value(threads)}}."),
+      call = call
+    )
   }
   as.integer(threads)
 }
@@ -48,18 +61,31 @@ with_seed <- function(seed, expr) {
   expr
 }
 
+# A single finite whole number from `min` to the largest integer (so that
+# as.integer() keeps it).
 is_whole <- function(x, min = 1) {
-  is.numeric(x) && length(x) == 1L && !is.na(x) && x >= min && x == round(x)
+  is.numeric(x) && length(x) == 1L && !is.na(x) && is.finite(x) && x >= min &&
+    x <= .Machine$integer.max && x == round(x)
 }
 
-check_whole <- function(x, arg, min = 1, call) {
+# A whole-number argument, as an integer; errors name the argument and are
+# raised in `call`, the user's call. `hint`: a bullet added to the error.
+check_whole <- function(x, arg, min = 1, call, hint = NULL) {
   if (!is_whole(x, min)) {
-    cli::cli_abort(
-      "{.arg {arg}} must be a whole number of at least {min}, not {.val {format(x)}}.",
-      call = call
-    )
+    cli::cli_abort(c(
+      "{.arg {arg}} must be a whole number from {min} to {(.Machine$integer.max)}, not {.val {format_value(x)}}.",
+      i = hint
+    ), call = call)
   }
   invisible(as.integer(x))
+}
+
+# A short description of a value for an error message.
+format_value <- function(x) {
+  if (is.null(x)) return("NULL")
+  if (!is.atomic(x)) return(paste0("a ", class(x)[1L]))
+  if (length(x) != 1L) return(paste0("a vector of length ", length(x)))
+  format(x)
 }
 
 # The background rows of `data` (no copy when they are all its rows).
