@@ -3,6 +3,9 @@
 
 profile_accumulated_interval <- function(ctx, j, intervals, edges = NULL, call = NULL) {
   rows <- observed_rows(ctx, j)
+  # The rows of the profile's shift: those where the variable is observed
+  # (also when the user's edges leave some of them out).
+  observed <- rows
   col <- ctx$data[[j]]
   x <- as.double(at_rows(col, rows))
   w <- at_rows(ctx$weights, rows)
@@ -55,7 +58,7 @@ profile_accumulated_interval <- function(ctx, j, intervals, edges = NULL, call =
       ys[[1L]] - ys[[2L]]
     }
   }, function() {
-    mp <- mean_prediction(ctx)
+    mp <- mean_prediction_at(ctx, observed)
     yhat <- matrix(0, K + 1L, C)
     for (c in seq_len(C)) {
       s <- cpp_interval_sums(dy, k, w, K, c - 1L)
@@ -67,13 +70,14 @@ profile_accumulated_interval <- function(ctx, j, intervals, edges = NULL, call =
 
 profile_accumulated_kernel <- function(ctx, j, grid_points, bandwidth, keep_ice) {
   col <- ctx$data[[j]]
-  x <- as.double(at_rows(col, observed_rows(ctx, j)))
+  rows <- observed_rows(ctx, j)
+  x <- as.double(at_rows(col, rows))
   # An even grid on the column's numeric scale (of whole numbers for integer
   # and Date columns), reported on its own scale.
   z <- seq(min(x), max(x), length.out = grid_points)
   if (whole_scale(col)) z <- unique(round(z))
   task_then(kernel_table(ctx, j, z, bandwidth, TRUE, keep_ice), function(k) {
-    mp <- mean_prediction(ctx)
+    mp <- mean_prediction_at(ctx, rows)
     yhat <- matrix(0, length(z), ncol(k$num))
     for (c in seq_len(ncol(k$num))) {
       g <- cumsum(c(0, k$num[-1L, c] / k$den[-1L]))
@@ -95,7 +99,7 @@ profile_accumulated_levels <- function(ctx, j, levels) {
   w <- ctx$weights[rows]
   K <- length(levels)
   o <- match(as.character(col[rows]), levels)
-  fitted <- fitted_values(ctx)[rows, , drop = FALSE]
+  fitted <- fitted_at(ctx, rows)
   up <- which(o < K)
   down <- which(o > 1L)
   # Pair t joins levels t and t + 1: rows at level t moved up, rows at level
@@ -114,7 +118,7 @@ profile_accumulated_levels <- function(ctx, j, levels) {
     d[chunk, ] <<- sign[chunk] * (ys[[1L]] - fitted[pos[chunk], , drop = FALSE])
   }, function() {
     p <- as.vector(tapply(w, factor(o, levels = seq_len(K)), sum, default = 0))
-    mp <- mean_prediction(ctx)
+    mp <- mean_prediction_at(ctx, rows)
     yhat <- matrix(0, K, ncol(d))
     for (c in seq_len(ncol(d))) {
       s <- cpp_interval_sums(d, pair, w[pos], K - 1L, c - 1L)

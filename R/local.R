@@ -16,6 +16,35 @@ observed_rows <- function(ctx, j) {
 # them.
 at_rows <- function(x, rows) if (length(rows) == length(x)) x else x[rows]
 
+# Predictions at the background rows `rows` (increasing, distinct): a
+# length(rows) x outputs matrix. All rows: fitted_values(), kept for the
+# call. Fewer (those where the profiled variable is observed): only they are
+# predicted, so that a model that cannot predict a missing value is not
+# asked to, unless all rows were predicted already.
+fitted_at <- function(ctx, rows) {
+  if (length(rows) == length(ctx$ids)) return(fitted_values(ctx))
+  if (!is.null(ctx$fitted)) return(ctx$fitted[rows, , drop = FALSE])
+  out <- matrix(0, length(rows), n_outputs(ctx))
+  chunks <- row_chunks(length(rows), ctx$chunk_rows)
+  predict_chunks(
+    ctx, length(chunks),
+    function(k) list(list(src = rows[chunks[[k]]] - 1L, js = integer(), vals = list())),
+    function(k, ys) out[chunks[[k]], ] <<- ys[[1L]],
+    weight = 0
+  )
+  out
+}
+
+# The weighted mean prediction over the background rows `rows`, one per
+# output: the AL profile of a variable is shifted by the mean over the rows
+# it uses (all of them, mean_prediction(), unless the variable has missing
+# values).
+mean_prediction_at <- function(ctx, rows) {
+  if (length(rows) == length(ctx$ids)) return(mean_prediction(ctx))
+  w <- ctx$weights[rows]
+  colSums(w * fitted_at(ctx, rows)) / sum(w)
+}
+
 # Kernel-weighted sums over the ICE table of variable j on `grid` (of the
 # predictions, or with lag = TRUE of their consecutive grid differences),
 # accumulated chunk by chunk: numerators G x outputs, denominators G.
@@ -57,7 +86,9 @@ kernel_table <- function(ctx, j, grid, bandwidth, lag, keep_ice) {
 profile_local_kernel <- function(ctx, j, grid, bandwidth, keep_ice) {
   task_then(kernel_table(ctx, j, grid, bandwidth, FALSE, keep_ice), function(k) {
     yhat <- k$num / k$den
-    no_support <- sqrt(k$dmin2) > 3 * bandwidth
+    # (The nearest rows weigh 1, so the denominator is positive; a grid
+    # point whose denominator is not would be NA, as documented, never NaN.)
+    no_support <- sqrt(k$dmin2) > 3 * bandwidth | !(k$den > 0)
     yhat[no_support, ] <- NA_real_
     list(x = grid, yhat = yhat, ice = k$ice, ice_rows = k$rows, no_support = no_support)
   })
@@ -100,7 +131,7 @@ profile_local_interval <- function(ctx, j, grid, intervals) {
 # level (x_i^{j=z} is the row itself when x_i^j = z).
 profile_local_levels <- function(ctx, j, grid) {
   rows <- observed_rows(ctx, j)
-  fitted <- fitted_values(ctx)[rows, , drop = FALSE]
+  fitted <- fitted_at(ctx, rows)
   w <- ctx$weights[rows]
   lev <- match(as.character(ctx$data[[j]][rows]), as.character(grid))
   # Rows at levels outside a user's grid are not used.
