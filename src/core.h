@@ -53,10 +53,14 @@ inline void grid_sums(const Table& t, const double* w, std::size_t g0,
 // Gaussian kernel weights relative to the nearest row: the weight of row i at
 // grid point z is exp(-((z - x_i)^2 - d_min^2) / (2 s^2)), which is
 // dnorm(z - x_i, 0, s) up to a factor common to all rows, so the normalised
-// weights equal those of eq. (18.5) but never underflow to 0/0.
+// weights equal those of eq. (18.5) but never underflow to 0/0. The nearest
+// rows weigh exactly 1, also when 2 s^2 underflows to 0 (s below about
+// 1e-162), where the formula would give 0/0: the others then weigh 0.
 inline double kernel_weight(double z, double x, double dmin2, double s) {
   const double d = z - x;
-  return std::exp(-(d * d - dmin2) / (2.0 * s * s));
+  const double excess = d * d - dmin2;
+  if (!(excess > 0.0)) return 1.0;
+  return std::exp(-excess / (2.0 * s * s));
 }
 
 // Kernel-weighted sums for grid points [g0, g1) (eq. 18.5), or with lag = true

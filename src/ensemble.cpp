@@ -9,6 +9,7 @@
 #include <RcppParallel.h>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <string>
 #include <utility>
@@ -155,7 +156,10 @@ struct Model {
   }
 
   NumericMatrix result(std::size_t rows) const {
-    NumericMatrix out(rows, F.n_outputs);
+    // A matrix's dimensions are R integers.
+    if (rows > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+      stop("native data: more than 2^31 - 1 rows in one call; use fewer rows per call");
+    NumericMatrix out(static_cast<int>(rows), F.n_outputs);
     if (!Rf_isNull(outputs) && Rf_length(outputs) == F.n_outputs)
       colnames(out) = CharacterVector(outputs);
     return out;
