@@ -98,7 +98,10 @@
 #' that the LD profile shows little more than a straight line;
 #' Silverman's rule is the standard rule for kernel smoothers and adapts to
 #' the sample size. The weights are computed relative to the nearest row, so
-#' they never underflow. A grid point of an LD profile with no background row
+#' they never underflow: the nearest rows weigh 1, and with a bandwidth so
+#' small that the others weigh 0 (even below 1e-162, where the kernel's
+#' variance underflows) a grid point at a row's value is that row's
+#' prediction. A grid point of an LD profile with no background row
 #' within three bandwidths (kernel), outside the range of the background rows
 #' (interval), or a level without rows (categorical) has no support: its
 #' value is `NA`, with a warning, instead of the 0 DALEX reports.
@@ -107,13 +110,18 @@
 #' * In the profiled variable: a PD profile sets the column to each grid
 #'   value, so rows with a missing value in it are used as usual. LD and AL
 #'   profiles need each row's own value: rows with a missing value are left
-#'   out of that variable's profile, with a warning that says how many. For a
+#'   out of that variable's profile, with one warning that says how many
+#'   (they are not predicted, and an AL profile is then shifted by the mean
+#'   prediction over the rows it uses). This holds for every engine. For a
 #'   categorical variable, `na_level = TRUE` makes the missing values a level
 #'   of their own instead (the grid point `NA`, last, or placed by similarity
 #'   for AL): PD sets the column to `NA` (the model must accept it), LD
 #'   averages the rows with a missing value, AL accumulates the differences
 #'   to and from it.
 #' * In other columns: passed to the predict function as they are.
+#' * Infinite values (`Inf`, `-Inf`) in a profiled numeric variable are an
+#'   error naming it (a variable not named in `variables` is skipped with a
+#'   message); in other columns they are passed on as they are.
 #' * In the predictions: an error that says how many, never a silently
 #'   dropped row.
 #' * In the `groups` column: those rows are left out, with a warning.
@@ -168,7 +176,9 @@
 #' exactly what the row repeated twice gives, in every default as well as
 #' in every mean (checked to 1e-12 for PD, LD, AL, two-variable profiles,
 #' subgroups, clusters, [h_statistic()], [hidden_interactions()] and
-#' [compare_profiles()]). With `weights`:
+#' [compare_profiles()]). Their sum must be a finite number (weights of
+#' 1e308 each are an error: divide them by a constant, which changes no
+#' profile). With `weights`:
 #' * every mean over background rows is a weighted mean: the PD average of
 #'   the ICE curves, the LD kernel or interval means, the AL interval means
 #'   of the differences, the AL centring (weighted interval counts) and the
@@ -286,8 +296,9 @@
 #' @param intervals Number of intervals K for the interval methods (ALEPlot's
 #'   `K`). With ties, fewer intervals may result; the number used is in
 #'   `$intervals`.
-#' @param bandwidth `NULL` or the kernel's standard deviation (one number, or
-#'   a named vector with one per variable).
+#' @param bandwidth `NULL` or the kernel's standard deviation (one positive
+#'   number, or a vector named by profiled variables, e.g. `c(x1 = 0.1)`;
+#'   a name that is not a profiled variable is an error).
 #' @param label Label of the model in the result; by default the explainer's
 #'   label or the model's class.
 #' @param seed `NULL` or a number for a reproducible draw of the `N` rows.
@@ -301,6 +312,8 @@
 #'   `predict()` keeps), up to 65,536 stacked rows per `predict()` call.
 #'   The rest is for garbage R has not yet collected and for vectors as
 #'   long as the background. Under a [future::plan()] it holds per process.
+#'   A chunk holds at most 2^31 - 1 stacked rows; a budget above 2^30 MiB
+#'   (1 PiB), `Inf` included, counts as 2^30 MiB.
 #' @param keep_ice Keep the ICE curves (`$cp_profiles`) where they are
 #'   computed (PD, kernel LD and kernel AL), as long as all of them together
 #'   fit in `memory_budget` (about 48 bytes per point); curves of variables
