@@ -207,6 +207,18 @@
 #' background rows are drawn without weights and keep theirs; rows of
 #' weight 0 are left out (as they are of the grids).
 #'
+#' @section DALEX explainers:
+#' An explainer's model, data, predict function, label and weights are used;
+#' DALEX's positional call `model_profile(explainer, variables, N)` works as
+#' in DALEX. With DALEX's default predict function (`DALEX::yhat`), the
+#' package uses its own for the model's family (see [model_adapter()]): the
+#' same probabilities with every class named, and the native engine where it
+#' applies. For a binary classifier the second class in the adapter's order
+#' is profiled (the second level, or `"1"` of a 0/1 response), which for a
+#' ranger forest whose first training row is of class 1 is the column DALEX
+#' does not take. Another predict function is used as it is, with the rows
+#' as a matrix when the explainer's data is one.
+#'
 #' @section Native engine:
 #' What the package knows of a model family is in its adapter
 #' ([model_adapter()]): the default predict function, the class names in
@@ -271,8 +283,7 @@
 #'
 #' @param x A fitted model, or a DALEX explainer (from `DALEX::explain()`),
 #'   whose model, data, predict function and label are used (DALEX itself is
-#'   not needed). For an explainer, DALEX's positional call
-#'   `model_profile(explainer, variables, N)` works as in DALEX.
+#'   not needed).
 #' @param data A data frame (or matrix) of background rows, without the
 #'   response. Required for a model; for an explainer it replaces the
 #'   explainer's data.
