@@ -54,7 +54,7 @@ new_context <- function(model, predict_function, background, ids, weights,
   y <- if (!is.null(ctx$native)) {
     cpp_native_predict(ctx$native$model, ctx$native$X, probe, integer(), list(), 1L)
   } else {
-    predict_function(model, cpp_stack_frame(background, probe, integer(), list(), threads))
+    probe_predict(predict_function, model, cpp_stack_frame(background, probe, integer(), list(), threads), call)
   }
   y <- check_predictions(y, length(probe), call = call, allow_na = TRUE,
                          classifier = identical(adapter$task, "classification"))
@@ -69,6 +69,19 @@ new_context <- function(model, predict_function, background, ids, weights,
   ctx$chunk_rows <- if (identical(ctx$engine, "predict")) min(chunk_rows, max_chunk_rows) else chunk_rows
   ctx$per_future <- min(64L, as.integer(4 * chunk_rows %/% ctx$chunk_rows))
   ctx
+}
+
+# The first call of the predict function, on a couple of background rows:
+# its error is the user's first sight of a model that does not fit the data
+# (a column it needs is missing, a type it cannot read), so it says so.
+probe_predict <- function(predict_function, model, newdata, call) {
+  tryCatch(predict_function(model, newdata), error = function(e) {
+    cli::cli_abort(c(
+      "The predict function failed on rows of {.arg data}.",
+      x = conditionMessage(e),
+      i = "Does {.arg data} hold every column the model uses, with the types it was fitted on?"
+    ), call = call)
+  })
 }
 
 # Stacked rows of a chunk through predict() (see new_context()).

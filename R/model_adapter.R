@@ -53,6 +53,14 @@ model_adapter.default <- function(model) {
 }
 
 #' @export
+model_adapter.character <- function(model) {
+  new_adapter(family = "model", predict = function(model, newdata) NULL, refuse = c(
+    "{.arg x} is a string, not a fitted model or an explainer.",
+    i = "Give the model object itself (e.g. {.code fit}, not {.code \"fit\"})."
+  ))
+}
+
+#' @export
 model_adapter.NULL <- function(model) {
   new_adapter(family = "model", predict = function(model, newdata) {
     cli::cli_abort("There is no model: give {.arg x} or a {.arg predict_function}.")

@@ -8,7 +8,8 @@
 model_adapter.svm <- function(model) {
   type <- model$type
   if (isTRUE(type %in% c(0L, 1L))) {
-    classes <- as.character(model$levels)
+    # The levels with rows in the training data, in level order.
+    classes <- as.character(model$levels[sort(unique(model$labels))])
     refuse <- if (!isTRUE(model$compprob)) c(
       "The svm predicts classes, not probabilities.",
       i = "Fit it with {.code probability = TRUE}, or give a {.arg predict_function} that returns probabilities."

@@ -42,7 +42,11 @@ glm_adapter <- function(model, family, linear) {
 # for a logical one, else 0/1.
 binomial_classes <- function(model) {
   y <- if (!is.null(model$model)) stats::model.response(model$model)
-  if (is.factor(y)) return(levels(y)[1:2])
+  if (is.factor(y)) {
+    # glm() takes the first level as failure and every other as success.
+    lv <- levels(y)
+    return(if (length(lv) > 2L) c(lv[1L], paste0("not ", lv[1L])) else lv[1:2])
+  }
   if (is.logical(y)) return(c("FALSE", "TRUE"))
   c("0", "1")
 }

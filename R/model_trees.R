@@ -59,10 +59,10 @@ ranger_column_values <- function(forest) {
 # the training data.
 ranger_positive <- function(model, classes) {
   if (length(classes) != 2L) return(NULL)
-  lv <- model$forest$levels
-  if (!is.null(lv)) return(as.character(lv[2L]))
-  cv <- model$forest$class.values
-  as.character(sort(cv)[2L])
+  # A factor's classes are already in level order (levels without rows in
+  # the training data are not among them).
+  if (!is.null(model$forest$levels)) return(classes[2L])
+  as.character(sort(model$forest$class.values)[2L])
 }
 
 #' @export
@@ -122,8 +122,9 @@ model_adapter.xgb.Booster <- function(model) {
     if (!is.na(k) && k > 1L) classes <- as.character(seq_len(k) - 1L)
   }
   classifier <- objective %in% c("binary:logistic", "reg:logistic", "binary:logitraw", "multi:softprob")
+  features <- model$feature_names
   new_adapter("xgb.Booster", function(model, newdata) {
-    p <- stats::predict(model, as.matrix(newdata), reshape = TRUE)
+    p <- stats::predict(model, feature_matrix(newdata, features, "xgboost model"), reshape = TRUE)
     if (is.matrix(p) && !is.null(classes) && ncol(p) == length(classes)) colnames(p) <- classes
     p
   }, task = if (classifier) "classification" else "regression", classes = classes,
@@ -163,8 +164,9 @@ model_adapter.lgb.Booster <- function(model) {
   multi <- !is.na(k) && k > 1L
   classes <- if (multi) as.character(seq_len(k) - 1L)
   classifier <- multi || objective %in% c("binary", "cross_entropy", "xentropy")
+  features <- lgb_feature_names(model)
   new_adapter("lgb.Booster", function(model, newdata) {
-    x <- as.matrix(newdata)
+    x <- feature_matrix(newdata, features, "lightgbm model")
     p <- stats::predict(model, x)
     if (multi && !is.matrix(p)) p <- matrix(p, nrow(x), k, byrow = TRUE)
     if (multi) {
@@ -174,4 +176,27 @@ model_adapter.lgb.Booster <- function(model) {
     as.vector(p)
   }, task = if (classifier) "classification" else "regression", classes = classes,
   native = TRUE, tree = TRUE)
+}
+
+# The numeric matrix of a model's features, by name (the model reads
+# columns by position), from rows; `features` NULL: the columns as they are.
+feature_matrix <- function(newdata, features, what) {
+  if (is.null(features)) return(as.matrix(newdata))
+  if (is.matrix(newdata)) newdata <- as.data.frame(newdata)
+  absent <- setdiff(features, names(newdata))
+  if (length(absent)) {
+    cli::cli_abort("The data lack the {what}'s feature{?s} {.val {absent}}.", call = NULL)
+  }
+  as.matrix(newdata[features])
+}
+
+# The feature names of a lightgbm booster (from its model text), or NULL
+# when it was trained without names (Column_0, Column_1, ...).
+lgb_feature_names <- function(model) {
+  text <- tryCatch(model$save_model_to_string(num_iteration = 1L), error = function(e) "")
+  line <- regmatches(text, regexpr("(^|\n)feature_names=[^\n]*", text))
+  if (!length(line)) return(NULL)
+  features <- strsplit(sub("^\n?feature_names=", "", line), " ", fixed = TRUE)[[1L]]
+  if (!length(features) || identical(features, paste0("Column_", seq_along(features) - 1L))) return(NULL)
+  features
 }

@@ -265,3 +265,56 @@ test_that("type = 'ale' names the allowed values", {
   fit <- lm(mpg ~ wt, data = mtcars)
   expect_error(model_profile(fit, mtcars["wt"], type = "ale"), "accumulated")
 })
+
+test_that("xgboost and lightgbm read columns by name, whatever the data's order", {
+  d <- family_data()
+  X <- d[c("a", "b", "c")]
+  Xr <- cbind(d["y"], d[c("c", "a", "b")])
+  own_pd_in_order <- function(res, own) own_pd(res, function(nd) own(as.matrix(nd[c("a", "b", "c")])), Xr, "a")
+  skip_if_not_installed("lightgbm")
+  lg <- lightgbm::lgb.train(params = list(objective = "regression", num_leaves = 7, min_data_in_leaf = 5,
+                                          verbose = -1, num_threads = 1),
+                            data = lightgbm::lgb.Dataset(as.matrix(X), label = d$y), nrounds = 10)
+  for (type in c("partial", "accumulated")) {
+    res <- model_profile(lg, Xr, variables = "a", type = type, N = NULL, grid_points = 5, engine = "predict")
+    ref <- model_profile(lg, X, variables = "a", type = type, N = NULL, grid_points = 5, engine = "predict")
+    expect_equal(res$agr_profiles$`_yhat_`, ref$agr_profiles$`_yhat_`, tolerance = 1e-12)
+  }
+  pd <- model_profile(lg, Xr, variables = "a", N = NULL, grid_points = 5, engine = "predict")
+  expect_equal(got_pd(pd, "a")[, 1], own_pd_in_order(pd, function(m) predict(lg, m))[, 1], tolerance = 1e-12)
+  skip_if_not_installed("xgboost")
+  xg <- xgboost::xgb.train(params = list(objective = "reg:squarederror", nthread = 1),
+                           data = xgboost::xgb.DMatrix(as.matrix(X), label = d$y), nrounds = 5, verbose = 0)
+  al <- model_profile(xg, Xr, variables = "a", type = "accumulated", N = NULL)
+  ref <- model_profile(xg, X, variables = "a", type = "accumulated", N = NULL)
+  expect_equal(al$agr_profiles$`_yhat_`, ref$agr_profiles$`_yhat_`, tolerance = 1e-12)
+})
+
+test_that("classes without training rows are not profiled or counted", {
+  d <- iris[iris$Species != "setosa", ]
+  X <- d[1:4]
+  skip_if_not_installed("ranger")
+  rf <- ranger::ranger(Species ~ ., data = d, probability = TRUE, num.trees = 10, num.threads = 1, seed = 1)
+  expect_identical(model_adapter(rf)$positive, "virginica")
+  expect_identical(model_profile(rf, X, variables = "Petal.Width", grid_points = 3)$class, "virginica")
+  skip_if_not_installed("e1071")
+  set.seed(1)
+  s <- e1071::svm(Species ~ ., data = d, probability = TRUE)
+  pd <- model_profile(s, X, variables = "Petal.Width", N = NULL, grid_points = 3)
+  expect_identical(pd$class, "virginica")
+  ref <- own_pd(pd, function(nd) attr(predict(s, nd, probability = TRUE), "probabilities")[, "virginica"], X, "Petal.Width")
+  expect_equal(got_pd(pd, "Petal.Width")[, 1], ref[, 1], tolerance = 1e-10)
+})
+
+test_that("a binomial glm on a factor of three levels is labelled by what it predicts", {
+  fit <- suppressWarnings(glm(Species ~ Sepal.Length, data = iris, family = binomial))
+  expect_identical(model_adapter(fit)$classes, c("setosa", "not setosa"))
+  expect_identical(model_profile(fit, iris["Sepal.Length"], grid_points = 3)$class, "not setosa")
+})
+
+test_that("a model that does not fit the data, or no model, says so", {
+  fit <- lm(mpg ~ wt + hp + qsec, data = mtcars)
+  expect_error(model_profile(fit, mtcars[c("wt", "hp")], variables = "wt"),
+               "predict function failed.*qsec.*every column the model uses")
+  expect_error(model_profile("fit", mtcars[c("wt", "hp")]), "a string, not a fitted model")
+})
