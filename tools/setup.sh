@@ -34,6 +34,8 @@ if [ "$what" = "check" ]; then
       stop("R has no package repository configured: set options(repos = ...) in Rprofile.site")
     }
     have <- function(p) requireNamespace(p, quietly = TRUE)
+    # Compile each package on both cores (xgboost and lightgbm take minutes).
+    Sys.setenv(MAKEFLAGS = "-j2")
     # mlr3 needs a newer checkmate than Debian 12 builds.
     if (!have("checkmate") || utils::packageVersion("checkmate") < "2.3.0") {
       install.packages("checkmate", Ncpus = 2)
