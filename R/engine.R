@@ -103,7 +103,10 @@ predict_frame <- function(ctx, newdata) {
 # Check the predictions of n stacked rows (made here or on a worker) and
 # select the profiled outputs.
 check_chunk <- function(ctx, y, n) {
-  y <- check_predictions(y, n, call = ctx$call, classifier = identical(ctx$adapter$task, "classification"))
+  y <- withCallingHandlers(
+    check_predictions(y, n, call = ctx$call, classifier = identical(ctx$adapter$task, "classification")),
+    error = function(e) if (grepl("missing value", conditionMessage(e))) nonfinite_columns(ctx, e)
+  )
   if (ncol(y) != ctx$n_columns) {
     cli::cli_abort("The predict function returned {ncol(y)} column{?s}, and {ctx$n_columns} before.", call = ctx$call)
   }
@@ -111,6 +114,18 @@ check_chunk <- function(ctx, y, n) {
   if (ncol(y) > 1L) y <- y[, cols, drop = FALSE]
   ctx$n_predictions <- ctx$n_predictions + n
   y
+}
+
+# Missing predictions, when the background has missing or infinite values
+# in some columns: an error that names those columns (the likely cause).
+nonfinite_columns <- function(ctx, e) {
+  bad <- vapply(ctx$data, function(col) is.numeric(col) && !all(is.finite(col)), logical(1))
+  if (!any(bad)) return(invisible())
+  counts <- vapply(ctx$data[bad], function(col) sum(!is.finite(col)), numeric(1))
+  cli::cli_abort(c(
+    conditionMessage(e),
+    i = "The background rows have missing or infinite values in {.field {names(ctx$data)[bad]}} ({counts} row{?s}), which the model may not predict."
+  ), call = ctx$call)
 }
 
 # Stack rows (0-based source rows `src`, or NULL for all background rows in

@@ -318,3 +318,11 @@ test_that("a model that does not fit the data, or no model, says so", {
                "predict function failed.*qsec.*every column the model uses")
   expect_error(model_profile("fit", mtcars[c("wt", "hp")]), "a string, not a fitted model")
 })
+
+test_that("missing predictions name the columns with missing or infinite values", {
+  X <- mtcars[c("wt", "hp", "qsec")]
+  X$qsec[3] <- Inf
+  f <- function(m, nd) ifelse(is.finite(nd$qsec), nd$wt + nd$qsec, NA)
+  expect_error(model_profile(NULL, X, predict_function = f, variables = "wt", grid_points = 4),
+               "missing value.*qsec")
+})
