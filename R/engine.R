@@ -50,7 +50,11 @@ new_context <- function(model, predict_function, background, ids, weights,
   }
   # Which outputs (classes) to profile, from the predictions of two probe
   # rows (not counted in n_predictions; only their shape is used).
-  probe <- seq_len(min(length(ids), 2L)) - 1L
+  # Rows without missing values where there are such (a model's predict()
+  # may refuse them; the profiles decide what to do with those rows).
+  first <- seq_len(min(length(ids), 1000L))
+  complete <- which(do.call(stats::complete.cases, unname(lapply(background, `[`, first))))
+  probe <- if (length(complete)) utils::head(complete, 2L) - 1L else seq_len(min(length(ids), 2L)) - 1L
   y <- if (!is.null(ctx$native)) {
     cpp_native_predict(ctx$native$model, ctx$native$X, probe, integer(), list(), 1L)
   } else {

@@ -326,3 +326,15 @@ test_that("missing predictions name the columns with missing or infinite values"
   expect_error(model_profile(NULL, X, predict_function = f, variables = "wt", grid_points = 4),
                "missing value.*qsec")
 })
+
+test_that("missing values in the first rows do not stop a model whose predict() refuses them", {
+  skip_if_not_installed("ranger")
+  d <- family_data()
+  rf <- ranger::ranger(y ~ a + b + c, data = d, num.trees = 10, num.threads = 1, seed = 1)
+  X <- d[c("a", "b", "c")]
+  X$a[1:2] <- NA
+  expect_warning(al <- model_profile(rf, X, variables = "a", type = "accumulated", engine = "predict", N = NULL),
+                 "missing values")
+  ref <- model_profile(rf, X[-(1:2), ], variables = "a", type = "accumulated", engine = "predict", N = NULL)
+  expect_equal(al$agr_profiles$`_yhat_`, ref$agr_profiles$`_yhat_`, tolerance = 1e-12)
+})
