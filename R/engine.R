@@ -62,7 +62,6 @@ new_context <- function(model, predict_function, background, ids, weights,
   }
   y <- check_predictions(y, length(probe), call = call, allow_na = TRUE,
                          classifier = identical(adapter$task, "classification"))
-  if (!is.null(ctx$native) && ncol(y) > 1L && !is.null(adapter$classes)) colnames(y) <- adapter$classes
   ctx$n_columns <- ncol(y)
   ctx$outputs <- select_outputs(y, class, call, adapter$positive)
   # Through predict(), a chunk holds at most max_chunk_rows stacked rows,
@@ -109,7 +108,7 @@ predict_frame <- function(ctx, newdata) {
 check_chunk <- function(ctx, y, n) {
   y <- withCallingHandlers(
     check_predictions(y, n, call = ctx$call, classifier = identical(ctx$adapter$task, "classification")),
-    error = function(e) if (grepl("missing value", conditionMessage(e))) nonfinite_columns(ctx, e)
+    modelprofiles_missing_predictions = function(e) nonfinite_columns(ctx, e)
   )
   if (ncol(y) != ctx$n_columns) {
     cli::cli_abort("The predict function returned {ncol(y)} column{?s}, and {ctx$n_columns} before.", call = ctx$call)
@@ -159,17 +158,21 @@ mean_prediction <- function(ctx) {
 
 # Predictions at the background rows themselves: an n x outputs matrix.
 fitted_values <- function(ctx) {
-  if (!is.null(ctx$fitted)) return(ctx$fitted)
-  n <- length(ctx$ids)
-  out <- matrix(0, n, n_outputs(ctx))
-  chunks <- row_chunks(n, ctx$chunk_rows)
+  if (is.null(ctx$fitted)) ctx$fitted <- predict_rows(ctx, seq_along(ctx$ids))
+  ctx$fitted
+}
+
+# Predictions at background rows `rows` (increasing, distinct), chunk by
+# chunk: a length(rows) x outputs matrix.
+predict_rows <- function(ctx, rows) {
+  out <- matrix(0, length(rows), n_outputs(ctx))
+  chunks <- row_chunks(length(rows), ctx$chunk_rows)
   predict_chunks(
     ctx, length(chunks),
-    function(k) list(list(src = source_rows(ctx, chunks[[k]]), js = integer(), vals = list())),
+    function(k) list(list(src = source_rows(ctx, rows[chunks[[k]]]), js = integer(), vals = list())),
     function(k, ys) out[chunks[[k]], ] <<- ys[[1L]],
     weight = 0
   )
-  ctx$fitted <- out
   out
 }
 

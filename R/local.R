@@ -24,15 +24,7 @@ at_rows <- function(x, rows) if (length(rows) == length(x)) x else x[rows]
 fitted_at <- function(ctx, rows) {
   if (length(rows) == length(ctx$ids)) return(fitted_values(ctx))
   if (!is.null(ctx$fitted)) return(ctx$fitted[rows, , drop = FALSE])
-  out <- matrix(0, length(rows), n_outputs(ctx))
-  chunks <- row_chunks(length(rows), ctx$chunk_rows)
-  predict_chunks(
-    ctx, length(chunks),
-    function(k) list(list(src = rows[chunks[[k]]] - 1L, js = integer(), vals = list())),
-    function(k, ys) out[chunks[[k]], ] <<- ys[[1L]],
-    weight = 0
-  )
-  out
+  predict_rows(ctx, rows)
 }
 
 # The weighted mean prediction over the background rows `rows`, one per

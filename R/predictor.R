@@ -50,7 +50,7 @@ check_predictions <- function(y, n, call = rlang::caller_env(), allow_na = FALSE
     cli::cli_abort(c(
       "The predict function returned {sum(is.na(y))} missing value{?s} (of {n * k}).",
       i = "Check for missing values in the data, or give a {.arg predict_function} that handles them."
-    ), call = call)
+    ), call = call, class = "modelprofiles_missing_predictions")
   }
   if (!allow_na && any(is.infinite(y))) {
     cli::cli_abort(
