@@ -56,7 +56,7 @@ new_context <- function(model, predict_function, background, ids, weights,
   complete <- which(do.call(stats::complete.cases, unname(lapply(background, `[`, first))))
   probe <- if (length(complete)) utils::head(complete, 2L) - 1L else seq_len(min(length(ids), 2L)) - 1L
   y <- if (!is.null(ctx$native)) {
-    cpp_native_predict(ctx$native$model, ctx$native$X, probe, integer(), list(), 1L)
+    native_eval(ctx$native$model, ctx$native$X, probe + 1L)
   } else {
     probe_predict(predict_function, model, cpp_stack_frame(background, probe, integer(), list(), threads), call)
   }

@@ -1,16 +1,9 @@
-# The native engine: tree ensembles compiled into one flat representation
-# (class "mp_native", the shared format of tools/native-spec.md) and evaluated by
-# RcppParallel workers (src/ensemble.h, src/ensemble.cpp), without a call to
-# the model's predict() and without stacking data frames.
-#
-# native_model(model) converts a fitted model, or returns NULL when the model
-# (or one of its settings) is not supported; native_compile() also checks
-# the structure and packs the nodes for the C++ loops, once. native_matrix()
-# turns a data frame into the double matrix of the model's features, and
-# native_column() one column's values (profiled values, grids) into the same
-# codes; cpp_native_predict() and cpp_native_ice() (or their wrappers
-# native_predict_rows() and native_ice_rows(), which take the data's column
-# indices and values) evaluate it. Internal: nothing here is exported.
+# Converters of tree ensembles into the package's flat representation
+# (class "mp_native", the format of tools/native-spec.md): native_model(model)
+# converts a fitted model, or returns NULL when the model (or one of its
+# settings) is not supported. R/engine_native.R compiles, caches and
+# evaluates the result (through R/cpp.R); R/native_boost.R and
+# R/native_lightgbm.R hold the converters of boosted trees.
 
 # Compile a fitted model into the flat tree-ensemble format, or NULL when it
 # is not supported. Methods for ranger and randomForest are below; other
@@ -22,56 +15,6 @@ native_model <- function(model) UseMethod("native_model")
 #' @exportS3Method
 #' @noRd
 native_model.default <- function(model) NULL
-
-# native_model() followed by the structural check of the result (once per
-# model: node and feature indices in range, every walk ends), with the nodes
-# packed for the C++ loops kept in `cache` (an external pointer; without it,
-# or after the object was saved and loaded, each call packs them again). NULL
-# when the model is not supported. A converter may instead return the packing
-# itself (kind "packed", as ranger's does: checked as it is packed), which
-# lives only as long as the R session.
-native_compile <- function(model) {
-  nm <- native_model(model)
-  if (is.null(nm)) return(NULL)
-  if (identical(nm$kind, "packed")) return(nm)
-  nm$cache <- tryCatch(cpp_native_pack(nm), error = function(e) {
-    cli::cli_abort("Internal error: the compiled {nm$source} model is malformed: {conditionMessage(e)}")
-  })
-  nm
-}
-
-# Compiled models are reused within one top-level call (a profile per
-# subgroup, the three profiles of compare_profiles(), ...): inside a
-# native_cache_scope(), native_compile_cached() keeps the last model and its
-# compilation, and gives the compilation again for the same model
-# (identical(), which is immediate for the same object). The scope's end
-# drops both, so nothing outlives the call.
-native_cache <- new.env(parent = emptyenv())
-
-# Open a scope (unless one is open); returns the function that closes it.
-native_cache_scope <- function() {
-  if (isTRUE(native_cache$active)) return(function() invisible())
-  native_cache$active <- TRUE
-  function() {
-    native_cache$active <- FALSE
-    native_cache$model <- NULL
-    native_cache$compiled <- NULL
-    invisible()
-  }
-}
-
-native_compile_cached <- function(model) {
-  if (!isTRUE(native_cache$active)) return(native_compile(model))
-  if (!is.null(native_cache$compiled) && identical(native_cache$model, model)) {
-    return(native_cache$compiled)
-  }
-  native_cache$model <- NULL
-  native_cache$compiled <- NULL
-  nm <- native_compile(model)
-  native_cache$model <- model
-  native_cache$compiled <- nm
-  nm
-}
 
 # Assemble an mp_native object from node arrays (global 0-based indices; see
 # tools/native-spec.md), with the storage types the C++ side reads.
@@ -133,7 +76,7 @@ categorical_tables <- function(mask, len, goes_left) {
 }
 
 # ranger: regression and probability forests (converted by
-# cpp_native_ranger()). A node is a leaf when both its children are 0; a
+# ranger_pack()). A node is a leaf when both its children are 0; a
 # numeric (ordered) split sends x <= value left; a partition split on an
 # unordered factor sends level k right when bit k - 1 of the mask
 # floor(value) is set (64 bits: the number of levels is not kept in the
@@ -166,20 +109,20 @@ native_model.ranger <- function(model) {
   if (length(f$child.nodeIDs) != ntree || any(lengths(f$child.nodeIDs) != 2L)) return(NULL)
   if (identical(f$treetype, "Regression")) {
     counts <- NULL
-    cols <- 0L
+    cols <- 1L
     outputs <- NULL
   } else {
     # The leaf counts are in the order of class.values; predict()'s columns
     # in the order of ranger_column_values().
     counts <- f$terminal.class.counts
     outputs <- ranger_classes(model)
-    cols <- match(ranger_column_values(f), f$class.values) - 1L
+    cols <- match(ranger_column_values(f), f$class.values)
   }
   # Straight into the packed nodes, in one pass in C++: a forest of 500 deep
   # trees has tens of millions of nodes, and the flat arrays would take over
   # a GB.
   as_dbl <- function(v) if (is.double(v)) v else as.double(v)
-  cache <- cpp_native_ranger(
+  cache <- ranger_pack(
     lapply(f$child.nodeIDs, function(ch) as_dbl(ch[[1L]])),
     lapply(f$child.nodeIDs, function(ch) as_dbl(ch[[2L]])),
     lapply(f$split.varIDs, as_dbl), lapply(f$split.values, as_dbl), ordered,
@@ -296,64 +239,4 @@ native_model.randomForest <- function(model) {
     rule = 0L, value = value, aggregate = "mean", base = rep(0, ncol(value)),
     transform = "identity", outputs = outputs, source = "randomForest"
   )
-}
-
-# The values of feature k (1-based) of a compiled model as doubles: a factor
-# feature's levels mapped to the model's codes by name (a level unknown to the
-# model, and NA, give NaN/NA); a feature without levels the way data.matrix()
-# codes it (numbers as they are, logicals 0/1, factors by their own codes,
-# character by the sorted distinct values of `ref`, the column of the data).
-native_column <- function(nm, k, x, ref = x) {
-  lv <- nm$feature_levels[[k]]
-  if (!is.null(lv)) {
-    if (is.factor(x)) return(as.double(match(levels(x), lv)[as.integer(x)]))
-    return(as.double(match(as.character(x), lv)))
-  }
-  if (is.factor(x)) return(as.double(as.integer(x)))
-  if (is.character(x)) return(as.double(match(x, levels(factor(ref)))))
-  as.double(x)
-}
-
-# The double matrix (rows of `data` x the model's features, column-major) the
-# C++ side reads.
-native_matrix <- function(nm, data) {
-  if (is.matrix(data)) data <- as.data.frame(data)
-  absent <- setdiff(nm$features, names(data))
-  if (length(absent) > 0L) {
-    cli::cli_abort("The data lack the model's variable{?s} {.val {absent}}.")
-  }
-  X <- matrix(0, nrow(data), length(nm$features))
-  for (k in seq_along(nm$features)) X[, k] <- native_column(nm, k, data[[nm$features[k]]])
-  X
-}
-
-# Predictions of stacked rows, the native counterpart of predict_stacked():
-# row r is row src[r] (0-based, or NULL for all rows of X in order) of the
-# data with columns js (1-based columns of `data`) set to vals[[q]] (values of
-# the column's type). X = native_matrix(nm, data). Returns a matrix with one
-# column per model output (named by nm$outputs).
-native_predict_rows <- function(nm, X, data, src, js, vals, threads) {
-  if (is.null(src)) src <- seq_len(nrow(X)) - 1L
-  k <- match(names(data)[js], nm$features)
-  use <- !is.na(k)
-  vals <- lapply(which(use), function(q) native_column(nm, k[q], vals[[q]], data[[js[q]]]))
-  cpp_native_predict(nm, X, as.integer(src), as.integer(k[use] - 1L), vals, threads)
-}
-
-# ICE curves of column j (1-based, of `data`) over `grid` (values of the
-# column's type, any order) for rows `rows` (1-based) of X =
-# native_matrix(nm, data): a (G * length(rows)) x outputs matrix in
-# observation-major order (row i's G predictions consecutive), from one walk
-# per tree and row; equal bit for bit to native_predict_rows() on the
-# stacked rows.
-native_ice_rows <- function(nm, X, data, j, grid, rows, threads) {
-  G <- length(grid)
-  k <- match(names(data)[j], nm$features)
-  if (is.na(k)) {
-    # The model does not read the column: every curve is flat.
-    y <- cpp_native_predict(nm, X, as.integer(rows - 1L), integer(), list(), threads)
-    return(y[rep(seq_along(rows), each = G), , drop = FALSE])
-  }
-  z <- native_column(nm, k, grid, data[[j]])
-  cpp_native_ice(nm, X, as.integer(rows - 1L), k - 1L, z, threads)
 }

@@ -1,0 +1,75 @@
+# The boundary with C++: every call into compiled code is here, and so is
+# every conversion between R's 1-based indices and C++'s 0-based ones.
+# Elsewhere rows, columns, outputs and intervals are 1-based; `threads` is a
+# resolved count (see resolve_threads()).
+
+# Stacked rows as a data frame: row r is background row rows[r] of `data` (a
+# list of columns), with the columns `cols` set to `values` (one vector per
+# column, of the column's type, one value per stacked row). rows = NULL: the
+# background rows themselves, in order, sharing the other columns.
+stack_frame <- function(data, rows = NULL, cols = integer(), values = list(), threads = 1L) {
+  src <- if (!is.null(rows)) as.integer(rows - 1L)
+  cpp_stack_frame(data, src, as.integer(cols - 1L), values, threads)
+}
+
+# Weighted sums over the rows of an observation-major table (each row's G
+# predictions consecutive) of output column `output` of y: G sums.
+grid_sums <- function(y, G, w, threads, output = 1L) {
+  cpp_grid_sums(y, G, w, threads, output - 1L)
+}
+
+# Kernel-weighted sums of output `output` of an observation-major G x m table
+# (with lag, of its consecutive grid differences): list(num, den).
+kernel_sums <- function(y, z, x, w, dmin2, bandwidth, lag, threads, output = 1L) {
+  cpp_kernel_sums(y, z, x, w, dmin2, bandwidth, lag, threads, output - 1L)
+}
+
+# Weighted sums of output `output` of y over consecutive groups of rows,
+# group g holding rows offsets[g] + 1 to offsets[g + 1]: list(sum, wsum).
+group_sums <- function(y, w, offsets, threads, output = 1L) {
+  cpp_group_sums(y, w, as.integer(offsets), threads, output - 1L)
+}
+
+# Squared distance from each z to the nearest of the sorted values xs.
+nearest_sq <- function(z, xs_sorted, threads) cpp_nearest_sq(z, xs_sorted, threads)
+
+# The interval (1-based, ALEPlot's rule) of each x among sorted edges; NA
+# outside them.
+interval_index <- function(x, edges, threads) cpp_interval_index(as.double(x), as.double(edges), threads)
+
+# Weighted sums of output `output` of y per interval k (1-based) of K:
+# list(sum, wsum).
+interval_sums <- function(y, k, w, K, output = 1L) {
+  cpp_interval_sums(y, as.integer(k), w, as.integer(K), output - 1L)
+}
+
+# Accumulated interval effects, centred with the interval counts: K + 1
+# values at the edges.
+accumulate_center <- function(delta, count) cpp_accumulate_center(delta, count)
+
+# A compiled tree ensemble's nodes, checked and packed for the C++ loops (an
+# external pointer).
+native_pack <- function(nm) cpp_native_pack(nm)
+
+# Predictions of a compiled ensemble for rows `rows` (1-based, or NULL for
+# all rows of X in order) of the feature matrix X, with the features
+# `features` (1-based) set to `values` (codes, one vector per feature).
+native_eval <- function(nm, X, rows = NULL, features = integer(), values = list(), threads = 1L) {
+  if (is.null(rows)) rows <- seq_len(nrow(X))
+  cpp_native_predict(nm, X, as.integer(rows - 1L), as.integer(features - 1L), values, threads)
+}
+
+# ICE curves of a compiled ensemble: rows `rows` (1-based) of X with feature
+# `feature` (1-based) over the codes z, observation-major.
+native_curves <- function(nm, X, rows, feature, z, threads) {
+  cpp_native_ice(nm, X, as.integer(rows - 1L), as.integer(feature - 1L), as.double(z), threads)
+}
+
+# A ranger forest packed straight from its node lists (see
+# native_model.ranger()); `class_cols` are 1-based columns of the leaf
+# counts, in the order of the outputs.
+ranger_pack <- function(child_left, child_right, var_ids, split_values, is_ordered,
+                        class_counts, class_cols) {
+  cpp_native_ranger(child_left, child_right, var_ids, split_values, is_ordered,
+                    class_counts, as.integer(class_cols - 1L))
+}
