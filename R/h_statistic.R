@@ -144,117 +144,96 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
                         engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
-  engine <- rlang::arg_match(engine, error_call = env)
-  if (...length() > 0L) {
-    cli::cli_abort(c(
-      "Unknown argument{?s}: {.arg {names(list(...))}}.",
-      i = "See {.help modelprofiles::h_statistic} for the arguments."
-    ), call = env)
-  }
+  check_dots(...length(), names(list(...)), "h_statistic", env)
   if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
-
-  inputs <- resolve_inputs(x, data, predict_function, label, env)
-  data <- inputs$data
-  label <- inputs$label
-  weights <- resolve_weights(weights, x, data, env)
-  if (!is.null(N)) N <- check_whole(N, "N", 2, env, hint = "Use {.code N = NULL} for all rows.")
+  engine <- rlang::arg_match(engine, error_call = env)
+  inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
+  N <- check_N(N, env)
   pairs <- check_whole(pairs, "pairs", 0, env)
-  threads <- resolve_threads(threads, env)
-  memory_budget <- check_budget(memory_budget, env)
-
-  explicit <- !is.null(variables)
-  if (!explicit) {
-    variables <- names(data)
-    if (is.character(attr(weights, "column"))) variables <- setdiff(variables, attr(weights, "column"))
-  }
-  variables <- check_variables(variables, data, env)
-  variables <- finite_variables(data, variables, explicit, env)
-  if (length(variables) < 2L) {
-    cli::cli_abort(
-      "H-statistics need at least 2 variables; {.arg variables} has {length(variables)}: {.val {variables}}.",
-      call = env
-    )
-  }
-
-  rows <- weighted_rows(sample_rows(nrow(data), N, seed), weights, env)
-  background <- background_rows(data, rows)
-  w <- if (is.null(weights)) rep(1, length(rows)) else as.double(weights[rows])
-  ctx <- new_context(inputs$model, inputs$predict_function, unclass_frame(background), rows,
-                     w, threads, memory_budget, class = class, call = env, engine = engine, adapter = inputs$adapter)
-  labels <- output_labels(ctx, label)
-  js <- match(variables, names(data))
-
-  one <- h_one_way(ctx, js)
+  variables <- h_variables(inputs, variables, env)
+  setup <- new_setup(inputs, setup_rows(inputs, N, seed), class, engine)
+  labels <- output_labels(setup)
+  w <- setup$weights
+  js <- match(variables, names(setup$data))
+  progress <- new_progress(2)
+  one <- execute(setup, list(h_one_way_request(setup, js)), progress)
+  n_predictions <- sum(attr(one, "n_predictions"))
+  one <- one[[1L]]
   f <- h_center(one$fitted, w)
   mean_f2 <- h_wmean(f^2, w)
-  Fj <- lapply(one$pd, h_center, w = w)
-  names(Fj) <- variables
+  Fj <- stats::setNames(lapply(one$pd, h_center, w = w), variables)
   num <- matrix(0, length(js), length(labels), dimnames = list(variables, labels))
   for (a in seq_along(js)) {
     num[a, ] <- h_zap(h_wmean((f - Fj[[a]] - h_center(one$not[[a]], w))^2, w))
   }
   h2 <- h_ratio(num, matrix(mean_f2, nrow(num), ncol(num), byrow = TRUE))
-  total <- h_ratio(rbind(h_zap(h_wmean((f - Reduce(`+`, Fj))^2, w))), rbind(mean_f2))[1L, ]
-  names(total) <- labels
-
-  # Pairs among the variables with the largest overall numerators.
-  m <- min(pairs, length(variables))
-  pair_vars <- character()
-  h2_pairs <- NULL
-  if (m >= 2L) {
-    pair_vars <- h_pair_candidates(num, m)
-    shown <- pair_vars
-    if (length(shown) < m) shown <- c(shown, utils::head(setdiff(variables, shown), m - length(shown)))
-    shown <- variables[variables %in% shown]
-    all_pairs <- utils::combn(shown, 2L, simplify = FALSE)
-    h2_pairs <- matrix(0, length(all_pairs), length(labels),
-                       dimnames = list(vapply(all_pairs, paste, character(1), collapse = ":"), labels))
-    if (length(pair_vars) >= 2L) {
-      computed <- utils::combn(pair_vars, 2L, simplify = FALSE)
-      Fjk <- h_two_way(ctx, lapply(computed, function(pr) match(pr, names(data))))
-      for (a in seq_along(computed)) {
-        pr <- computed[[a]]
-        F2 <- h_center(Fjk[[a]], w)
-        pnum <- h_zap(h_wmean((F2 - Fj[[pr[1L]]] - Fj[[pr[2L]]])^2, w))
-        h2_pairs[paste(pr, collapse = ":"), ] <- h_ratio(rbind(pnum), rbind(h_wmean(F2^2, w)))
-      }
-    }
-  }
-
+  total <- stats::setNames(h_ratio(rbind(h_zap(h_wmean((f - Reduce(`+`, Fj))^2, w))), rbind(mean_f2))[1L, ], labels)
+  pw <- h_pairwise(setup, num, Fj, variables, min(pairs, length(variables)), labels, progress)
   overall <- h_long(h2, labels)
   names(overall)[1L] <- "variable"
-  pairwise <- data.frame(variable1 = character(), variable2 = character(), label = character(),
-                         h2 = numeric(), stringsAsFactors = FALSE)
-  if (!is.null(h2_pairs)) {
-    long <- h_long(h2_pairs, labels)
-    k <- match(long$term, rownames(h2_pairs))
-    pairwise <- data.frame(
-      variable1 = vapply(all_pairs, `[`, character(1), 1L)[k],
-      variable2 = vapply(all_pairs, `[`, character(1), 2L)[k],
-      label = long$label, h2 = long$h2, stringsAsFactors = FALSE
-    )
-  }
   structure(
     list(
-      overall = overall,
-      pairwise = pairwise,
-      total = total,
-      variables = variables,
-      pair_variables = pair_vars,
-      label = label,
-      labels = labels,
-      class = ctx$outputs$classes,
-      N = length(rows),
-      n_data = nrow(data),
-      rows = rows,
-      weights = if (!is.null(weights)) w,
-      n_predictions = ctx$n_predictions,
-      threads = threads,
-      engine = ctx$engine,
-      call = call
+      overall = overall, pairwise = pw$table, total = total, variables = variables,
+      pair_variables = pw$variables, label = setup$label, labels = labels,
+      class = setup$outputs$classes, N = setup$n, n_data = nrow(inputs$data), rows = setup$rows,
+      weights = if (setup$weighted) w, n_predictions = n_predictions + pw$n_predictions,
+      threads = setup$threads, engine = setup$engine, call = call
     ),
     class = "mp_h_statistic"
   )
+}
+
+# The variables of h_statistic(): at least 2, without infinite values.
+h_variables <- function(inputs, variables, call) {
+  explicit <- !is.null(variables)
+  if (!explicit) variables <- setdiff(names(inputs$data), attr(inputs$weights, "column"))
+  variables <- check_variables(variables, inputs$data, call)
+  variables <- finite_variables(inputs$data, variables, explicit, call)
+  if (length(variables) < 2L) {
+    cli::cli_abort(
+      "H-statistics need at least 2 variables; {.arg variables} has {length(variables)}: {.val {variables}}.",
+      call = call
+    )
+  }
+  variables
+}
+
+# Pairwise statistics among the m variables with the largest overall
+# numerators: list(table, variables (those computed), n_predictions).
+h_pairwise <- function(setup, num, Fj, variables, m, labels, progress) {
+  table <- data.frame(variable1 = character(), variable2 = character(), label = character(),
+                      h2 = numeric(), stringsAsFactors = FALSE)
+  if (m < 2L) return(list(table = table, variables = character(), n_predictions = 0))
+  w <- setup$weights
+  pair_vars <- h_pair_candidates(num, m)
+  shown <- pair_vars
+  if (length(shown) < m) shown <- c(shown, utils::head(setdiff(variables, shown), m - length(shown)))
+  shown <- variables[variables %in% shown]
+  all_pairs <- utils::combn(shown, 2L, simplify = FALSE)
+  h2 <- matrix(0, length(all_pairs), length(labels),
+               dimnames = list(vapply(all_pairs, paste, character(1), collapse = ":"), labels))
+  n_predictions <- 0
+  if (length(pair_vars) >= 2L) {
+    computed <- utils::combn(pair_vars, 2L, simplify = FALSE)
+    js <- lapply(computed, function(pr) match(pr, names(setup$data)))
+    out <- execute(setup, list(h_two_way_request(setup, js)), progress)
+    n_predictions <- sum(attr(out, "n_predictions"))
+    Fjk <- out[[1L]]
+    for (a in seq_along(computed)) {
+      pr <- computed[[a]]
+      F2 <- h_center(Fjk[[a]], w)
+      pnum <- h_zap(h_wmean((F2 - Fj[[pr[1L]]] - Fj[[pr[2L]]])^2, w))
+      h2[paste(pr, collapse = ":"), ] <- h_ratio(rbind(pnum), rbind(h_wmean(F2^2, w)))
+    }
+  }
+  long <- h_long(h2, labels)
+  k <- match(long$term, rownames(h2))
+  table <- data.frame(
+    variable1 = vapply(all_pairs, `[`, character(1), 1L)[k],
+    variable2 = vapply(all_pairs, `[`, character(1), 2L)[k],
+    label = long$label, h2 = long$h2, stringsAsFactors = FALSE
+  )
+  list(table = table, variables = pair_vars, n_predictions = n_predictions)
 }
 
 # Weighted column means of an n x outputs matrix, and the matrix centred
@@ -264,7 +243,7 @@ h_wmean <- function(M, w) colSums(w * M) / sum(w)
 h_center <- function(M, w) M - rep(h_wmean(M, w), each = nrow(M))
 
 # hstats' .zap_small(): numerators below eps (absolute) or not finite are 0.
-h_zap <- function(x, eps = 1e-10) {
+h_zap <- function(x, eps = h_eps) {
   x[abs(x) < eps | !is.finite(x)] <- 0
   x
 }
@@ -305,279 +284,3 @@ h_long <- function(M, labels) {
   )
 }
 
-# The distinct values (or tuples of values) of the columns js among the
-# background rows: `first`, the first row with each, and `index`, which of
-# them each row has. Values are compared exactly (NA included).
-h_distinct <- function(ctx, js) {
-  key <- NULL
-  for (j in js) {
-    col <- ctx$data[[j]]
-    if (is.factor(col)) col <- as.integer(col)
-    first <- which(!duplicated(col))
-    code <- match(col, col[first])
-    # (In doubles: the product of the numbers of values overflows an integer.)
-    key <- if (is.null(key)) code else key + (code - 1) * as.double(max(key))
-  }
-  first <- which(!duplicated(key))
-  list(first = first, index = match(key, key[first]))
-}
-
-# One-way quantities for each variable j in js, from one table of
-# predictions per variable: every background row i with x^j set to each of
-# the u distinct values of x^j among the rows. Of this u x n table,
-#   PD_j(value)   = weighted mean over the rows i (weights w_i),
-#   PD_-j(row i)  = weighted mean over the values (weights: the summed w_i
-#                   of the rows with that value),
-#   f(x_i)        = the cell of row i at its own value.
-# Returns per variable the n x outputs matrices pd (PD_j at the rows' own
-# values) and not (PD_-j), and `fitted`, the predictions at the rows.
-h_one_way <- function(ctx, js) {
-  n <- length(ctx$ids)
-  C <- n_outputs(ctx)
-  w <- ctx$weights
-  tasks <- lapply(js, function(j) {
-    d <- h_distinct(ctx, j)
-    G <- length(d$first)
-    d$js <- j
-    d$G <- G
-    d$W <- as.vector(rowsum(w, d$index, reorder = TRUE))
-    d
-  })
-  sums <- lapply(tasks, function(tk) matrix(0, tk$G, C))
-  not <- lapply(tasks, function(tk) matrix(0, n, C))
-  fitted <- matrix(0, n, C)
-  consume <- function(t, pos, y) {
-    tk <- tasks[[t]]
-    G <- tk$G
-    m <- length(pos)
-    off <- as.integer(G * (0:m))
-    Wm <- rep(tk$W, times = m)
-    for (c in seq_len(C)) {
-      sums[[t]][, c] <<- sums[[t]][, c] + cpp_grid_sums(y, G, w[pos], ctx$threads, c - 1L)
-      not[[t]][pos, c] <<- cpp_group_sums(y, Wm, off, ctx$threads, c - 1L)$sum / sum(tk$W)
-    }
-    if (t == 1L) fitted[pos, ] <<- y[G * (seq_len(m) - 1L) + tk$index[pos], , drop = FALSE]
-  }
-  h_predict_tasks(ctx, tasks, consume)
-  pd <- lapply(seq_along(tasks), function(t) {
-    sums[[t]][tasks[[t]]$index, , drop = FALSE] / sum(w)
-  })
-  list(pd = pd, not = not, fitted = fitted)
-}
-
-# Partial dependence of each pair (a vector of two column indices) at the
-# rows' own pairs of values: n x outputs matrices.
-h_two_way <- function(ctx, pairs) {
-  C <- n_outputs(ctx)
-  w <- ctx$weights
-  tasks <- lapply(pairs, function(js) {
-    d <- h_distinct(ctx, js)
-    d$js <- js
-    d$G <- length(d$first)
-    d
-  })
-  sums <- lapply(tasks, function(tk) matrix(0, tk$G, C))
-  consume <- function(t, pos, y) {
-    for (c in seq_len(C)) {
-      sums[[t]][, c] <<- sums[[t]][, c] +
-        cpp_grid_sums(y, tasks[[t]]$G, w[pos], ctx$threads, c - 1L)
-    }
-  }
-  h_predict_tasks(ctx, tasks, consume)
-  lapply(seq_along(tasks), function(t) {
-    sums[[t]][tasks[[t]]$index, , drop = FALSE] / sum(w)
-  })
-}
-
-# Predict the tables of several tasks in chunks. Task t is a G_t x n table:
-# every background row i stacked G_t times (consecutively), with the
-# columns tasks[[t]]$js set to the values of rows tasks[[t]]$first. The
-# (row, task) blocks are packed in order into chunks of at most
-# ctx$chunk_rows rows (a block larger than that is a chunk of its own), so
-# that small tables share predict() calls. consume(t, pos, y) receives the
-# predictions of task t for background rows pos: a (G_t * length(pos)) x
-# outputs matrix, grid fastest.
-h_predict_tasks <- function(ctx, tasks, consume) {
-  n <- length(ctx$ids)
-  pieces <- list()
-  used <- 0
-  for (t in seq_along(tasks)) {
-    G <- tasks[[t]]$G
-    start <- 1L
-    while (start <= n) {
-      room <- floor((ctx$chunk_rows - used) / G)
-      if (room < 1) {
-        if (used > 0) {
-          h_predict_chunk(ctx, tasks, pieces, consume)
-          pieces <- list()
-          used <- 0
-          next
-        }
-        room <- 1
-      }
-      end <- min(n, start + room - 1)
-      pieces[[length(pieces) + 1L]] <- list(t = t, pos = start:end)
-      used <- used + G * (end - start + 1)
-      start <- end + 1L
-    }
-  }
-  if (length(pieces)) h_predict_chunk(ctx, tasks, pieces, consume)
-  invisible(NULL)
-}
-
-# One chunk: the pieces stacked into one data frame, predicted at once. A
-# column set by some pieces keeps, in the others, the rows' own values.
-h_predict_chunk <- function(ctx, tasks, pieces, consume) {
-  sizes <- vapply(pieces, function(p) tasks[[p$t]]$G * length(p$pos), numeric(1))
-  src <- unlist(lapply(pieces, function(p) rep(p$pos, each = tasks[[p$t]]$G)))
-  js <- sort(unique(unlist(lapply(pieces, function(p) tasks[[p$t]]$js))))
-  vals <- lapply(js, function(j) {
-    idx <- unlist(lapply(pieces, function(p) {
-      tk <- tasks[[p$t]]
-      if (j %in% tk$js) rep(tk$first, times = length(p$pos)) else rep(p$pos, each = tk$G)
-    }))
-    ctx$data[[j]][idx]
-  })
-  y <- predict_stacked(ctx, src - 1L, js, vals)
-  if (length(pieces) == 1L) {
-    consume(pieces[[1L]]$t, pieces[[1L]]$pos, y)
-    return(invisible(NULL))
-  }
-  end <- cumsum(sizes)
-  for (a in seq_along(pieces)) {
-    r <- seq.int(end[a] - sizes[a] + 1, end[a])
-    consume(pieces[[a]]$t, pieces[[a]]$pos, y[r, , drop = FALSE])
-  }
-  invisible(NULL)
-}
-
-#' Print, convert and plot H-statistics
-#'
-#' @param x,object An `mp_h_statistic` result of [h_statistic()].
-#' @param n Number of rows of each table to show.
-#' @param what `"overall"` or `"pairwise"`: which statistics.
-#' @param row.names,optional Ignored; for compatibility with the generic.
-#' @param which `"both"` (overall and pairwise statistics in two panels, or
-#'   the overall ones alone when there are no pairs), `"overall"` or
-#'   `"pairwise"`.
-#' @param top Show at most this many variables (or pairs) per panel, those
-#'   with the largest statistics; `NULL` for all.
-#' @param title,subtitle Title and subtitle of the chart.
-#' @param ... Ignored by `print()` and `as.data.frame()`; passed on by
-#'   `plot()` to `autoplot()`.
-#' @returns `print()` returns `x` invisibly; `as.data.frame()` the requested
-#'   data frame; `autoplot()` and `plot()` a ggplot object: horizontal bars
-#'   of \eqn{H^2}, largest on top, one panel per kind of statistic, coloured
-#'   by label when there are several (classes of a multiclass model).
-#' @examples
-#' fit <- lm(mpg ~ wt * hp + qsec, data = mtcars)
-#' h <- h_statistic(fit, mtcars[c("wt", "hp", "qsec")])
-#' print(h, n = 2)
-#' as.data.frame(h, what = "pairwise")
-#' plot(h, which = "overall")
-#' @name mp_h_statistic-methods
-NULL
-
-#' @rdname mp_h_statistic-methods
-#' @export
-print.mp_h_statistic <- function(x, n = 10, ...) {
-  cli::cat_line(
-    "<mp_h_statistic> Friedman's H-statistics (squared, normalised) of ",
-    length(x$variables), " variables for ", encodeString(x$label, quote = "\"")
-  )
-  rows <- if (x$N < x$n_data) paste0(x$N, " of ", x$n_data) else paste0("all ", x$N)
-  cli::cat_line(
-    "  background rows: ", rows,
-    "; predictions: ", format(x$n_predictions, big.mark = ","),
-    "; threads: ", x$threads
-  )
-  if (length(x$class)) {
-    cli::cat_line("  class", if (length(x$class) > 1L) "es", ": ", paste(x$class, collapse = ", "))
-  }
-  if (!is.null(x$weights)) {
-    cli::cat_line("  case weights: ", format(sum(x$weights), digits = 6), " in total")
-  }
-  cli::cat_line("  share of the prediction variance from interactions (total): ",
-                paste0(if (length(x$total) > 1L) paste0(names(x$total), " "), format(x$total, digits = 4),
-                       collapse = ", "))
-  cli::cat_line("Overall H^2 ($overall):")
-  print(utils::head(x$overall, n), row.names = FALSE)
-  if (nrow(x$pairwise)) {
-    cli::cat_line("Pairwise H^2 ($pairwise):")
-    print(utils::head(x$pairwise, n), row.names = FALSE)
-  } else {
-    cli::cat_line("No pairwise statistics.")
-  }
-  invisible(x)
-}
-
-#' @rdname mp_h_statistic-methods
-#' @export
-as.data.frame.mp_h_statistic <- function(x, row.names = NULL, optional = FALSE, ...,
-                                         what = c("overall", "pairwise")) {
-  what <- match.arg(what)
-  x[[what]]
-}
-
-#' @rdname mp_h_statistic-methods
-#' @exportS3Method ggplot2::autoplot
-autoplot.mp_h_statistic <- function(object, ..., which = c("both", "overall", "pairwise"),
-                                    top = NULL, title = NULL, subtitle = NULL) {
-  which <- match.arg(which)
-  check_plot_dots(list(...), "autoplot.mp_h_statistic")
-  if (!is.null(top)) top <- check_whole(top, "top", 1, rlang::current_env())
-  parts <- list()
-  if (which %in% c("both", "overall")) {
-    d <- object$overall
-    parts$overall <- data.frame(statistic = "overall", term = d$variable, label = d$label,
-                                h2 = d$h2, stringsAsFactors = FALSE)
-  }
-  if (which %in% c("both", "pairwise")) {
-    d <- object$pairwise
-    if (nrow(d)) {
-      parts$pairwise <- data.frame(statistic = "pairwise", term = paste(d$variable1, d$variable2, sep = ":"),
-                                   label = d$label, h2 = d$h2, stringsAsFactors = FALSE)
-    } else if (which == "pairwise") {
-      cli::cli_abort("The result has no pairwise statistics (computed with {.code pairs < 2}).")
-    }
-  }
-  # Terms in their order (decreasing), the first on top; at most `top` per panel.
-  parts <- lapply(parts, function(d) {
-    terms <- unique(d$term)
-    if (!is.null(top)) terms <- utils::head(terms, top)
-    d <- d[d$term %in% terms, , drop = FALSE]
-    d$term <- paste0(d$statistic, "\r", d$term)
-    d
-  })
-  d <- do.call(rbind, unname(parts))
-  d$term <- factor(d$term, levels = rev(unique(d$term)))
-  d$statistic <- factor(d$statistic, levels = c("overall", "pairwise"))
-  d$label <- factor(d$label, levels = object$labels)
-  several <- length(object$labels) > 1L
-  bars <- if (several) {
-    ggplot2::geom_col(ggplot2::aes(fill = .data$label),
-                      position = ggplot2::position_dodge(width = 0.9), width = 0.8)
-  } else {
-    ggplot2::geom_col(fill = "#4378bf", width = 0.8)
-  }
-  p <- ggplot2::ggplot(d, ggplot2::aes(x = .data$h2, y = .data$term)) +
-    bars +
-    ggplot2::scale_y_discrete(labels = function(z) sub("^[^\r]*\r", "", z)) +
-    ggplot2::labs(x = "H\u00b2 (share of the prediction variance)", y = NULL,
-                  fill = NULL, title = title, subtitle = subtitle)
-  if (length(parts) > 1L) {
-    p <- p + ggplot2::facet_wrap(ggplot2::vars(.data$statistic), ncol = 1L, scales = "free_y")
-  }
-  p + ggplot2::theme_bw() +
-    ggplot2::theme(
-      legend.position = if (several) "bottom" else "none",
-      strip.background = ggplot2::element_rect(fill = "grey95"),
-      panel.grid.minor = ggplot2::element_blank()
-    )
-}
-
-#' @rdname mp_h_statistic-methods
-#' @export
-plot.mp_h_statistic <- function(x, ...) {
-  autoplot.mp_h_statistic(x, ...)
-}

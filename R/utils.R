@@ -93,3 +93,5 @@ background_rows <- function(data, rows) {
   if (length(rows) == nrow(data)) return(data)
   data[rows, , drop = FALSE]
 }
+
+`%||%` <- function(a, b) if (is.null(a)) b else a

@@ -729,7 +729,7 @@ golden_run <- function(case) {
 
 # Values of a list or vector, whatever its shape (a vector, or a list of
 # them by variable or subgroup), as one unnamed vector.
-golden_flat <- function(x) if (!is.null(x)) unname(unlist(x))
+golden_flat <- function(x) if (!is.null(x)) as.vector(unlist(x))
 
 # A data frame as it is when small; else a fingerprint: its shape and
 # column classes, sums of the predictions (plain, squared, weighted by

@@ -7,13 +7,13 @@ test_that("interval AL equals ALEPlot's algorithm plus the mean prediction", {
   for (K in c(5, 17, 40)) {
     res <- model_profile(NULL, X, predict_function = function(m, newdata) f(newdata),
                          type = "accumulated", intervals = K)
-    expect_equal(res$mean_prediction, mean(f(X)))
+    expect_equal(res$mean_prediction, c(model = mean(f(X))))
     for (v in names(X)) {
       ref <- ref_al(f, X, v, K)
       p <- profile_of(res, v)
       expect_equal(p$`_x_`, ref$x)
       expect_equal(p$`_yhat_` - res$mean_prediction, ref$f, tolerance = 1e-12)
-      expect_equal(res$intervals[[v]], length(ref$x) - 1L)
+      expect_equal(res$intervals[v, 1], length(ref$x) - 1L)
     }
   }
 })
@@ -104,7 +104,7 @@ test_that("K larger than the number of distinct values gives fewer intervals", {
   pf <- function(m, newdata) newdata$a * newdata$b
   res <- model_profile(NULL, X, predict_function = pf, variables = "a",
                        type = "accumulated", intervals = 40)
-  expect_equal(res$intervals[["a"]], 3L)
+  expect_equal(res$intervals["a", 1], 3L)
   expect_equal(profile_of(res)$`_x_`, 1:4)
   expect_equal(profile_of(res)$`_yhat_` - res$mean_prediction,
                ref_al(function(d) pf(NULL, d), X, "a", 40)$f, tolerance = 1e-12)

@@ -70,7 +70,7 @@ test_that("subgroups from a vector; AL on a common shift", {
   b <- common$agr_profiles
   for (lev in c("FALSE", "TRUE")) {
     expect_equal(b$`_yhat_`[b$`_groups_` == lev] - a$`_yhat_`[a$`_groups_` == lev],
-                 rep(mean(f(X)) - r$mean_prediction[[lev]], sum(a$`_groups_` == lev)), tolerance = 1e-12)
+                 rep(mean(f(X)) - r$mean_prediction[[paste0("model_", lev)]], sum(a$`_groups_` == lev)), tolerance = 1e-12)
   }
   expect_error(model_profile(NULL, X, pf, groups = c(TRUE, FALSE)), "one value per row")
 })

@@ -43,7 +43,7 @@ test_that("interval LD on Table 18.4 matches the hand computation", {
   expect_equal(profile_of(res)$`_yhat_`, (z + 1) * means[k], tolerance = 1e-12)
   expect_equal(profile_of(res)$`_yhat_`,
                ref_ld_interval(function(d) f184(NULL, d), X, "x1", z, 4), tolerance = 1e-12)
-  expect_equal(res$intervals[["x1"]], 4L)
+  expect_equal(res$intervals["x1", 1], 4L)
 })
 
 test_that("interval and kernel LD approach z(z + 1) on dense Table 18.4 data", {

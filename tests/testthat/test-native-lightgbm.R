@@ -169,7 +169,7 @@ test_that("ICE curves equal the predictions of stacked rows, bit for bit", {
       grid <- c(sort(unique(c(quantile(train[[j]], 0:8 / 8, na.rm = TRUE), 0, -0, KZ, -KZ, 1e-40))), NA)
       ice <- ns$native_ice_rows(nm, X, newdata, j, grid, rows, 2L)
       G <- length(grid)
-      stacked <- ns$native_predict_rows(nm, X, newdata, rep(rows - 1L, each = G), j,
+      stacked <- ns$native_predict_rows(nm, X, newdata, rep(rows, each = G), j,
                                         list(rep(grid, times = length(rows))), 2L)
       expect_identical(ice, stacked)
       d <- newdata[rep(rows, each = G), ]

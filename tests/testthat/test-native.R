@@ -115,7 +115,7 @@ test_that("ranger factor predictors: ignore, order and partition", {
   nd <- d[rep(1:7, each = 3), ]
   nd$f <- rep(grid, times = 7)
   expect_equal(unname(ice[, 1]), predict(fit, nd, num.threads = 1)$predictions, tolerance = 1e-12)
-  expect_identical(ice, native_predict_rows(nm, X, d, rep(0:6, each = 3), match("f", names(d)), list(nd$f), 1L))
+  expect_identical(ice, native_predict_rows(nm, X, d, rep(1:7, each = 3), match("f", names(d)), list(nd$f), 1L))
 })
 
 test_that("randomForest regression and classification, formula and x/y", {

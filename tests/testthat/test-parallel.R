@@ -156,13 +156,13 @@ test_that("a predict() call holds at most 65,536 stacked rows; a future, the row
   expect_identical(sizes, c(2L, rep(35000L, 4L)))
   per_row <- 3 * (8 + 8 + 4 + 4) + 16
   budget_rows <- floor(256 / 3 * 2^20 / per_row)
-  ctx <- new_context(fit, pf, unclass_frame(d$X), seq_len(n), rep(1, n), 1L, 256)
-  expect_identical(ctx$chunk_rows, 65536)
-  expect_identical(ctx$per_future, as.integer(min(64, 4 * budget_rows %/% 65536)))
+  setup <- test_setup(fit, pf, d$X, 256)
+  expect_identical(setup$chunk_rows_predict, 65536)
+  expect_identical(setup$per_future, as.integer(min(64, 4 * budget_rows %/% 65536)))
   # Below the cap: chunks of the budget's size, 4 per future.
-  ctx <- new_context(fit, pf, unclass_frame(d$X), seq_len(n), rep(1, n), 1L, 1)
-  expect_identical(ctx$chunk_rows, floor(1 / 3 * 2^20 / per_row))
-  expect_identical(ctx$per_future, 4L)
+  setup <- test_setup(fit, pf, d$X, 1)
+  expect_identical(setup$chunk_rows_predict, floor(1 / 3 * 2^20 / per_row))
+  expect_identical(setup$per_future, 4L)
 })
 
 test_that("the terminal nodes ranger keeps per tree count in the chunk size", {
@@ -221,38 +221,42 @@ test_that("chunk patterns expand as rep() does", {
 test_that("a job ships the distinct rows it needs and stacks what the specifications say", {
   d <- parallel_data(60)
   X <- d$X
-  ctx <- new_context(NULL, function(m, nd) nd$a, X, seq_len(nrow(X)), rep(1, nrow(X)), 1L, 1)
+  setup <- test_setup(NULL, function(m, nd) nd$a, X, 1)
   grid <- c(-1, 0, 2.5)
-  rows <- c(4L, 9L, 10L, 30L) # 0-based, increasing
+  rows <- c(5L, 10L, 11L, 31L) # increasing
   specs <- list(
     # Each row over the grid (ICE in observation order): shared, increasing.
-    list(list(src = pattern(rows, each = 3L), js = 1L, vals = list(pattern(grid, times = 4L)))),
+    list(stack_spec(pattern(rows, each = 3L), 1L, list(pattern(grid, times = 4L)))),
     # The same rows at two grid values (grid order, a job per block).
-    lapply(1:2, function(g) list(src = rows, js = 1L, vals = list(pattern(grid[g], times = 4L)))),
+    lapply(1:2, function(g) stack_spec(rows, 1L, list(pattern(grid[g], times = 4L)))),
     # Rows twice at interval edges (AL): a pattern of rows, values by index.
-    list(list(src = pattern(rows, times = 2L), js = 4L,
-              vals = list(pattern(c(1L, 5L, 9L), index = c(1L, 2L, 2L, 3L, 2L, 3L, 3L, 1L))))),
+    list(stack_spec(pattern(rows, times = 2L), 4L,
+                    list(pattern(c(1L, 5L, 9L), index = c(1L, 2L, 2L, 3L, 2L, 3L, 3L, 1L))))),
     # Unsorted rows with repeats, and two columns set.
-    list(list(src = c(30L, 2L, 30L, 7L), js = c(1L, 3L),
-              vals = list(c(1, 2, 3, 4), factor(c("a", "d", "a", "b"), levels = levels(X$f)))))
+    list(stack_spec(c(31L, 3L, 31L, 8L), c(1L, 3L),
+                    list(c(1, 2, 3, 4), factor(c("a", "d", "a", "b"), levels = levels(X$f)))))
   )
   for (sp in specs) {
-    job <- job_rows(ctx, sp)
-    need <- sort(unique(unlist(lapply(sp, function(s) expand(s$src)))))
+    job <- job_rows(setup, sp)
+    need <- sort(unique(unlist(lapply(sp, function(s) expand(s$rows)))))
     expect_identical(nrow(as.data.frame(job$part)), length(need))
     for (i in seq_along(sp)) {
       s <- sp[[i]]
-      jb <- job$jobs[[i]]
-      direct <- cpp_stack_frame(ctx$data, expand(s$src), as.integer(s$js) - 1L, lapply(s$vals, expand), 1L)
-      via_job <- cpp_stack_frame(job$part, expand(jb$src), jb$js, lapply(jb$vals, expand), 1L)
+      direct <- stack_frame(setup$data, expand(s$rows), s$cols, lapply(s$values, expand), 1L)
+      via_job <- stack_job(job$part, job$jobs[[i]], 1L)
       expect_identical(as.data.frame(via_job), as.data.frame(direct))
-      expect_equal(job$n[i], nrow(as.data.frame(direct)))
+      # (The stacked rows are the rows asked for, checked independently.)
+      ref <- X[expand(s$rows), ]
+      for (q in seq_along(s$cols)) ref[[s$cols[q]]] <- expand(s$values[[q]])
+      rownames(ref) <- NULL
+      expect_identical(as.data.frame(direct), ref)
+      expect_equal(job$n[i], nrow(ref))
     }
   }
   # Shared increasing rows stay a pattern (what travels is its size).
-  job <- job_rows(ctx, specs[[1]])
-  expect_true(is_pattern(job$jobs[[1]]$src))
-  expect_true(is_pattern(job$jobs[[1]]$vals[[1]]))
+  job <- job_rows(setup, specs[[1]])
+  expect_true(is_pattern(job$jobs[[1]]$rows))
+  expect_true(is_pattern(job$jobs[[1]]$values[[1]]))
 })
 
 test_that("workers load the package that predicts the model", {
@@ -263,44 +267,48 @@ test_that("workers load the package that predicts the model", {
   expect_identical(worker_packages(fit), c("modelprofiles", "randomForest"))
 })
 
-test_that("tasks run as one stream: chunks used and tasks finished in order, two at most under way", {
+test_that("requests run as one stream: chunks used and requests finished in order, two at most under way", {
   skip_if_not_installed("future")
   d <- parallel_data(40)
   X <- d$X
   fit <- lm(y ~ a * b + f + i, data = cbind(X, y = d$y))
-  # Tasks of 3, 0, 1, 4, 0 and 2 chunks; chunk k of task i predicts rows
-  # 1..(5 + i + k) with column a set to i + k / 10.
+  # Requests of 3, 0, 1, 4, 0 and 2 chunks; chunk k of request i predicts
+  # rows 1..(5 + i + k) with column a set to i + k / 10.
   sizes <- c(3L, 0L, 1L, 4L, 0L, 2L)
   run <- function() {
-    ctx <- new_context(fit, default_predict_function(fit), X, seq_len(nrow(X)), rep(1, nrow(X)), 1L, 1)
+    setup <- test_setup(fit, NULL, X, 1)
     log <- character()
-    out <- list()
-    start <- function(i) {
+    makers <- lapply(seq_along(sizes), function(i) function() {
       log <<- c(log, paste0("start", i))
-      if (sizes[i] == 0L) return(list(i = i, sums = numeric()))
-      sums <- numeric(sizes[i])
-      chunk_task(sizes[i], function(k) {
-        list(list(src = seq_len(5L + i + k) - 1L, js = 1L, vals = list(rep(i + k / 10, 5L + i + k))))
+      if (sizes[i] == 0L) {
+        return(new_request(0L, NULL, NULL, finish = function(acc) {
+          log <<- c(log, paste0("done", i))
+          list(i = i, sums = numeric())
+        }))
+      }
+      new_request(sizes[i], function(k) {
+        list(stack_spec(seq_len(5L + i + k), 1L, list(rep(i + k / 10, 5L + i + k))))
       }, function(k, ys) {
         log <<- c(log, paste0("use", i, ".", k))
-        sums[k] <<- sum(ys[[1L]])
-      }, function() list(i = i, sums = sums))
-    }
-    done <- function(i, res) {
-      log <<- c(log, paste0("done", i))
-      out[[i]] <<- res
-    }
-    run_tasks(ctx, length(sizes), start, done)
-    list(log = log, out = out, ctx = ctx)
+        s <- numeric(sizes[i])
+        s[k] <- sum(ys[[1L]])
+        list(sums = matrix(s, ncol = 1L))
+      }, init = function() list(sums = matrix(0, sizes[i], 1L)), finish = function(acc) {
+        log <<- c(log, paste0("done", i))
+        list(i = i, sums = acc$sums[, 1L])
+      })
+    })
+    out <- execute(setup, makers)
+    list(log = log, out = unclass(out)[seq_along(sizes)], n = attr(out, "n_predictions"))
   }
   old <- future::plan("sequential")
   on.exit(future::plan(old), add = TRUE)
   s <- run()
   future::plan("multisession", workers = 2)
+  expect_equal(plan_workers(), 2L)
   m <- run()
-  expect_equal(m$ctx$workers, 2L)
   # The same results, computed independently too.
-  expect_identical(m$out, s$out)
+  expect_identical(lapply(m$out, unclass), lapply(s$out, unclass))
   for (i in which(sizes > 0L)) {
     ref <- vapply(seq_len(sizes[i]), function(k) {
       nd <- X[seq_len(5L + i + k), ]
@@ -309,9 +317,10 @@ test_that("tasks run as one stream: chunks used and tasks finished in order, two
     }, numeric(1))
     expect_equal(s$out[[i]]$sums, ref)
   }
-  expect_identical(m$ctx$n_predictions, s$ctx$n_predictions)
-  # Each task's chunks are used in order, and the tasks are finished in
-  # order, each after all its chunks.
+  expect_identical(m$n, s$n)
+  expect_identical(s$n, vapply(seq_along(sizes), function(i) sum(5 + i + seq_len(sizes[i])), numeric(1)))
+  # Each request's chunks are used in order, and the requests are finished
+  # in order, each after all its chunks.
   for (l in list(s$log, m$log)) {
     done_at <- match(paste0("done", seq_along(sizes)), l)
     expect_false(is.unsorted(done_at))
@@ -321,9 +330,9 @@ test_that("tasks run as one stream: chunks used and tasks finished in order, two
       expect_true(all(use_at < done_at[i]))
     }
   }
-  # Sequentially one task after another; in the stream a task starts before
-  # the one before it is done (the workers do not wait), but never before
-  # the one two back is done.
+  # Sequentially one request after another; in the stream a request starts
+  # before the one before it is done (the workers do not wait), but never
+  # before the one two back is done.
   start_s <- match(paste0("start", seq_along(sizes)), s$log)
   done_s <- match(paste0("done", seq_along(sizes)), s$log)
   expect_true(all(start_s[-1L] > done_s[-length(sizes)]))
@@ -345,17 +354,19 @@ test_that("under a plan, the future that is in first is collected first; chunks 
     stats::predict(m, nd)
   }
   run <- function() {
-    ctx <- new_context(fit, pf, X, seq_len(nrow(X)), rep(1, nrow(X)), 1L, 1)
-    ctx$per_future <- 1L
+    setup <- test_setup(fit, pf, X, 1)
+    setup$per_future <- 1L
     used <- integer()
-    sums <- numeric(6)
-    task <- chunk_task(6L, function(k) {
-      list(list(src = seq_len(5L + k) - 1L, js = 1L, vals = list(rep(k / 10, 5L + k))))
+    req <- new_request(6L, function(k) {
+      list(stack_spec(seq_len(5L + k), 1L, list(rep(k / 10, 5L + k))))
     }, function(k, ys) {
       used <<- c(used, k)
-      sums[k] <<- sum(ys[[1L]])
-    }, function() sums)
-    list(res = run_task(ctx, task), used = used, collected = ctx$collected, n = ctx$n_predictions)
+      s <- numeric(6)
+      s[k] <- sum(ys[[1L]])
+      list(sums = matrix(s, ncol = 1L))
+    }, init = function() list(sums = matrix(0, 6, 1L)), finish = function(acc) acc$sums[, 1L])
+    out <- execute(setup, list(req))
+    list(res = out[[1L]], used = used, collected = attr(out, "collected"), n = attr(out, "n_predictions"))
   }
   old <- future::plan("sequential")
   on.exit(future::plan(old), add = TRUE)

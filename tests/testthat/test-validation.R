@@ -114,7 +114,8 @@ test_that("memory budgets above what a chunk can use give the default budget's p
     expect_equal(b$engine, a$engine)
     # Beyond the largest budget, 1e303 MiB (whose bytes overflow) and the
     # option set to Inf are the largest budget.
-    expect_equal(b$memory_budget, 2^30)
+    expect_equal(check_budget(Inf, rlang::current_env()), 2^30)
+    expect_equal(check_budget(1e303, rlang::current_env()), 2^30)
     old <- options(modelprofiles.memory_budget = Inf)
     on.exit(options(old))
     c <- model_profile(model, X, ..., keep_ice = FALSE)
@@ -157,7 +158,7 @@ test_that("Inf and non-integers are refused for whole-number arguments, in the u
   expect_user_error(model_profile(NULL, X, pf, N = Inf), "`N` must be a whole number.*Inf.*N = NULL", "model_profile")
   expect_user_error(model_profile(NULL, X, pf, grid_points = Inf), "`grid_points` must be a whole number.*Inf", "model_profile")
   expect_user_error(model_profile(NULL, X, pf, type = "accumulated", intervals = Inf), "`intervals` must be a whole number.*Inf", "model_profile")
-  expect_user_error(model_profile(NULL, X, pf, N = 3e9), "`N` must be a whole number from 1 to 2147483647", "model_profile")
+  expect_user_error(model_profile(NULL, X, pf, N = 3e9), "`N` must be a whole number from 2 to 2147483647", "model_profile")
   # threads: an error in the user's call, not a warning from profile_threads().
   expect_user_error(model_profile(NULL, X, pf, threads = Inf), "`threads` must be a whole number.*Inf", "model_profile")
   expect_user_error(model_profile(NULL, X, pf, threads = 1e12), "`threads`", "model_profile")

@@ -1,5 +1,3 @@
-# Two-variable partial dependence.
-
 #' Two-variable profiles: partial dependence and second-order accumulated local effects
 #'
 #' `model_profile_2d()` profiles the predictions over pairs of variables.
@@ -76,148 +74,144 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
                              engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
-  if (...length() > 0L) {
-    cli::cli_abort("Unknown argument{?s}: {.arg {names(list(...))}}.", call = env)
-  }
+  check_dots(...length(), names(list(...)), "model_profile_2d", env)
   if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
   variable_splits_type <- rlang::arg_match(variable_splits_type, error_call = env)
   type <- rlang::arg_match(type, error_call = env)
   level_order <- rlang::arg_match(level_order, error_call = env)
   engine <- rlang::arg_match(engine, error_call = env)
-  inputs <- resolve_inputs(x, data, predict_function, label, env)
-  data <- inputs$data
-  weights <- resolve_weights(weights, x, data, env)
-  if (!is.null(N)) N <- check_whole(N, "N", 1, env, hint = "Use {.code N = NULL} for all rows.")
+  inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
+  N <- check_N(N, env)
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
   intervals <- check_whole(intervals, "intervals", 1, env)
-  threads <- resolve_threads(threads, env)
-  memory_budget <- check_budget(memory_budget, env)
   if (missing(variables)) {
     cli::cli_abort("{.arg variables} is missing: give a pair of variable names.", call = env)
   }
-  pairs <- if (is.list(variables)) variables else list(variables)
-  for (pr in pairs) {
-    if (!is.character(pr) || length(pr) != 2L || anyNA(pr) || pr[1] == pr[2]) {
-      cli::cli_abort("{.arg variables} must be a pair of different variable names, or a list of pairs.", call = env)
-    }
-  }
+  pairs <- check_pairs(variables, inputs$data, type, env)
   all_vars <- unique(unlist(pairs))
-  unknown <- setdiff(all_vars, names(data))
-  if (length(unknown)) {
-    cli::cli_abort("{.arg variables} has name{?s} not in the data: {.val {unknown}}.", call = env)
-  }
-  usable_variables(data, all_vars, "partial", TRUE, env)
-  variable_splits <- check_splits(variable_splits, data, all_vars, env)
-
-  rows <- weighted_rows(sample_rows(nrow(data), N, seed), weights, env)
-  background <- background_rows(data, rows)
-  w <- if (is.null(weights)) rep(1, length(rows)) else as.double(weights[rows])
-  ctx <- new_context(inputs$model, inputs$predict_function, unclass_frame(background), rows,
-                     w, threads, memory_budget, class = class, call = env, engine = engine, adapter = inputs$adapter)
-  labels <- output_labels(ctx, inputs$label)
-  ctx$progress <- new_progress(length(pairs))
-  if (type == "accumulated") {
-    for (pr in pairs) {
-      kinds <- vapply(pr, function(v) column_kind(data[[v]]), character(1))
-      if (all(kinds == "categorical")) {
-        cli::cli_abort(c(
-          "Second-order AL profiles need at least one numeric variable; {.field {pr[1]}} and {.field {pr[2]}} are both categorical.",
-          i = "Use {.code type = \"partial\"} for two categorical variables."
-        ), call = env)
-      }
-    }
-  }
+  splits <- check_splits(variable_splits, inputs$data, all_vars, env)
   grids <- list()
   if (type == "partial") {
     grids <- lapply(stats::setNames(all_vars, all_vars), function(v) {
-      variable_splits[[v]] %||% make_grid(data[[v]], grid_points, variable_splits_type, w = weights)
+      splits[[v]] %||% make_grid(inputs$data[[v]], grid_points, variable_splits_type, w = inputs$weights)
     })
+    check_pair_grids(pairs, grids, env)
   }
-  for (pr in pairs) {
-    G <- if (type == "partial") as.double(length(grids[[pr[1]]])) * length(grids[[pr[2]]]) else 0
-    if (G > .Machine$integer.max) {
-      cli::cli_abort("The grid of {.field {pr[1]}} x {.field {pr[2]}} has {format(G, big.mark = ',')} pairs of values, more than a table of predictions can hold; lower {.arg grid_points}.", call = env)
-    }
-  }
-  intervals_used <- list()
-  out <- lapply(pairs, function(pr) {
-    js <- match(pr, names(data))
-    if (type == "partial") {
-      g1 <- grids[[pr[1]]]
-      g2 <- grids[[pr[2]]]
-      yhat <- partial_2d(ctx, js, g1, g2)
-    } else {
-      n_na <- sum(is.na(ctx$data[[js[1]]]) | is.na(ctx$data[[js[2]]]))
-      if (n_na > 0L) {
-        cli::cli_warn(c(
-          "{n_na} background row{?s} with a missing {.field {pr[1]}} or {.field {pr[2]}} {?is/are} left out of their AL profile.",
-          i = "Impute them to keep {cli::qty(n_na)}{?that row/those rows}; a PD profile ({.code type = \"partial\"}) uses every row."
-        ), call = env, class = "modelprofiles_rows_left_out")
-      }
-      # ALEPlot's layout: a categorical variable comes first.
-      swap <- column_kind(data[[pr[1]]]) == "numeric" && column_kind(data[[pr[2]]]) == "categorical"
-      jj <- if (swap) rev(js) else js
-      levels <- if (column_kind(data[[jj[1]]]) == "categorical") al_level_order(ctx, jj[1], level_order)
-      res <- profile_accumulated_2d(ctx, jj, intervals, levels)
-      f <- res$f
-      if (swap) f <- aperm(f, c(2L, 1L, 3L))
-      g1 <- if (swap) res$x2 else res$x1
-      g2 <- if (swap) res$x1 else res$x2
-      grids[[pr[1]]] <<- g1
-      grids[[pr[2]]] <<- g2
-      intervals_used[[paste(pr, collapse = ":")]] <<- if (swap) rev(res$intervals) else res$intervals
-      yhat <- matrix(f, ncol = dim(f)[3L])
-    }
-    G <- length(g1) * length(g2)
-    k1 <- cell_index(ctx$data[[js[1]]], g1)
-    k2 <- cell_index(ctx$data[[js[2]]], g2)
-    cells <- k1 + length(g1) * (k2 - 1L)
-    support <- if (is.null(weights)) tabulate(cells, G) else weighted_counts(cells, w, G)
-    data.frame(
-      `_vname_` = pr[1], `_vname2_` = pr[2], `_label_` = rep(labels, each = G),
-      `_x_` = rep(if (is.numeric(g1)) g1 else as.character(g1), times = length(g2) * length(labels)),
-      `_x2_` = rep(rep(if (is.numeric(g2)) g2 else as.character(g2), each = length(g1)), length(labels)),
-      `_yhat_` = as.vector(yhat), `_ids_` = 0L,
-      `_support_` = rep(support, length(labels)),
-      check.names = FALSE, stringsAsFactors = FALSE
-    )
-  })
+  setup <- new_setup(inputs, setup_rows(inputs, N, seed), class, engine)
+  makers <- lapply(pairs, function(pr) pair_maker(setup, pr, type, grids, intervals, level_order))
+  res <- execute(setup, makers, new_progress(length(pairs)))
+  for (r in res) grids[names(r$grids)] <- r$grids
   structure(
     list(
-      agr_profiles = if (length(out) == 1L) out[[1L]] else out,
-      type = type, pairs = pairs, grids = grids, intervals = intervals_used, engine = ctx$engine,
-      label = inputs$label, labels = labels,
-      class = ctx$outputs$classes, weights = if (!is.null(weights)) w, N = length(rows),
-      n_data = nrow(data), rows = rows, observed = background[all_vars],
-      n_predictions = ctx$n_predictions, threads = threads, call = call
+      agr_profiles = bind_rows(lapply(res, `[[`, "frame")),
+      type = type, pairs = pairs, grids = grids,
+      intervals = if (type == "accumulated") {
+        stats::setNames(lapply(res, `[[`, "intervals"), vapply(pairs, paste, character(1), collapse = ":"))
+      },
+      engine = setup$engine, label = setup$label, labels = output_labels(setup),
+      class = setup$outputs$classes, weights = if (setup$weighted) setup$weights, N = setup$n,
+      n_data = nrow(inputs$data), rows = setup$rows,
+      observed = as.data.frame(setup$data[all_vars], stringsAsFactors = FALSE, optional = TRUE),
+      n_predictions = sum(attr(res, "n_predictions")), threads = setup$threads, call = call
     ),
     class = "mp_profile_2d"
   )
 }
 
-# PD over all pairs of g1 x g2 (g1 fastest): each background row stacked over
-# the whole pair grid, in chunks.
-partial_2d <- function(ctx, js, g1, g2) {
-  G <- length(g1) * length(g2)
-  n <- length(ctx$ids)
-  c1 <- ctx$data[[js[1]]]
-  c2 <- ctx$data[[js[2]]]
-  v1 <- rep(g1, times = length(g2))
-  v2 <- rep(g2, each = length(g1))
-  sums <- matrix(0, G, n_outputs(ctx))
-  chunks <- row_chunks(n, max(1, floor(ctx$chunk_rows / G)))
-  predict_chunks(ctx, length(chunks), function(k) {
-    pos <- chunks[[k]]
-    m <- length(pos)
-    vals <- list(pattern(column_values(c1, v1), times = m), pattern(column_values(c2, v2), times = m))
-    list(list(src = pattern(pos - 1L, each = G), js = js, vals = vals))
-  }, function(k, ys) {
-    pos <- chunks[[k]]
-    for (c in seq_len(ncol(sums))) {
-      sums[, c] <<- sums[, c] + cpp_grid_sums(ys[[1L]], G, ctx$weights[pos], ctx$threads, c - 1L)
+# Pairs of variables: a pair of names or a list of them, of columns of data
+# that can be profiled (for AL, at least one numeric).
+check_pairs <- function(variables, data, type, call) {
+  pairs <- if (is.list(variables)) variables else list(variables)
+  for (pr in pairs) {
+    if (!is.character(pr) || length(pr) != 2L || anyNA(pr) || pr[1] == pr[2]) {
+      cli::cli_abort("{.arg variables} must be a pair of different variable names, or a list of pairs.", call = call)
     }
-  })
-  sums / sum(ctx$weights)
+  }
+  all_vars <- unique(unlist(pairs))
+  unknown <- setdiff(all_vars, names(data))
+  if (length(unknown)) {
+    cli::cli_abort("{.arg variables} has name{?s} not in the data: {.val {unknown}}.", call = call)
+  }
+  usable_variables(data, all_vars, "partial", TRUE, call)
+  if (type == "accumulated") {
+    for (pr in pairs) {
+      if (all(vapply(pr, function(v) column_kind(data[[v]]), character(1)) == "categorical")) {
+        cli::cli_abort(c(
+          "Second-order AL profiles need at least one numeric variable; {.field {pr[1]}} and {.field {pr[2]}} are both categorical.",
+          i = "Use {.code type = \"partial\"} for two categorical variables."
+        ), call = call)
+      }
+    }
+  }
+  pairs
+}
+
+check_pair_grids <- function(pairs, grids, call) {
+  for (pr in pairs) {
+    G <- as.double(length(grids[[pr[1]]])) * length(grids[[pr[2]]])
+    if (G > .Machine$integer.max) {
+      cli::cli_abort("The grid of {.field {pr[1]}} x {.field {pr[2]}} has {format(G, big.mark = ',')} pairs of values, more than a table of predictions can hold; lower {.arg grid_points}.", call = call)
+    }
+  }
+}
+
+# The request of one pair, made when it starts: its result is list(frame
+# (the pair's rows of agr_profiles), grids, intervals).
+pair_maker <- function(setup, pr, type, grids, intervals, level_order) {
+  force(pr)
+  function() {
+    js <- match(pr, names(setup$data))
+    if (type == "partial") {
+      req <- partial_2d_request(setup, js, grids[[pr[1]]], grids[[pr[2]]])
+      finish <- req$finish
+      req$finish <- function(acc) {
+        e <- finish(acc)
+        list(frame = pair_frame(setup, pr, e$x1, e$x2, e$yhat), grids = list())
+      }
+      return(req)
+    }
+    n_na <- sum(is.na(setup$data[[js[1]]]) | is.na(setup$data[[js[2]]]))
+    if (n_na > 0L) {
+      cli::cli_warn(c(
+        "{n_na} background row{?s} with a missing {.field {pr[1]}} or {.field {pr[2]}} {?is/are} left out of their AL profile.",
+        i = "Impute them to keep {cli::qty(n_na)}{?that row/those rows}; a PD profile ({.code type = \"partial\"}) uses every row."
+      ), call = setup$call, class = "modelprofiles_rows_left_out")
+    }
+    # ALEPlot's layout: a categorical variable comes first.
+    swap <- column_kind(setup$data[[js[1]]]) == "numeric" && column_kind(setup$data[[js[2]]]) == "categorical"
+    jj <- if (swap) rev(js) else js
+    levels <- if (column_kind(setup$data[[jj[1]]]) == "categorical") al_level_order(setup, jj[1], level_order)
+    req <- accumulated_2d_request(setup, jj, intervals, levels)
+    finish <- req$finish
+    req$finish <- function(acc) {
+      e <- finish(acc)
+      f <- if (swap) aperm(e$f, c(2L, 1L, 3L)) else e$f
+      g1 <- if (swap) e$x2 else e$x1
+      g2 <- if (swap) e$x1 else e$x2
+      list(frame = pair_frame(setup, pr, g1, g2, matrix(f, ncol = dim(f)[3L])),
+           grids = stats::setNames(list(g1, g2), pr),
+           intervals = if (swap) rev(e$intervals) else e$intervals)
+    }
+    req
+  }
+}
+
+# A pair's rows of agr_profiles: every pair of grid values (g1 fastest), per
+# output, with the background rows' support of each cell.
+pair_frame <- function(setup, pr, g1, g2, yhat) {
+  labels <- output_labels(setup)
+  G <- length(g1) * length(g2)
+  w <- if (setup$weighted) setup$weights
+  cells <- cell_index(setup$data[[pr[1]]], g1) + length(g1) * (cell_index(setup$data[[pr[2]]], g2) - 1L)
+  support <- if (is.null(w)) tabulate(cells, G) else weighted_counts(cells, w, G)
+  data.frame(
+    `_vname_` = pr[1], `_vname2_` = pr[2], `_label_` = rep(labels, each = G),
+    `_x_` = rep(if (is.numeric(g1)) g1 else as.character(g1), times = length(g2) * length(labels)),
+    `_x2_` = rep(rep(if (is.numeric(g2)) g2 else as.character(g2), each = length(g1)), length(labels)),
+    `_yhat_` = as.vector(yhat), `_ids_` = 0L,
+    `_support_` = rep(support, length(labels)),
+    check.names = FALSE, stringsAsFactors = FALSE
+  )
 }
 
 #' @rdname model_profile_2d
@@ -241,8 +235,7 @@ print.mp_profile_2d <- function(x, n = 6, ...) {
 #' @param row.names,optional Ignored.
 #' @export
 as.data.frame.mp_profile_2d <- function(x, row.names = NULL, optional = FALSE, ...) {
-  a <- x$agr_profiles
-  if (is.data.frame(a)) a else do.call(rbind, a)
+  x$agr_profiles
 }
 
 #' @rdname model_profile_2d

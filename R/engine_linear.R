@@ -56,39 +56,37 @@ linear_response <- function(lin, eta, shape) {
   matrix(p, ncol = 1L)
 }
 
-# The linear engine for a context, as native_prepare() for tree ensembles:
+# The linear engine of a setup, as native_prepare() for tree ensembles:
 # NULL when it does not apply (no variable of the data enters linearly).
 # It stands in for the adapter's own predict function only, whose shape it
 # knows: both classes of a binomial glm, else one column.
-linear_prepare <- function(ctx) {
-  lin <- linear_model(ctx$model, ctx$adapter)
+linear_prepare <- function(setup) {
+  lin <- linear_model(setup$model, setup$adapter)
   if (is.null(lin)) return(NULL)
-  lin$variables <- intersect(lin$variables, names(ctx$data))
+  lin$variables <- intersect(lin$variables, names(setup$data))
   if (!length(lin$variables)) return(NULL)
   lin$shape <- if (!is.null(lin$classes)) "classes" else "single"
   lin
 }
 
-# ICE table of data column j (one that enters the model linearly, see
-# direct_ice()) over a grid for background rows `rows` (1-based), from the
-# rows' linear predictors at 0 and 1.
-linear_ice <- function(ctx, j, grid, rows) {
-  lin <- ctx$linear
+# ICE curves of data column j (one that enters the model linearly) over
+# `grid` for background rows `rows`, from the rows' linear predictors at 0
+# and 1: observation-major, with attribute "n", the 2 n predictions made.
+linear_ice <- function(setup, j, grid, rows) {
+  lin <- setup$linear
   n <- length(rows)
   G <- length(grid)
-  src <- rep(rows - 1L, 2L)
-  at <- column_values(ctx$data[[j]], rep(c(0, 1), each = n))
-  nd <- cpp_stack_frame(ctx$data, src, j - 1L, list(at), ctx$threads)
+  at <- column_values(setup$data[[j]], rep(c(0, 1), each = n))
+  nd <- stack_frame(setup$data, rep(rows, 2L), j, list(at), setup$threads)
   eta <- as.double(lin$eta(nd))
   if (length(eta) != 2L * n) {
-    cli::cli_abort("The model's linear predictor has {length(eta)} value{?s} for {2L * n} row{?s}.", call = ctx$call)
+    cli::cli_abort("The model's linear predictor has {length(eta)} value{?s} for {2L * n} row{?s}.", call = setup$call)
   }
   a <- eta[seq_len(n)]
   slope <- eta[n + seq_len(n)] - a
   z <- as.double(grid)
   y <- linear_response(lin, rep(a, each = G) + rep(z, times = n) * rep(slope, each = G), lin$shape)
-  y <- check_predictions(y, n * G, call = ctx$call)
-  if (ncol(y) > 1L) y <- y[, ctx$outputs$columns, drop = FALSE]
-  ctx$n_predictions <- ctx$n_predictions + 2 * n
-  unname(y)
+  y <- check_predictions(y, n * G, call = setup$call)
+  if (ncol(y) > 1L) y <- y[, setup$outputs$columns, drop = FALSE]
+  structure(unname(y), n = 2 * n)
 }

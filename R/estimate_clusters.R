@@ -1,14 +1,15 @@
 # Clusters of ICE curves: what a partial-dependence average can hide.
 
 # Group the background rows by their ICE curves (all profiled variables and
-# classes together) and replace the profiles by the mean curve of each
-# cluster, as DALEX::model_profile(k = ) does (ingredients::cluster_profiles
-# with center = TRUE): Ward's hierarchical clustering (hclust, "ward.D2") of
-# the root-mean-square distances between the rows' curves, each centred on
-# its mean when `center`, cut into k clusters.
-cluster_ice <- function(res, k, center, call) {
-  cp <- res$cp_profiles
-  if (is.null(cp) || !all(res$variables %in% cp$`_vname_`)) {
+# classes together) and replace the profiles of `res` (an ungrouped PD
+# mp_profile) by the mean curve of each cluster, as DALEX::model_profile(k
+# = ) does (ingredients::cluster_profiles() with center = TRUE): Ward's
+# hierarchical clustering (hclust, "ward.D2") of the root-mean-square
+# distances between the rows' curves, each centred on its mean when
+# `center`, cut into k clusters. `raw`: the estimates of res's variables
+# (run_profiles()), whose ICE arrays are clustered.
+cluster_result <- function(res, raw, k, center, call) {
+  if (any(vapply(res$variables, function(v) is.null(raw[[v]]$ice), logical(1)))) {
     cli::cli_abort(c(
       "Clustering needs the ICE curves, and they do not fit in {.arg memory_budget}.",
       i = "Raise {.arg memory_budget} or lower {.arg N}."
@@ -18,40 +19,38 @@ cluster_ice <- function(res, k, center, call) {
   if (k >= n) {
     cli::cli_abort("{.arg k} ({k}) must be smaller than the number of background rows ({n}).", call = call)
   }
-  # One block of curves per variable and label: a G x n matrix each (the rows
-  # in the order of res$rows).
-  key <- paste(cp$`_vname_`, cp$`_label_`, sep = "\r")
-  blocks <- split(seq_len(nrow(cp)), factor(key, levels = unique(key)))
-  curves <- lapply(blocks, function(i) matrix(cp$`_yhat_`[i], ncol = n))
-  M <- do.call(rbind, curves) # all grid points x rows
+  # One block of curves per variable and output: a G x n matrix each.
+  blocks <- list()
+  for (v in res$variables) {
+    for (c in seq_along(res$labels)) {
+      blocks[[length(blocks) + 1L]] <- list(v = v, c = c, curves = matrix(raw[[v]]$ice[, , c], ncol = n))
+    }
+  }
+  M <- do.call(rbind, lapply(blocks, `[[`, "curves")) # all grid points x rows
   if (center) M <- sweep(M, 2L, colMeans(M))
   d <- stats::dist(t(M)) / sqrt(nrow(M))
   cluster <- stats::cutree(ward_tree(d, res$weights), k = k)
   w <- res$weights %||% rep(1, n)
-  parts <- res$label_parts
   cl_label <- function(label, c) paste0(label, "_", c)
-  agr <- do.call(rbind, lapply(seq_len(k), function(c) {
+  agr <- bind_rows(lapply(seq_len(k), function(c) {
     in_c <- cluster == c
-    do.call(rbind, lapply(seq_along(blocks), function(b) {
-      first <- blocks[[b]][seq_len(nrow(curves[[b]]))]
-      v <- cp$`_vname_`[first[1L]]
+    bind_rows(lapply(blocks, function(b) {
+      x <- res$agr_profiles$`_x_`[res$agr_profiles$`_vname_` == b$v][seq_len(nrow(b$curves))]
       data.frame(
-        `_vname_` = v, `_label_` = cl_label(cp$`_label_`[first[1L]], c),
-        `_x_` = cp$`_x_`[first],
-        `_yhat_` = as.vector(curves[[b]][, in_c, drop = FALSE] %*% w[in_c]) / sum(w[in_c]),
+        `_vname_` = b$v, `_label_` = cl_label(res$labels[b$c], c), `_x_` = x,
+        `_yhat_` = as.vector(b$curves[, in_c, drop = FALSE] %*% w[in_c]) / sum(w[in_c]),
         `_ids_` = 0L,
-        `_support_` = grid_support(res$observed[[v]][in_c], res$grids[[v]],
+        `_support_` = grid_support(res$observed[[b$v]][in_c], res$grids[[b$v]],
                                    if (!is.null(res$weights)) w[in_c]),
         `_cluster_` = c,
         check.names = FALSE, stringsAsFactors = FALSE
       )
     }))
   }))
-  rownames(agr) <- NULL
-  cp$`_label_` <- cl_label(cp$`_label_`, cluster[match(cp$`_ids_`, res$rows)])
+  res$cp_profiles$`_label_` <- cl_label(res$cp_profiles$`_label_`, cluster[match(res$cp_profiles$`_ids_`, res$rows)])
   res$agr_profiles <- agr
-  res$cp_profiles <- cp
-  res$label_parts <- do.call(rbind, lapply(seq_len(k), function(c) {
+  parts <- res$label_parts
+  res$label_parts <- bind_rows(lapply(seq_len(k), function(c) {
     data.frame(label = cl_label(parts$label, c), group = as.character(c), class = parts$class,
                stringsAsFactors = FALSE)
   }))
@@ -59,7 +58,7 @@ cluster_ice <- function(res, k, center, call) {
   res$clusters <- data.frame(row = res$rows, cluster = cluster)
   res$groups <- list(column = "ICE-curve cluster", levels = as.character(seq_len(k)),
                      sizes = tabulate(cluster, k), left_out = character())
-  res
+  new_mp_profile(res)
 }
 
 # Ward's hierarchical clustering (ward.D2) of the rows at distances d, with

@@ -68,13 +68,9 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
                                 engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
-  if (...length() > 0L) {
-    cli::cli_abort("Unknown argument{?s}: {.arg {names(list(...))}}.", call = env)
-  }
+  check_dots(...length(), names(list(...)), "hidden_interactions", env)
   if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
   engine <- rlang::arg_match(engine, error_call = env)
-  close_cache <- native_cache_scope()
-  on.exit(close_cache(), add = TRUE)
   if (missing(groups) || is.null(groups)) {
     cli::cli_abort("{.arg groups} is missing: give the columns (or vectors) that define subgroups.", call = env)
   }
@@ -84,61 +80,41 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
       cli::cli_abort("{.arg {th}} must be a non-negative number.", call = env)
     }
   }
-  inputs <- resolve_inputs(x, data, predict_function, label, env)
-  data <- inputs$data
-  groupings <- resolve_groupings(groups, data, env)
-  # The settings passed on to model_profile(), checked here so that errors
-  # name this call.
-  resolve_weights(weights, x, data, env)
-  if (!is.null(N)) N <- check_whole(N, "N", 1, env, hint = "Use {.code N = NULL} for all rows.")
+  inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
+  groupings <- resolve_groupings(groups, inputs$data, env)
+  N <- check_N(N, env)
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
   group_bins <- check_whole(group_bins, "group_bins", 2, env)
   min_group_size <- check_whole(min_group_size, "min_group_size", 1, env)
-  threads <- resolve_threads(threads, env)
-  memory_budget <- check_budget(memory_budget, env)
-  if (!is.null(variables)) {
-    usable_variables(data, check_variables(variables, data, env), "partial", TRUE, env, names(variable_splits))
-  }
-  if (is.null(variables)) {
-    variables <- names(data)
-    if (is.character(groups)) variables <- setdiff(variables, groups)
-  }
-
-  overall <- model_profile(
-    inputs$model, data, inputs$predict_function, variables = variables, N = N,
-    grid_points = grid_points, variable_splits_type = variable_splits_type,
-    variable_splits = variable_splits, label = inputs$label, seed = seed,
-    weights = weights, class = class, threads = threads,
-    memory_budget = memory_budget, keep_ice = FALSE, engine = engine
-  )
-  if (length(overall$labels) > 1L) {
+  variables <- profile_variables(inputs, variables, "partial", if (is.character(groups)) groups,
+                                 names(variable_splits), env)
+  s <- profile_settings("partial", grid_points = grid_points, splits_type = variable_splits_type,
+                        splits = check_splits(variable_splits, inputs$data, variables, env))
+  rows <- setup_rows(inputs, N, seed)
+  s$native <- native_for(engine, "partial", "exact", length(rows))
+  setup <- new_setup(inputs, rows, class, engine, linear = TRUE)
+  if (setup$n_outputs > 1L) {
     cli::cli_abort(c(
       "Slopes are read one class at a time; the model has several.",
       i = "Choose one with {.arg class}."
     ), call = env)
   }
-  rows <- overall$rows
-  w <- resolve_weights(weights, x, data, env)
-  sub_data <- data[rows, , drop = FALSE]
-  grids <- overall$grids
+  run <- run_profiles(setup, inputs, s, variables, whole_part(setup))
+  overall <- profile_result(setup, inputs, s, variables, whole_part(setup), run, call)
+  # Every subgroup's profile on the grid of the overall one.
+  s$splits <- overall$grids
   profiles <- list(all = overall)
   left_out <- data.frame(subgroup = character(), rows = integer(), stringsAsFactors = FALSE)
   for (name in names(groupings)) {
-    res <- withCallingHandlers(
-      model_profile(
-        inputs$model, sub_data, inputs$predict_function, variables = overall$variables,
-        N = NULL, variable_splits = grids, label = inputs$label,
-        weights = if (!is.null(w)) as.double(w[rows]), class = class, threads = threads,
-        memory_budget = memory_budget, keep_ice = FALSE,
-        groups = groupings[[name]][rows], group_title = name, group_bins = group_bins,
-        min_group_size = min_group_size, engine = engine
-      ),
+    gp <- withCallingHandlers(
+      group_parts(setup, groupings[[name]], group_bins, min_group_size, name),
       modelprofiles_small_groups = function(m) invokeRestart("muffleMessage")
     )
-    profiles[[name]] <- res
-    if (length(res$groups$left_out)) {
+    run <- run_profiles(setup, inputs, s, overall$variables, gp$parts)
+    profiles[[name]] <- profile_result(setup, inputs, s, overall$variables, gp$parts, run, call, gp$info)
+    if (length(gp$info$left_out)) {
       left_out <- rbind(left_out, data.frame(
-        subgroup = paste(name, res$groups$left_out), rows = res$groups$left_out_sizes,
+        subgroup = paste(name, gp$info$left_out), rows = gp$info$left_out_sizes,
         stringsAsFactors = FALSE
       ))
     }
@@ -155,30 +131,10 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
       summary = slope_summary(slopes, overall$variables, flat, sloped),
       slopes = slopes, left_out = left_out, profiles = profiles,
       flat = flat, sloped = sloped, min_group_size = min_group_size,
-      grids = grids, label = inputs$label, call = call
+      grids = overall$grids, label = setup$label, call = call
     ),
     class = "mp_slopes"
   )
-}
-
-# Groupings as a named list of vectors (or column names).
-resolve_groupings <- function(groups, data, call) {
-  if (is.character(groups)) {
-    unknown <- setdiff(groups, names(data))
-    if (length(unknown)) {
-      cli::cli_abort("{.arg groups} names column{?s} not in the data: {.val {unknown}}.", call = call)
-    }
-    return(stats::setNames(lapply(groups, function(g) data[[g]]), groups))
-  }
-  if (is.data.frame(groups)) groups <- as.list(groups)
-  if (!is.list(groups) || is.null(names(groups)) || any(!nzchar(names(groups))) ||
-      any(lengths(groups) != nrow(data))) {
-    cli::cli_abort(
-      "{.arg groups} must be column names, or a named list of vectors with one value per row of {.arg data} ({nrow(data)}).",
-      call = call
-    )
-  }
-  groups
 }
 
 # Slopes of every profile: one row per subgroup and variable.

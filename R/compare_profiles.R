@@ -57,54 +57,56 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
                              engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
-  if (...length() > 0L) {
-    cli::cli_abort("Unknown argument{?s}: {.arg {names(list(...))}}.", call = env)
-  }
+  check_dots(...length(), names(list(...)), "compare_profiles", env)
   if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
   engine <- rlang::arg_match(engine, error_call = env)
-  close_cache <- native_cache_scope()
-  on.exit(close_cache(), add = TRUE)
-  inputs <- resolve_inputs(x, data, predict_function, label, env)
-  n_data <- nrow(inputs$data)
-  # The settings passed on to model_profile(), checked here so that errors
-  # name this call.
-  resolve_weights(weights, x, inputs$data, env)
-  if (!is.null(N)) N <- check_whole(N, "N", 1, env, hint = "Use {.code N = NULL} for all rows.")
+  inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
+  N <- check_N(N, env)
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
   intervals <- check_whole(intervals, "intervals", 1, env)
-  threads <- resolve_threads(threads, env)
-  memory_budget <- check_budget(memory_budget, env)
-  if (!is.null(variables)) {
-    usable_variables(inputs$data, check_variables(variables, inputs$data, env), "conditional", TRUE, env)
-  }
-  if (is.null(seed) && !is.null(N) && n_data > N) {
-    # The three profiles must average over the same rows: one draw from the
-    # session's random-number stream picks the seed of all three.
-    seed <- sample.int(.Machine$integer.max, 1L)
-  }
-  common <- list(x = x, data = data, predict_function = predict_function, variables = variables,
-                 N = N, label = label, seed = seed, weights = weights, class = class,
-                 threads = threads, memory_budget = memory_budget, keep_ice = FALSE,
-                 engine = engine)
-  pd <- do.call(model_profile, c(common, list(type = "partial", grid_points = grid_points)))
-  common$variables <- pd$variables
-  check_bandwidth(bandwidth, pd$variables, env)
-  ld <- do.call(model_profile, c(common, list(type = "conditional", grid_points = grid_points,
-                                              bandwidth = bandwidth)))
-  # The LD profiles have warned of rows left out for a missing value; the AL
-  # profiles leave the same rows out.
-  al <- withCallingHandlers(
-    do.call(model_profile, c(common, list(type = "accumulated", intervals = intervals))),
-    modelprofiles_rows_left_out = function(w) invokeRestart("muffleWarning")
+  explicit <- !is.null(variables)
+  variables <- profile_variables(inputs, variables, if (explicit) "conditional" else "partial",
+                                 NULL, character(), env)
+  bandwidth <- check_bandwidth(bandwidth, variables, env)
+  rows <- setup_rows(inputs, N, seed)
+  # The three profiles average over the same rows, with one setup.
+  settings <- list(
+    pd = profile_settings("partial", grid_points = grid_points),
+    ld = profile_settings("conditional", "kernel", grid_points = grid_points, bandwidth = bandwidth),
+    al = profile_settings("accumulated", "interval", intervals = intervals)
   )
+  for (k in names(settings)) {
+    settings[[k]]$native <- native_for(engine, settings[[k]]$type, settings[[k]]$method, length(rows))
+  }
+  setup <- new_setup(inputs, rows, class, engine, linear = TRUE)
+  parts <- whole_part(setup)
+  progress <- new_progress(3 * length(variables))
+  profiles <- lapply(settings, function(s) {
+    # The LD profiles warn of rows left out for a missing value; the AL
+    # profiles leave the same rows out.
+    run <- withCallingHandlers(
+      run_profiles(setup, inputs, s, variables, parts, progress),
+      modelprofiles_rows_left_out = function(w) if (s$type == "accumulated") invokeRestart("muffleWarning")
+    )
+    profile_result(setup, inputs, s, variables, parts, run, call)
+  })
+  distances <- profile_distances(profiles, variables)
+  structure(list(distances = distances, profiles = profiles, label = setup$label, call = call),
+            class = "mp_comparison")
+}
+
+# The distances between the three profiles of each variable and label,
+# largest first.
+profile_distances <- function(profiles, variables) {
+  pd <- profiles$pd
   w <- pd$weights %||% rep(1, length(pd$rows))
   rows <- list()
-  for (v in pd$variables) {
+  for (v in variables) {
     xi <- pd$observed[[v]]
     for (lab in pd$labels) {
-      at <- function(res) profile_at(res, v, lab, xi)
-      g <- list(pd = at(pd), ld = at(ld), al = at(al))
-      alp <- al$agr_profiles$`_yhat_`[al$agr_profiles$`_vname_` == v & al$agr_profiles$`_label_` == lab]
+      g <- lapply(profiles, function(res) profile_at(res, v, lab, xi))
+      a <- profiles$al$agr_profiles
+      alp <- a$`_yhat_`[a$`_vname_` == v & a$`_label_` == lab]
       rows[[length(rows) + 1L]] <- data.frame(
         variable = v, label = lab,
         pd_al = centred_distance(g$pd, g$al, w),
@@ -118,11 +120,7 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
   distances <- do.call(rbind, rows)
   distances <- distances[order(-pmax(distances$pd_al, distances$ld_al)), , drop = FALSE]
   rownames(distances) <- NULL
-  structure(
-    list(distances = distances, profiles = list(pd = pd, ld = ld, al = al),
-         label = pd$label, call = call),
-    class = "mp_comparison"
-  )
+  distances
 }
 
 # A profile read at values x: linear interpolation for numeric variables

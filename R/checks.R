@@ -1,0 +1,346 @@
+# Checks of the arguments the entry points share, raised in the user's
+# call and naming the user's argument.
+
+# Case weights: NULL, a column of data (by name), or one number per row of
+# data; from an explainer's weights when not given.
+resolve_weights <- function(weights, x, data, call) {
+  if (is.null(weights) && is_explainer(x)) weights <- x$weights
+  if (is.null(weights)) return(NULL)
+  column <- NULL
+  if (is.character(weights) && length(weights) == 1L) {
+    if (!weights %in% names(data)) {
+      cli::cli_abort("{.arg weights} names a column not in the data: {.val {weights}}.", call = call)
+    }
+    column <- weights
+    weights <- data[[column]]
+  }
+  what <- if (is.null(column)) "{.arg weights}" else "The weights column {.field {column}}"
+  of_what <- if (is.null(column)) "{.arg weights}" else "the weights column {.field {column}}"
+  if (!is.numeric(weights) || is.factor(weights)) {
+    cli::cli_abort(paste(what, "must be numeric, not {.cls {class(weights)}}."), call = call)
+  }
+  if (length(weights) != nrow(data)) {
+    cli::cli_abort(paste(what, "has {length(weights)} value{?s}; the data has {nrow(data)} row{?s}."), call = call)
+  }
+  if (anyNA(weights) || any(!is.finite(weights)) || any(weights < 0)) {
+    cli::cli_abort(paste(what, "must be finite, non-negative and not {.val {NA}}."), call = call)
+  }
+  # Weighted means divide by the sum: it must be a finite number.
+  if (!is.finite(sum(as.double(weights)))) {
+    cli::cli_abort(c(
+      paste("The sum of", of_what, "is more than the largest number R can hold ({.val {(.Machine$double.xmax)}})."),
+      i = "Divide them by a constant (say, their largest value): profiles depend only on the ratios of the weights."
+    ), call = call)
+  }
+  weights <- as.double(weights)
+  attr(weights, "column") <- column
+  weights
+}
+
+# Background rows with positive weight (a row of weight 0 is as absent).
+weighted_rows <- function(rows, weights, call) {
+  if (is.null(weights)) return(rows)
+  rows <- rows[weights[rows] > 0]
+  if (length(rows) < 2L) {
+    cli::cli_abort("Fewer than 2 background rows have a positive weight.", call = call)
+  }
+  rows
+}
+
+# Model, data, predict function, adapter and label, from an explainer or the
+# arguments. The predict function is the adapter's own (which the native and
+# linear engines may stand in for) when none is given, or when an
+# explainer's is DALEX's default (DALEX::yhat), which gives the same numbers
+# for the families the package knows; a function the user wrote is used as
+# it is (an explainer's gets the rows as a matrix when its data is one).
+resolve_inputs <- function(x, data, predict_function, label, call) {
+  model <- x
+  given <- predict_function
+  as_matrix <- FALSE
+  if (is_explainer(x)) {
+    model <- x$model
+    if (is.null(data)) data <- x$data
+    # An explainer's predict function gets rows in the class of its data.
+    as_matrix <- is.matrix(x$data)
+    if (is.null(given) && !is_dalex_default(x$predict_function)) given <- x$predict_function
+    if (is.null(label)) label <- x$label
+  }
+  if (is.null(data)) {
+    cli::cli_abort("{.arg data} is missing: give the background rows as a data frame.", call = call)
+  }
+  data <- as_background(data, call = call)
+  adapter <- model_adapter(model)
+  if (is.null(given)) {
+    if (!is.null(adapter$refuse)) cli::cli_abort(adapter$refuse, call = call)
+    predict_function <- adapter$predict
+  } else if (is_default_predictor(given)) {
+    predict_function <- given
+  } else {
+    predict_function <- user_predictor(given, as_matrix, call)
+  }
+  if (is.null(label)) label <- adapter$family
+  if (!is.character(label) || length(label) != 1L || is.na(label)) {
+    cli::cli_abort("{.arg label} must be a single string.", call = call)
+  }
+  list(model = model, data = data, predict_function = predict_function, label = label,
+       adapter = adapter)
+}
+
+# Variable names: a character vector of columns of data, without duplicates.
+check_variables <- function(variables, data, call) {
+  if (!is.character(variables) || anyNA(variables) || length(variables) == 0L) {
+    cli::cli_abort("{.arg variables} must be a character vector of column names.", call = call)
+  }
+  unknown <- setdiff(variables, names(data))
+  if (length(unknown)) {
+    cli::cli_abort(c(
+      "{.arg variables} has {cli::qty(length(unknown))}name{?s} not in the data: {.val {unknown}}.",
+      i = "The data has {.val {names(data)}}."
+    ), call = call)
+  }
+  unique(variables)
+}
+
+# The memory budget in MiB. A budget above max_memory_budget (Inf, or one
+# whose bytes overflow) is taken as max_memory_budget: more than any machine
+# has, and more than a chunk can use (chunk_policy() caps a chunk at
+# .Machine$integer.max stacked rows).
+check_budget <- function(memory_budget, call) {
+  if (!is.numeric(memory_budget) || length(memory_budget) != 1L ||
+      is.na(memory_budget) || memory_budget <= 0) {
+    cli::cli_abort("{.arg memory_budget} must be a positive number of MiB, not {.val {format_value(memory_budget)}}.", call = call)
+  }
+  min(as.double(memory_budget), max_memory_budget)
+}
+
+# Rows with a missing value in the variable profiled by LD or AL are left
+# out of its profile (PD sets the column, and uses them): one warning per
+# variable and call, saying how many and what to do instead. An error when
+# no row is left.
+warn_left_out <- function(v, n_na, n, kind, call) {
+  hint <- if (kind == "categorical") {
+    "Set {.code na_level = TRUE} to profile the missing values as a level of their own, or impute them."
+  } else {
+    "Impute them to keep {cli::qty(n_na)}{?that row/those rows}; a PD profile ({.code type = \"partial\"}) uses every row."
+  }
+  if (n_na >= n) {
+    cli::cli_abort(c(
+      "{.field {v}} has only missing values among the {n} background rows; its LD or AL profile is not defined.",
+      i = hint
+    ), call = call)
+  }
+  cli::cli_warn(c(
+    "{.field {v}} has {n_na} missing value{?s} among the {n} background rows; {cli::qty(n_na)}{?that row is/those rows are} left out of its profile.",
+    i = hint
+  ), call = call, class = "modelprofiles_rows_left_out")
+}
+
+# Does a column take at least two distinct non-missing values?
+varies <- function(x) {
+  if (is.factor(x)) x <- as.integer(x)
+  # Numbers: the smallest and largest observed values differ (no copy).
+  if (is.numeric(x) || is.logical(x)) {
+    if (anyNA(x) && all(is.na(x))) return(FALSE)
+    return(min(x, na.rm = TRUE) != max(x, na.rm = TRUE))
+  }
+  x <- x[!is.na(x)]
+  length(x) > 1L && any(x != x[1L])
+}
+
+resolve_method <- function(type, method, call) {
+  if (type == "partial") {
+    if (!is.null(method) && !identical(method, "exact")) {
+      cli::cli_abort("{.arg method} applies to conditional and accumulated profiles, not partial dependence.", call = call)
+    }
+    return("exact")
+  }
+  if (is.null(method)) return(if (type == "conditional") "kernel" else "interval")
+  if (!is.character(method) || length(method) != 1L || !method %in% c("kernel", "interval")) {
+    cli::cli_abort("{.arg method} must be {.val kernel} or {.val interval}, not {.val {format(method)}}.", call = call)
+  }
+  method
+}
+
+as_background <- function(data, call) {
+  if (is.matrix(data)) {
+    if (is.null(colnames(data))) {
+      cli::cli_abort("{.arg data} is a matrix without column names; name its columns.", call = call)
+    }
+    data <- as.data.frame(data, stringsAsFactors = FALSE)
+  }
+  if (!is.data.frame(data)) {
+    cli::cli_abort("{.arg data} must be a data frame or a matrix, not {.cls {class(data)}}.", call = call)
+  }
+  if (nrow(data) < 2L) {
+    cli::cli_abort("{.arg data} has {nrow(data)} row{?s}; profiles need at least 2 background rows.", call = call)
+  }
+  if (anyDuplicated(names(data)) || any(!nzchar(names(data)))) {
+    cli::cli_abort("The columns of {.arg data} must have unique, non-empty names.", call = call)
+  }
+  ok <- vapply(data, function(col) typeof(col) %in% c("double", "integer", "logical", "character"), logical(1))
+  if (!all(ok)) {
+    cli::cli_abort(c(
+      "{.arg data} has column{?s} of a type that cannot be stacked: {.field {names(data)[!ok]}}.",
+      i = "Columns must be numeric, integer, factor, character or logical."
+    ), call = call)
+  }
+  data
+}
+
+usable_variables <- function(data, variables, type, explicit, call, given_grids = character()) {
+  keep <- logical(length(variables))
+  for (i in seq_along(variables)) {
+    v <- variables[i]
+    col <- data[[v]]
+    kind <- column_kind(col)
+    problem <- hint <- NULL
+    n_inf <- if (kind == "numeric") n_infinite(col) else 0
+    if (kind == "unsupported") {
+      problem <- "is of class {.cls {class(col)}}; profiles need a numeric, factor, character or logical column"
+    } else if (anyNA(col) && all(is.na(col))) {
+      problem <- "has only missing values"
+    } else if (n_inf > 0) {
+      problem <- "has {n_inf} infinite value{?s} ({.val {Inf}} or {.val {-Inf}}); profiles need finite values"
+      hint <- infinite_hint
+    } else if (!varies(col) && !(type == "partial" && v %in% given_grids)) {
+      # (A PD profile over a given grid does not need the rows to vary.)
+      problem <- "is constant; a profile over a single value is not defined"
+    }
+    if (is.null(problem)) {
+      keep[i] <- TRUE
+    } else if (explicit) {
+      cli::cli_abort(c(paste0("{.field {v}} ", problem, "."), i = hint), call = call)
+    } else {
+      cli::cli_inform(c(paste0("Skipping {.field {v}}: it ", problem, "."), i = hint))
+    }
+  }
+  if (!any(keep)) cli::cli_abort("No column of {.arg data} can be profiled.", call = call)
+  variables[keep]
+}
+
+# The number of infinite values of a numeric column (no copy of the column
+# when it has none).
+n_infinite <- function(x) {
+  if (!is.double(x)) return(0L)
+  r <- suppressWarnings(range(x, na.rm = TRUE))
+  if (all(is.finite(r))) return(0L)
+  sum(is.infinite(x))
+}
+
+# The variables without infinite values (h_statistic(), which has no other
+# requirement on them): a variable with some is an error when the user
+# named it, else left out with a message (as usable_variables() does).
+finite_variables <- function(data, variables, explicit, call) {
+  keep <- vapply(variables, function(v) {
+    n_inf <- if (column_kind(data[[v]]) == "numeric") n_infinite(data[[v]]) else 0
+    if (n_inf == 0) return(TRUE)
+    msg <- "has {n_inf} infinite value{?s} ({.val {Inf}} or {.val {-Inf}}); the statistics need finite values."
+    hint <- "Drop those rows, or set them to {.val {NA}} (a value of its own here, which the model must predict)."
+    if (explicit) cli::cli_abort(c(paste("{.field {v}}", msg), i = hint), call = call)
+    cli::cli_inform(c(paste("Skipping {.field {v}}: it", msg), i = hint))
+    FALSE
+  }, logical(1))
+  variables[keep]
+}
+
+infinite_hint <- "Set them to {.val {NA}} (PD profiles use such rows; LD and AL profiles leave them out), or drop those rows."
+
+check_splits <- function(splits, data, variables, call, na_level = FALSE) {
+  if (is.null(splits)) return(list())
+  if (!is.list(splits) || is.null(names(splits)) || any(!nzchar(names(splits)))) {
+    cli::cli_abort("{.arg variable_splits} must be a named list of grids.", call = call)
+  }
+  bad <- setdiff(names(splits), variables)
+  if (length(bad)) {
+    cli::cli_abort("{.arg variable_splits} names variable{?s} not profiled: {.val {bad}}.", call = call)
+  }
+  for (v in names(splits)) {
+    s <- splits[[v]]
+    col <- data[[v]]
+    # NA is a grid value only for the missing level of a categorical variable.
+    na_ok <- na_level && column_kind(col) == "categorical"
+    if (length(s) == 0L || (anyNA(s) && !na_ok)) {
+      cli::cli_abort("{.arg variable_splits${v}} must be values without {.val {NA}}.", call = call)
+    }
+    if (column_kind(col) == "numeric") {
+      if (!same_scale(col, s)) {
+        cli::cli_abort("{.arg variable_splits${v}} must be numeric{if (is_time_scale(col)) paste0(' or of class <', class(col)[1L], '>')}, as {.field {v}} is; not {.cls {class(s)}}.", call = call)
+      }
+      splits[[v]] <- column_values(col, s)
+    } else {
+      allowed <- if (is.factor(col)) levels(col) else unique(as.character(stats::na.omit(col)))
+      if (is.logical(col)) allowed <- c("FALSE", "TRUE")
+      odd <- setdiff(as.character(s[!is.na(s)]), allowed)
+      if (length(odd)) {
+        cli::cli_abort("{.arg variable_splits${v}} has value{?s} that {.field {v}} cannot take: {.val {odd}}.", call = call)
+      }
+      if (is.logical(col)) s <- as.logical(s) else s <- as.character(s)
+      splits[[v]] <- s
+    }
+  }
+  splits
+}
+
+# Bandwidths: one for every variable, or named by (profiled) variable.
+check_bandwidth <- function(bandwidth, variables, call) {
+  if (is.null(bandwidth)) return(list())
+  if (!is.numeric(bandwidth) || length(bandwidth) == 0L || anyNA(bandwidth) ||
+      any(!is.finite(bandwidth)) || any(bandwidth <= 0)) {
+    cli::cli_abort("{.arg bandwidth} must be positive finite numbers.", call = call)
+  }
+  bandwidth <- stats::setNames(as.double(bandwidth), names(bandwidth))
+  if (is.null(names(bandwidth))) {
+    if (length(bandwidth) != 1L) {
+      cli::cli_abort("{.arg bandwidth} must be one number or a vector named by variable.", call = call)
+    }
+    return(stats::setNames(as.list(rep(bandwidth, length(variables))), variables))
+  }
+  nm <- names(bandwidth)
+  if (anyNA(nm) || any(!nzchar(nm)) || anyDuplicated(nm)) {
+    cli::cli_abort("{.arg bandwidth} must be one number or a vector named by variable, each name once.", call = call)
+  }
+  unknown <- setdiff(nm, variables)
+  if (length(unknown)) {
+    cli::cli_abort(c(
+      "{.arg bandwidth} names {cli::qty(length(unknown))}variable{?s} not profiled: {.val {unknown}}.",
+      i = "The profiled variables are {.val {variables}}; names must match exactly (case included)."
+    ), call = call)
+  }
+  as.list(bandwidth)
+}
+
+# Arguments in `...` that no parameter took: an error naming them.
+check_dots <- function(n, names, fn, call) {
+  if (n == 0L) return(invisible())
+  cli::cli_abort(c(
+    "Unknown argument{?s}: {.arg {names}}.",
+    i = paste0("See {.help modelprofiles::", fn, "} for the arguments.")
+  ), call = call)
+}
+
+check_flag <- function(x, arg, call) {
+  if (!isTRUE(x) && !isFALSE(x)) {
+    cli::cli_abort("{.arg {arg}} must be {.code TRUE} or {.code FALSE}.", call = call)
+  }
+  invisible(x)
+}
+
+# The number of background rows to draw: NULL (all rows) or at least 2.
+check_N <- function(N, call) {
+  if (is.null(N)) return(NULL)
+  check_whole(N, "N", 2, call, hint = "Use {.code N = NULL} for all rows.")
+}
+
+# The variables to profile: the user's (checked, an error for one that
+# cannot be profiled), or every column that can be (others skipped with a
+# message), less a groups or weights column named by the user.
+profile_variables <- function(inputs, variables, type, group_column, given_grids, call) {
+  data <- inputs$data
+  explicit <- !is.null(variables)
+  if (!explicit) variables <- names(data)
+  variables <- check_variables(variables, data, call)
+  if (!explicit) {
+    variables <- setdiff(variables, c(group_column, attr(inputs$weights, "column")))
+  }
+  usable_variables(data, variables, type, explicit, call, given_grids)
+}

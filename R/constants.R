@@ -1,0 +1,34 @@
+# Tuning constants, each with its reason. (Measurements behind them are in
+# inst/bench/results/.)
+
+# Stacked rows per predict() call at most: a model's predict() is no faster
+# per row on larger chunks, and smaller ones keep memory low.
+max_chunk_rows <- 65536
+
+# Chunks per future at most: enough to amortise a future's round trip,
+# few enough to balance the workers.
+max_chunks_per_future <- 64L
+
+# Background rows from which ICE curves of a black-box model are predicted
+# grid value by grid value (sharing columns) rather than row by row.
+grid_order_rows <- 2000
+
+# Background rows from which engine = "auto" compiles a model for the
+# interval methods (two predictions per row, which below this rarely repay
+# the compilation).
+native_auto_rows <- 20000
+
+# The largest memory budget used, in MiB (1 PiB): more than any machine has,
+# and more than a chunk of 2^31 - 1 stacked rows can use.
+max_memory_budget <- 2^30
+
+# Bytes a kept ICE point costs (its table cell and its row of the long
+# cp_profiles data frame), for the memory budget.
+ice_bytes_per_point <- 48
+
+# A grid point of a kernel LD profile has support when a background row
+# lies within this many bandwidths.
+kernel_support <- 3
+
+# H-statistics: numerators below this (absolute) are 0, as in hstats.
+h_eps <- 1e-10

@@ -1,0 +1,214 @@
+# Accumulated-local profiles: eq. (18.8) with Apley's intervals (method
+# "interval", equal to ALEPlot) and the kernel-smoothed eq. (18.9), and the
+# order of the levels of a categorical variable. The AL profile of a
+# variable is shifted by the weighted mean prediction over the rows it uses
+# (from `fitted`, the predictions at the background rows, requested before).
+
+# The weighted mean of `fitted` over background rows `rows`, per output.
+mean_at <- function(setup, fitted, rows) {
+  w <- setup$weights[rows]
+  colSums(w * fitted[rows, , drop = FALSE]) / sum(w)
+}
+
+# Interval AL of column j: two predictions per row, at the edges of its
+# interval (Apley's edges of the observed rows among `rows`, or the user's
+# `edges`, outside which rows are left out with a warning): list(x (the
+# edges, on the column's scale), yhat (K + 1 x outputs), intervals).
+accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edges = NULL,
+                                         native = TRUE) {
+  rows <- observed_rows(setup, j, rows)
+  # The rows of the profile's shift: those where the variable is observed
+  # (also when the user's edges leave some of them out).
+  observed <- rows
+  col <- setup$data[[j]]
+  x <- as.double(col[rows])
+  w <- setup$weights[rows]
+  call <- setup$call
+  if (is.null(edges)) {
+    edges <- al_edges(x, intervals, w)
+  } else {
+    edges <- sort(unique(as.double(edges)))
+    if (length(edges) < 2L) cli::cli_abort("Interval AL needs at least two edges.", call = call)
+    inside <- x >= edges[1L] & x <= edges[length(edges)]
+    if (!all(inside)) {
+      cli::cli_warn("{sum(!inside)} background row{?s} outside the edges [{format(edges[1L])}, {format(edges[length(edges)])}] {?is/are} left out of the AL profile of {.field {names(setup$data)[j]}}.", call = call)
+      rows <- rows[inside]
+      x <- x[inside]
+      w <- w[inside]
+    }
+  }
+  K <- length(edges) - 1L
+  k <- interval_index(x, edges, setup$threads)
+  if (any(tabulate(k, K) == 0)) {
+    cli::cli_abort("Interval AL needs rows in every interval; {sum(tabulate(k, K) == 0)} of the given intervals of {.field {names(setup$data)[j]}} {?is/are} empty.", call = call)
+  }
+  # A row's edge values are patterns of the edges, by index.
+  edge_values <- column_values(col, edges)
+  # Both predictions of a row in one predict() call of stacked rows (as for
+  # ICE curves in observation order), or in two calls over the rows
+  # themselves, whose other columns are then shared, not copied.
+  direct <- uses_direct(setup, native)
+  stack <- row_order(setup, length(rows), direct) == "observation"
+  chunks <- row_chunks(length(rows), request_chunk_rows(setup, native) / 2)
+  new_request(
+    length(chunks),
+    make = function(q) {
+      chunk <- chunks[[q]]
+      if (stack) {
+        return(list(stack_spec(pattern(rows[chunk], times = 2L), j,
+                               list(pattern(edge_values, index = c(k[chunk], k[chunk] + 1L))))))
+      }
+      src <- source_rows(setup, rows[chunk])
+      list(stack_spec(src, j, list(pattern(edge_values, index = k[chunk] + 1L))),
+           stack_spec(src, j, list(pattern(edge_values, index = k[chunk]))))
+    },
+    reduce = function(q, ys) {
+      m <- length(chunks[[q]])
+      dy <- if (stack) ys[[1L]][m + seq_len(m), , drop = FALSE] - ys[[1L]][seq_len(m), , drop = FALSE] else ys[[1L]] - ys[[2L]]
+      list(dy = place(dy, chunks[[q]]))
+    },
+    init = function() list(dy = matrix(0, length(rows), setup$n_outputs)),
+    finish = function(acc) {
+      mp <- mean_at(setup, fitted, observed)
+      yhat <- matrix(0, K + 1L, setup$n_outputs)
+      for (c in seq_len(setup$n_outputs)) {
+        s <- interval_sums(acc$dy, k, w, K, c)
+        yhat[, c] <- accumulate_center(s$sum / s$wsum, s$wsum) + mp[c]
+      }
+      list(x = edge_values, yhat = yhat, intervals = K)
+    },
+    native = native
+  )
+}
+
+# Kernel AL of column j on an even grid of grid_points values over the
+# observed rows (of whole numbers for integer and Date columns): list(x,
+# yhat, ice, ice_rows).
+accumulated_kernel_request <- function(setup, j, grid_points, rows, bandwidth, keep_ice, fitted,
+                                       native = TRUE) {
+  col <- setup$data[[j]]
+  x <- as.double(col[observed_rows(setup, j, rows)])
+  z <- seq(min(x), max(x), length.out = grid_points)
+  if (whole_scale(col)) z <- unique(round(z))
+  kernel_request(setup, j, z, rows, bandwidth, TRUE, keep_ice, native = native, finish = function(k) {
+    mp <- mean_at(setup, fitted, k$rows)
+    yhat <- matrix(0, length(z), ncol(k$num))
+    for (c in seq_len(ncol(k$num))) {
+      g <- cumsum(c(0, k$num[-1L, c] / k$den[-1L]))
+      centre <- sum(k$w * stats::approx(z, g, k$x)$y) / sum(k$w)
+      yhat[, c] <- g - centre + mp[c]
+    }
+    list(x = column_values(col, z), yhat = yhat, ice = k$ice, ice_rows = k$rows)
+  })
+}
+
+# AL of a categorical variable (Apley and Zhu, 2020, section 5.2; ALEPlot's
+# algorithm): the levels in an order (`levels`), each row's prediction
+# difference to the next level up and from the next level down, pooled per
+# pair of adjacent levels, accumulated, and centred with the levels'
+# (weighted) frequencies: list(x (the levels), yhat).
+accumulated_levels_request <- function(setup, j, levels, rows, fitted, na_level = FALSE,
+                                       native = TRUE) {
+  rows <- observed_rows(setup, j, rows, na_level)
+  col <- setup$data[[j]]
+  w <- setup$weights[rows]
+  K <- length(levels)
+  o <- match(as.character(col[rows]), levels)
+  f <- fitted[rows, , drop = FALSE]
+  up <- which(o < K)
+  down <- which(o > 1L)
+  # Pair t joins levels t and t + 1: rows at level t moved up, rows at level
+  # t + 1 moved down.
+  pos <- c(up, down)
+  pair <- c(o[up], o[down] - 1L)
+  to <- c(o[up] + 1L, o[down] - 1L)
+  sign <- rep(c(1, -1), c(length(up), length(down)))
+  chunks <- row_chunks(length(pos), request_chunk_rows(setup, native))
+  new_request(
+    length(chunks),
+    make = function(k) {
+      chunk <- chunks[[k]]
+      list(stack_spec(rows[pos[chunk]], j, list(column_values(col, levels[to[chunk]]))))
+    },
+    reduce = function(k, ys) {
+      chunk <- chunks[[k]]
+      list(d = place(sign[chunk] * (ys[[1L]] - f[pos[chunk], , drop = FALSE]), chunk))
+    },
+    init = function() list(d = matrix(0, length(pos), setup$n_outputs)),
+    finish = function(acc) {
+      p <- as.vector(tapply(w, factor(o, levels = seq_len(K)), sum, default = 0))
+      mp <- mean_at(setup, fitted, rows)
+      yhat <- matrix(0, K, setup$n_outputs)
+      for (c in seq_len(setup$n_outputs)) {
+        s <- interval_sums(acc$d, pair, w[pos], K - 1L, c)
+        g <- c(0, cumsum(s$sum / s$wsum))
+        yhat[, c] <- g - sum(g * p) / sum(p) + mp[c]
+      }
+      list(x = levels, yhat = yhat)
+    },
+    native = native
+  )
+}
+
+# The order of the levels of a categorical variable for AL profiles.
+# Unordered factors, characters: ALEPlot's order, by the first coordinate of
+# a classical multidimensional scaling (cmdscale) of the distances between
+# the levels summed over the other columns: for a numeric column the
+# Kolmogorov-Smirnov distance between the levels' distributions of it
+# (compared at 100 quantiles of the column), for a categorical one the total
+# variation distance between them. Ordered factors, logicals and
+# `level_order = "levels"`: the levels' own order.
+al_level_order <- function(setup, j, level_order, rows = seq_len(setup$n), na_level = FALSE) {
+  rows <- observed_rows(setup, j, rows, na_level)
+  col <- setup$data[[j]]
+  lev <- if (is.factor(col)) levels(col) else sort(unique(as.character(col)))
+  lev <- lev[lev %in% as.character(col[rows])]
+  if (anyNA(col[rows])) lev <- c(lev, NA) # missing values as a level
+  if (level_order == "levels" || is.ordered(col) || is.logical(col) || length(lev) < 3L) {
+    return(lev)
+  }
+  w <- setup$weights[rows]
+  g <- factor(as.character(col[rows]), levels = lev, exclude = NULL)
+  K <- length(lev)
+  D <- matrix(0, K, K)
+  for (k in setdiff(seq_along(setup$data), j)) {
+    other <- setup$data[[k]][rows]
+    D <- D + if (column_kind(other) == "numeric") {
+      ks_distances(as.double(other), g, w)
+    } else {
+      tv_distances(as.character(other), g, w)
+    }
+  }
+  lev[order(stats::cmdscale(D, k = 1)[, 1])]
+}
+
+# Kolmogorov-Smirnov distances between the groups' (weighted) distributions
+# of x, evaluated at 100 type-7 quantiles of x.
+ks_distances <- function(x, g, w) {
+  ok <- !is.na(x)
+  x <- x[ok]
+  g <- g[ok]
+  w <- w[ok]
+  q <- weighted_quantile7(x, w, seq(0, 1, length.out = 100))
+  cdf <- vapply(split(seq_along(x), g), function(i) {
+    if (!length(i)) return(rep(NA_real_, length(q)))
+    o <- order(x[i])
+    cw <- cumsum(w[i][o])
+    cw <- c(0, cw / cw[length(cw)])
+    cw[findInterval(q, x[i][o]) + 1L]
+  }, numeric(length(q)))
+  D <- outer(seq_len(ncol(cdf)), seq_len(ncol(cdf)), Vectorize(function(a, b) max(abs(cdf[, a] - cdf[, b]))))
+  D[is.na(D)] <- 0
+  D
+}
+
+# Total variation distances between the groups' (weighted) distributions of
+# a categorical x.
+tv_distances <- function(x, g, w) {
+  ok <- !is.na(x)
+  tab <- tapply(w[ok], list(g[ok], factor(x[ok])), sum, default = 0)
+  tab <- tab / rowSums(tab)
+  D <- as.matrix(stats::dist(tab, method = "manhattan")) / 2
+  D[is.na(D)] <- 0
+  unname(D)
+}

@@ -1,0 +1,175 @@
+# The tables of partial dependences behind Friedman's H-statistics
+# (h_statistic()): every background row with one or two columns set to each
+# distinct value (or pair of values) that occurs among the rows.
+
+# The distinct values (or tuples of values) of the columns js among the
+# background rows: `first`, the first row with each, and `index`, which of
+# them each row has. Values are compared exactly (NA included).
+h_distinct <- function(setup, js) {
+  key <- NULL
+  for (j in js) {
+    col <- setup$data[[j]]
+    if (is.factor(col)) col <- as.integer(col)
+    first <- which(!duplicated(col))
+    code <- match(col, col[first])
+    # (In doubles: the product of the numbers of values overflows an integer.)
+    key <- if (is.null(key)) code else key + (code - 1) * as.double(max(key))
+  }
+  first <- which(!duplicated(key))
+  list(first = first, index = match(key, key[first]))
+}
+
+# The tables of the columns (or pairs) in `sets`: table t is a G_t x n
+# table, every background row i stacked G_t times (consecutively) with the
+# columns sets[[t]] set to the values of rows first_t. The (row, table)
+# blocks are packed in order into chunks of at most the chunk size (a
+# block larger than that is a chunk of its own), so that small tables
+# share predict() calls. Returns the tables' descriptions and the pieces of
+# each chunk: list(t, pos), the rows `pos` of table t.
+h_tables <- function(setup, sets) {
+  tables <- lapply(sets, function(js) {
+    d <- h_distinct(setup, js)
+    d$js <- js
+    d$G <- length(d$first)
+    d
+  })
+  n <- setup$n
+  size <- request_chunk_rows(setup)
+  chunks <- list()
+  pieces <- list()
+  used <- 0
+  for (t in seq_along(tables)) {
+    G <- tables[[t]]$G
+    start <- 1L
+    while (start <= n) {
+      room <- floor((size - used) / G)
+      if (room < 1) {
+        if (used > 0) {
+          chunks[[length(chunks) + 1L]] <- pieces
+          pieces <- list()
+          used <- 0
+          next
+        }
+        room <- 1
+      }
+      end <- min(n, start + room - 1)
+      pieces[[length(pieces) + 1L]] <- list(t = t, pos = start:end)
+      used <- used + G * (end - start + 1)
+      start <- end + 1L
+    }
+  }
+  if (length(pieces)) chunks[[length(chunks) + 1L]] <- pieces
+  list(tables = tables, chunks = chunks)
+}
+
+# A chunk of pieces as one stack of rows: a column set by some pieces keeps,
+# in the others, the rows' own values.
+h_chunk_spec <- function(setup, tables, pieces) {
+  rows <- unlist(lapply(pieces, function(p) rep(p$pos, each = tables[[p$t]]$G)))
+  js <- sort(unique(unlist(lapply(pieces, function(p) tables[[p$t]]$js))))
+  values <- lapply(js, function(j) {
+    idx <- unlist(lapply(pieces, function(p) {
+      tb <- tables[[p$t]]
+      if (j %in% tb$js) rep(tb$first, times = length(p$pos)) else rep(p$pos, each = tb$G)
+    }))
+    setup$data[[j]][idx]
+  })
+  stack_spec(rows, js, values)
+}
+
+# A request over packed tables: reduce_piece(t, pos, y) gives the updates of
+# table t's rows pos from their predictions y.
+h_request <- function(setup, packed, reduce_piece, init, finish) {
+  tables <- packed$tables
+  chunks <- packed$chunks
+  new_request(
+    length(chunks),
+    make = function(k) list(h_chunk_spec(setup, tables, chunks[[k]])),
+    reduce = function(k, ys) {
+      pieces <- chunks[[k]]
+      sizes <- vapply(pieces, function(p) tables[[p$t]]$G * length(p$pos), numeric(1))
+      end <- cumsum(sizes)
+      upd <- list()
+      for (a in seq_along(pieces)) {
+        r <- seq.int(end[a] - sizes[a] + 1, end[a])
+        upd <- c(upd, reduce_piece(pieces[[a]]$t, pieces[[a]]$pos, ys[[1L]][r, , drop = FALSE]))
+      }
+      upd
+    },
+    init = init, finish = finish
+  )
+}
+
+# One-way quantities of each column j in js, from one table per column (the
+# u distinct values of x^j among the rows, for every row i). Of this u x n
+# table, PD_j(value) is the weighted mean over the rows (weights w_i),
+# PD_-j(row i) the weighted mean over the values (weights: the summed w_i
+# of the rows with that value), and f(x_i) the cell of row i at its own
+# value. Result: per column the n x outputs matrices pd (PD_j at the rows'
+# own values) and not (PD_-j), and `fitted`, the predictions at the rows.
+h_one_way_request <- function(setup, js) {
+  n <- setup$n
+  C <- setup$n_outputs
+  w <- setup$weights
+  packed <- h_tables(setup, as.list(js))
+  tables <- lapply(packed$tables, function(tb) {
+    tb$W <- as.vector(rowsum(w, tb$index, reorder = TRUE))
+    tb
+  })
+  h_request(
+    setup, packed,
+    reduce_piece = function(t, pos, y) {
+      tb <- tables[[t]]
+      G <- tb$G
+      m <- length(pos)
+      off <- G * (0:m)
+      Wm <- rep(tb$W, times = m)
+      not <- matrix(0, m, C)
+      for (c in seq_len(C)) not[, c] <- group_sums(y, Wm, off, setup$threads, c)$sum / sum(tb$W)
+      upd <- list(table_sums(setup, y, G, w[pos]), place(not, pos))
+      names(upd) <- paste0(c("sums", "not"), t)
+      if (t == 1L) upd$fitted <- place(y[G * (seq_len(m) - 1L) + tb$index[pos], , drop = FALSE], pos)
+      upd
+    },
+    init = function() {
+      acc <- list(fitted = matrix(0, n, C))
+      for (t in seq_along(tables)) {
+        acc[[paste0("sums", t)]] <- matrix(0, tables[[t]]$G, C)
+        acc[[paste0("not", t)]] <- matrix(0, n, C)
+      }
+      acc
+    },
+    finish = function(acc) {
+      list(
+        pd = lapply(seq_along(tables), function(t) {
+          acc[[paste0("sums", t)]][tables[[t]]$index, , drop = FALSE] / sum(w)
+        }),
+        not = lapply(seq_along(tables), function(t) acc[[paste0("not", t)]]),
+        fitted = acc$fitted
+      )
+    }
+  )
+}
+
+# Partial dependence of each pair (two column indices) at the rows' own
+# pairs of values: a list of n x outputs matrices.
+h_two_way_request <- function(setup, pairs) {
+  C <- setup$n_outputs
+  w <- setup$weights
+  packed <- h_tables(setup, pairs)
+  tables <- packed$tables
+  h_request(
+    setup, packed,
+    reduce_piece = function(t, pos, y) {
+      stats::setNames(list(table_sums(setup, y, tables[[t]]$G, w[pos])), paste0("sums", t))
+    },
+    init = function() {
+      stats::setNames(lapply(tables, function(tb) matrix(0, tb$G, C)), paste0("sums", seq_along(tables)))
+    },
+    finish = function(acc) {
+      lapply(seq_along(tables), function(t) {
+        acc[[paste0("sums", t)]][tables[[t]]$index, , drop = FALSE] / sum(w)
+      })
+    }
+  )
+}

@@ -1,0 +1,121 @@
+# Local dependence: eq. (18.5) with Gaussian kernel weights (method
+# "kernel"), eq. (18.4) with Apley's intervals (method "interval"), and
+# indicator weights for categorical variables.
+
+# The rows among `rows` usable for neighbourhoods of column j: those where
+# it is observed, or all of them for a categorical variable whose missing
+# values are a level.
+observed_rows <- function(setup, j, rows, na_level = FALSE) {
+  col <- setup$data[[j]]
+  if (na_level && column_kind(col) == "categorical") return(rows)
+  rows[!is.na(col[rows])]
+}
+
+# Kernel-weighted sums over the ICE curves of column j on `grid` (of the
+# predictions, or with lag = TRUE of their consecutive grid differences)
+# for the observed rows among `rows`; finish(k) gets list(num (G x
+# outputs), den (G), ice, rows, x, w, dmin2).
+kernel_request <- function(setup, j, grid, rows, bandwidth, lag, keep_ice, finish, native = TRUE) {
+  rows <- observed_rows(setup, j, rows)
+  col <- setup$data[[j]]
+  x <- as.double(col[rows])
+  w <- setup$weights[rows]
+  z <- as.double(grid)
+  G <- length(grid)
+  C <- setup$n_outputs
+  dmin2 <- nearest_sq(z, sort(x), setup$threads)
+  curve_request(
+    setup, j, list(column_values(col, grid)), rows,
+    reduce_block = function(pos, y) {
+      num <- matrix(0, G, C)
+      for (c in seq_len(C)) {
+        s <- kernel_sums(y, z, x[pos], w[pos], dmin2, bandwidth, lag, setup$threads, c)
+        num[, c] <- s$num
+      }
+      list(num = num, den = matrix(s$den, ncol = 1L))
+    },
+    init = function() list(num = matrix(0, G, C), den = matrix(0, G, 1L)),
+    finish = function(acc) {
+      finish(list(num = acc$num, den = acc$den[, 1L], ice = acc$ice, rows = rows, x = x, w = w,
+                  dmin2 = dmin2))
+    },
+    keep = keep_ice, native = native
+  )
+}
+
+# LD by kernel: list(x, yhat, ice, ice_rows, no_support); a grid point with
+# no row within kernel_support bandwidths has no support (NA).
+local_kernel_request <- function(setup, j, grid, rows, bandwidth, keep_ice, native = TRUE) {
+  kernel_request(setup, j, grid, rows, bandwidth, FALSE, keep_ice, native = native, finish = function(k) {
+    yhat <- k$num / k$den
+    # (The nearest rows weigh 1, so the denominator is positive; one that is
+    # not would be NA, as documented, never NaN.)
+    no_support <- sqrt(k$dmin2) > kernel_support * bandwidth | !(k$den > 0)
+    yhat[no_support, ] <- NA_real_
+    list(x = grid, yhat = yhat, ice = k$ice, ice_rows = k$rows, no_support = no_support)
+  })
+}
+
+# LD by intervals: each supported grid point predicts only the rows in its
+# interval: list(x, yhat, intervals, no_support).
+local_interval_request <- function(setup, j, grid, rows, intervals, native = TRUE) {
+  rows <- observed_rows(setup, j, rows)
+  col <- setup$data[[j]]
+  x <- as.double(col[rows])
+  w <- setup$weights[rows]
+  edges <- al_edges(x, intervals, w)
+  K <- length(edges) - 1L
+  kx <- interval_index(x, edges, setup$threads)
+  kz <- interval_index(as.double(grid), edges, setup$threads)
+  members <- split(seq_along(x), factor(kx, levels = seq_len(K)))
+  supported <- which(!is.na(kz))
+  sizes <- lengths(members)[kz[supported]]
+  # Chunks of grid points, the rows of each within the chunk size.
+  groups <- unname(split(seq_along(supported), cumsum_chunks(sizes, request_chunk_rows(setup, native))))
+  chunk_rows_of <- function(k) {
+    g <- supported[groups[[k]]]
+    mem <- members[kz[g]]
+    list(g = g, mem = mem, pos = unlist(mem, use.names = FALSE))
+  }
+  new_request(
+    length(groups),
+    make = function(k) {
+      ck <- chunk_rows_of(k)
+      list(stack_spec(rows[ck$pos], j, list(column_values(col, rep(grid[ck$g], lengths(ck$mem))))))
+    },
+    reduce = function(k, ys) {
+      ck <- chunk_rows_of(k)
+      off <- c(0L, cumsum(lengths(ck$mem)))
+      means <- matrix(0, length(ck$g), ncol(ys[[1L]]))
+      for (c in seq_len(ncol(ys[[1L]]))) {
+        s <- group_sums(ys[[1L]], w[ck$pos], off, setup$threads, c)
+        means[, c] <- s$sum / s$wsum
+      }
+      list(yhat = place(means, ck$g))
+    },
+    init = function() list(yhat = matrix(NA_real_, length(grid), setup$n_outputs)),
+    finish = function(acc) list(x = grid, yhat = acc$yhat, intervals = K, no_support = is.na(kz)),
+    native = native
+  )
+}
+
+# LD of a categorical variable: the weighted mean prediction of the rows at
+# each level (x_i^{j=z} is the row itself when x_i^j = z), from the
+# predictions `fitted` at the background rows (NA where not needed).
+local_levels <- function(setup, j, grid, rows, fitted, na_level = FALSE) {
+  rows <- observed_rows(setup, j, rows, na_level)
+  f <- fitted[rows, , drop = FALSE]
+  w <- setup$weights[rows]
+  lev <- match(as.character(setup$data[[j]][rows]), as.character(grid))
+  # Rows at levels outside a user's grid are not used.
+  ord <- order(lev)[seq_len(sum(!is.na(lev)))]
+  counts <- tabulate(lev, length(grid))
+  off <- c(0L, cumsum(counts))
+  yhat <- matrix(NA_real_, length(grid), ncol(f))
+  for (c in seq_len(ncol(f))) {
+    s <- group_sums(f[ord, c], w[ord], off, setup$threads)
+    yhat[, c] <- s$sum / s$wsum
+  }
+  yhat[counts == 0, ] <- NA_real_
+  list(x = grid, yhat = yhat, no_support = counts == 0)
+}

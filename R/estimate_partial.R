@@ -1,0 +1,88 @@
+# Partial dependence (eq. 17.2), one and two variables, and the ICE-curve
+# requests that PD and the kernel estimators share. Every estimator takes
+# the setup and the background rows it averages over (`rows`, 1-based; all
+# of them, or a subgroup's), and returns a request (R/executor.R) whose
+# result is the estimate.
+
+# ICE curves of columns `cols` over `grid` (a list with one vector of G
+# values per column, of the columns' types) for background rows `rows`, as
+# a request: reduce_block(pos, y) gives the updates from the predictions y
+# (observation-major, G x length(pos) rows) of rows[pos]; with `keep` the
+# curves are also kept, as the accumulator `ice` (G x length(rows) x
+# outputs). The chunks follow the engine and the row order (row_order()).
+curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, keep = FALSE,
+                          native = TRUE, linear = FALSE) {
+  G <- length(grid[[1L]])
+  n <- length(rows)
+  chunk_rows <- request_chunk_rows(setup, native, linear)
+  order <- if (length(cols) == 1L) row_order(setup, n, uses_direct(setup, native, linear)) else "observation"
+  chunks <- if (order == "grid") {
+    # A block of rows per predict() call, its G x block table within a
+    # quarter of the budget.
+    row_chunks(n, min(chunk_rows, setup$memory_budget * 2^20 / 4 / (8 * G)))
+  } else {
+    row_chunks(n, max(1, floor(chunk_rows / G)))
+  }
+  new_request(
+    length(chunks),
+    make = function(k) list(curve_spec(rows[chunks[[k]]], cols, grid, order)),
+    reduce = function(k, ys) {
+      pos <- chunks[[k]]
+      upd <- reduce_block(pos, ys[[1L]])
+      if (keep) upd$ice <- place(ys[[1L]], pos, dim = 2L)
+      upd
+    },
+    init = function() c(init(), if (keep) list(ice = array(0, c(G, n, setup$n_outputs)))),
+    finish = finish, native = native, linear = linear
+  )
+}
+
+# Weighted sums over the rows of an observation-major table, per grid point
+# and output: a G x outputs matrix.
+table_sums <- function(setup, y, G, w) {
+  out <- matrix(0, G, setup$n_outputs)
+  for (c in seq_len(setup$n_outputs)) out[, c] <- grid_sums(y, G, w, setup$threads, c)
+  out
+}
+
+# PD of column j over `grid`: list(x, yhat (G x outputs), ice, ice_rows).
+partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRUE, linear = TRUE) {
+  G <- length(grid)
+  w <- setup$weights[rows]
+  curve_request(
+    setup, j, list(column_values(setup$data[[j]], grid)), rows,
+    reduce_block = function(pos, y) list(sums = table_sums(setup, y, G, w[pos])),
+    init = function() list(sums = matrix(0, G, setup$n_outputs)),
+    finish = function(acc) list(x = grid, yhat = acc$sums / sum(w), ice = acc$ice, ice_rows = rows),
+    keep = keep_ice, native = native, linear = linear
+  )
+}
+
+# PD over all pairs of g1 x g2 (g1 fastest), each row stacked over the pair
+# grid: list(x1, x2, yhat (G1 G2 x outputs)).
+partial_2d_request <- function(setup, js, g1, g2, rows = seq_len(setup$n)) {
+  G <- length(g1) * length(g2)
+  w <- setup$weights[rows]
+  grid <- list(column_values(setup$data[[js[1L]]], rep(g1, times = length(g2))),
+               column_values(setup$data[[js[2L]]], rep(g2, each = length(g1))))
+  curve_request(
+    setup, js, grid, rows,
+    reduce_block = function(pos, y) list(sums = table_sums(setup, y, G, w[pos])),
+    init = function() list(sums = matrix(0, G, setup$n_outputs)),
+    finish = function(acc) list(x1 = g1, x2 = g2, yhat = acc$sums / sum(w))
+  )
+}
+
+# Predictions at background rows `rows` (increasing, distinct): a request
+# whose result is a length(rows) x outputs matrix (the mean prediction of
+# AL, the rows of LD for categorical variables).
+fitted_request <- function(setup, rows, native = TRUE) {
+  chunks <- row_chunks(length(rows), request_chunk_rows(setup, native))
+  new_request(
+    length(chunks),
+    make = function(k) list(stack_spec(source_rows(setup, rows[chunks[[k]]]))),
+    reduce = function(k, ys) list(fitted = place(ys[[1L]], chunks[[k]])),
+    init = function() list(fitted = matrix(0, length(rows), setup$n_outputs)),
+    finish = function(acc) acc$fitted, native = native, weight = 0
+  )
+}

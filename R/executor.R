@@ -1,0 +1,302 @@
+# The executor: the only code that predicts.
+#
+# Estimators describe what they need as requests (below): chunks of rows to
+# predict, a reducer that turns each chunk's predictions into updates of
+# named accumulators, and a finisher that turns the accumulators into the
+# estimate. execute() runs a list of requests in order, in this process
+# (the sequential plan, and every chunk the native or linear engine
+# evaluates) or as a stream of futures under another future::plan()
+# (R/executor_future.R); progress, the counting of predictions and the
+# checks of every batch of predictions are here. Chunks are the same under
+# every plan, and reduced in order, so the numbers are too.
+
+# ---- Requests -------------------------------------------------------------------
+
+# A request: `n_chunks` chunks; make(k) gives chunk k's specifications (see
+# stack_spec() and curve_spec()), reduce(k, ys) the updates for their
+# predictions `ys` (one matrix per specification, a column per profiled
+# output): a named list whose elements are added to the accumulators of
+# those names, or placed into them (place()). init() makes the
+# accumulators when the request starts, finish(acc) the result. `native`:
+# the native engine may stand in for predict(); `linear`: the linear engine
+# may give ICE curves. `weight`: progress steps of the whole request.
+new_request <- function(n_chunks, make, reduce, init = function() list(),
+                        finish = function(acc) acc, native = TRUE, linear = FALSE,
+                        weight = 1) {
+  structure(list(K = as.integer(n_chunks), make = make, reduce = reduce, init = init,
+                 finish = finish, native = native, linear = linear, weight = weight),
+            class = "mp_request")
+}
+
+# A result that needs no predictions, as a request.
+known_request <- function(value, weight = 1) {
+  new_request(0L, NULL, NULL, finish = function(acc) value, weight = weight)
+}
+
+# Stacked rows: background rows `rows` (1-based; a vector, a pattern, or NULL
+# for all of them in order) with columns `cols` set to `values` (one vector
+# or pattern per column, one value per stacked row).
+stack_spec <- function(rows, cols = integer(), values = list()) {
+  list(kind = "stack", rows = rows, cols = as.integer(cols), values = values)
+}
+
+# ICE curves: each of the background rows `rows` (1-based) with columns
+# `cols` set to each row of `grid` (a list of G values per column). Their
+# predictions come observation-major (row i's G predictions consecutive),
+# whatever the order they were made in: "observation" (stacked so) or
+# "grid" (one block of rows per grid value, sharing the other columns).
+curve_spec <- function(rows, cols, grid, order = "observation") {
+  list(kind = "curve", rows = rows, cols = as.integer(cols), grid = grid, order = order)
+}
+
+# An update that places `value` at `at` along dimension `dim` (1: rows of a
+# matrix; 2: the second dimension of a G x n x outputs array) of an
+# accumulator.
+place <- function(value, at, dim = 1L) {
+  structure(list(value = value, at = at, dim = dim), class = "mp_place")
+}
+
+# ---- Running requests ------------------------------------------------------------
+
+# Run `requests` (requests, or functions that make one when it starts) in
+# order: a list of their results, with attribute "n_predictions" (per
+# request). `progress`: a progressor (new_progress()) or NULL.
+execute <- function(setup, requests, progress = NULL) {
+  n <- length(requests)
+  results <- vector("list", n)
+  counts <- numeric(n)
+  active <- vector("list", n) # requests under way
+  accs <- vector("list", n) # and their accumulators
+  start <- function(r) {
+    req <- requests[[r]]
+    if (is.function(req)) req <- req()
+    active[[r]] <<- req
+    accs[[r]] <<- req$init()
+    req
+  }
+  use <- function(r, k, ys, n_made, ticked = TRUE) {
+    counts[r] <<- counts[r] + n_made
+    upd <- active[[r]]$reduce(k, ys)
+    for (nm in names(upd)) {
+      u <- upd[[nm]]
+      if (!inherits(u, "mp_place")) {
+        accs[[r]][[nm]] <<- accs[[r]][[nm]] + u
+      } else if (u$dim == 1L) {
+        accs[[r]][[nm]][u$at, ] <<- u$value
+      } else {
+        accs[[r]][[nm]][, u$at, ] <<- u$value
+      }
+    }
+    # (Futures report their progress from the workers.)
+    if (ticked) tick(progress, active[[r]]$weight / active[[r]]$K)
+  }
+  finish <- function(r) {
+    results[r] <<- list(active[[r]]$finish(accs[[r]]))
+    if (active[[r]]$K == 0L) tick(progress, active[[r]]$weight)
+    active[r] <<- list(NULL)
+    accs[r] <<- list(NULL)
+  }
+  collected <- NULL
+  if (plan_workers() <= 1L) {
+    for (r in seq_len(n)) {
+      req <- start(r)
+      for (k in seq_len(req$K)) {
+        ys <- evaluate_chunk(setup, req, req$make(k))
+        use(r, k, ys, attr(ys, "n"))
+      }
+      finish(r)
+    }
+  } else {
+    collected <- stream_requests(setup, n, start, use, finish, progress)
+  }
+  structure(results, n_predictions = counts, collected = collected)
+}
+
+# The predictions of one chunk in this process: a list of matrices, one per
+# specification, with attribute "n", the number of predictions made.
+evaluate_chunk <- function(setup, req, specs) {
+  out <- lapply(specs, function(s) direct_predictions(setup, req, s))
+  todo <- which(vapply(out, is.null, logical(1)))
+  made <- 0
+  for (i in setdiff(seq_along(out), todo)) {
+    made <- made + (attr(out[[i]], "n") %||% nrow(out[[i]]))
+    attr(out[[i]], "n") <- NULL
+  }
+  if (length(todo)) {
+    plan <- stack_plan(setup, specs[todo])
+    if (length(plan$stacks) == 1L) {
+      # One stack: straight from the background rows.
+      s <- plan$stacks[[1L]]
+      ys <- list(predict_frame(setup, stack_job(setup$data, s, setup$threads)))
+      made <- made + nrow(ys[[1L]])
+    } else {
+      # Several share their rows, stacked once.
+      job <- job_rows(setup, plan$stacks)
+      ys <- lapply(job$jobs, function(jb) predict_frame(setup, stack_job(job$part, jb, setup$threads)))
+      made <- made + sum(job$n)
+    }
+    out[todo] <- plan$combine(ys)
+  }
+  structure(out, n = made)
+}
+
+# Are all of a chunk's specifications evaluated by the native or linear
+# engine (in this process, under any plan)?
+is_direct_chunk <- function(setup, req, specs) {
+  if (req$native && !is.null(setup$native)) return(TRUE)
+  all(vapply(specs, function(s) is_linear_curve(setup, req, s), logical(1)))
+}
+
+is_linear_curve <- function(setup, req, spec) {
+  req$linear && !is.null(setup$linear) && spec$kind == "curve" &&
+    length(spec$cols) == 1L && names(setup$data)[spec$cols] %in% setup$linear$variables
+}
+
+# A specification's predictions from the native or linear engine, or NULL
+# when it goes through the predict function.
+direct_predictions <- function(setup, req, spec) {
+  if (req$native && !is.null(setup$native)) {
+    if (spec$kind == "curve" && length(spec$cols) == 1L) {
+      return(native_ice(setup, spec$cols, spec$grid[[1L]], spec$rows))
+    }
+    s <- as_stacked(spec)
+    return(native_predict_stacked(setup, expand(s$rows), s$cols, lapply(s$values, expand)))
+  }
+  if (is_linear_curve(setup, req, spec)) {
+    return(linear_ice(setup, spec$cols, spec$grid[[1L]], spec$rows))
+  }
+  NULL
+}
+
+# Specifications as stacks of rows to predict through the predict function:
+# `stacks`, and combine(ys), which turns the stacks' predictions into one
+# matrix per specification (a curve made in grid order is reordered
+# observation-major).
+stack_plan <- function(setup, specs) {
+  parts <- lapply(specs, function(s) {
+    if (s$kind == "curve" && s$order == "grid") return(grid_stacks(setup, s))
+    list(as_stacked(s))
+  })
+  sizes <- lengths(parts)
+  combine <- function(ys) {
+    ends <- cumsum(sizes)
+    lapply(seq_along(specs), function(i) {
+      y <- ys[seq.int(ends[i] - sizes[i] + 1L, length.out = sizes[i])]
+      if (specs[[i]]$kind != "curve" || specs[[i]]$order != "grid") return(y[[1L]])
+      # Grid-major (G blocks of m rows) to observation-major.
+      G <- sizes[i]
+      m <- nrow(y[[1L]])
+      do.call(rbind, y)[as.vector(t(matrix(seq_len(G * m), m, G))), , drop = FALSE]
+    })
+  }
+  list(stacks = unlist(parts, recursive = FALSE), sizes = sizes, combine = combine)
+}
+
+# A curve specification as one stack of rows, observation-major.
+as_stacked <- function(spec) {
+  if (spec$kind == "stack") return(spec)
+  m <- length(spec$rows)
+  G <- length(spec$grid[[1L]])
+  stack_spec(pattern(spec$rows, each = G), spec$cols,
+             lapply(spec$grid, function(g) pattern(g, times = m)))
+}
+
+# A curve specification in grid order: one stack per grid value, each the
+# curve's rows (NULL when they are all background rows in order, so that
+# their columns are shared) with the columns at that value.
+grid_stacks <- function(setup, spec) {
+  m <- length(spec$rows)
+  rows <- source_rows(setup, spec$rows)
+  lapply(seq_along(spec$grid[[1L]]), function(g) {
+    stack_spec(rows, spec$cols, lapply(spec$grid, function(v) pattern(v[g], times = m)))
+  })
+}
+
+# Background rows `rows`, or NULL when they are all of them in order.
+source_rows <- function(setup, rows) {
+  if (length(rows) == setup$n && (setup$n == 0L || rows[setup$n] == setup$n)) NULL else rows
+}
+
+# Predict one stacked data frame and check the result.
+predict_frame <- function(setup, newdata) {
+  check_chunk(setup, setup$predict_function(setup$model, newdata), nrow(newdata))
+}
+
+# Check the predictions of n stacked rows (made here or on a worker): a
+# matrix of the profiled outputs.
+check_chunk <- function(setup, y, n) {
+  y <- withCallingHandlers(
+    check_predictions(y, n, call = setup$call,
+                      classifier = identical(setup$adapter$task, "classification")),
+    modelprofiles_missing_predictions = function(e) nonfinite_columns(setup, e)
+  )
+  if (ncol(y) != setup$n_columns) {
+    cli::cli_abort("The predict function returned {ncol(y)} column{?s}, and {setup$n_columns} before.",
+                   call = setup$call)
+  }
+  if (ncol(y) > 1L) y <- y[, setup$outputs$columns, drop = FALSE]
+  y
+}
+
+# Missing predictions, when the background has missing or infinite values
+# in some columns: an error that names those columns (the likely cause).
+nonfinite_columns <- function(setup, e) {
+  bad <- vapply(setup$data, function(col) is.numeric(col) && !all(is.finite(col)), logical(1))
+  if (!any(bad)) return(invisible())
+  counts <- vapply(setup$data[bad], function(col) sum(!is.finite(col)), numeric(1))
+  cli::cli_abort(c(
+    conditionMessage(e),
+    i = "The background rows have missing or infinite values in {.field {names(setup$data)[bad]}} ({counts} row{?s}), which the model may not predict."
+  ), call = setup$call)
+}
+
+# ---- Progress ---------------------------------------------------------------------
+
+# A progressor (progressr, when installed) for `steps` steps, created in the
+# frame `envir` (it ends with it); NULL without progressr. Silent unless the
+# user has enabled a handler (progressr::handlers()).
+new_progress <- function(steps, envir = parent.frame()) {
+  if (!requireNamespace("progressr", quietly = TRUE) || steps < 1) return(NULL)
+  progressr::progressor(steps = steps, envir = envir)
+}
+
+tick <- function(progress, amount = 1) {
+  if (!is.null(progress) && amount > 0) progress(amount = amount)
+  invisible()
+}
+
+# ---- Chunks ---------------------------------------------------------------------------
+
+# Split 1..n into as few consecutive chunks of at most `size` as the size
+# allows, of equal sizes to a row (chunks predicted in parallel then take
+# equally long). In doubles: n * k overflows an integer from 46,341 rows on.
+row_chunks <- function(n, size) {
+  n <- as.double(n)
+  if (n < 1) return(list())
+  size <- if (is.na(size) || size >= n) n else max(1, floor(size))
+  k <- ceiling(n / size)
+  # floor(i * n / k) exactly: i * q + floor(i * r / k) (n = q k + r).
+  i <- seq_len(k)
+  q <- floor(n / k)
+  ends <- i * q + floor(i * (n - q * k) / k)
+  ends[k] <- n
+  starts <- c(1, ends[-k] + 1)
+  lapply(seq_len(k), function(i) seq.int(starts[i], ends[i]))
+}
+
+# Group consecutive sizes into chunks whose total stays within `budget` (a
+# single oversized item gets a chunk of its own): the chunk of each item.
+cumsum_chunks <- function(sizes, budget) {
+  id <- integer(length(sizes))
+  cur <- 1L
+  acc <- 0
+  for (i in seq_along(sizes)) {
+    if (acc > 0 && acc + sizes[i] > budget) {
+      cur <- cur + 1L
+      acc <- 0
+    }
+    acc <- acc + sizes[i]
+    id[i] <- cur
+  }
+  id
+}

@@ -1,0 +1,130 @@
+#' Print, convert and plot H-statistics
+#'
+#' @param x,object An `mp_h_statistic` result of [h_statistic()].
+#' @param n Number of rows of each table to show.
+#' @param what `"overall"` or `"pairwise"`: which statistics.
+#' @param row.names,optional Ignored; for compatibility with the generic.
+#' @param which `"both"` (overall and pairwise statistics in two panels, or
+#'   the overall ones alone when there are no pairs), `"overall"` or
+#'   `"pairwise"`.
+#' @param top Show at most this many variables (or pairs) per panel, those
+#'   with the largest statistics; `NULL` for all.
+#' @param title,subtitle Title and subtitle of the chart.
+#' @param ... Ignored by `print()` and `as.data.frame()`; passed on by
+#'   `plot()` to `autoplot()`.
+#' @returns `print()` returns `x` invisibly; `as.data.frame()` the requested
+#'   data frame; `autoplot()` and `plot()` a ggplot object: horizontal bars
+#'   of \eqn{H^2}, largest on top, one panel per kind of statistic, coloured
+#'   by label when there are several (classes of a multiclass model).
+#' @examples
+#' fit <- lm(mpg ~ wt * hp + qsec, data = mtcars)
+#' h <- h_statistic(fit, mtcars[c("wt", "hp", "qsec")])
+#' print(h, n = 2)
+#' as.data.frame(h, what = "pairwise")
+#' plot(h, which = "overall")
+#' @name mp_h_statistic-methods
+NULL
+
+#' @rdname mp_h_statistic-methods
+#' @export
+print.mp_h_statistic <- function(x, n = 10, ...) {
+  cli::cat_line(
+    "<mp_h_statistic> Friedman's H-statistics (squared, normalised) of ",
+    length(x$variables), " variables for ", encodeString(x$label, quote = "\"")
+  )
+  rows <- if (x$N < x$n_data) paste0(x$N, " of ", x$n_data) else paste0("all ", x$N)
+  cli::cat_line(
+    "  background rows: ", rows,
+    "; predictions: ", format(x$n_predictions, big.mark = ","),
+    "; threads: ", x$threads
+  )
+  if (length(x$class)) {
+    cli::cat_line("  class", if (length(x$class) > 1L) "es", ": ", paste(x$class, collapse = ", "))
+  }
+  if (!is.null(x$weights)) {
+    cli::cat_line("  case weights: ", format(sum(x$weights), digits = 6), " in total")
+  }
+  cli::cat_line("  share of the prediction variance from interactions (total): ",
+                paste0(if (length(x$total) > 1L) paste0(names(x$total), " "), format(x$total, digits = 4),
+                       collapse = ", "))
+  cli::cat_line("Overall H^2 ($overall):")
+  print(utils::head(x$overall, n), row.names = FALSE)
+  if (nrow(x$pairwise)) {
+    cli::cat_line("Pairwise H^2 ($pairwise):")
+    print(utils::head(x$pairwise, n), row.names = FALSE)
+  } else {
+    cli::cat_line("No pairwise statistics.")
+  }
+  invisible(x)
+}
+
+#' @rdname mp_h_statistic-methods
+#' @export
+as.data.frame.mp_h_statistic <- function(x, row.names = NULL, optional = FALSE, ...,
+                                         what = c("overall", "pairwise")) {
+  what <- match.arg(what)
+  x[[what]]
+}
+
+#' @rdname mp_h_statistic-methods
+#' @exportS3Method ggplot2::autoplot
+autoplot.mp_h_statistic <- function(object, ..., which = c("both", "overall", "pairwise"),
+                                    top = NULL, title = NULL, subtitle = NULL) {
+  which <- match.arg(which)
+  check_plot_dots(list(...), "autoplot.mp_h_statistic")
+  if (!is.null(top)) top <- check_whole(top, "top", 1, rlang::current_env())
+  parts <- list()
+  if (which %in% c("both", "overall")) {
+    d <- object$overall
+    parts$overall <- data.frame(statistic = "overall", term = d$variable, label = d$label,
+                                h2 = d$h2, stringsAsFactors = FALSE)
+  }
+  if (which %in% c("both", "pairwise")) {
+    d <- object$pairwise
+    if (nrow(d)) {
+      parts$pairwise <- data.frame(statistic = "pairwise", term = paste(d$variable1, d$variable2, sep = ":"),
+                                   label = d$label, h2 = d$h2, stringsAsFactors = FALSE)
+    } else if (which == "pairwise") {
+      cli::cli_abort("The result has no pairwise statistics (computed with {.code pairs < 2}).")
+    }
+  }
+  # Terms in their order (decreasing), the first on top; at most `top` per panel.
+  parts <- lapply(parts, function(d) {
+    terms <- unique(d$term)
+    if (!is.null(top)) terms <- utils::head(terms, top)
+    d <- d[d$term %in% terms, , drop = FALSE]
+    d$term <- paste0(d$statistic, "\r", d$term)
+    d
+  })
+  d <- do.call(rbind, unname(parts))
+  d$term <- factor(d$term, levels = rev(unique(d$term)))
+  d$statistic <- factor(d$statistic, levels = c("overall", "pairwise"))
+  d$label <- factor(d$label, levels = object$labels)
+  several <- length(object$labels) > 1L
+  bars <- if (several) {
+    ggplot2::geom_col(ggplot2::aes(fill = .data$label),
+                      position = ggplot2::position_dodge(width = 0.9), width = 0.8)
+  } else {
+    ggplot2::geom_col(fill = "#4378bf", width = 0.8)
+  }
+  p <- ggplot2::ggplot(d, ggplot2::aes(x = .data$h2, y = .data$term)) +
+    bars +
+    ggplot2::scale_y_discrete(labels = function(z) sub("^[^\r]*\r", "", z)) +
+    ggplot2::labs(x = "H\u00b2 (share of the prediction variance)", y = NULL,
+                  fill = NULL, title = title, subtitle = subtitle)
+  if (length(parts) > 1L) {
+    p <- p + ggplot2::facet_wrap(ggplot2::vars(.data$statistic), ncol = 1L, scales = "free_y")
+  }
+  p + ggplot2::theme_bw() +
+    ggplot2::theme(
+      legend.position = if (several) "bottom" else "none",
+      strip.background = ggplot2::element_rect(fill = "grey95"),
+      panel.grid.minor = ggplot2::element_blank()
+    )
+}
+
+#' @rdname mp_h_statistic-methods
+#' @export
+plot.mp_h_statistic <- function(x, ...) {
+  autoplot.mp_h_statistic(x, ...)
+}

@@ -1,0 +1,262 @@
+#' @name model_profile
+#' @rdname model_profile
+#' @section Grids:
+#' A numeric variable with at most `grid_points` distinct values is profiled
+#' at exactly those values. Otherwise the grid is `grid_points` quantiles
+#' (`variable_splits_type = "quantiles"`, type-7 quantiles at
+#' `seq(0, 1, length.out = grid_points)`, duplicates dropped) or an evenly
+#' spaced sequence from the minimum to the maximum (`"uniform"`), or values
+#' that occur, at evenly spaced positions among the sorted distinct values
+#' (`"distinct"`; see [profile_grid()]). Factors,
+#' character and logical columns are profiled at the values that occur (in
+#' factor-level order). Grids come from all rows of `data` (with `weights`,
+#' a row of weight w counting as w rows; see the section on case weights);
+#' `variable_splits` gives a grid per variable to use as it is. AL profiles
+#' use Apley's edges (interval method) or an even grid over the background
+#' rows (kernel method); for interval AL, `variable_splits` gives the edges
+#' instead (rows outside them are left out, with a warning).
+#'
+#' Grids keep the type of the column. An integer column gets integer grid
+#' values: its quantile grid is of type-1 quantiles (values that occur), its
+#' uniform and kernel-AL grids are rounded to whole numbers (duplicates
+#' dropped), and its Apley's edges are values that occur, so the predict
+#' function gets an integer column (a `variable_splits` grid with fractions
+#' is passed as doubles). Dates (`Date`), date-times (`POSIXct`) and time
+#' differences (`difftime`) are profiled on their own scale: the grid is
+#' made on their numbers (days, seconds, the column's units; type-1
+#' quantiles and whole days for Dates, type-7 quantiles for the others),
+#' its values are of the column's class (with its time zone or units), and
+#' so are the column handed to the predict function, `$grids` and `_x_`.
+#' LD kernels and intervals and AL intervals work on those numbers
+#' (`bandwidth` in days, seconds or the units) and are reported on the
+#' column's scale. `variable_splits` for such a column are numbers on that
+#' scale or values of its class (time differences in any units). When the
+#' profiled variables have different scales (numbers and Dates, say, or
+#' any categorical variable), `_x_` is character (`as.character()` of the
+#' values) and `$grids` keeps each variable's own class; `plot()` reads the
+#' values back on their scale.
+#'
+#' @section Background rows:
+#' Profiles average over `N` rows drawn without replacement from `data` when
+#' it has more (`N = NULL` uses all rows). With `seed = NULL` the draw uses,
+#' and advances, the session's random-number stream exactly as one call of
+#' `sample.int()` does; with a `seed` the draw is reproducible and the
+#' session's stream is restored afterwards. Nothing is drawn when all rows
+#' are used.
+#'
+#' @section AL for categorical variables:
+#' A categorical variable has no order that AL could accumulate along, so
+#' its levels are ordered first: unordered factors and character columns as
+#' ALEPlot orders them, by the first coordinate of a classical
+#' multidimensional scaling ([stats::cmdscale()]) of distances between the
+#' levels summed over all other columns of `data` (the Kolmogorov-Smirnov
+#' distance between the levels' distributions of a numeric column, at 100 of
+#' its quantiles; the total variation distance for a categorical one), so
+#' that similar levels are neighbours. Each row then contributes its
+#' prediction difference to the next level up and from the next level down;
+#' the differences are averaged per pair of adjacent levels, accumulated,
+#' and centred with the levels' frequencies (Apley and Zhu, 2020, section
+#' 5.2). The values equal `ALEPlot::ALEPlot()`'s plus the mean prediction.
+#'
+#' @section Centring of AL profiles:
+#' The accumulated interval effects are centred with ALEPlot's constant (the
+#' count-weighted mean of the interval midpoints of the accumulated effects,
+#' so that the increments between edges equal `ALEPlot::ALEPlot()`'s), then
+#' shifted by the mean prediction over the background rows, so that PD, LD and
+#' AL profiles are on the scale of the predictions and can be drawn in one
+#' chart. Subtract `result$mean_prediction` to get ALEPlot's values. The mean prediction
+#' costs one prediction per background row, once per call.
+#'
+#' @section Bandwidth and support:
+#' The kernel methods use a Gaussian kernel whose standard deviation is, per
+#' variable, Silverman's rule of thumb `stats::bw.nrd0()` of the background
+#' values (of the weighted sample with `weights`; see the section on case
+#' weights), unless `bandwidth` is given (one number, or a named vector per
+#' variable). DALEX uses a quarter of the grid's range, which smooths so much
+#' that the LD profile shows little more than a straight line;
+#' Silverman's rule is the standard rule for kernel smoothers and adapts to
+#' the sample size. The weights are computed relative to the nearest row, so
+#' they never underflow: the nearest rows weigh 1, and with a bandwidth so
+#' small that the others weigh 0 (even below 1e-162, where the kernel's
+#' variance underflows) a grid point at a row's value is that row's
+#' prediction. A grid point of an LD profile with no background row
+#' within three bandwidths (kernel), outside the range of the background rows
+#' (interval), or a level without rows (categorical) has no support: its
+#' value is `NA`, with a warning, instead of the 0 DALEX reports.
+#'
+#' @section Missing values:
+#' * In the profiled variable: a PD profile sets the column to each grid
+#'   value, so rows with a missing value in it are used as usual. LD and AL
+#'   profiles need each row's own value: rows with a missing value are left
+#'   out of that variable's profile, with one warning that says how many
+#'   (they are not predicted, and an AL profile is then shifted by the mean
+#'   prediction over the rows it uses). This holds for every engine. For a
+#'   categorical variable, `na_level = TRUE` makes the missing values a level
+#'   of their own instead (the grid point `NA`, last, or placed by similarity
+#'   for AL): PD sets the column to `NA` (the model must accept it), LD
+#'   averages the rows with a missing value, AL accumulates the differences
+#'   to and from it.
+#' * In other columns: passed to the predict function as they are.
+#' * Infinite values (`Inf`, `-Inf`) in a profiled numeric variable are an
+#'   error naming it (a variable not named in `variables` is skipped with a
+#'   message); in other columns they are passed on as they are.
+#' * In the predictions: an error that says how many, never a silently
+#'   dropped row.
+#' * In the `groups` column: those rows are left out, with a warning.
+#' * Grids are computed without the missing values.
+#'
+#' @section Support of each grid point:
+#' `agr_profiles$_support_` is the number of background rows whose own value
+#' lies in the grid point's cell (numeric: between the midpoints to the
+#' neighbouring grid points, the outer cells as wide outside as inside;
+#' categorical: at the level). Grid points with little or no support are
+#' where a profile extrapolates: a PD profile there averages predictions for
+#' data the model never saw. The rug of [plot()][plot.mp_profile] shows the
+#' same.
+#'
+#' @section Subgroups:
+#' With `groups = "column"` the background rows (after sampling `N` of them)
+#' are split by the column's values, a numeric column with more than
+#' `group_bins` distinct values into `group_bins` bins at its quantiles
+#' (`cut()` with `include.lowest = TRUE`), and every profile is computed within
+#' each subgroup: PD and LD average over the subgroup's rows on the grid of
+#' all rows, AL uses the subgroup's own edges and is centred within the
+#' subgroup (on the subgroup's mean prediction). Rows with a missing group are
+#' left out with a warning; subgroups smaller than `min_group_size` are left
+#' out with a message. Each profile is labelled `<label>_<group>` (as DALEX
+#' does) and `agr_profiles` gets a `_groups_` column.
+#'
+#' @section Clusters of ICE curves:
+#' A partial-dependence profile averages ICE curves that may move in
+#' opposite directions. With `k`, the background rows are grouped by their
+#' ICE curves, over all profiled variables (and classes) together, with
+#' Ward's hierarchical clustering (`stats::hclust(method = "ward.D2")`) of
+#' the root-mean-square distances between curves (each curve, all variables
+#' together, centred on its mean with `cluster_center = TRUE`), as
+#' `DALEX::model_profile(k = )` does (`ingredients::cluster_profiles()`),
+#' and cut into `k` clusters. The
+#' result holds the (weighted) mean curve of each cluster, labelled
+#' `<label>_<cluster>` with a `_cluster_` column, instead of the overall
+#' profile; `$clusters` gives each background row's cluster, and the ICE
+#' curves in `$cp_profiles` carry their cluster's label, so that
+#' `plot(x, geom = "profiles")` colours them by cluster.
+#'
+#' @section Classifiers:
+#' A predict function that returns a matrix of class probabilities gives a
+#' profile of one class: the second of two (the "positive" class, as for
+#' `glm(family = binomial)`, whose default predict function returns both
+#' classes) unless `class` chooses another. For a multiclass model every
+#' class is profiled, or those in `class`, in one result whose profiles are
+#' labelled `<label>.<class>`; all classes come from the same predictions.
+#'
+#' @section Case weights:
+#' Weights are frequencies: with integer weights, a row of weight 2 gives
+#' exactly what the row repeated twice gives, in every default as well as
+#' in every mean (checked to 1e-12 for PD, LD, AL, two-variable profiles,
+#' subgroups, clusters, [h_statistic()], [hidden_interactions()] and
+#' [compare_profiles()]). Their sum must be a finite number (weights of
+#' 1e308 each are an error: divide them by a constant, which changes no
+#' profile). With `weights`:
+#' * every mean over background rows is a weighted mean: the PD average of
+#'   the ICE curves, the LD kernel or interval means, the AL interval means
+#'   of the differences, the AL centring (weighted interval counts) and the
+#'   mean prediction;
+#' * grids come from all rows of `data` with their weights: weighted
+#'   quantiles (of type 7, or type 1 for integer and Date columns) equal to
+#'   the quantiles of the rows repeated w times, and the distinct values and
+#'   range of the rows of positive weight ([profile_grid()] with `weights`
+#'   gives the same grid);
+#' * Apley's edges are weighted type-1 quantiles of the background rows;
+#' * the default kernel bandwidth is Silverman's rule `stats::bw.nrd0()` of
+#'   the weighted sample: the weighted standard deviation (divisor
+#'   \eqn{\sum w - 1}{sum(w) - 1}), the weighted interquartile range (type 7)
+#'   and \eqn{n = \sum w}{n = sum(w)};
+#' * `_support_` is the sum of the weights of the rows in each grid point's
+#'   cell; subgroups of a numeric `groups` column are cut at weighted
+#'   quantiles; clusters of ICE curves come from Ward's clustering with each
+#'   row a cluster of its weight (`hclust(members = )`).
+#'
+#' Since the defaults count rows, they depend on the total weight: weights
+#' multiplied by a constant give the same weighted means over a given grid,
+#' but other default grids and bandwidths (the type-7 quantiles and
+#' bandwidth of 10 copies of the data are not those of the data). Give
+#' `variable_splits` or `bandwidth` to fix them. `min_group_size` and the
+#' subgroups' and clusters' `sizes` count rows, not weights. The `N`
+#' background rows are drawn without weights and keep theirs; rows of
+#' weight 0 are left out (as they are of the grids).
+#'
+#' @section DALEX explainers:
+#' An explainer's model, data, predict function, label and weights are used;
+#' DALEX's positional call `model_profile(explainer, variables, N)` works as
+#' in DALEX. With DALEX's default predict function (`DALEX::yhat`), the
+#' package uses its own for the model's family (see [model_adapter()]): the
+#' same probabilities with every class named, and the native engine where it
+#' applies. For a binary classifier the second class in the adapter's order
+#' is profiled (the second level, or `"1"` of a 0/1 response), which for a
+#' ranger forest whose first training row is of class 1 is the column DALEX
+#' does not take. Another predict function is used as it is, with the rows
+#' as a matrix when the explainer's data is one.
+#'
+#' @section Native engine:
+#' What the package knows of a model family is in its adapter
+#' ([model_adapter()]): the default predict function, the class names in
+#' the order of its columns, and which engines give the model's own
+#' numbers. The native engines stand in for the family's default predict
+#' function only (or for DALEX's default, `DALEX::yhat`, in an explainer):
+#' a `predict_function` you write is the model, and is always called.
+#'
+#' For `lm` and `glm` (not mgcv's `gam` and `bam`, whose smooth terms are
+#' not linear), a numeric variable that enters the formula by its name alone
+#' (as a main effect or in interactions, but not inside `log()`, `poly()`,
+#' `I()` or an offset) has a linear predictor that is affine in it, so the
+#' partial dependence and ICE curves come from two evaluations of the linear
+#' predictor per row (at 0 and 1) through the inverse link, whatever the
+#' grid. Other variables and the other profiles use the predict function.
+#'
+#' Random forests (ranger, randomForest) and gradient-boosted trees (gbm,
+#' xgboost, lightgbm) are compiled into one flat representation of their
+#' trees (split variables, thresholds, the model's rules for ties, missing
+#' values and factor levels, leaf values, the link), which C++ code
+#' evaluates in parallel over the stacked rows without building data frames.
+#' For a numeric variable, each row's ICE curve over the whole grid comes
+#' from one walk down each tree with the variable left free (the tree is a
+#' piecewise-constant function of it), instead of one prediction per grid
+#' point. Its outputs are the adapter's classes in the same order, so both
+#' engines label every class alike. With `engine = "auto"` this is used when
+#' the model is supported, except for the interval methods of LD and AL on
+#' fewer than 20,000 background rows: they make two predictions per row,
+#' which rarely repay compiling the model. The native engine does not call
+#' `predict()` at all (for a large ranger forest each call costs seconds).
+#' `$engine` says which engine was used.
+#'
+#' @section Computation:
+#' The rows to predict are built by C++ code (RcppParallel workers over the
+#' columns' buffers) a chunk at a time and predicted on the main R thread;
+#' the chunk size follows `memory_budget`, so a table of n x grid rows that
+#' would not fit in memory is never built. For tree ensembles (ranger,
+#' randomForest, gbm, xgboost, lightgbm) and for fewer than 2,000 background
+#' rows, each background row is repeated over the grid consecutively and
+#' chunks of such rows are stacked (tree ensembles predict rows that follow
+#' the same paths faster); otherwise each grid value is predicted over a block
+#' of background rows whose other columns are shared, not copied, so nothing
+#' is stacked at all. The option `modelprofiles.row_order` (`"auto"`,
+#' `"observation"`, `"grid"`) overrides this choice; the numbers do not depend
+#' on it. Grouped means, kernel weights, interval
+#' assignment, differences, accumulation and centring run in C++ with
+#' `threads` threads; results do not depend on the number of threads.
+#'
+#' @section Parallel and distributed prediction:
+#' With a non-sequential [future::plan()] (multisession, multicore, cluster,
+#' `future.batchtools`, `future.mirai`), each prediction chunk of the
+#' `predict()` path is a future: the model, the predict function, the
+#' distinct background rows the chunk needs and the profiled columns' values
+#' travel to a worker, which stacks and predicts them; the results are
+#' summed in chunk order. The chunks are the same under every plan, so the
+#' numbers are identical; at most one chunk per worker is in flight, so
+#' `memory_budget` holds per process. The native engine runs on `threads`
+#' in this process instead. Progress is reported per chunk (also from
+#' workers) through the progressr package, silently unless a handler is
+#' enabled (`progressr::handlers(global = TRUE)` or
+#' `progressr::with_progress()`). See `vignette("large-data")`.
+#'
+NULL

@@ -1,0 +1,179 @@
+# One-variable profiles of a setup: the requests of every variable within
+# every part (all background rows, or subgroups), run by one executor. Used
+# by model_profile(), compare_profiles() and hidden_interactions().
+
+# The settings of a profile, checked by the entry point: type ("partial",
+# "conditional", "accumulated"), method, grid_points, splits_type, splits
+# (user grids by variable), intervals, bandwidth (by variable), keep_ice,
+# level_order, na_level, and native (may the native engine stand in?).
+profile_settings <- function(type, method = "exact", grid_points = 101, splits_type = "quantiles",
+                             splits = list(), intervals = 40, bandwidth = list(), keep_ice = FALSE,
+                             level_order = "similarity", na_level = FALSE, native = TRUE) {
+  list(type = type, method = method, grid_points = grid_points, splits_type = splits_type,
+       splits = splits, intervals = intervals, bandwidth = bandwidth, keep_ice = keep_ice,
+       level_order = level_order, na_level = na_level, native = native)
+}
+
+# May the native engine stand in for a profile of this type and method?
+# "auto" keeps predict() for the interval methods (two predictions per row,
+# which rarely repay compiling a model) below native_auto_rows rows.
+native_for <- function(engine, type, method, n) {
+  if (engine == "predict") return(FALSE)
+  engine == "native" || type == "partial" || method != "interval" || n >= native_auto_rows
+}
+
+# The engine a profile reports: "native" when the native or linear engine
+# stood in for the predict function.
+profile_engine <- function(setup, s) {
+  if (uses_direct(setup, s$native, s$type == "partial")) "native" else "predict"
+}
+
+# Profiles of `variables` within `parts` (see whole_part(), group_parts()):
+# list(raw (per part, per variable: an estimate, or NULL where the
+# variable takes a single value), grids, bandwidth, fitted (predictions at
+# the background rows, NA where not made, or NULL), n_predictions).
+# `inputs` (setup_inputs()) gives the data that grids come from.
+run_profiles <- function(setup, inputs, s, variables, parts, progress = NULL) {
+  js <- match(variables, names(setup$data))
+  grids <- lapply(stats::setNames(variables, variables), function(v) {
+    if (s$type == "accumulated" && is.null(s$splits[[v]])) return(NULL)
+    s$splits[[v]] %||% make_grid(inputs$data[[v]], s$grid_points, s$splits_type, s$na_level, inputs$weights)
+  })
+  bandwidth <- list()
+  for (v in variables) {
+    if (s$method == "kernel" && column_kind(inputs$data[[v]]) == "numeric") {
+      bandwidth[[v]] <- s$bandwidth[[v]] %||%
+        weighted_bw_nrd0(setup$data[[v]], if (setup$weighted) setup$weights)
+    }
+  }
+  keep <- ice_kept(setup, s, grids, parts, variables)
+  fitted <- profile_fitted(setup, s, js, parts, progress)
+  makers <- list()
+  for (p in seq_along(parts)) {
+    for (i in seq_along(variables)) {
+      makers[[length(makers) + 1L]] <- profile_maker(
+        setup, s, js[i], parts[[p]], grids[[i]], bandwidth[[variables[i]]], keep[p, i],
+        fitted$values, whole = length(parts) == 1L && is.na(parts[[1L]]$level)
+      )
+    }
+  }
+  res <- execute(setup, makers, progress)
+  raw <- lapply(seq_along(parts), function(p) {
+    stats::setNames(res[(p - 1L) * length(variables) + seq_along(variables)], variables)
+  })
+  list(raw = raw, grids = grids, bandwidth = bandwidth, fitted = fitted$values,
+       n_predictions = sum(attr(res, "n_predictions")) + fitted$n)
+}
+
+# Which ICE curves are kept: in order, while all of them together (about
+# ice_bytes_per_point bytes a point: the table and its data-frame form) fit
+# in the memory budget; a logical parts x variables matrix.
+ice_kept <- function(setup, s, grids, parts, variables) {
+  keep <- matrix(FALSE, length(parts), length(variables))
+  if (!s$keep_ice) return(keep)
+  used <- 0
+  for (p in seq_along(parts)) {
+    for (i in seq_along(variables)) {
+      G <- if (is.null(grids[[i]])) s$grid_points else length(grids[[i]])
+      bytes <- as.double(G) * length(parts[[p]]$rows) * ice_bytes_per_point
+      keep[p, i] <- used + bytes <= setup$memory_budget * 2^20
+      if (keep[p, i]) used <- used + bytes
+    }
+  }
+  keep
+}
+
+# The predictions at the background rows that AL profiles (their shift by
+# the mean prediction) and LD profiles of categorical variables need,
+# requested before the profiles: list(values (n x outputs, NA where not
+# needed), n), or values NULL when none are needed. Only rows where the
+# profiled variables are observed are predicted.
+profile_fitted <- function(setup, s, js, parts, progress) {
+  needs <- vapply(js, function(j) {
+    s$type == "accumulated" ||
+      (s$type == "conditional" && column_kind(setup$data[[j]]) == "categorical")
+  }, logical(1))
+  if (!any(needs)) return(list(values = NULL, n = 0))
+  rows <- sort(unique(unlist(lapply(parts, function(p) {
+    lapply(js[needs], function(j) observed_rows(setup, j, p$rows, s$na_level))
+  }))))
+  out <- execute(setup, list(fitted_request(setup, rows, s$native)), progress)
+  values <- matrix(NA_real_, setup$n, setup$n_outputs)
+  values[rows, ] <- out[[1L]]
+  list(values = values, n = sum(attr(out, "n_predictions")))
+}
+
+# The request of one variable (column j) within one part, made when it
+# starts (so that its messages come in order): its checks, then the
+# estimator's request, whose result is the estimate (or NULL when the
+# variable takes a single value in a subgroup).
+profile_maker <- function(setup, s, j, part, grid, bandwidth, keep, fitted, whole) {
+  # (Made in a loop: the arguments are taken now, not when it runs.)
+  args <- list(j, part, grid, bandwidth, keep, fitted, whole)
+  function() {
+    v <- names(setup$data)[j]
+    col <- setup$data[[j]]
+    kind <- column_kind(col)
+    call <- setup$call
+    if (s$type != "partial") {
+      if (!whole && !varies(col[part$rows])) {
+        cli::cli_inform("{.field {v}} takes a single value in subgroup {.val {part$level}}: not profiled there.")
+        return(known_request(NULL))
+      }
+      n_na <- sum(is.na(col[part$rows]))
+      if (n_na > 0L && !(s$na_level && kind == "categorical")) {
+        warn_left_out(v, n_na, length(part$rows), kind, call)
+      }
+      if (!varies(col[part$rows])) {
+        cli::cli_abort("{.field {v}} takes a single value among the background rows; its profile is not defined.", call = call)
+      }
+    }
+    if (s$keep_ice && !keep && s$type == "partial") {
+      cli::cli_inform(c(
+        "ICE curves of {.field {v}} not kept: with the others they would exceed {.arg memory_budget} ({setup$memory_budget} MiB).",
+        i = "Raise {.arg memory_budget}, lower {.arg N}, or set {.code keep_ice = FALSE} to silence this."
+      ))
+    }
+    req <- estimator_request(setup, s, j, kind, part$rows, grid, bandwidth, keep, fitted)
+    finish <- req$finish
+    req$finish <- function(acc) warn_no_support(v, finish(acc), call)
+    req
+  }
+}
+
+# The estimator's request for column j of kind `kind` over background rows
+# `rows`.
+estimator_request <- function(setup, s, j, kind, rows, grid, bandwidth, keep, fitted) {
+  native <- s$native
+  switch(
+    s$type,
+    partial = partial_request(setup, j, grid, rows, keep, native = native),
+    conditional = if (kind == "categorical") {
+      known_request(local_levels(setup, j, grid, rows, fitted, s$na_level))
+    } else if (s$method == "kernel") {
+      local_kernel_request(setup, j, grid, rows, bandwidth, keep, native = native)
+    } else {
+      local_interval_request(setup, j, grid, rows, s$intervals, native = native)
+    },
+    accumulated = if (kind == "categorical") {
+      levels <- al_level_order(setup, j, s$level_order, rows, s$na_level)
+      accumulated_levels_request(setup, j, levels, rows, fitted, s$na_level, native = native)
+    } else if (s$method == "interval") {
+      accumulated_interval_request(setup, j, s$intervals, rows, fitted, edges = grid, native = native)
+    } else {
+      accumulated_kernel_request(setup, j, s$grid_points, rows, bandwidth, keep, fitted, native = native)
+    }
+  )
+}
+
+# Grid points of an LD profile without support: a warning (the estimate
+# goes on unchanged).
+warn_no_support <- function(v, res, call) {
+  if (is.null(res) || !any(res$no_support)) return(res)
+  bad <- res$x[res$no_support]
+  cli::cli_warn(c(
+    "{.field {v}}: {length(bad)} grid point{?s} without background rows nearby; {?its/their} local dependence is {.val {NA}}.",
+    i = "Grid point{?s}: {.val {format(bad, digits = 4)}}."
+  ), call = call)
+  res
+}

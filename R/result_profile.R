@@ -1,0 +1,299 @@
+# The result of model_profile(): class "mp_profile", made by one
+# constructor (new_mp_profile(), which validates it) from the estimates of
+# run_profiles(), and its print, summary and as.data.frame methods.
+
+# The profile of every variable within every part, as an mp_profile. `run`:
+# run_profiles()'s result; `groups`: the subgroups' description (NULL
+# without subgroups); al_shift: "group" or "common" (see model_profile()).
+profile_result <- function(setup, inputs, s, variables, parts, run, call, groups = NULL,
+                           al_shift = "group") {
+  grouped <- !is.null(groups)
+  # Subgroups in which no variable varies (LD, AL) are left out.
+  alive <- vapply(run$raw, function(r) any(!vapply(r, is.null, logical(1))), logical(1))
+  if (!any(alive)) {
+    cli::cli_abort("No subgroup of {.field {groups$column}} has a variable that varies within it.", call = setup$call)
+  }
+  if (grouped) {
+    groups$levels <- groups$levels[alive]
+    groups$sizes <- groups$sizes[alive]
+  }
+  parts <- parts[alive]
+  run$raw <- run$raw[alive]
+  base <- output_labels(setup)
+  classes <- if (isTRUE(setup$outputs$suffix)) setup$outputs$classes else rep(NA_character_, length(base))
+  label_parts <- do.call(rbind, lapply(parts, function(p) {
+    lab <- if (!grouped) base else paste0(setup$label, ifelse(is.na(classes), "", paste0(".", classes)), "_", p$level)
+    data.frame(label = lab, group = if (grouped) p$level else NA_character_, class = classes,
+               stringsAsFactors = FALSE)
+  }))
+  means <- part_means(setup, s, parts, run$fitted)
+  if (!is.null(means)) names(means) <- label_parts$label
+  raw <- run$raw
+  if (grouped && s$type == "accumulated" && al_shift == "common" && !is.null(means)) {
+    raw <- common_shift(setup, parts, raw, means)
+  }
+  present <- variables[vapply(variables, function(v) any(vapply(raw, function(r) !is.null(r[[v]]), logical(1))), logical(1))]
+  mixed <- mixed_scales(unlist(lapply(raw, function(r) lapply(r[present], function(e) e$x)), recursive = FALSE))
+  agr <- list()
+  cp <- list()
+  C <- length(base)
+  for (p in seq_along(parts)) {
+    labels <- label_parts$label[(p - 1L) * C + seq_len(C)]
+    for (v in present) {
+      e <- raw[[p]][[v]]
+      if (is.null(e)) next
+      agr[[length(agr) + 1L]] <- agr_frame(setup, v, e, parts[[p]]$rows, labels, mixed, if (grouped) parts[[p]]$level)
+      if (!is.null(e$ice)) cp[[length(cp) + 1L]] <- ice_frame(setup, v, e, labels, mixed)
+    }
+  }
+  rows <- sort(unlist(lapply(parts, `[[`, "rows")))
+  new_mp_profile(list(
+    agr_profiles = bind_rows(agr),
+    cp_profiles = if (length(cp)) bind_rows(cp),
+    type = s$type, method = s$method, variables = present, label = setup$label,
+    labels = label_parts$label, label_parts = label_parts,
+    grids = lapply(stats::setNames(present, present), function(v) {
+      for (r in raw) if (!is.null(r[[v]])) return(r[[v]]$x)
+    }),
+    intervals = interval_table(raw, present, parts),
+    bandwidth = if (length(run$bandwidth)) unlist(run$bandwidth[intersect(names(run$bandwidth), present)]),
+    N = setup$n, n_data = nrow(inputs$data), rows = setup$rows[rows],
+    observed = as.data.frame(lapply(setup$data[present], `[`, rows), stringsAsFactors = FALSE, optional = TRUE),
+    mean_prediction = means, class = setup$outputs$classes,
+    weights = if (setup$weighted) setup$weights[rows],
+    n_predictions = run$n_predictions, no_support = no_support_list(raw, present),
+    threads = setup$threads, engine = profile_engine(setup, s), groups = groups, call = call
+  ))
+}
+
+# Rows of data frames, without row names.
+bind_rows <- function(frames) {
+  out <- do.call(rbind, frames)
+  rownames(out) <- NULL
+  out
+}
+
+# The aggregated profile of variable v in one part (rows), DALEX's columns
+# and `_support_` (with `_groups_` for a subgroup).
+agr_frame <- function(setup, v, e, rows, labels, mixed, group = NULL) {
+  G <- length(e$x)
+  w <- if (setup$weighted) setup$weights[rows]
+  out <- data.frame(
+    `_vname_` = v, `_label_` = rep(labels, each = G),
+    `_x_` = rep(if (mixed) as.character(e$x) else e$x, length(labels)),
+    `_yhat_` = as.vector(e$yhat), `_ids_` = 0L,
+    `_support_` = rep(grid_support(setup$data[[v]][rows], e$x, w), length(labels)),
+    check.names = FALSE, stringsAsFactors = FALSE
+  )
+  if (!is.null(group)) out$`_groups_` <- group
+  out
+}
+
+# The ICE curves of an estimate as DALEX's long cp_profiles (made once, from
+# the compact G x rows x outputs array).
+ice_frame <- function(setup, v, e, labels, mixed) {
+  G <- length(e$x)
+  x <- if (mixed) as.character(e$x) else e$x
+  bind_rows(lapply(seq_along(labels), function(c) {
+    data.frame(
+      `_vname_` = v, `_label_` = labels[c],
+      `_ids_` = rep(setup$rows[e$ice_rows], each = G),
+      `_x_` = rep(x, times = length(e$ice_rows)),
+      `_yhat_` = as.vector(e$ice[, , c]),
+      check.names = FALSE, stringsAsFactors = FALSE
+    )
+  }))
+}
+
+# The weighted mean prediction over each part's rows, one per profile label
+# (AL profiles, whose shift it is), or NULL when not every row was
+# predicted.
+part_means <- function(setup, s, parts, fitted) {
+  if (s$type != "accumulated" || is.null(fitted)) return(NULL)
+  out <- lapply(parts, function(p) {
+    if (anyNA(fitted[p$rows, ])) return(NULL)
+    mean_at(setup, fitted, p$rows)
+  })
+  if (any(vapply(out, is.null, logical(1)))) return(NULL)
+  unlist(out)
+}
+
+# AL profiles of subgroups on the mean prediction over the rows of all of
+# them (DALEX's convention), not their own.
+common_shift <- function(setup, parts, raw, means) {
+  C <- setup$n_outputs
+  mps <- matrix(means, ncol = C, byrow = TRUE)
+  wsum <- vapply(parts, function(p) sum(setup$weights[p$rows]), numeric(1))
+  common <- colSums(wsum * mps) / sum(wsum)
+  lapply(seq_along(parts), function(p) {
+    lapply(raw[[p]], function(e) {
+      if (!is.null(e)) e$yhat <- e$yhat + rep(common - mps[p, ], each = nrow(e$yhat))
+      e
+    })
+  })
+}
+
+# The number of intervals used, variables x parts (NULL for estimators
+# without intervals).
+interval_table <- function(raw, variables, parts) {
+  K <- vapply(raw, function(r) {
+    vapply(variables, function(v) as.integer(r[[v]]$intervals %||% NA_integer_), integer(1))
+  }, integer(length(variables)))
+  K <- matrix(K, length(variables), length(parts),
+              dimnames = list(variables, vapply(parts, function(p) p$level %|NA% "all", character(1))))
+  if (all(is.na(K))) NULL else K
+}
+
+`%|NA%` <- function(a, b) if (is.na(a)) b else a
+
+# Grid points without support, by variable (over all parts).
+no_support_list <- function(raw, variables) {
+  out <- list()
+  for (v in variables) {
+    bad <- unlist(lapply(raw, function(r) {
+      e <- r[[v]]
+      if (!is.null(e) && any(e$no_support)) e$x[e$no_support]
+    }))
+    if (length(bad)) out[[v]] <- unique(bad)
+  }
+  out
+}
+
+# The one constructor of mp_profile results: the fields, checked.
+new_mp_profile <- function(fields) {
+  x <- structure(fields, class = "mp_profile")
+  need <- c("agr_profiles", "type", "method", "variables", "label", "labels", "label_parts",
+            "grids", "N", "n_data", "rows", "n_predictions", "engine", "call")
+  missing <- setdiff(need, names(x))
+  if (length(missing)) stop("internal: an mp_profile lacks ", paste(missing, collapse = ", "))
+  cols <- c("_vname_", "_label_", "_x_", "_yhat_", "_ids_", "_support_")
+  if (!all(cols %in% names(x$agr_profiles))) stop("internal: agr_profiles lacks DALEX's columns")
+  if (!all(x$agr_profiles$`_label_` %in% x$labels)) stop("internal: agr_profiles has unknown labels")
+  if (!is.null(x$cp_profiles) && !all(cols[1:5] %in% names(x$cp_profiles))) {
+    stop("internal: cp_profiles lacks DALEX's columns")
+  }
+  x
+}
+
+# ---- Methods ---------------------------------------------------------------
+
+profile_title <- function(type) {
+  switch(type,
+    partial = "partial-dependence",
+    conditional = "local-dependence",
+    accumulated = "accumulated-local"
+  )
+}
+
+#' Print, summarise and convert profiles
+#'
+#' @param x,object An `mp_profile` result of [model_profile()].
+#' @param n Number of rows of `agr_profiles` to show.
+#' @param what `"agr_profiles"` (the profiles) or `"cp_profiles"` (the ICE
+#'   curves).
+#' @param row.names,optional Ignored; for compatibility with the generic.
+#' @param ... Ignored.
+#' @returns `print()` returns `x` invisibly; `summary()` a data frame of class
+#'   `summary_mp_profile` with one row per variable and profile label (one
+#'   per subgroup with `groups`) (grid size, range of the
+#'   grid, minimum, maximum and range of the profile, number of grid points
+#'   without support, and the fewest background rows near a grid point,
+#'   `min_rows`, from `_support_`), ordered by the profile's range, largest
+#'   first;
+#'   `as.data.frame()` the requested data frame.
+#' @examples
+#' fit <- lm(mpg ~ wt + hp, data = mtcars)
+#' pd <- model_profile(fit, mtcars[c("wt", "hp")])
+#' print(pd, n = 3)
+#' summary(pd)
+#' head(as.data.frame(pd, what = "cp_profiles"))
+#' @name mp_profile-methods
+NULL
+
+#' @rdname mp_profile-methods
+#' @export
+print.mp_profile <- function(x, n = 6, ...) {
+  method <- if (x$type == "partial") "" else paste0(" (", x$method, ")")
+  cli::cat_line(
+    "<mp_profile> ", profile_title(x$type), " profiles", method,
+    " of ", length(x$variables), " variable", if (length(x$variables) != 1) "s",
+    " for ", encodeString(x$label, quote = "\"")
+  )
+  cli::cat_line(
+    "  variables: ", paste(x$variables, collapse = ", ")
+  )
+  rows <- if (x$N < x$n_data) paste0(x$N, " of ", x$n_data) else paste0("all ", x$N)
+  cli::cat_line(
+    "  background rows: ", rows,
+    "; predictions: ", format(x$n_predictions, big.mark = ","),
+    "; threads: ", x$threads,
+    if (identical(x$engine, "native")) "; native engine"
+  )
+  if (length(x$class)) {
+    cli::cat_line("  class", if (length(x$class) > 1L) "es", ": ", paste(x$class, collapse = ", "))
+  }
+  if (!is.null(x$weights)) {
+    cli::cat_line("  case weights: ", format(sum(x$weights), digits = 6), " in total")
+  }
+  if (!is.null(x$groups)) {
+    cli::cat_line("  subgroups of ", x$groups$column, ": ",
+                  paste0(x$groups$levels, " (", x$groups$sizes, " rows)", collapse = ", "))
+  }
+  if (length(x$intervals) && ncol(x$intervals) == 1L) {
+    cli::cat_line("  intervals (K): ", paste0(rownames(x$intervals), " = ", x$intervals[, 1L], collapse = ", "))
+  }
+  if (length(x$bandwidth)) {
+    cli::cat_line("  bandwidth: ", paste0(names(x$bandwidth), " = ", format(x$bandwidth, digits = 4), collapse = ", "))
+  }
+  if (!is.null(x$cp_profiles)) {
+    cli::cat_line("  ICE curves: ", format(nrow(x$cp_profiles), big.mark = ","), " rows in $cp_profiles")
+  }
+  cli::cat_line("First rows of $agr_profiles:")
+  print(utils::head(x$agr_profiles, n), row.names = FALSE)
+  invisible(x)
+}
+
+#' @rdname mp_profile-methods
+#' @export
+summary.mp_profile <- function(object, ...) {
+  a <- object$agr_profiles
+  keys <- unique(a[c("_vname_", "_label_")])
+  out <- do.call(rbind, lapply(seq_len(nrow(keys)), function(k) {
+    v <- keys$`_vname_`[k]
+    d <- a[a$`_vname_` == v & a$`_label_` == keys$`_label_`[k], ]
+    xr <- if (is.numeric(d$`_x_`)) range(d$`_x_`) else c(NA, NA)
+    yr <- suppressWarnings(range(d$`_yhat_`, na.rm = TRUE))
+    data.frame(
+      variable = v, label = keys$`_label_`[k], points = nrow(d),
+      x_min = xr[1], x_max = xr[2],
+      yhat_min = yr[1], yhat_max = yr[2], yhat_range = yr[2] - yr[1],
+      no_support = sum(is.na(d$`_yhat_`)),
+      min_rows = if (is.null(d$`_support_`)) NA_integer_ else min(d$`_support_`),
+      stringsAsFactors = FALSE
+    )
+  }))
+  out <- out[order(-out$yhat_range), , drop = FALSE]
+  rownames(out) <- NULL
+  attr(out, "type") <- object$type
+  class(out) <- c("summary_mp_profile", "data.frame")
+  out
+}
+
+#' @export
+print.summary_mp_profile <- function(x, ...) {
+  cli::cat_line("Summary of ", profile_title(attr(x, "type")), " profiles (largest range first):")
+  print(structure(x, class = "data.frame"), row.names = FALSE, digits = 4)
+  invisible(x)
+}
+
+#' @rdname mp_profile-methods
+#' @export
+as.data.frame.mp_profile <- function(x, row.names = NULL, optional = FALSE, ...,
+                                     what = c("agr_profiles", "cp_profiles")) {
+  what <- match.arg(what)
+  out <- x[[what]]
+  if (is.null(out)) {
+    cli::cli_abort("This result has no ICE curves: they are kept for partial dependence and the kernel methods, when they fit in {.arg memory_budget}.")
+  }
+  out
+}

@@ -1,0 +1,144 @@
+# The setup of a call: what every entry point validates and samples once,
+# with the same code, before any estimator runs. Three steps:
+#
+# setup_inputs()  model, data, predict function, adapter, label, weights,
+#                 threads and memory budget, from an explainer or the
+#                 arguments;
+# setup_rows()    the background rows (N drawn, rows of weight 0 left out);
+# new_setup()     the immutable "mp_setup": the background columns and
+#                 weights, the engine (native trees, linear predictor, or
+#                 predict()), the profiled outputs (classes) and the chunking
+#                 policy.
+#
+# The entry points check their own arguments (variables, grids, ...)
+# between these steps, so that every error names the user's call.
+
+setup_inputs <- function(x, data, predict_function, label, weights, threads, memory_budget, call) {
+  # A compiled model is reused until the entry point returns.
+  close_cache <- native_cache_scope()
+  do.call(base::on.exit, list(bquote(.(close_cache)()), add = TRUE), envir = call)
+  inputs <- resolve_inputs(x, data, predict_function, label, call)
+  inputs$weights <- resolve_weights(weights, x, inputs$data, call)
+  inputs$threads <- resolve_threads(threads, call)
+  inputs$memory_budget <- check_budget(memory_budget, call)
+  inputs$call <- call
+  inputs
+}
+
+setup_rows <- function(inputs, N, seed) {
+  weighted_rows(sample_rows(nrow(inputs$data), N, seed), inputs$weights, inputs$call)
+}
+
+# engine: "auto", "native" or "predict" (see model_profile()); linear: may
+# the linear engine give PD curves?
+new_setup <- function(inputs, rows, class = NULL, engine = "predict", linear = FALSE) {
+  call <- inputs$call
+  background <- unclass_frame(background_rows(inputs$data, rows))
+  setup <- list(
+    model = inputs$model, adapter = inputs$adapter, predict_function = inputs$predict_function,
+    label = inputs$label, call = call, threads = inputs$threads,
+    memory_budget = inputs$memory_budget, data = background, n = length(rows), rows = rows,
+    weights = if (is.null(inputs$weights)) rep(1, length(rows)) else as.double(inputs$weights[rows]),
+    weighted = !is.null(inputs$weights), native = NULL, linear = NULL, engine = "predict"
+  )
+  # The native and linear engines stand in for the adapter's own predict
+  # function only: a function the user wrote is the model.
+  own <- is_default_predictor(setup$predict_function)
+  if (engine == "native" && !own) {
+    cli::cli_abort(c(
+      "The native engine stands in for the model's own predict function only, not for {.arg predict_function}.",
+      i = "Leave out {.arg predict_function}, or use {.code engine = \"predict\"}."
+    ), call = call)
+  }
+  if (own && engine != "predict") {
+    if (linear) setup$linear <- linear_prepare(setup)
+    if (is.null(setup$linear)) setup$native <- native_prepare(setup, engine, call)
+    if (!is.null(setup$linear) || !is.null(setup$native)) setup$engine <- "native"
+  }
+  y <- probe_outputs(setup)
+  setup$n_columns <- ncol(y)
+  setup$outputs <- select_outputs(y, class, call, setup$adapter$positive)
+  setup$n_outputs <- length(setup$outputs$columns)
+  setup <- c(setup, chunk_policy(setup))
+  structure(setup, class = "mp_setup")
+}
+
+# The predictions of two probe rows (not counted; only their shape is used),
+# which decide the outputs to profile: rows without missing values where
+# there are such (a model's predict() may refuse them; the profiles decide
+# what to do with those rows).
+probe_outputs <- function(setup) {
+  first <- seq_len(min(setup$n, 1000L))
+  complete <- which(do.call(stats::complete.cases, unname(lapply(setup$data, `[`, first))))
+  probe <- if (length(complete)) utils::head(complete, 2L) else seq_len(min(setup$n, 2L))
+  y <- if (!is.null(setup$native)) {
+    native_eval(setup$native$model, setup$native$X, probe)
+  } else {
+    probe_predict(setup$predict_function, setup$model,
+                  stack_frame(setup$data, probe, threads = setup$threads), setup$call)
+  }
+  check_predictions(y, length(probe), call = setup$call, allow_na = TRUE,
+                    classifier = identical(setup$adapter$task, "classification"))
+}
+
+# The first call of the predict function: its error is the user's first
+# sight of a model that does not fit the data, so it says so.
+probe_predict <- function(predict_function, model, newdata, call) {
+  tryCatch(predict_function(model, newdata), error = function(e) {
+    cli::cli_abort(c(
+      "The predict function failed on rows of {.arg data}.",
+      x = conditionMessage(e),
+      i = "Does {.arg data} hold every column the model uses, with the types it was fitted on?"
+    ), call = call)
+  })
+}
+
+# Chunk sizes, in stacked rows. A chunk takes a third of the memory budget
+# (the rest is for what R has not yet collected of the chunks before and
+# for the vectors of the background's length that a profile holds), and
+# through predict() at most max_chunk_rows. Under a plan, a future carries
+# the rows of up to 4 budget-sized chunks (at most max_chunks_per_future).
+chunk_policy <- function(setup) {
+  bytes <- vapply(setup$data, column_bytes, numeric(1))
+  per_row <- adapter_row_bytes(setup$adapter, bytes)
+  budget_rows <- min(.Machine$integer.max, max(1, floor(setup$memory_budget / 3 * 2^20 / per_row)))
+  predict_rows <- min(budget_rows, max_chunk_rows)
+  list(chunk_rows_direct = budget_rows, chunk_rows_predict = predict_rows,
+       per_future = min(max_chunks_per_future, as.integer(4 * budget_rows %/% predict_rows)))
+}
+
+column_bytes <- function(x) {
+  switch(typeof(x), double = 8, integer = 4, logical = 4, character = 8, 8)
+}
+
+# The chunk size of a request: the budget's for the native and linear
+# engines, capped for predict().
+request_chunk_rows <- function(setup, native = TRUE, linear = FALSE) {
+  if (uses_direct(setup, native, linear)) setup$chunk_rows_direct else setup$chunk_rows_predict
+}
+
+# Does a request with these permissions use the native or linear engine?
+uses_direct <- function(setup, native = TRUE, linear = FALSE) {
+  (native && !is.null(setup$native)) || (linear && !is.null(setup$linear))
+}
+
+# Labels of the profiled outputs: the label, or `<label>.<class>` per class
+# of a multiclass model (or when several classes are chosen).
+output_labels <- function(setup, label = setup$label) {
+  if (isTRUE(setup$outputs$suffix)) paste0(label, ".", setup$outputs$classes) else label
+}
+
+# Order of the rows to predict for ICE curves. "observation": each
+# background row repeated over the grid consecutively (fewest predict()
+# calls; tree ensembles predict such rows faster, as neighbouring rows
+# follow the same paths). "grid": one predict() call per grid value over a
+# block of rows whose other columns are shared, not copied (best for many
+# rows of a cheap model). "auto": observation order for tree ensembles,
+# the native and linear engines and fewer than grid_order_rows rows, grid
+# order otherwise; option `modelprofiles.row_order` overrides.
+row_order <- function(setup, n, direct = FALSE) {
+  if (direct) return("observation")
+  opt <- getOption("modelprofiles.row_order", "auto")
+  if (!identical(opt, "auto")) return(match.arg(opt, c("observation", "grid")))
+  if (setup$adapter$tree || n < grid_order_rows) "observation" else "grid"
+}
