@@ -169,11 +169,11 @@ as.data.frame.mp_comparison <- function(x, row.names = NULL, optional = FALSE, .
 #' @rdname compare_profiles
 #' @param object An `mp_comparison` result.
 #' @param n Number of variables to draw, the most different first.
-#' @param type `"profiles"` (the three profiles of the `n` variables, as
+#' @param geom `"profiles"` (the three profiles of the `n` variables, as
 #'   `plot(pd, ld, al)`) or `"distances"` (a dot chart of the distances).
 #' @exportS3Method ggplot2::autoplot
-autoplot.mp_comparison <- function(object, ..., type = c("profiles", "distances"), n = 4) {
-  type <- match.arg(type)
+autoplot.mp_comparison <- function(object, ..., geom = c("profiles", "distances"), n = 4) {
+  type <- match.arg(geom)
   check_plot_dots(list(...), "autoplot.mp_comparison")
   d <- object$distances
   vars <- utils::head(unique(d$variable), n)

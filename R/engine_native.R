@@ -86,7 +86,7 @@ native_compile <- function(model) {
   if (is.null(nm)) return(NULL)
   if (identical(nm$kind, "packed")) return(nm)
   nm$cache <- tryCatch(native_pack(nm), error = function(e) {
-    cli::cli_abort("Internal error: the compiled {nm$source} model is malformed: {conditionMessage(e)}")
+    cli::cli_abort("Internal error: the compiled {nm$source} model is malformed: {conditionMessage(e)}", call = NULL)
   })
   nm
 }
@@ -146,7 +146,7 @@ native_matrix <- function(nm, data) {
   if (is.matrix(data)) data <- as.data.frame(data)
   absent <- setdiff(nm$features, names(data))
   if (length(absent) > 0L) {
-    cli::cli_abort("The data lack the model's variable{?s} {.val {absent}}.")
+    cli::cli_abort("The data lack the model's variable{?s} {.val {absent}}.", call = NULL)
   }
   X <- matrix(0, nrow(data), length(nm$features))
   for (k in seq_along(nm$features)) X[, k] <- native_column(nm, k, data[[nm$features[k]]])

@@ -138,8 +138,9 @@
 #' }
 #' @export
 h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NULL,
-                        pairs = 5, N = 500, seed = NULL, weights = NULL, class = NULL,
-                        label = NULL, threads = NULL,
+                        N = 500, pairs = 5,
+                        label = NULL, seed = NULL, weights = NULL, class = NULL,
+                        threads = NULL,
                         memory_budget = getOption("modelprofiles.memory_budget", 256),
                         engine = c("auto", "native", "predict"), ...) {
   call <- match.call()

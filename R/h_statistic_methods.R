@@ -4,7 +4,7 @@
 #' @param n Number of rows of each table to show.
 #' @param what `"overall"` or `"pairwise"`: which statistics.
 #' @param row.names,optional Ignored; for compatibility with the generic.
-#' @param which `"both"` (overall and pairwise statistics in two panels, or
+#' @param geom `"both"` (overall and pairwise statistics in two panels, or
 #'   the overall ones alone when there are no pairs), `"overall"` or
 #'   `"pairwise"`.
 #' @param top Show at most this many variables (or pairs) per panel, those
@@ -21,7 +21,7 @@
 #' h <- h_statistic(fit, mtcars[c("wt", "hp", "qsec")])
 #' print(h, n = 2)
 #' as.data.frame(h, what = "pairwise")
-#' plot(h, which = "overall")
+#' plot(h, geom = "overall")
 #' @name mp_h_statistic-methods
 NULL
 
@@ -68,9 +68,9 @@ as.data.frame.mp_h_statistic <- function(x, row.names = NULL, optional = FALSE, 
 
 #' @rdname mp_h_statistic-methods
 #' @exportS3Method ggplot2::autoplot
-autoplot.mp_h_statistic <- function(object, ..., which = c("both", "overall", "pairwise"),
+autoplot.mp_h_statistic <- function(object, ..., geom = c("both", "overall", "pairwise"),
                                     top = NULL, title = NULL, subtitle = NULL) {
-  which <- match.arg(which)
+  which <- match.arg(geom)
   check_plot_dots(list(...), "autoplot.mp_h_statistic")
   if (!is.null(top)) top <- check_whole(top, "top", 1, rlang::current_env())
   parts <- list()

@@ -21,7 +21,7 @@
 #' background rows are not read (they are listed in `$left_out`). All
 #' profiles use the same grid, the grid of the overall profile (give your
 #' own with `variable_splits`, e.g. from [profile_grid()] on the training
-#' rows), and the same background rows (all rows of `data` by default).
+#' rows), and the same background rows (`N` of the rows of `data`, all of them when it has fewer).
 #'
 #' @inheritParams model_profile
 #' @param groups The groupings of the rows: names of columns of `data`, or
@@ -32,7 +32,7 @@
 #' @param sloped A subgroup whose slope exceeds `sloped` in absolute value
 #'   slopes.
 #' @param min_group_size Subgroups with fewer background rows are not read.
-#' @param N Number of background rows; `NULL` (the default) uses all rows.
+#' @param N Number of background rows to sample when `data` has more; `NULL` uses all rows.
 #' @param grid_points,variable_splits_type The grid, by default five values
 #'   that occur (see [profile_grid()]).
 #' @param ... Must be empty.
@@ -60,10 +60,11 @@
 #' plot(h)
 #' @export
 hidden_interactions <- function(x, data = NULL, predict_function = NULL, variables = NULL,
-                                groups, flat = 0.05, sloped = 0.02, min_group_size = 25,
-                                N = NULL, grid_points = 5, variable_splits_type = "distinct",
-                                variable_splits = NULL, group_bins = 3, label = NULL,
-                                seed = NULL, weights = NULL, class = NULL, threads = NULL,
+                                groups, N = 1000, flat = 0.05, sloped = 0.02, min_group_size = 25,
+                                grid_points = 5, variable_splits_type = "distinct",
+                                variable_splits = NULL, group_bins = 3,
+                                label = NULL, seed = NULL, weights = NULL, class = NULL,
+                                threads = NULL,
                                 memory_budget = getOption("modelprofiles.memory_budget", 256),
                                 engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
@@ -222,15 +223,15 @@ as.data.frame.mp_slopes <- function(x, row.names = NULL, optional = FALSE, ...,
 
 #' @rdname hidden_interactions
 #' @param object An `mp_slopes` result.
-#' @param type `"slopes"`: a dot per subgroup and variable at its slope, the
+#' @param geom `"slopes"`: a dot per subgroup and variable at its slope, the
 #'   overall slope as a vertical line and the band \eqn{\pm}`sloped` shaded;
 #'   `"profiles"`: the subgroups' profiles of the variables (by default the
 #'   flagged ones, else all), the overall profile in black.
 #' @details `plot()` draws the picture the numbers summarise: which
 #'   subgroups pull a flat average up and which pull it down.
 #' @exportS3Method ggplot2::autoplot
-autoplot.mp_slopes <- function(object, ..., type = c("slopes", "profiles"), variables = NULL) {
-  type <- match.arg(type)
+autoplot.mp_slopes <- function(object, ..., geom = c("slopes", "profiles"), variables = NULL) {
+  type <- match.arg(geom)
   check_plot_dots(list(...), "autoplot.mp_slopes")
   s <- object$summary
   if (is.null(variables)) variables <- if (any(s$hidden)) s$variable[s$hidden] else s$variable

@@ -62,9 +62,8 @@ model_adapter.character <- function(model) {
 
 #' @export
 model_adapter.NULL <- function(model) {
-  new_adapter(family = "model", predict = function(model, newdata) {
-    cli::cli_abort("There is no model: give {.arg x} or a {.arg predict_function}.")
-  })
+  new_adapter(family = "model", predict = NULL,
+              refuse = "There is no model: give {.arg x} or a {.arg predict_function}.")
 }
 
 # The constructor. `predict` is marked as the package's own (the engines

@@ -170,19 +170,18 @@
 #' w <- rep(1:2, length.out = nrow(mtcars))
 #' model_profile(fit, X, variables = "wt", weights = w, grid_points = 5)
 #' @export
-model_profile <- function(x, data = NULL, predict_function = NULL,
-                          variables = NULL,
+model_profile <- function(x, data = NULL, predict_function = NULL, variables = NULL,
                           type = c("partial", "conditional", "accumulated"),
                           N = 1000, method = NULL, grid_points = 101,
                           variable_splits_type = c("quantiles", "uniform", "distinct"),
-                          variable_splits = NULL, intervals = 40,
-                          bandwidth = NULL, label = NULL, seed = NULL,
-                          threads = NULL,
-                          memory_budget = getOption("modelprofiles.memory_budget", 256),
+                          variable_splits = NULL, intervals = 40, bandwidth = NULL,
                           keep_ice = TRUE, groups = NULL, group_bins = 3,
                           min_group_size = 10, group_title = NULL,
-                          al_shift = c("group", "common"), k = NULL, cluster_center = TRUE, class = NULL, weights = NULL,
+                          al_shift = c("group", "common"), k = NULL, cluster_center = TRUE,
                           level_order = c("similarity", "levels"), na_level = FALSE,
+                          label = NULL, seed = NULL, weights = NULL, class = NULL,
+                          threads = NULL,
+                          memory_budget = getOption("modelprofiles.memory_budget", 256),
                           engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()

@@ -66,11 +66,10 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
                              type = c("partial", "accumulated"),
                              N = 1000, grid_points = 21, intervals = 10,
                              variable_splits_type = c("quantiles", "uniform", "distinct"),
-                             variable_splits = NULL, label = NULL, seed = NULL,
+                             variable_splits = NULL, level_order = c("similarity", "levels"),
+                             label = NULL, seed = NULL, weights = NULL, class = NULL,
                              threads = NULL,
                              memory_budget = getOption("modelprofiles.memory_budget", 256),
-                             class = NULL, weights = NULL,
-                             level_order = c("similarity", "levels"),
                              engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()

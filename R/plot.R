@@ -314,24 +314,24 @@ fix_x <- function(d, numeric_x, objs, vars) {
   d
 }
 
-check_center <- function(center) {
+check_center <- function(center, call = rlang::caller_env()) {
   if (is.null(center)) return(invisible())
   ok <- (is.character(center) && length(center) == 1L && center %in% c("first", "middle", "mean")) ||
     ((is.numeric(center) || inherits(center, c("Date", "POSIXct"))) && length(center) == 1L && is.finite(center))
   if (!ok) {
-    cli::cli_abort("{.arg center} must be {.val first}, {.val middle}, {.val mean} or a number.")
+    cli::cli_abort("{.arg center} must be {.val first}, {.val middle}, {.val mean} or a number.", call = call)
   }
 }
 
 # Evenly spaced selection of at most `max_curves` ICE curves per profile.
-ice_curves <- function(objs, labels, vars, max_curves, x_kind) {
+ice_curves <- function(objs, labels, vars, max_curves, x_kind, call = rlang::caller_env()) {
   out <- lapply(seq_along(objs), function(i) {
     cp <- objs[[i]]$cp_profiles
     if (is.null(cp)) {
       cli::cli_abort(c(
         "Profile {.val {labels[i]}} has no ICE curves to draw.",
         i = "ICE curves are kept for partial dependence and the kernel methods (see {.arg keep_ice})."
-      ))
+      ), call = call)
     }
     cp <- cp[cp$`_vname_` %in% vars, , drop = FALSE]
     ids <- unique(cp$`_ids_`)
@@ -347,7 +347,7 @@ ice_curves <- function(objs, labels, vars, max_curves, x_kind) {
 }
 
 # Subtract from each curve its value at the anchor.
-center_curves <- function(d, center) {
+center_curves <- function(d, center, call = rlang::caller_env()) {
   key <- paste(d$`_vname_`, d$`_label_`, if (is.null(d$`_ids_`)) 0 else d$`_ids_`, sep = "\r")
   idx <- split(seq_len(nrow(d)), key)
   for (r in idx) {
@@ -362,7 +362,7 @@ center_curves <- function(d, center) {
     } else if (!is.factor(x)) {
       stats::approx(as.double(x), y, xout = as.double(center), rule = 2)$y
     } else {
-      cli::cli_abort("A numeric {.arg center} needs numeric variables.")
+      cli::cli_abort("A numeric {.arg center} needs numeric variables.", call = call)
     }
     d$`_yhat_`[r] <- y - anchor
   }

@@ -21,7 +21,7 @@ test_that("distances: zero for an additive linear model, LD borrows a correlated
   expect_gt(ds$ld_al[1], 0.3)
   expect_output(print(cmp), "ld_al")
   expect_s3_class(plot(cmp), "ggplot")
-  pd <- ggplot2::layer_data(plot(cmp, type = "distances"))
+  pd <- ggplot2::layer_data(plot(cmp, geom = "distances"))
   expect_equal(nrow(pd), 9)
 })
 

@@ -259,14 +259,14 @@ test_that("plots: bars of H2, sorted, one panel per kind, coloured by class", {
   # Largest on top: within a panel, y increases as H2 decreases.
   ov <- d[d$PANEL == 1, ]
   expect_equal(ov$xmax[order(-ov$y)], res$overall$h2, tolerance = 1e-12)
-  po <- ggplot2::autoplot(res, which = "overall", top = 2)
+  po <- ggplot2::autoplot(res, geom = "overall", top = 2)
   d <- ggplot2::layer_data(po, 1)
   expect_equal(sort(d$xmax, decreasing = TRUE), res$overall$h2[1:2], tolerance = 1e-12)
   expect_equal(length(unique(d$PANEL)), 1)
-  pp <- ggplot2::autoplot(res, which = "pairwise")
+  pp <- ggplot2::autoplot(res, geom = "pairwise")
   expect_equal(sort(ggplot2::layer_data(pp, 1)$xmax), sort(res$pairwise$h2), tolerance = 1e-12)
   r0 <- h_statistic(fit, X[c("a", "b", "c", "d", "e")], pairs = 0)
-  expect_error(ggplot2::autoplot(r0, which = "pairwise"), "no pairwise")
+  expect_error(ggplot2::autoplot(r0, geom = "pairwise"), "no pairwise")
   expect_equal(nrow(ggplot2::layer_data(plot(r0), 1)), 5)
 })
 

@@ -25,7 +25,7 @@ test_that("opposite slopes in two halves: a flat profile, flagged", {
   p <- plot(h)
   ld <- ggplot2::layer_data(p, 5)
   expect_equal(sort(ld$x), sort(c(-span, span)), tolerance = 1e-12)
-  expect_s3_class(plot(h, type = "profiles"), "ggplot")
+  expect_s3_class(plot(h, geom = "profiles"), "ggplot")
   expect_error(hidden_interactions(NULL, d, predict_function = f, groups = "nope"), "not in the data")
   expect_error(hidden_interactions(NULL, d, predict_function = f), "groups")
   expect_error(hidden_interactions(NULL, d, predict_function = f, groups = "s", flat = -1), "non-negative")
