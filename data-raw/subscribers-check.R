@@ -24,7 +24,7 @@
 
 load("data/subscribers.rda")
 load("data/subscriber_tree.rda")
-source("R/subscriber_tree.R")   # the methods and subscriber_features()
+source("inst/examples/subscriber.R")   # the methods and subscriber_features()
 
 # What the lesson prints -----------------------------------------------------
 

@@ -58,6 +58,7 @@ save(plot(model_profile(lm3, iris[c("Species", "Petal.Length", "Sepal.Width")], 
 # Interactions: H-statistics, slopes by subgroup, ICE clusters.
 h2 <- h_statistic(fit2, X[1:300, ], N = NULL, label = "random forest")
 save(plot(h2), "17-h-statistic", w = 7, h = 4)
+source(system.file("examples", "subscriber.R", package = "modelprofiles"))
 test <- subscribers[subscribers$split == "test", ]
 train <- subscribers[subscribers$split == "train", ]
 sv <- c("household", "satisfaction")

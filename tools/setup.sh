@@ -40,6 +40,12 @@ if [ "$what" = "check" ]; then
     if (!have("checkmate") || utils::packageVersion("checkmate") < "2.3.0") {
       install.packages("checkmate", Ncpus = 2)
     }
+    # future >= 1.40 starts a stopped multisession worker again, which the
+    # package relies on after an interrupt (test-parallel.R tests it);
+    # Debian 12 builds 1.31. (Its dependencies, e.g. parallelly, follow.)
+    if (!have("future") || utils::packageVersion("future") < "1.40.0") {
+      install.packages("future", Ncpus = 2)
+    }
     need <- c("DALEX", "pdp", "iml", "yaImpute", "hstats", "lightgbm",
               "parsnip", "workflows", "mlr3", "mlr3learners")
     miss <- need[!vapply(need, have, logical(1))]
@@ -55,5 +61,8 @@ if [ "$what" = "check" ]; then
     need <- c(need, "xgboost")
     ok <- vapply(need, have, logical(1))
     if (!all(ok)) stop("could not install: ", paste(need[!ok], collapse = ", "))
+    # (From the libraries: this session has loaded the old future.)
+    fv <- utils::packageVersion("future", lib.loc = .libPaths())
+    if (fv < "1.40.0") stop("future >= 1.40.0 is needed, found ", fv)
   '
 fi

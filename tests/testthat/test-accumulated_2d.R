@@ -17,6 +17,11 @@ surface <- function(res, label = res$labels[1]) {
 test_that("second-order AL equals ALEPlot 1.1, with and without empty cells", {
   cases <- grep("2d_J", names(aleplot_ref), value = TRUE)
   expect_length(cases, 8)
+  # All pairs but one interact in their models: surfaces spanning 0.74 to 35.
+  # synthetic's x1 and x3 enter additively, and ALEPlot's surface is zero.
+  spans <- vapply(cases, function(case) diff(range(aleplot_ref[[case]]$f)), numeric(1))
+  expect_identical(names(spans)[spans < 0.5], "synthetic2d_J13_K8")
+  expect_lt(spans[["synthetic2d_J13_K8"]], 1e-12)
   for (case in cases) {
     ref <- aleplot_ref[[case]]
     d <- ale2d_case(case)
@@ -74,15 +79,28 @@ test_that("second-order AL: weights equal duplicated rows; classes; missing valu
   set.seed(3)
   w <- sample(1:3, nrow(d$X), TRUE)
   dup <- d$X[rep(seq_len(nrow(d$X)), w), ]
+  # factor5's model is additive in x1 and x2; x1 * x2 and sin(x1 * x2) make
+  # their second-order effect non-zero.
+  pfi <- function(m, nd) d$pf(m, nd) + nd$x1 * nd$x2 + sin(nd$x1 * nd$x2)
   for (v in list(c("x1", "x2"), c("g", "x1"))) {
-    wt <- model_profile_2d(NULL, d$X, predict_function = d$pf, variables = v, type = "accumulated",
+    wt <- model_profile_2d(NULL, d$X, predict_function = pfi, variables = v, type = "accumulated",
                            intervals = 6, N = NULL, weights = w)
-    dp <- model_profile_2d(NULL, dup, predict_function = d$pf, variables = v, type = "accumulated",
+    dp <- model_profile_2d(NULL, dup, predict_function = pfi, variables = v, type = "accumulated",
                            intervals = 6, N = NULL)
     expect_equal(wt$grids, dp$grids)
     expect_equal(surface(wt), surface(dp), tolerance = 1e-12)
+    # Both are the plain-R reference of ALEPlot's algorithm, with the weights
+    # as frequencies and on the duplicated rows.
+    for (ref in list(ref_al_2d(d$X, v, function(nd) pfi(NULL, nd), K = 6, w = w),
+                     ref_al_2d(dup, v, function(nd) pfi(NULL, nd), K = 6))) {
+      expect_identical(ref$nn_ties, 0L)
+      expect_equal(wt$grids[[v[2]]], unname(ref$x2))
+      expect_equal(surface(wt), unname(ref$f), tolerance = 1e-12, label = paste(v, collapse = ":"))
+    }
+    expect_gt(diff(range(surface(wt))), 2)
   }
-  pf2 <- function(m, nd) cbind(one = d$pf(m, nd), two = -2 * d$pf(m, nd), three = nd$x1)
+  # three: x1 * x2, whose effect is zero for g:x2 and not for x1:x2.
+  pf2 <- function(m, nd) cbind(one = d$pf(m, nd), two = -2 * d$pf(m, nd), three = nd$x1 * nd$x2)
   r <- model_profile_2d(NULL, d$X, predict_function = pf2, variables = c("g", "x2"),
                         type = "accumulated", intervals = 6, N = NULL, label = "m")
   expect_equal(r$labels, c("m.one", "m.two", "m.three"))
@@ -98,9 +116,12 @@ test_that("second-order AL: weights equal duplicated rows; classes; missing valu
   small <- model_profile_2d(NULL, d$X, predict_function = pf2, variables = c("x1", "x2"),
                             type = "accumulated", intervals = 6, N = NULL, label = "m",
                             memory_budget = 0.005)
-  expect_equal(small$agr_profiles,
-               model_profile_2d(NULL, d$X, predict_function = pf2, variables = c("x1", "x2"),
-                                type = "accumulated", intervals = 6, N = NULL, label = "m")$agr_profiles)
+  whole <- model_profile_2d(NULL, d$X, predict_function = pf2, variables = c("x1", "x2"),
+                            type = "accumulated", intervals = 6, N = NULL, label = "m")
+  expect_equal(small$agr_profiles, whole$agr_profiles, tolerance = 1e-12)
+  ref <- ref_al_2d(d$X, c("x1", "x2"), function(nd) nd$x1 * nd$x2, K = 6)
+  expect_equal(surface(small, "m.three"), unname(ref$f), tolerance = 1e-12)
+  expect_gt(diff(range(surface(small, "m.three"))), 2)
   Xna <- d$X
   Xna$x2[1:5] <- NA
   expect_warning(model_profile_2d(NULL, Xna, predict_function = d$pf, variables = c("x1", "x2"),

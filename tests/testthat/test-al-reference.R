@@ -18,8 +18,10 @@ al_case <- function(seed, levels = 5, n = 240) {
   eff <- stats::setNames(rnorm(levels), lev)
   pred <- function(d) {
     e <- eff[as.character(d$g)]
-    # (k, a character column, is left out of the data given to iml)
-    d$x1 * e + (d$h == "u") * d$x2 + e * d$x2^2 + if (is.null(d$k)) 0 else (d$k == "s") * d$x1
+    # (k, a character column, is left out of the data given to iml; x1 and
+    # x2 interact, so that their second-order effect is not zero)
+    d$x1 * e + (d$h == "u") * d$x2 + e * d$x2^2 + d$x1 * d$x2 + sin(2 * d$x1 * d$x2) +
+      if (is.null(d$k)) 0 else (d$k == "s") * d$x1
   }
   list(X = X, pred = pred, w = sample(1:4, n, TRUE))
 }
@@ -64,6 +66,7 @@ test_that("categorical AL equals the reference: order, values, weights", {
 
 test_that("second-order AL equals the reference, with weights and empty cells", {
   checked <- 0
+  numeric_pairs <- 0
   for (seed in 1:6) {
     cs <- al_case(seed, n = 200)
     pf <- function(m, d) cs$pred(d)
@@ -80,11 +83,16 @@ test_that("second-order AL equals the reference, with weights and empty cells", 
         expect_identical(res$grids[[J[2]]], unname(ref$x2))
         expect_equal(matrix(a$`_yhat_`, length(ref$x1)), unname(ref$f), tolerance = 1e-12,
                      label = paste("seed", seed, paste(J, collapse = ":")))
+        # Every pair interacts: the surfaces are far from zero (x1:x2 spans
+        # 4.8 to 7.0, g:x1 5.9 to 16.2, g:x2 0.9 to 2.5).
+        expect_gt(diff(range(ref$f)), 0.5)
         checked <- checked + 1
+        numeric_pairs <- numeric_pairs + identical(J, c("x1", "x2"))
       }
     }
   }
   expect_gt(checked, 25)
+  expect_gt(numeric_pairs, 8)
 })
 
 test_that("categorical AL equals iml's; 2-D AL equals iml's on ALEPlot's edges", {
@@ -105,8 +113,13 @@ test_that("categorical AL equals iml's; 2-D AL equals iml's on ALEPlot's edges",
                          type = "accumulated", intervals = 6, N = NULL)
   z1 <- r2$grids$x1
   z2 <- r2$grids$x2
-  fe2 <- iml::FeatureEffect$new(P, c("x1", "x2"), method = "ale", grid.points = list(z1, z2))$results
+  # (iml passes data.table's merge() an argument it ignores, with a warning.)
+  fe2 <- withCallingHandlers(
+    iml::FeatureEffect$new(P, c("x1", "x2"), method = "ale", grid.points = list(z1, z2))$results,
+    warning = function(w) if (grepl("unknown keyword argument", conditionMessage(w))) invokeRestart("muffleWarning")
+  )
   f <- matrix(NA_real_, length(z1), length(z2))
   f[cbind(match(fe2$x1, z1), match(fe2$x2, z2))] <- fe2$.ale
   expect_equal(matrix(r2$agr_profiles$`_yhat_`, length(z1)), f, tolerance = 1e-12)
+  expect_gt(diff(range(f)), 2)
 })

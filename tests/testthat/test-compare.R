@@ -41,3 +41,45 @@ test_that("an interaction with a correlated variable separates PD from AL", {
   expect_equal(ds$pd_al[ds$variable == "g"], 0, tolerance = 1e-12)
   expect_error(compare_profiles(NULL, d, predict_function = f, foo = 1), "Unknown argument")
 })
+
+test_that("integer weights equal replicated rows: distances and the three profiles", {
+  set.seed(73)
+  n <- 200
+  x1 <- runif(n)
+  d <- data.frame(x1 = x1, x2 = x1 + rnorm(n, sd = 0.1), g = factor(sample(c("a", "b", "c"), n, TRUE)))
+  w <- sample(1:4, n, TRUE)
+  dup <- d[rep(seq_len(n), w), ]
+  f <- function(m, nd) nd$x1 * nd$x2 + (nd$g == "a") * nd$x1 + sin(3 * nd$x2)
+  wt <- compare_profiles(NULL, d, predict_function = f, N = NULL, weights = w, grid_points = 15,
+                         intervals = 8)
+  rp <- compare_profiles(NULL, dup, predict_function = f, N = NULL, grid_points = 15, intervals = 8)
+  expect_identical(wt$distances[c("variable", "label")], rp$distances[c("variable", "label")])
+  for (k in c("pd_al", "ld_al", "pd_ld", "al_range")) {
+    expect_equal(wt$distances[[k]], rp$distances[[k]], tolerance = 1e-12, label = k)
+  }
+  for (k in c("pd", "ld", "al")) {
+    expect_equal(wt$profiles[[k]]$agr_profiles, rp$profiles[[k]]$agr_profiles, tolerance = 1e-12,
+                 label = k)
+    expect_equal(wt$profiles[[k]]$grids, rp$profiles[[k]]$grids, tolerance = 1e-12, label = k)
+  }
+  expect_equal(wt$profiles$ld$bandwidth, rp$profiles$ld$bandwidth, tolerance = 1e-12)
+  # The profiles and distances are not trivial, and the weights matter:
+  # without them every distance moves (the LD ones by 0.01 to 0.03).
+  expect_true(all(wt$distances$ld_al > 0.05))
+  expect_true(all(wt$distances$al_range > 0.5))
+  un <- compare_profiles(NULL, d, predict_function = f, N = NULL, grid_points = 15, intervals = 8)
+  expect_true(all(abs(un$distances$ld_al - wt$distances$ld_al) > 0.005))
+  # The weighted distance by hand, for x1: the profiles read at the rows'
+  # values (linear interpolation), centred, weighted root-mean-square.
+  at <- function(res) {
+    a <- res$agr_profiles[res$agr_profiles$`_vname_` == "x1", ]
+    approx(res$grids$x1, a$`_yhat_`, d$x1, rule = 2)$y
+  }
+  cen <- function(g) g - sum(w * g) / sum(w)
+  dist <- function(g, h) sqrt(sum(w * (cen(g) - cen(h))^2) / sum(w))
+  p <- lapply(wt$profiles, at)
+  x1_row <- wt$distances[wt$distances$variable == "x1", ]
+  expect_equal(x1_row$pd_al, dist(p$pd, p$al), tolerance = 1e-12)
+  expect_equal(x1_row$ld_al, dist(p$ld, p$al), tolerance = 1e-12)
+  expect_equal(x1_row$pd_ld, dist(p$pd, p$ld), tolerance = 1e-12)
+})

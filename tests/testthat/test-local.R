@@ -90,6 +90,50 @@ test_that("grid points without support are NA with a warning, never 0", {
   expect_equal(is.na(profile_of(res)$`_yhat_`), c(TRUE, FALSE, TRUE))
 })
 
+test_that("kernel LD: a grid point is supported up to three bandwidths from the nearest row", {
+  # Dyadic numbers, so that every distance is exact: bandwidth 1/8, three
+  # bandwidths 0.375, eps = 2^-20 (about 1e-6).
+  bw <- 0.125
+  eps <- 2^-20
+  X <- data.frame(x1 = c(0, 0.5, 1, 10, 10.5, 11), x2 = c(3, -1, 2, 0.5, 4, -2))
+  f <- function(d) d$x1^2 + d$x1 * d$x2
+  pf <- function(m, newdata) f(newdata)
+  z <- c(
+    1 + 3 * bw - eps,  # 3 bw - eps above the row at 1: supported
+    1 + 3 * bw + eps,  # 3 bw + eps above it (the next row, 10, is far): NA
+    10 - 3 * bw - eps, # 3 bw + eps below the row at 10: NA
+    10 - 3 * bw + eps, # 3 bw - eps below it: supported
+    11 + 3 * bw - eps, # past the largest row, just inside: supported
+    11 + 3 * bw + eps  # just outside: NA
+  )
+  near <- vapply(z, function(g) min(abs(g - X$x1)), numeric(1))
+  expect_identical(near - 3 * bw, c(-eps, eps, eps, -eps, -eps, eps))
+  expect_warning(
+    res <- model_profile(NULL, X, predict_function = pf, variables = "x1", type = "conditional",
+                         method = "kernel", bandwidth = c(x1 = bw), variable_splits = list(x1 = z),
+                         N = NULL),
+    "3 grid points without background rows nearby"
+  )
+  a <- res$agr_profiles
+  expect_identical(a$`_x_`, z)
+  expect_identical(is.na(a$`_yhat_`), c(FALSE, TRUE, TRUE, FALSE, FALSE, TRUE))
+  expect_identical(res$no_support$x1, z[c(2, 3, 6)])
+  expect_equal(unname(res$bandwidth[["x1"]]), bw)
+  # The supported points are the Gaussian-kernel means of the ICE values,
+  # dominated by the nearest row.
+  ok <- !is.na(a$`_yhat_`)
+  expect_equal(a$`_yhat_`[ok], ref_ld_kernel(f, X, "x1", z[ok], bw), tolerance = 1e-12)
+  # A bandwidth eps / 2 wider (three bandwidths grow by 1.5 eps) brings the
+  # three unsupported points in, with no warning.
+  expect_no_warning(
+    res2 <- model_profile(NULL, X, predict_function = pf, variables = "x1", type = "conditional",
+                          method = "kernel", bandwidth = c(x1 = bw + eps / 2),
+                          variable_splits = list(x1 = z), N = NULL)
+  )
+  expect_false(anyNA(res2$agr_profiles$`_yhat_`))
+  expect_null(res2$no_support$x1)
+})
+
 test_that("LD: 1 and 2 threads and row order give the same numbers", {
   set.seed(5)
   X <- data.frame(a = rnorm(400), b = rnorm(400))

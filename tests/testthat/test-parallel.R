@@ -10,7 +10,9 @@ parallel_data <- function(n = 300, seed = 1) {
   list(X = X, y = y)
 }
 
-# Every estimator, on the predict() path, with a small budget (many chunks).
+# Every estimator, on the predict() path, with a small budget (many chunks);
+# their ICE curves do not fit in it (the message is silenced), so these
+# compare aggregated profiles only.
 run_all <- function(fit, X) {
   b <- 0.05
   suppressMessages(list(
@@ -24,11 +26,31 @@ run_all <- function(fit, X) {
     p2 = model_profile_2d(fit, X, variables = list(c("a", "b"), c("f", "a")), engine = "predict",
                           memory_budget = b),
     a2 = model_profile_2d(fit, X, variables = list(c("a", "b"), c("f", "a")), type = "accumulated",
-                          engine = "predict", memory_budget = b),
-    grid = withr_options(list(modelprofiles.row_order = "grid"), model_profile(
-      fit, X, variables = c("a", "f"), N = NULL, engine = "predict", memory_budget = b, keep_ice = TRUE
-    ))
+                          engine = "predict", memory_budget = b)
   ))
+}
+
+# Profiles whose ICE curves are kept: 20 grid points (4 levels for f) x 300
+# rows fit in budgets that still split each into 7 to 25 predict() calls
+# (several futures of 4 chunks each), in observation and in grid order.
+run_ice <- function(fit, X) {
+  list(
+    pd = model_profile(fit, X, variables = c("a", "f"), N = NULL, grid_points = 20, engine = "predict",
+                       memory_budget = 0.35),
+    ld = model_profile(fit, X, variables = c("a", "b"), type = "conditional", method = "kernel",
+                       N = NULL, grid_points = 20, engine = "predict", memory_budget = 0.6),
+    grid = withr_options(list(modelprofiles.row_order = "grid"), model_profile(
+      fit, X, variables = c("a", "f"), N = NULL, grid_points = 20, engine = "predict", memory_budget = 0.35
+    ))
+  )
+}
+
+# The ICE curve of every row over `grid`, by predict() itself: rows in
+# observation order, each over the grid.
+ice_reference <- function(fit, X, v, grid) {
+  nd <- X[rep(seq_len(nrow(X)), each = length(grid)), ]
+  nd[[v]] <- if (is.factor(X[[v]])) factor(rep(grid, nrow(X)), levels = levels(X[[v]])) else rep(grid, nrow(X))
+  unname(predict(fit, nd))
 }
 
 withr_options <- function(opts, expr) {
@@ -46,32 +68,60 @@ test_that("a multisession plan with 2 workers gives identical numbers", {
   old <- future::plan("sequential")
   on.exit(future::plan(old), add = TRUE)
   s <- run_all(fit, d$X)
+  si <- run_ice(fit, d$X)
+  # The ICE curves are there, and are predict()'s own numbers.
+  for (k in names(si)) {
+    r <- si[[k]]
+    expect_false(is.null(r$cp_profiles), label = k)
+    for (v in r$variables) {
+      cp <- r$cp_profiles[r$cp_profiles$`_vname_` == v, ]
+      cp <- cp[order(cp$`_ids_`), ] # (stable: each row's curve stays in grid order)
+      grid <- r$grids[[v]]
+      expect_length(grid, if (v == "f") 4L else 20L)
+      expect_identical(cp$`_ids_`, rep(seq_len(nrow(d$X)), each = length(grid)), label = paste(k, v))
+      expect_equal(cp$`_yhat_`, ice_reference(fit, d$X, v, grid), tolerance = 1e-12,
+                   label = paste(k, v, "ICE"))
+      expect_gt(diff(range(cp$`_yhat_`)), 1)
+    }
+  }
+  # Which the budget splits into more predict() calls than one future takes.
+  sizes <- integer()
+  pf <- function(m, nd) {
+    sizes <<- c(sizes, nrow(nd))
+    predict(m, nd)
+  }
+  model_profile(fit, d$X, variables = c("a", "f"), N = NULL, grid_points = 20, engine = "predict",
+                predict_function = pf, memory_budget = 0.35)
+  expect_gt(length(sizes), 8)
   future::plan("multisession", workers = 2)
-  expect_equal(plan_workers(), 2L)
+  expect_equal(future::nbrOfWorkers(), 2L)
   m <- run_all(fit, d$X)
   for (k in names(s)) {
     expect_identical(m[[k]]$agr_profiles, s[[k]]$agr_profiles, label = k)
-    expect_identical(m[[k]]$cp_profiles, s[[k]]$cp_profiles, label = k)
     expect_identical(m[[k]]$n_predictions, s[[k]]$n_predictions, label = k)
+  }
+  mi <- run_ice(fit, d$X)
+  for (k in names(si)) {
+    expect_identical(mi[[k]]$cp_profiles, si[[k]]$cp_profiles, label = paste(k, "ICE"))
+    expect_identical(mi[[k]]$agr_profiles, si[[k]]$agr_profiles, label = k)
+    expect_identical(mi[[k]]$n_predictions, si[[k]]$n_predictions, label = k)
   }
   # A custom predict function travels too; errors on a worker reach the caller.
   pf <- function(m, nd) predict(m, nd) * 2
-  expect_identical(
-    model_profile(fit, d$X, variables = "a", N = NULL, predict_function = pf, memory_budget = 0.05)$agr_profiles,
-    {
-      future::plan("sequential")
-      model_profile(fit, d$X, variables = "a", N = NULL, predict_function = pf, memory_budget = 0.05)$agr_profiles
-    }
-  )
+  prof_a <- function(pf) {
+    model_profile(fit, d$X, variables = "a", N = NULL, predict_function = pf, memory_budget = 0.05,
+                  keep_ice = FALSE)$agr_profiles
+  }
+  expect_identical(prof_a(pf), { future::plan("sequential"); prof_a(pf) })
   future::plan("multisession", workers = 2)
   bad <- function(m, nd) if (nrow(nd) > 5) stop("model failed on the worker") else predict(m, nd)
-  expect_error(model_profile(fit, d$X, variables = "a", N = NULL, predict_function = bad,
-                             memory_budget = 0.05), "model failed on the worker")
+  expect_error(prof_a(bad), "model failed on the worker")
   # The workers are free again afterwards.
-  expect_identical(model_profile(fit, d$X, variables = "b", N = NULL, memory_budget = 0.05,
-                                 engine = "predict")$agr_profiles,
-                   { future::plan("sequential"); model_profile(fit, d$X, variables = "b", N = NULL,
-                                                               memory_budget = 0.05, engine = "predict")$agr_profiles })
+  prof_b <- function() {
+    model_profile(fit, d$X, variables = "b", N = NULL, memory_budget = 0.05, engine = "predict",
+                  keep_ice = FALSE)$agr_profiles
+  }
+  expect_identical(prof_b(), { future::plan("sequential"); prof_b() })
 })
 
 test_that("progress is signalled per chunk, through progressr", {

@@ -31,6 +31,10 @@ test_that("opposite slopes in two halves: a flat profile, flagged", {
   expect_error(hidden_interactions(NULL, d, predict_function = f, groups = "s", flat = -1), "non-negative")
 })
 
+# The example's helpers (subscriber_features(), the tree's predict() and
+# print() methods) are in a script the package installs, not in its namespace.
+source(system.file("examples", "subscriber.R", package = "modelprofiles"), local = TRUE)
+
 lesson_setup <- function() {
   train <- subscribers[subscribers$split == "train", ]
   test <- subscribers[subscribers$split == "test", ]
@@ -55,6 +59,12 @@ test_that("the lesson's table, tree, baseline and accuracy", {
   expect_equal(sprintf("%.4f", mean((predict(subscriber_tree, s$test) > 0.5) == s$test$suspicious)), "0.7897")
   # per_person is consistent with its sources, with the lesson's rounding.
   expect_identical(subscriber_features(subscribers)$per_person, subscribers$per_person)
+  # The script's print() method: 95 nodes, 48 leaves; depth 1 shows 3 lines.
+  out <- capture.output(print(subscriber_tree, depth = 1))
+  expect_identical(out[1], "<subscriber_tree> classification tree for `suspicious`: 95 nodes, 48 leaves, depth 6")
+  expect_length(grep("n = ", out), 3L)
+  expect_match(out[length(out)], "92 deeper nodes")
+  expect_error(predict(subscriber_tree, s$test["household"]), "no column")
 })
 
 test_that("the lesson's partial dependence at its five-point grids", {
