@@ -194,10 +194,10 @@ test_that("stacked rows keep the classes, time zones and units of every column",
   X$it <- structure(18000L + seq_len(nrow(X)), class = "Date")
   cols <- unclass(X)
   attr(cols, "row.names") <- NULL
-  src <- c(4L, 0L, 4L, 9L)
-  out <- modelprofiles:::cpp_stack_frame(cols, src, 4L, list(c(1, 2, 3, 4)), 1L)
+  rows <- c(5L, 1L, 5L, 10L)
+  out <- modelprofiles:::stack_frame(cols, rows, 5L, list(c(1, 2, 3, 4)), 1L)
   for (v in setdiff(names(X), "x")) {
-    expect_identical(out[[v]], X[[v]][src + 1L], info = v)
+    expect_identical(out[[v]], X[[v]][rows], info = v)
   }
   expect_identical(attr(out$t, "tzone"), "America/New_York")
   expect_identical(units(out$dt), "hours")
