@@ -31,9 +31,7 @@ stream_requests <- function(setup, n, start, use, finish, progress) {
   ids <- integer() # their numbers
   pending <- list() # batches sent and not collected
   ready <- list() # batches collected (or computed here) and not used, by number
-  n_sent <- 0L
-  n_used <- 0L
-  started <- 0L
+  n_sent <- n_used <- started <- 0L
   collected <- integer()
   rate <- NA_real_ # seconds per stacked row, from the batches collected
   start_next <- function() {
@@ -51,12 +49,9 @@ stream_requests <- function(setup, n, start, use, finish, progress) {
       if (!is.na(a)) break
       if (!start_next()) return(NULL)
     }
-    req <- active[[a]]$req
-    left <- if (started < n) Inf else sum(vapply(active, function(a) a$req$K - a$submitted, numeric(1)))
-    size <- max(1L, min(setup$per_future, ceiling(left / (2 * W))))
-    ks <- seq.int(active[[a]]$submitted + 1L, min(req$K, active[[a]]$submitted + size))
+    ks <- batch_chunks(setup, active, a, started < n, W)
     active[[a]]$submitted <<- ks[length(ks)]
-    list(id = ids[a], req = req, ks = ks, chunks = lapply(ks, req$make))
+    list(id = ids[a], req = active[[a]]$req, ks = ks, chunks = lapply(ks, active[[a]]$req$make))
   }
   sending <- FALSE
   send <- function() {
@@ -65,15 +60,12 @@ stream_requests <- function(setup, n, start, use, finish, progress) {
     n_sent <<- n_sent + 1L
     b$seq <- n_sent
     if (all(vapply(b$chunks, function(specs) is_direct_chunk(setup, b$req, specs), logical(1)))) {
-      b$ys <- lapply(b$chunks, function(specs) evaluate_chunk(setup, b$req, specs))
-      b$chunks <- NULL
-      ready[[as.character(b$seq)]] <<- b
+      ready[[as.character(b$seq)]] <<- evaluate_batch(setup, b)
       return(TRUE)
     }
     # `sending` stays TRUE if an interrupt (or an error) cuts the send short.
     sending <<- TRUE
-    b <- send_batch(b, setup, shipped)
-    pending[[length(pending) + 1L]] <<- b
+    pending[[length(pending) + 1L]] <<- send_batch(b, setup, shipped)
     sending <<- FALSE
     TRUE
   }
@@ -104,14 +96,11 @@ stream_requests <- function(setup, n, start, use, finish, progress) {
     b <- pending[[i]]
     ys <- future::value(b$future)
     pending[[i]] <- NULL
-    r <- (proc.time()[[3L]] - b$sent) / sum(b$n)
-    rate <- if (is.na(rate)) r else (rate + r) / 2
+    rate <- mean(c(rate[!is.na(rate)], (proc.time()[[3L]] - b$sent) / sum(b$n)))
     send()
-    b$ys <- collect_batch(setup, b, ys)
-    b$future <- ys <- NULL
-    ready[[as.character(b$seq)]] <- b
+    ready[[as.character(b$seq)]] <- collect_batch(setup, b, ys)
     collected <- c(collected, b$seq)
-    b <- NULL
+    b <- ys <- NULL
   }
   collected
 }
@@ -171,14 +160,34 @@ send_batch <- function(b, setup, shipped) {
   b
 }
 
-# A collected batch's predictions, checked, as one list per chunk (of one
-# matrix per specification, with attribute "n").
+# A collected batch, its predictions checked, as one list per chunk (of one
+# matrix per specification, with attribute "n") in b$ys.
 collect_batch <- function(setup, b, ys) {
   ys <- Map(function(y, n) check_chunk(setup, y, n), ys, b$n)
   chunk_of <- rep(seq_along(b$plans), b$per_chunk)
   n_of <- vapply(split(b$n, chunk_of), sum, numeric(1))
-  Map(function(p, y, n) structure(p$combine(unname(y)), n = n),
-      b$plans, split(ys, chunk_of), n_of)
+  b$ys <- Map(function(p, y, n) structure(p$combine(unname(y)), n = n),
+              b$plans, split(ys, chunk_of), n_of)
+  b$future <- NULL
+  b
+}
+
+# A batch of chunks that the native or linear engine evaluates, in this
+# process.
+evaluate_batch <- function(setup, b) {
+  b$ys <- lapply(b$chunks, function(specs) evaluate_chunk(setup, b$req, specs))
+  b$chunks <- NULL
+  b
+}
+
+# The chunks of request a (of those under way) in its next batch:
+# setup$per_future, and fewer at the end (once every request is started,
+# half of each worker's share of the chunks left, down to 1) so that the
+# workers finish together.
+batch_chunks <- function(setup, active, a, more, W) {
+  left <- if (more) Inf else sum(vapply(active, function(x) x$req$K - x$submitted, numeric(1)))
+  size <- max(1L, min(setup$per_future, ceiling(left / (2 * W))))
+  seq.int(active[[a]]$submitted + 1L, min(active[[a]]$req$K, active[[a]]$submitted + size))
 }
 
 # On a worker: stack each job's rows and predict them.

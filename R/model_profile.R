@@ -57,15 +57,10 @@
 #' @param threads Number of threads of the C++ loops; see
 #'   [profile_threads()].
 #' @param memory_budget Memory, in MiB, that a call may use beyond the data
-#'   (option `modelprofiles.memory_budget`, default 256). A chunk of stacked
-#'   rows takes a third of it: the rows, their predictions and the two
-#'   copies a typical `predict()` makes (four for randomForest; for ranger
-#'   forests, also the terminal node of each row in each tree that its
-#'   `predict()` keeps), up to 65,536 stacked rows per `predict()` call.
-#'   The rest is for garbage R has not yet collected and for vectors as
-#'   long as the background. Under a [future::plan()] it holds per process.
-#'   A chunk holds at most 2^31 - 1 stacked rows; a budget above 2^30 MiB
-#'   (1 PiB), `Inf` included, counts as 2^30 MiB.
+#'   (option `modelprofiles.memory_budget`, default 256). Rows are stacked
+#'   and predicted in chunks that fit in it, counting the copies the model's
+#'   `predict()` makes (see [model_adapter()]); under a [future::plan()] it
+#'   holds per process. `Inf` means no limit.
 #' @param keep_ice Keep the ICE curves (`$cp_profiles`) where they are
 #'   computed (PD, kernel LD and kernel AL), as long as all of them together
 #'   fit in `memory_budget` (about 48 bytes per point); curves of variables
@@ -120,13 +115,17 @@
 #'   * `cp_profiles`: the ICE curves as a data frame with columns `_vname_`,
 #'     `_label_`, `_ids_` (the row of `data`), `_x_` and `_yhat_`, or `NULL`;
 #'   * `type`, `method`, `variables`, `label`, `grids` (grid or edges per
-#'     variable), `intervals` (K used per variable), `bandwidth` (per
+#'     variable), `intervals` (the number K of intervals used: a matrix
+#'     with a row per variable and a column per subgroup, `"all"` without
+#'     subgroups; `NULL` for methods without intervals), `bandwidth` (per
 #'     variable), `N` (rows used), `rows` (which rows of `data`),
 #'     `observed` (the background rows' values of the profiled variables),
 #'     `labels` (one per profiled class), `class` (the profiled classes, or
 #'     `NULL`), `weights` (of the background rows, or `NULL`),
 #'     `engine` (`"native"` or `"predict"`, the one used),
-#'     `mean_prediction` (one per class), `n_predictions` (how many predictions were made),
+#'     `mean_prediction` (for AL profiles, the weighted mean prediction that
+#'     each profile is shifted by: one per profile label, named by it),
+#'     `n_predictions` (how many predictions were made),
 #'     `no_support` (grid points without support), `threads`, `call`.
 #'
 #' @references

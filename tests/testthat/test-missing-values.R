@@ -1,4 +1,5 @@
-# Missing values as a level, and the support of each grid point.
+# Missing values (as a level, in profiled variables and in predictions) and
+# the support of each grid point: a cross-cutting suite.
 
 test_that("support counts the background rows in each grid point's cell", {
   set.seed(41)

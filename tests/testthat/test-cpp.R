@@ -1,0 +1,31 @@
+# The C++ boundary (R/cpp.R): 1-based indices in, the numbers of plain R out.
+
+test_that("the 1-based wrappers agree with plain R", {
+  set.seed(5)
+  G <- 4
+  m <- 6
+  y <- cbind(rnorm(G * m), rnorm(G * m))
+  w <- runif(m)
+  for (c in 1:2) {
+    ref <- vapply(seq_len(G), function(g) sum(w * y[(seq_len(m) - 1) * G + g, c]), numeric(1))
+    expect_equal(grid_sums(y, G, w, 2L, c), ref, tolerance = 1e-14)
+  }
+  x <- c(0.5, 1, 2.5, 3, -1, 7)
+  edges <- c(0.5, 1.5, 3, 6)
+  expect_identical(interval_index(x, edges, 1L), c(1L, 1L, 2L, 2L, NA, NA))
+  k <- c(1L, 3L, 1L, 2L)
+  yy <- matrix(c(1, 2, 3, 4, 10, 20, 30, 40), 4)
+  s <- interval_sums(yy, k, c(1, 1, 2, 1), 3L, 2L)
+  expect_equal(s$sum, c(10 + 60, 40, 20))
+  expect_equal(s$wsum, c(3, 1, 1))
+  off <- c(0L, 2L, 2L, 4L)
+  g <- group_sums(yy, c(1, 2, 3, 4), off, 1L, 1L)
+  expect_equal(g$sum, c(1 + 4, 0, 9 + 16))
+  expect_equal(g$wsum, c(3, 0, 7))
+  expect_equal(nearest_sq(c(0, 2.2), c(1, 2, 5), 1L), c(1, 0.2^2))
+  d <- data.frame(a = 1:5, b = letters[1:5], stringsAsFactors = FALSE)
+  out <- stack_frame(unclass_frame(d), c(5L, 1L, 5L), 2L, list(c("x", "y", "z")), 1L)
+  expect_identical(out$a, c(5L, 1L, 5L))
+  expect_identical(out$b, c("x", "y", "z"))
+  expect_identical(stack_frame(unclass_frame(d))$a, 1:5)
+})

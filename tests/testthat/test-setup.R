@@ -1,0 +1,55 @@
+# The setup of a call (R/setup.R): validated once, immutable, the same for
+# every entry point.
+
+test_that("a setup holds the background rows and weights, and the engine and outputs", {
+  set.seed(3)
+  X <- data.frame(a = rnorm(50), b = runif(50), f = factor(sample(c("u", "v"), 50, TRUE)))
+  fit <- lm(a ~ b + f, data = X)
+  inputs <- setup_inputs(fit, X[c("b", "f")], NULL, NULL, rep(1:2, 25), 1L, 64, rlang::current_env())
+  rows <- setup_rows(inputs, 20, seed = 9)
+  expect_identical(rows, with_seed(9, sort(sample.int(50, 20))))
+  s <- new_setup(inputs, rows, engine = "auto", linear = TRUE)
+  expect_s3_class(s, "mp_setup")
+  expect_identical(s$n, 20L)
+  expect_identical(s$data$b, X$b[rows])
+  expect_identical(s$weights, as.double(rep(1:2, 25)[rows]))
+  expect_true(s$weighted)
+  expect_identical(s$engine, "native")
+  expect_identical(s$linear$variables, "b")
+  expect_null(s$native)
+  expect_identical(s$n_outputs, 1L)
+  # The chunk of the predict() path is capped, the direct one is not.
+  expect_lte(s$chunk_rows_predict, max_chunk_rows)
+  expect_gte(s$chunk_rows_direct, s$chunk_rows_predict)
+  expect_identical(request_chunk_rows(s, linear = TRUE), s$chunk_rows_direct)
+  expect_identical(request_chunk_rows(s, native = FALSE), s$chunk_rows_predict)
+  # The predict engine compiles nothing.
+  p <- new_setup(inputs, rows, engine = "predict", linear = TRUE)
+  expect_identical(p$engine, "predict")
+  expect_null(p$linear)
+})
+
+test_that("the outputs of a classifier are its classes; a user's function keeps predict()", {
+  fit <- glm(am ~ wt, data = mtcars, family = binomial)
+  inputs <- setup_inputs(fit, mtcars["wt"], NULL, NULL, NULL, 1L, 64, rlang::current_env())
+  s <- new_setup(inputs, seq_len(32), class = "0", engine = "auto")
+  expect_identical(s$outputs$classes, "0")
+  expect_identical(s$n_columns, 2L)
+  expect_identical(output_labels(s), "glm")
+  pf <- function(m, nd) stats::predict(m, nd, type = "response")
+  inputs <- setup_inputs(fit, mtcars["wt"], pf, NULL, NULL, 1L, 64, rlang::current_env())
+  expect_identical(new_setup(inputs, seq_len(32), engine = "auto", linear = TRUE)$engine, "predict")
+  expect_error(new_setup(inputs, seq_len(32), engine = "native"), "own predict function only")
+})
+
+test_that("row order: observation order for trees, direct engines and small backgrounds", {
+  X <- data.frame(a = rnorm(3000), b = rnorm(3000))
+  fit <- lm(a ~ b, X)
+  s <- test_setup(fit, function(m, nd) predict(m, nd), X)
+  expect_identical(row_order(s, 3000), "grid")
+  expect_identical(row_order(s, grid_order_rows - 1), "observation")
+  expect_identical(row_order(s, 3000, direct = TRUE), "observation")
+  old <- options(modelprofiles.row_order = "observation")
+  on.exit(options(old))
+  expect_identical(row_order(s, 3000), "observation")
+})
