@@ -2,7 +2,7 @@
 // accumulation and centring, and the kernel-smoothed differences of eq. 18.9.
 #include <Rcpp.h>
 #include <RcppParallel.h>
-#include "core.h"
+#include <modelprofiles/kernels.h>
 
 using namespace Rcpp;
 

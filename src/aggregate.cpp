@@ -4,7 +4,7 @@
 #include <Rcpp.h>
 #include <RcppParallel.h>
 #include <algorithm>
-#include "core.h"
+#include <modelprofiles/kernels.h>
 
 using namespace Rcpp;
 

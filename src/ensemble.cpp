@@ -14,7 +14,7 @@
 #include <string>
 #include <utility>
 #include <vector>
-#include "ensemble.h"
+#include <modelprofiles/ensemble.h>
 
 using namespace Rcpp;
 

@@ -5,7 +5,7 @@
 // thread (CHARSXP handling is R API).
 #include <Rcpp.h>
 #include <RcppParallel.h>
-#include "core.h"
+#include <modelprofiles/kernels.h>
 
 using namespace Rcpp;
 

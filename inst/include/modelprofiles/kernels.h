@@ -5,8 +5,8 @@
 // any thread. Every function writes only to the output cells that the caller
 // owns (a range of grid points or groups), and sums in a fixed order, so that
 // the results do not depend on the number of threads.
-#ifndef MODELPROFILES_CORE_H
-#define MODELPROFILES_CORE_H
+#ifndef MODELPROFILES_KERNELS_H
+#define MODELPROFILES_KERNELS_H
 
 #include <algorithm>
 #include <cmath>
