@@ -106,16 +106,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_native_check
-std::string cpp_native_check(List model);
-RcppExport SEXP _modelprofiles_cpp_native_check(SEXP modelSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< List >::type model(modelSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_native_check(model));
-    return rcpp_result_gen;
-END_RCPP
-}
 // cpp_native_pack
 SEXP cpp_native_pack(List model);
 RcppExport SEXP _modelprofiles_cpp_native_pack(SEXP modelSEXP) {
@@ -172,17 +162,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_native_info
-List cpp_native_info(List model, int j);
-RcppExport SEXP _modelprofiles_cpp_native_info(SEXP modelSEXP, SEXP jSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< List >::type model(modelSEXP);
-    Rcpp::traits::input_parameter< int >::type j(jSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_native_info(model, j));
-    return rcpp_result_gen;
-END_RCPP
-}
 // cpp_stack_frame
 List cpp_stack_frame(List data, Nullable<IntegerVector> src_, IntegerVector js, List vals, int threads);
 RcppExport SEXP _modelprofiles_cpp_stack_frame(SEXP dataSEXP, SEXP src_SEXP, SEXP jsSEXP, SEXP valsSEXP, SEXP threadsSEXP) {
@@ -206,12 +185,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_kernel_sums", (DL_FUNC) &_modelprofiles_cpp_kernel_sums, 9},
     {"_modelprofiles_cpp_group_sums", (DL_FUNC) &_modelprofiles_cpp_group_sums, 5},
     {"_modelprofiles_cpp_nearest_sq", (DL_FUNC) &_modelprofiles_cpp_nearest_sq, 3},
-    {"_modelprofiles_cpp_native_check", (DL_FUNC) &_modelprofiles_cpp_native_check, 1},
     {"_modelprofiles_cpp_native_pack", (DL_FUNC) &_modelprofiles_cpp_native_pack, 1},
     {"_modelprofiles_cpp_native_predict", (DL_FUNC) &_modelprofiles_cpp_native_predict, 6},
     {"_modelprofiles_cpp_native_ice", (DL_FUNC) &_modelprofiles_cpp_native_ice, 6},
     {"_modelprofiles_cpp_native_ranger", (DL_FUNC) &_modelprofiles_cpp_native_ranger, 7},
-    {"_modelprofiles_cpp_native_info", (DL_FUNC) &_modelprofiles_cpp_native_info, 2},
     {"_modelprofiles_cpp_stack_frame", (DL_FUNC) &_modelprofiles_cpp_stack_frame, 5},
     {NULL, NULL, 0}
 };
