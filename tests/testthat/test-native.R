@@ -204,6 +204,49 @@ test_that("unsupported models and settings give NULL", {
   expect_null(native_model(randomForest::randomForest(y ~ a + big, d, ntree = 5)))
 })
 
+test_that("a malformed ranger forest is refused (NULL), not walked", {
+  skip_if_not_installed("ranger")
+  d <- native_data()
+  fit <- ranger::ranger(y ~ a + f + b, d, num.trees = 3, respect.unordered.factors = "partition",
+                        num.threads = 1, seed = 11)
+  expect_s3_class(native_model(fit), "mp_native")
+  f <- fit$forest
+  ch <- f$child.nodeIDs[[2]]
+  inner <- which(ch[[1]] != 0)
+  corrupt <- function(el, value, i = inner[2], side = 1L) {
+    bad <- fit
+    if (el == "child") {
+      bad$forest$child.nodeIDs[[2]][[side]][i] <- value
+    } else {
+      bad$forest[[el]][[2]][i] <- value
+    }
+    native_model(bad)
+  }
+  expect_null(corrupt("child", 0))                     # back to the root: not a tree
+  expect_null(corrupt("child", ch[[1]][inner[3]]))     # a node reached twice
+  expect_null(corrupt("child", length(ch[[1]]), side = 2L))  # outside the tree
+  expect_null(corrupt("child", ch[[1]][inner[2]] + 0.5))  # not a whole number
+  expect_null(corrupt("split.varIDs", 3))              # 3 features: 0, 1, 2
+  expect_null(corrupt("split.varIDs", NaN))
+  kf <- match("f", fit$forest$independent.variable.names) - 1L
+  on_f <- which(f$split.varIDs[[2]] == kf & ch[[1]] != 0)
+  on_a <- which(f$split.varIDs[[2]] != kf & ch[[1]] != 0)
+  skip_if(length(on_f) == 0L || length(on_a) == 0L)
+  expect_null(corrupt("split.values", NaN, on_a[1]))   # a numeric split without threshold
+  expect_null(corrupt("split.values", -1, on_f[1]))    # a partition mask out of range
+  expect_null(corrupt("split.values", 2^64, on_f[1]))
+  bad <- fit
+  bad$forest$split.varIDs <- bad$forest$split.varIDs[1:2]
+  expect_null(native_model(bad))
+  # A probability forest's leaf without the counts of its classes.
+  fit <- ranger::ranger(c3 ~ a + b, d, num.trees = 3, probability = TRUE, num.threads = 1, seed = 12)
+  expect_s3_class(native_model(fit), "mp_native")
+  leaf <- which(fit$forest$child.nodeIDs[[1]][[1]] == 0)[1]
+  bad <- fit
+  bad$forest$terminal.class.counts[[1]][[leaf]] <- c(1, 0)
+  expect_null(native_model(bad))
+})
+
 test_that("native_matrix maps factor levels by name and names missing variables", {
   skip_if_not_installed("ranger")
   d <- native_data()
