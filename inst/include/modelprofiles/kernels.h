@@ -24,6 +24,30 @@ inline int interval_of(double x, const double* edges, int n_edges) {
   return static_cast<int>(p - edges) - 1;
 }
 
+// 1-based intervals of x[i] for i in [begin, end) (interval_of() + 1), or
+// `na` for a value outside the edges.
+inline void interval_index(const double* x, const double* edges, int n_edges, int na,
+                           std::size_t begin, std::size_t end, int* out) {
+  for (std::size_t i = begin; i < end; ++i) {
+    const int k = interval_of(x[i], edges, n_edges);
+    out[i] = k < 0 ? na : k + 1;
+  }
+}
+
+// Weighted sums of y per interval, in row order: sum[q] = sum of w[i] y[i]
+// and wsum[q] = sum of w[i] over the rows i with k[i] = q + 1 (1-based
+// intervals of K). Returns n, or the first row whose k is not in 1..K.
+inline std::size_t interval_sums(const double* y, const int* k, const double* w, std::size_t n,
+                                 int K, double* sum, double* wsum) {
+  for (int q = 0; q < K; ++q) sum[q] = wsum[q] = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (k[i] < 1 || k[i] > K) return i;
+    sum[k[i] - 1] += w[i] * y[i];
+    wsum[k[i] - 1] += w[i];
+  }
+  return n;
+}
+
 // Gather: out[r] = in[src[r]] for r in [begin, end).
 template <typename T>
 inline void gather(const T* in, const int* src, T* out, std::size_t begin,
