@@ -1,4 +1,4 @@
-# The native tree-ensemble engine (R/native.R, src/ensemble.h): compiled
+# The native tree-ensemble engine (R/native.R, inst/include/modelprofiles/): compiled
 # ranger and randomForest models predict what the models' own predict() does,
 # and the one-walk ICE curves equal the row-by-row predictions bit for bit.
 
