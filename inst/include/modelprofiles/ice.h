@@ -146,8 +146,8 @@ inline void ice_rows(const Forest& F, const double* rows, int B, int p, int j, c
   sc.acc.resize(per_row * B);
   double* acc = sc.acc.data();
   for (std::size_t c = 0; c < per_row * B; c += K) init_sums(F, acc + c);
-  // (Walking several rows in lockstep, as predict_rows() does, measured
-  // slower here: the walks are not bound by memory latency alone.)
+  // One row at a time, not in lockstep as in predict_rows(): these walks are
+  // not bound by memory latency alone, and lockstep does not pay off here.
   for (int t = 0; t < F.n_trees; ++t) {
     for (int b = 0; b < B; ++b) {
       sc.stack.clear();
