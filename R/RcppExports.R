@@ -29,10 +29,6 @@ cpp_nearest_sq <- function(z, xs_sorted, threads) {
     .Call(`_modelprofiles_cpp_nearest_sq`, z, xs_sorted, threads)
 }
 
-cpp_native_check <- function(model) {
-    .Call(`_modelprofiles_cpp_native_check`, model)
-}
-
 cpp_native_pack <- function(model) {
     .Call(`_modelprofiles_cpp_native_pack`, model)
 }
@@ -47,10 +43,6 @@ cpp_native_ice <- function(model, X, rows, j, grid, threads) {
 
 cpp_native_ranger <- function(child_left, child_right, var_ids, split_values, is_ordered, class_counts, class_cols) {
     .Call(`_modelprofiles_cpp_native_ranger`, child_left, child_right, var_ids, split_values, is_ordered, class_counts, class_cols)
-}
-
-cpp_native_info <- function(model, j) {
-    .Call(`_modelprofiles_cpp_native_info`, model, j)
 }
 
 cpp_stack_frame <- function(data, src_, js, vals, threads) {

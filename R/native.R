@@ -75,8 +75,9 @@ categorical_tables <- function(mask, len, goes_left) {
   list(start = as.integer(ustart[match(key, ukey)]), cat_left = as.integer(cat_left))
 }
 
-# ranger: regression and probability forests (converted by
-# ranger_pack()). A node is a leaf when both its children are 0; a
+# ranger: regression and probability forests (converted by ranger_pack(),
+# in C++: inst/include/modelprofiles/ranger.h). A node is a leaf when both
+# its children are 0; a
 # numeric (ordered) split sends x <= value left; a partition split on an
 # unordered factor sends level k right when bit k - 1 of the mask
 # floor(value) is set (64 bits: the number of levels is not kept in the
@@ -118,9 +119,10 @@ native_model.ranger <- function(model) {
     outputs <- ranger_classes(model)
     cols <- match(ranger_column_values(f), f$class.values)
   }
-  # Straight into the packed nodes, in one pass in C++: a forest of 500 deep
-  # trees has tens of millions of nodes, and the flat arrays would take over
-  # a GB.
+  # Straight into the packed nodes, a tree at a time (each checked as any
+  # compiled model's trees): a forest of 500 deep trees has tens of millions
+  # of nodes, and the flat arrays of the whole forest would take over a GB.
+  # NULL when the forest is malformed.
   as_dbl <- function(v) if (is.double(v)) v else as.double(v)
   cache <- ranger_pack(
     lapply(f$child.nodeIDs, function(ch) as_dbl(ch[[1L]])),

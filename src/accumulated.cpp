@@ -1,28 +1,10 @@
-// Accumulated-local profiles: interval assignment (ALEPlot's rule),
-// accumulation and centring, and the kernel-smoothed differences of eq. 18.9.
+// Accumulated-local profiles: interval assignment (ALEPlot's rule), interval
+// sums, accumulation and centring (kernels.h).
 #include <Rcpp.h>
-#include <RcppParallel.h>
-#include "core.h"
+#include <modelprofiles/kernels.h>
+#include "parallel.h"
 
 using namespace Rcpp;
-
-namespace {
-
-struct IntervalWorker : public RcppParallel::Worker {
-  const double *x, *edges;
-  int n_edges;
-  int* out;
-  IntervalWorker(const double* x_, const double* e_, int ne_, int* o_)
-      : x(x_), edges(e_), n_edges(ne_), out(o_) {}
-  void operator()(std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      const int k = mp::interval_of(x[i], edges, n_edges);
-      out[i] = k < 0 ? NA_INTEGER : k + 1;
-    }
-  }
-};
-
-}  // namespace
 
 // 1-based interval of each x among sorted edges, ALEPlot's rule (the minimum
 // belongs to the first interval); NA outside the edges.
@@ -30,8 +12,13 @@ struct IntervalWorker : public RcppParallel::Worker {
 IntegerVector cpp_interval_index(NumericVector x, NumericVector edges, int threads) {
   if (edges.size() < 2) stop("at least two edges are needed");
   IntegerVector out(x.size());
-  IntervalWorker wk(x.begin(), edges.begin(), edges.size(), out.begin());
-  RcppParallel::parallelFor(0, x.size(), wk, 4096, threads);
+  const double* xp = x.begin();
+  const double* e = edges.begin();
+  const int ne = edges.size(), na = NA_INTEGER;
+  int* o = out.begin();
+  glue::parallel_for(x.size(), 4096, threads, [&](std::size_t begin, std::size_t end) {
+    mp::interval_index(xp, e, ne, na, begin, end, o);
+  });
   return out;
 }
 
@@ -49,14 +36,10 @@ NumericVector cpp_accumulate_center(NumericVector delta, NumericVector count) {
 // [[Rcpp::export(rng = false)]]
 List cpp_interval_sums(NumericVector y, IntegerVector k, NumericVector w, int K, int col) {
   const R_xlen_t n = k.size();
-  if (w.size() != n || col < 0 || y.size() < (col + 1) * n) stop("lengths differ");
-  const double* yc = y.begin() + col * n;
+  if (w.size() != n || col < 0 || K < 0 || y.size() < (col + 1) * n) stop("lengths differ");
   NumericVector sum(K), wsum(K);
-  for (R_xlen_t i = 0; i < n; ++i) {
-    const int q = k[i] - 1;
-    if (q < 0 || q >= K) stop("interval index out of range");
-    sum[q] += w[i] * yc[i];
-    wsum[q] += w[i];
-  }
+  const std::size_t bad = mp::interval_sums(y.begin() + col * n, k.begin(), w.begin(), n, K,
+                                            sum.begin(), wsum.begin());
+  if (bad != static_cast<std::size_t>(n)) stop("interval index out of range");
   return List::create(_["sum"] = sum, _["wsum"] = wsum);
 }

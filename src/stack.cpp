@@ -4,24 +4,12 @@
 // buffers read on the main thread; character columns are copied on the main
 // thread (CHARSXP handling is R API).
 #include <Rcpp.h>
-#include <RcppParallel.h>
-#include "core.h"
+#include <modelprofiles/kernels.h>
+#include "parallel.h"
 
 using namespace Rcpp;
 
 namespace {
-
-template <typename T>
-struct GatherWorker : public RcppParallel::Worker {
-  const T* in;
-  const int* src;
-  T* out;
-  GatherWorker(const T* in_, const int* src_, T* out_)
-      : in(in_), src(src_), out(out_) {}
-  void operator()(std::size_t begin, std::size_t end) {
-    mp::gather(in, src, out, begin, end);
-  }
-};
 
 SEXP gather_column(SEXP col, const IntegerVector& src, int threads) {
   const R_xlen_t m = src.size();
@@ -30,8 +18,11 @@ SEXP gather_column(SEXP col, const IntegerVector& src, int threads) {
   switch (TYPEOF(col)) {
     case REALSXP: {
       out = PROTECT(Rf_allocVector(REALSXP, m));
-      GatherWorker<double> w(REAL(col), s, REAL(out));
-      RcppParallel::parallelFor(0, m, w, 4096, threads);
+      const double* in = REAL(col);
+      double* o = REAL(out);
+      glue::parallel_for(m, 4096, threads, [&](std::size_t begin, std::size_t end) {
+        mp::gather(in, s, o, begin, end);
+      });
       break;
     }
     case INTSXP:
@@ -39,8 +30,9 @@ SEXP gather_column(SEXP col, const IntegerVector& src, int threads) {
       out = PROTECT(Rf_allocVector(TYPEOF(col), m));
       const int* in = TYPEOF(col) == INTSXP ? INTEGER(col) : LOGICAL(col);
       int* o = TYPEOF(col) == INTSXP ? INTEGER(out) : LOGICAL(out);
-      GatherWorker<int> w(in, s, o);
-      RcppParallel::parallelFor(0, m, w, 4096, threads);
+      glue::parallel_for(m, 4096, threads, [&](std::size_t begin, std::size_t end) {
+        mp::gather(in, s, o, begin, end);
+      });
       break;
     }
     case STRSXP: {

@@ -117,16 +117,20 @@ test_that("a ranger forest compiled straight into packed nodes lives in the sess
   fit <- ranger::ranger(x = d$X, y = d$y, num.trees = 10, num.threads = 1, seed = 1)
   nm <- native_compile(fit)
   expect_identical(nm$kind, "packed")
-  info <- cpp_native_info(nm, NA_integer_)
-  expect_equal(info$trees, 10L)
-  expect_equal(info$nodes, sum(lengths(fit$forest$split.varIDs)))
-  # Leaves: both children 0 in ranger's arrays.
-  expect_equal(info$leaves, sum(vapply(fit$forest$child.nodeIDs, function(ch) sum(ch[[1]] == 0 & ch[[2]] == 0), numeric(1))))
   X <- native_matrix(nm, d$X)
-  expect_equal(cpp_native_predict(nm, X, 0:4, integer(), list(), 1L)[, 1],
-               predict(fit, d$X[1:5, ], num.threads = 1)$predictions, tolerance = 1e-12)
+  expect_equal(native_eval(nm, X, threads = 1L)[, 1],
+               predict(fit, d$X, num.threads = 1)$predictions, tolerance = 1e-12)
+  # Every tree is packed as grown: each one alone predicts what ranger's
+  # own tree does.
+  per_tree <- predict(fit, d$X, predict.all = TRUE, num.threads = 1)$predictions
+  for (t in seq_len(fit$num.trees)) {
+    one <- fit
+    one$num.trees <- one$forest$num.trees <- 1
+    for (el in c("child.nodeIDs", "split.varIDs", "split.values")) one$forest[[el]] <- fit$forest[[el]][t]
+    expect_equal(native_eval(native_compile(one), X, threads = 1L)[, 1], per_tree[, t], tolerance = 1e-12)
+  }
   reloaded <- unserialize(serialize(nm, NULL))
-  expect_error(cpp_native_predict(reloaded, X, 0:4, integer(), list(), 1L), "no longer in memory")
+  expect_error(native_eval(reloaded, X, 1:5, threads = 1L), "no longer in memory")
 })
 
 test_that("within one call, a model is compiled once; nothing is kept after it", {

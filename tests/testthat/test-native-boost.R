@@ -131,12 +131,12 @@ expect_valid_native <- function(nm) {
 native_engine_predict <- function(nm, data) {
   ns <- asNamespace("modelprofiles")
   X <- get("native_matrix", ns)(nm, data)
-  get("cpp_native_predict", ns)(nm, X, seq_len(nrow(data)) - 1L, integer(), list(), 2L)
+  get("native_eval", ns)(nm, X, threads = 2L)
 }
 
 has_native_engine <- function() {
   ns <- asNamespace("modelprofiles")
-  exists("cpp_native_predict", envir = ns, mode = "function", inherits = FALSE) &&
+  exists("native_eval", envir = ns, mode = "function", inherits = FALSE) &&
     exists("native_matrix", envir = ns, mode = "function", inherits = FALSE)
 }
 

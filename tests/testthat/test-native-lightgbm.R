@@ -37,7 +37,7 @@ lgb_check <- function(model, data, tol = 1e-12) {
   expect_true(is.finite(diff) && diff <= tol, label = paste("max difference", diff))
   text <- model$save_model_to_string(num_iteration = -1L)
   nm2 <- ns$lgb_native(text, best_iter = model$best_iter, general = TRUE)
-  nm2$cache <- ns$cpp_native_pack(nm2)
+  nm2$cache <- ns$native_pack(nm2)
   expect_identical(native_rows(nm2, data), mine)
   invisible(list(nm = nm, diff = diff, own = own, native = mine))
 }

@@ -1,4 +1,4 @@
-# The native tree-ensemble engine (R/native.R, src/ensemble.h): compiled
+# The native tree-ensemble engine (R/native.R, inst/include/modelprofiles/): compiled
 # ranger and randomForest models predict what the models' own predict() does,
 # and the one-walk ICE curves equal the row-by-row predictions bit for bit.
 
@@ -21,10 +21,20 @@ plain <- function(y) {
   matrix(as.double(y), nrow(y))
 }
 
+# The thresholds of the numeric splits on feature k (1-based, of nm$features)
+# of a ranger or randomForest model, read from the fitted model (ranger) or
+# its flat arrays.
+split_thresholds <- function(fit, nm, k) {
+  if (!inherits(fit, "ranger")) return(nm$threshold[nm$feature == k - 1L & nm$cat_start < 0L])
+  f <- fit$forest
+  unlist(Map(function(ch, v, s) s[v == k - 1L & !(ch[[1]] == 0 & ch[[2]] == 0)],
+             f$child.nodeIDs, f$split.varIDs, f$split.values))
+}
+
 # Grid for feature k: thresholds the model splits on (values equal to them),
 # data quantiles, and values below the minimum and above the maximum.
-native_grid <- function(nm, k, x) {
-  thr <- cpp_native_info(nm, k - 1L)$thresholds
+native_grid <- function(fit, nm, k, x) {
+  thr <- split_thresholds(fit, nm, k)
   thr <- if (length(thr) > 0) sample(unique(thr), min(10L, length(unique(thr)))) else numeric()
   sort(unique(c(min(x) - 1, stats::quantile(x, c(0.1, 0.5, 0.9), names = FALSE), thr, max(x) + 1)))
 }
@@ -40,8 +50,8 @@ expect_native <- function(fit, data, vars) {
   n <- nrow(data)
   pf <- default_predict_function(fit)
   ref <- pf(fit, data)
-  y1 <- cpp_native_predict(nm, X, seq_len(n) - 1L, integer(), list(), 1L)
-  y2 <- cpp_native_predict(nm, X, seq_len(n) - 1L, integer(), list(), 2L)
+  y1 <- native_eval(nm, X, threads = 1L)
+  y2 <- native_eval(nm, X, threads = 2L)
   expect_identical(y1, y2)
   expect_equal(plain(y1), plain(ref), tolerance = 1e-12)
   expect_identical(colnames(y1), colnames(ref))
@@ -50,16 +60,15 @@ expect_native <- function(fit, data, vars) {
     k <- match(v, nm$features)
     x <- data[[v]]
     grid <- if (is.null(nm$feature_levels[[k]]) && !is.factor(x)) {
-      native_grid(nm, k, x)
+      native_grid(fit, nm, k, x)
     } else {
       as.double(rev(seq_along(levels(x))))
     }
     G <- length(grid)
-    ice1 <- cpp_native_ice(nm, X, rows - 1L, k - 1L, grid, 1L)
-    ice2 <- cpp_native_ice(nm, X, rows - 1L, k - 1L, grid, 2L)
+    ice1 <- native_curves(nm, X, rows, k, grid, 1L)
+    ice2 <- native_curves(nm, X, rows, k, grid, 2L)
     expect_identical(ice1, ice2)
-    stacked <- cpp_native_predict(nm, X, rep(rows - 1L, each = G), k - 1L,
-                                  list(rep(grid, times = length(rows))), 2L)
+    stacked <- native_eval(nm, X, rep(rows, each = G), k, list(rep(grid, times = length(rows))), 2L)
     expect_identical(ice1, stacked)
     expect_identical(dim(ice1), c(G * length(rows), ncol(y1)))
     if (is.numeric(x)) {
@@ -100,7 +109,16 @@ test_that("ranger factor predictors: ignore, order and partition", {
     fit <- ranger::ranger(y ~ a + f + i + ch, d, num.trees = 40, respect.unordered.factors = m,
                           num.threads = 1, seed = 3)
     nm <- expect_native(fit, d, c("a", "f", "i"))
-    expect_identical(cpp_native_info(nm, NA_integer_)$categorical_splits > 0L, m == "partition")
+    # Only "partition" splits f by level masks (categorical splits); the
+    # curves over its levels are predict()'s.
+    kf <- match("f", nm$features)
+    expect_identical(!fit$forest$is.ordered[kf], m == "partition")
+    expect_true(any(unlist(fit$forest$split.varIDs) == kf - 1L))
+    lv <- factor(rev(levels(d$f)), levels = levels(d$f))
+    ice <- native_ice_rows(nm, native_matrix(nm, d), d, match("f", names(d)), lv, 1:9, 2L)
+    nd <- d[rep(1:9, each = length(lv)), ]
+    nd$f <- rep(lv, times = 9)
+    expect_equal(unname(ice[, 1]), predict(fit, nd, num.threads = 1)$predictions, tolerance = 1e-12)
     fit <- ranger::ranger(c3 ~ a + f + b, d, num.trees = 40, respect.unordered.factors = m,
                           probability = TRUE, num.threads = 1, seed = 3)
     expect_native(fit, d, c("f", "b"))
@@ -144,18 +162,18 @@ test_that("ICE grids in any order, with ties and missing values, as the stacked 
   fit <- ranger::ranger(c3 ~ a + b + i, d, num.trees = 30, probability = TRUE, num.threads = 1, seed = 6)
   nm <- native_compile(fit)
   X <- native_matrix(nm, d)
-  thr <- cpp_native_info(nm, 0L)$thresholds[1:3]
+  thr <- split_thresholds(fit, nm, 1L)[1:3]
   grid <- c(0.5, NaN, thr[2], -10, thr[1], 0.5, 10, thr[3])
   rows <- c(3L, 1L, 50L, 50L)
-  ice <- cpp_native_ice(nm, X, rows - 1L, 0L, grid, 2L)
-  stacked <- cpp_native_predict(nm, X, rep(rows - 1L, each = length(grid)), 0L,
-                                list(rep(grid, times = length(rows))), 2L)
+  ice <- native_curves(nm, X, rows, 1L, grid, 2L)
+  stacked <- native_eval(nm, X, rep(rows, each = length(grid)), 1L,
+                         list(rep(grid, times = length(rows))), 2L)
   expect_identical(ice, stacked)
   # A missing value cannot be routed in a ranger tree: NA.
   expect_true(all(is.na(ice[seq(2, nrow(ice), by = length(grid)), ])))
   expect_false(anyNA(ice[-seq(2, nrow(ice), by = length(grid)), ]))
   d$a[2] <- NA
-  y <- cpp_native_predict(nm, native_matrix(nm, d), 0:3, integer(), list(), 1L)
+  y <- native_eval(nm, native_matrix(nm, d), 1:4, threads = 1L)
   expect_identical(is.na(y[, 1]), c(FALSE, TRUE, FALSE, FALSE))
 })
 
@@ -184,6 +202,49 @@ test_that("unsupported models and settings give NULL", {
   expect_null(native_model(randomForest::randomForest(d[c("a", "b")], ntree = 5)))
   d$big <- factor(sample(sprintf("l%02d", 1:40), nrow(d), TRUE))
   expect_null(native_model(randomForest::randomForest(y ~ a + big, d, ntree = 5)))
+})
+
+test_that("a malformed ranger forest is refused (NULL), not walked", {
+  skip_if_not_installed("ranger")
+  d <- native_data()
+  fit <- ranger::ranger(y ~ a + f + b, d, num.trees = 3, respect.unordered.factors = "partition",
+                        num.threads = 1, seed = 11)
+  expect_s3_class(native_model(fit), "mp_native")
+  f <- fit$forest
+  ch <- f$child.nodeIDs[[2]]
+  inner <- which(ch[[1]] != 0)
+  corrupt <- function(el, value, i = inner[2], side = 1L) {
+    bad <- fit
+    if (el == "child") {
+      bad$forest$child.nodeIDs[[2]][[side]][i] <- value
+    } else {
+      bad$forest[[el]][[2]][i] <- value
+    }
+    native_model(bad)
+  }
+  expect_null(corrupt("child", 0))                     # back to the root: not a tree
+  expect_null(corrupt("child", ch[[1]][inner[3]]))     # a node reached twice
+  expect_null(corrupt("child", length(ch[[1]]), side = 2L))  # outside the tree
+  expect_null(corrupt("child", ch[[1]][inner[2]] + 0.5))  # not a whole number
+  expect_null(corrupt("split.varIDs", 3))              # 3 features: 0, 1, 2
+  expect_null(corrupt("split.varIDs", NaN))
+  kf <- match("f", fit$forest$independent.variable.names) - 1L
+  on_f <- which(f$split.varIDs[[2]] == kf & ch[[1]] != 0)
+  on_a <- which(f$split.varIDs[[2]] != kf & ch[[1]] != 0)
+  skip_if(length(on_f) == 0L || length(on_a) == 0L)
+  expect_null(corrupt("split.values", NaN, on_a[1]))   # a numeric split without threshold
+  expect_null(corrupt("split.values", -1, on_f[1]))    # a partition mask out of range
+  expect_null(corrupt("split.values", 2^64, on_f[1]))
+  bad <- fit
+  bad$forest$split.varIDs <- bad$forest$split.varIDs[1:2]
+  expect_null(native_model(bad))
+  # A probability forest's leaf without the counts of its classes.
+  fit <- ranger::ranger(c3 ~ a + b, d, num.trees = 3, probability = TRUE, num.threads = 1, seed = 12)
+  expect_s3_class(native_model(fit), "mp_native")
+  leaf <- which(fit$forest$child.nodeIDs[[1]][[1]] == 0)[1]
+  bad <- fit
+  bad$forest$terminal.class.counts[[1]][[leaf]] <- c(1, 0)
+  expect_null(native_model(bad))
 })
 
 test_that("native_matrix maps factor levels by name and names missing variables", {
@@ -308,14 +369,14 @@ test_that("the flat format's rules: missing values, rule, float32, sums, transfo
   for (s in seq_along(settings)) {
     a <- settings[[s]]
     nm <- random_native(15, a[[1]], a[[2]], a[[3]], a[[4]], a[[5]], seed = s)
-    nm <- structure(c(unclass(nm), list(cache = cpp_native_pack(nm))), class = "mp_native")
+    nm <- structure(c(unclass(nm), list(cache = native_pack(nm))), class = "mp_native")
     X <- native_matrix(nm, d)
-    y <- cpp_native_predict(nm, X, seq_len(nrow(X)) - 1L, integer(), list(), 2L)
+    y <- native_eval(nm, X, threads = 2L)
     expect_equal(unname(y), ref_native(nm, X), tolerance = 1e-12)
     expect_identical(colnames(y), nm$outputs)
     no_cache <- nm
     no_cache$cache <- NULL
-    expect_identical(cpp_native_predict(no_cache, X, seq_len(nrow(X)) - 1L, integer(), list(), 1L), y)
+    expect_identical(native_eval(no_cache, X, threads = 1L), y)
     rows <- c(1:12, which(is.na(d$u))[1:3], which(is.na(d$v))[1:3])
     grids <- list(
       c(NaN, -2, -1, -0.5, 0, 0.1, 0.1 + 1e-9, 0.3, 0.5, 1, 2, 0.1),
@@ -325,12 +386,12 @@ test_that("the flat format's rules: missing values, rule, float32, sums, transfo
     for (k in 1:3) {
       grid <- grids[[k]]
       G <- length(grid)
-      ice <- cpp_native_ice(nm, X, rows - 1L, k - 1L, grid, 2L)
-      src <- rep(rows - 1L, each = G)
+      ice <- native_curves(nm, X, rows, k, grid, 2L)
+      src <- rep(rows, each = G)
       vals <- rep(grid, times = length(rows))
-      expect_identical(ice, cpp_native_predict(nm, X, src, k - 1L, list(vals), 1L))
-      expect_identical(ice, cpp_native_ice(no_cache, X, rows - 1L, k - 1L, grid, 1L))
-      Xs <- X[src + 1L, , drop = FALSE]
+      expect_identical(ice, native_eval(nm, X, src, k, list(vals), 1L))
+      expect_identical(ice, native_curves(no_cache, X, rows, k, grid, 1L))
+      Xs <- X[src, , drop = FALSE]
       Xs[, k] <- vals
       expect_equal(unname(ice), ref_native(nm, Xs), tolerance = 1e-12)
     }
@@ -338,22 +399,32 @@ test_that("the flat format's rules: missing values, rule, float32, sums, transfo
 })
 
 test_that("malformed models are refused, not walked", {
+  # A "fitted model" whose converter returns the given flat arrays.
+  registerS3method("native_model", "mp_test_model", function(model) model$nm,
+                   envir = asNamespace("modelprofiles"))
+  as_model <- function(nm) structure(list(nm = nm), class = "mp_test_model")
   nm <- random_native(2, 1L, 0L, FALSE, "mean", "identity", seed = 1)
-  expect_identical(cpp_native_check(nm), "")
+  expect_type(native_compile(as_model(nm))$cache, "externalptr")
   bad <- nm
   inner <- which(bad$feature >= 0)[2]
   bad$left[inner] <- bad$tree_start[1]
-  expect_match(cpp_native_check(bad), "reached twice|outside")
+  expect_error(native_compile(as_model(bad)), "malformed.*(reached twice|outside)")
   X <- matrix(0, 2, 3)
-  expect_error(cpp_native_predict(bad, X, 0:1, integer(), list(), 1L), "native model")
-  expect_error(cpp_native_ice(bad, X, 0:1, 0L, c(0, 1), 1L), "native model")
+  expect_error(native_eval(bad, X, threads = 1L), "native model")
+  expect_error(native_curves(bad, X, 1:2, 1L, c(0, 1), 1L), "native model")
   bad <- nm
   bad$feature[which(bad$feature >= 0)[1]] <- 7L
-  expect_match(cpp_native_check(bad), "feature index")
+  expect_error(native_compile(as_model(bad)), "malformed.*feature index")
+  bad <- nm
+  bad$right[inner] <- length(bad$feature)
+  expect_error(native_compile(as_model(bad)), "malformed.*outside")
+  bad <- nm
+  bad$tree_start[2] <- length(bad$feature) + 5L
+  expect_error(native_compile(as_model(bad)), "malformed")
   # A stale cache (the arrays changed) is not used.
-  nm$cache <- cpp_native_pack(nm)
+  nm$cache <- native_pack(nm)
   changed <- nm
   changed$value <- changed$value + 1
-  y <- cpp_native_predict(changed, X, 0:1, integer(), list(), 1L)
+  y <- native_eval(changed, X, threads = 1L)
   expect_equal(unname(y), ref_native(changed, X), tolerance = 1e-12)
 })

@@ -5,8 +5,8 @@
 // any thread. Every function writes only to the output cells that the caller
 // owns (a range of grid points or groups), and sums in a fixed order, so that
 // the results do not depend on the number of threads.
-#ifndef MODELPROFILES_CORE_H
-#define MODELPROFILES_CORE_H
+#ifndef MODELPROFILES_KERNELS_H
+#define MODELPROFILES_KERNELS_H
 
 #include <algorithm>
 #include <cmath>
@@ -22,6 +22,30 @@ inline int interval_of(double x, const double* edges, int n_edges) {
   if (x == edges[0]) return 0;
   const double* p = std::lower_bound(edges + 1, edges + n_edges, x);
   return static_cast<int>(p - edges) - 1;
+}
+
+// 1-based intervals of x[i] for i in [begin, end) (interval_of() + 1), or
+// `na` for a value outside the edges.
+inline void interval_index(const double* x, const double* edges, int n_edges, int na,
+                           std::size_t begin, std::size_t end, int* out) {
+  for (std::size_t i = begin; i < end; ++i) {
+    const int k = interval_of(x[i], edges, n_edges);
+    out[i] = k < 0 ? na : k + 1;
+  }
+}
+
+// Weighted sums of y per interval, in row order: sum[q] = sum of w[i] y[i]
+// and wsum[q] = sum of w[i] over the rows i with k[i] = q + 1 (1-based
+// intervals of K). Returns n, or the first row whose k is not in 1..K.
+inline std::size_t interval_sums(const double* y, const int* k, const double* w, std::size_t n,
+                                 int K, double* sum, double* wsum) {
+  for (int q = 0; q < K; ++q) sum[q] = wsum[q] = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (k[i] < 1 || k[i] > K) return i;
+    sum[k[i] - 1] += w[i] * y[i];
+    wsum[k[i] - 1] += w[i];
+  }
+  return n;
 }
 
 // Gather: out[r] = in[src[r]] for r in [begin, end).

@@ -1,0 +1,201 @@
+// Predictions of a packed tree ensemble, row by row: each row walks every
+// tree to its leaf. R-free; called by RcppParallel workers from any thread
+// (each writes only its own rows' outputs, so the numbers do not depend on
+// the number of threads). The split predicates and finish() are shared with
+// ice.h, so that both paths give the same numbers bit for bit.
+#ifndef MODELPROFILES_PREDICT_H
+#define MODELPROFILES_PREDICT_H
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+#include "forest.h"
+
+#if defined(__GNUC__)
+#define MP_INLINE inline __attribute__((always_inline))
+#else
+#define MP_INLINE inline
+#endif
+
+namespace mp {
+
+// Does a (non-missing) numeric value go left at a numeric split? Monotone in x
+// (x <= t, or x < t; in single precision when float32 is set), so the grid
+// points going left are a prefix of a sorted grid.
+MP_INLINE bool goes_left_numeric(double x, double t, int rule, bool float32) {
+  if (float32) {
+    const float xf = static_cast<float>(x), tf = static_cast<float>(t);
+    return rule == 0 ? xf <= tf : xf < tf;
+  }
+  return rule == 0 ? x <= t : x < t;
+}
+
+// Does a (non-missing) factor code go left at the categorical split of
+// packed node `node`? Codes are 1-based; codes outside 1..cat_len go right.
+MP_INLINE bool goes_left_categorical(const Forest& F, int node, double x) {
+  const Aux& a = F.table[F.aux[node]];
+  if (!(x >= 1.0) || !(x < static_cast<double>(a.cat_len) + 1.0)) return false;
+  const int code = static_cast<int>(x);
+  return F.cats[a.cat_start + code - 1] != 0;
+}
+
+// The missing child of packed inner node `node`, or -1.
+MP_INLINE int missing_child(const Forest& F, int node) {
+  return F.aux == nullptr || F.aux[node] < 0 ? -1 : F.table[F.aux[node]].missing;
+}
+
+// Does a non-missing value x go left at packed inner node `node`?
+MP_INLINE bool goes_left(const Forest& F, int node, const Node& d, double x) {
+  return (d.feature & CAT_FLAG) ? goes_left_categorical(F, node, x)
+                                : goes_left_numeric(x, d.threshold, F.rule, F.float32);
+}
+
+// The child of packed inner node `node` for value x; -1 when x is missing
+// and the model cannot handle a missing value there.
+MP_INLINE int child_of(const Forest& F, int node, const Node& d, double x) {
+  if (std::isnan(x)) return missing_child(F, node);
+  return goes_left(F, node, d, x) ? node + 1 : d.right;
+}
+
+// Initial value of the per-output sums (the trees are then added in order).
+inline void init_sums(const Forest& F, double* s) {
+  for (int k = 0; k < F.n_outputs; ++k) s[k] = F.aggregate == AGG_SUM ? F.base[k] : 0.0;
+}
+
+// Add one tree's leaf (or NaN for an unroutable row) to the sums.
+inline void add_leaf(const Forest& F, int leaf, double* s) {
+  if (leaf < 0) {
+    for (int k = 0; k < F.n_outputs; ++k) s[k] += std::numeric_limits<double>::quiet_NaN();
+  } else {
+    for (int k = 0; k < F.n_outputs; ++k) s[k] += F.leaf_value(leaf, k);
+  }
+}
+
+// Turn the sums of one row into predictions: mean (sum / n_trees + base) or
+// sum (base was the initial value), then the transform; a NaN becomes F.na.
+// out[k * stride] for output k.
+inline void finish(const Forest& F, const double* s, double* out, std::size_t stride) {
+  const int K = F.n_outputs;
+  double m[64];
+  std::vector<double> big;
+  double* mm = m;
+  if (K > 64) {
+    big.resize(K);
+    mm = big.data();
+  }
+  bool nan = false;
+  for (int k = 0; k < K; ++k) {
+    mm[k] = F.aggregate == AGG_MEAN ? s[k] / static_cast<double>(F.n_trees) + F.base[k] : s[k];
+    if (std::isnan(mm[k])) nan = true;
+  }
+  if (nan) {
+    for (int k = 0; k < K; ++k) out[k * stride] = F.na;
+    return;
+  }
+  switch (F.transform) {
+    case TR_IDENTITY:
+      for (int k = 0; k < K; ++k) out[k * stride] = mm[k];
+      break;
+    case TR_LOGISTIC:
+      for (int k = 0; k < K; ++k) out[k * stride] = 1.0 / (1.0 + std::exp(-mm[k]));
+      break;
+    case TR_EXP:
+      for (int k = 0; k < K; ++k) out[k * stride] = std::exp(mm[k]);
+      break;
+    case TR_SOFTMAX: {
+      double mx = mm[0];
+      for (int k = 1; k < K; ++k) mx = std::max(mx, mm[k]);
+      double tot = 0.0;
+      for (int k = 0; k < K; ++k) tot += std::exp(mm[k] - mx);
+      for (int k = 0; k < K; ++k) out[k * stride] = std::exp(mm[k] - mx) / tot;
+      break;
+    }
+  }
+}
+
+// Rows walked in lockstep by predict_rows() (their memory reads overlap).
+const int LANES = 16;
+
+// Predictions of B rows (row-major feature values rows[b * p + f], p >=
+// n_features): output k of row b to out[b + k * stride]. `sums` is scratch
+// of B * n_outputs cells.
+inline void predict_rows(const Forest& F, const double* rows, int B, int p, double* sums,
+                         double* out, std::size_t stride) {
+  const int K = F.n_outputs;
+  for (int b = 0; b < B; ++b) init_sums(F, sums + static_cast<std::size_t>(b) * K);
+  for (int t = 0; t < F.n_trees; ++t) {
+    const int root = F.roots[t];
+    for (int b0 = 0; b0 < B; b0 += LANES) {
+      const int nl = std::min(LANES, B - b0);
+      int cur[LANES];
+      for (int l = 0; l < nl; ++l) cur[l] = root;
+      bool moving = true;
+      while (moving) {
+        moving = false;
+        for (int l = 0; l < nl; ++l) {
+          const int node = cur[l];
+          if (node < 0) continue;
+          const Node& d = F.nodes[node];
+          if (d.feature < 0) continue;
+          const double* row = rows + static_cast<std::size_t>(b0 + l) * p;
+          cur[l] = child_of(F, node, d, row[d.feature & ~CAT_FLAG]);
+          moving = true;
+        }
+      }
+      for (int l = 0; l < nl; ++l)
+        add_leaf(F, cur[l], sums + static_cast<std::size_t>(b0 + l) * K);
+    }
+  }
+  for (int b = 0; b < B; ++b) finish(F, sums + static_cast<std::size_t>(b) * K, out + b, stride);
+}
+
+// A stacked design: row r is row src[r] of the column-major n x p matrix X,
+// with features js[q] set to vals[q][r].
+struct Design {
+  const double* X = nullptr;
+  std::size_t n = 0;
+  int p = 0;
+  const int* src = nullptr;
+  std::vector<int> js;
+  std::vector<const double*> vals;
+};
+
+// Rows [r0, r1) of a design, row-major (p values each) into `rows`.
+inline void design_rows(const Design& D, std::size_t r0, std::size_t r1, double* rows) {
+  const std::size_t p = static_cast<std::size_t>(D.p);
+  for (std::size_t r = r0; r < r1; ++r) {
+    double* row = rows + (r - r0) * p;
+    const std::size_t i = static_cast<std::size_t>(D.src[r]);
+    for (std::size_t f = 0; f < p; ++f) row[f] = D.X[i + f * D.n];
+    for (std::size_t q = 0; q < D.js.size(); ++q) row[D.js[q]] = D.vals[q][r];
+  }
+}
+
+// Rows per block of predict_range(): their feature values fit in 2 MB (a
+// tree's nodes are read once per block), and each of `threads` threads gets
+// a block of the m rows at least.
+inline std::size_t predict_block(int p, std::size_t m, int threads) {
+  const std::size_t pp = static_cast<std::size_t>(std::max(p, 1));
+  const std::size_t nt = static_cast<std::size_t>(std::max(threads, 1));
+  std::size_t block = std::max<std::size_t>(16, std::min<std::size_t>(2048, 262144 / pp));
+  return std::max<std::size_t>(1, std::min(block, (m + nt - 1) / nt));
+}
+
+// Predictions of the design's rows [begin, end), in blocks of `block` rows:
+// output k of row r to out[r + k * stride].
+inline void predict_range(const Forest& F, const Design& D, std::size_t begin, std::size_t end,
+                          std::size_t block, double* out, std::size_t stride) {
+  std::vector<double> rows(block * D.p), sums(block * F.n_outputs);
+  for (std::size_t r0 = begin; r0 < end; r0 += block) {
+    const std::size_t r1 = std::min(end, r0 + block);
+    design_rows(D, r0, r1, rows.data());
+    predict_rows(F, rows.data(), static_cast<int>(r1 - r0), D.p, sums.data(), out + r0, stride);
+  }
+}
+
+}  // namespace mp
+
+#endif
