@@ -1,5 +1,5 @@
 # The native engine: tree ensembles evaluated by the package's own C++ code
-# (src/ensemble.*), standing in for the model's own predict function.
+# (inst/include/modelprofiles/, through R/cpp.R), standing in for the model's own predict function.
 
 # Compile the model for engines "auto" and "native" (only for the adapter's
 # own predict function, checked by new_setup()): list(model, X), or NULL

@@ -6,7 +6,9 @@
 # speed-up, and whether the numbers are identical. The two workers are
 # started once (a cluster kept across plan changes) and warmed up (the
 # model's package loaded) before timing: starting R processes is not the
-# executor's cost.
+# executor's cost. (gc = FALSE: as multisession workers; a cluster plan's
+# default collects garbage on the worker after every future, 0.4 s each
+# here with future 1.80.)
 #   Rscript inst/bench/bench-executor.R [reps]
 suppressPackageStartupMessages({
   library(modelprofiles)
@@ -48,7 +50,7 @@ time_it <- function(f) {
 
 cl <- parallelly::makeClusterPSOCK(2)
 on.exit(parallel::stopCluster(cl), add = TRUE)
-workers <- function() plan(cluster, workers = cl)
+workers <- function() plan(cluster, workers = cl, gc = FALSE)
 workers()
 invisible(calls$model_profile_2d())
 rows <- list()

@@ -2,14 +2,6 @@
 # identical numbers under a multisession plan, progress conditions, chunks
 # bounded by the memory budget, and the order in which requests run.
 
-parallel_data <- function(n = 300, seed = 1) {
-  set.seed(seed)
-  X <- data.frame(a = rnorm(n), b = runif(n), f = factor(sample(letters[1:4], n, TRUE)),
-                  i = sample(1:9, n, TRUE))
-  y <- X$a * X$b + (X$f == "b") + X$i / 3 + rnorm(n)
-  list(X = X, y = y)
-}
-
 # Every estimator, on the predict() path, with a small budget (many chunks);
 # their ICE curves do not fit in it (the message is silenced), so these
 # compare aggregated profiles only.

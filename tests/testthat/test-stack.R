@@ -1,13 +1,5 @@
 # Stacked rows (R/stack.R): patterns, and the rows a job needs, stacked once.
 
-stack_data <- function(n = 300, seed = 1) {
-  set.seed(seed)
-  X <- data.frame(a = rnorm(n), b = runif(n), f = factor(sample(letters[1:4], n, TRUE)),
-                  i = sample(1:9, n, TRUE))
-  y <- X$a * X$b + (X$f == "b") + X$i / 3 + rnorm(n)
-  list(X = X, y = y)
-}
-
 test_that("chunk patterns expand as rep() does", {
   x <- c(3L, 1L, 2L)
   expect_identical(expand(pattern(x, each = 2, times = 3)), rep(rep(x, each = 2), times = 3))
@@ -22,7 +14,7 @@ test_that("chunk patterns expand as rep() does", {
 })
 
 test_that("a job ships the distinct rows it needs and stacks what the specifications say", {
-  d <- stack_data(60)
+  d <- parallel_data(60)
   X <- d$X
   setup <- test_setup(NULL, function(m, nd) nd$a, X, 1)
   grid <- c(-1, 0, 2.5)
