@@ -3,7 +3,8 @@
 # converts a fitted model, or returns NULL when the model (or one of its
 # settings) is not supported. R/engine_native.R compiles, caches and
 # evaluates the result (through R/cpp.R); R/native_boost.R and
-# R/native_lightgbm.R hold the converters of boosted trees.
+# R/native_lightgbm.R (with R/native_lightgbm_trees.R) hold the converters of
+# boosted trees.
 
 # Compile a fitted model into the flat tree-ensemble format, or NULL when it
 # is not supported. Methods for ranger and randomForest are below; other
