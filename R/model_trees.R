@@ -137,6 +137,18 @@ xgb_config <- function(model) {
   if (!is.character(config) || length(config) != 1L) NA_character_ else config
 }
 
+# The first string value of "field":"value" in a JSON text (NA if absent).
+json_string_field <- function(json, field) {
+  m <- regmatches(json, regexec(paste0('"', field, '":"([^"]*)"'), json))[[1L]]
+  if (length(m) < 2L) NA_character_ else m[2L]
+}
+
+# The "name" of the JSON object "field":{"name":"..."} (NA if absent).
+json_object_name <- function(json, field) {
+  m <- regmatches(json, regexec(paste0('"', field, '":\\{"name":"([^"]*)"'), json))[[1L]]
+  if (length(m) < 2L) NA_character_ else m[2L]
+}
+
 xgb_objective <- function(model) {
   objective <- model$params$objective
   if (is.character(objective) && length(objective) == 1L) return(objective)

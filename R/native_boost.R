@@ -1,9 +1,7 @@
 # Converters of boosted tree ensembles (gbm, xgboost) into the flat
-# tree-ensemble format of the native engine (an `mp_native` list; see the
-# format description next to the generic native_model() in native.R).
-#
-# Each converter returns NULL when the model uses something the flat format
-# cannot express exactly (the caller then falls back on predict()).
+# tree-ensemble format of the native engine (an `mp_native` list; see
+# tools/native-spec.md). Each returns NULL when the model uses something the
+# format cannot express exactly (the caller then falls back on predict()).
 
 # gbm ---------------------------------------------------------------------
 
@@ -29,8 +27,39 @@
 native_model.gbm <- function(model) {
   dist <- model$distribution$name
   if (!is.character(dist) || length(dist) != 1L) return(NULL)
-  # The scale of predict(type = "response") in predict.gbm.
-  transform <- switch(dist,
+  transform <- gbm_transform(dist)
+  if (is.null(transform)) return(NULL)
+  # adaboost: 1 / (1 + exp(-2 f)); doubling every term is exact.
+  scale <- if (identical(dist, "adaboost")) 2 else 1
+  vars <- gbm_variables(model)
+  if (is.null(vars)) return(NULL)
+  classes <- gbm_classes(model, dist)
+  if (is.null(classes)) return(NULL)
+  trees <- gbm_trees(model, classes$n)
+  if (is.null(trees)) return(NULL)
+  nominal <- vars$var_type > 0L
+  ordered <- !nominal & vapply(vars$var_levels, is.character, logical(1))
+  feature_levels <- lapply(seq_along(nominal), function(j) {
+    if (nominal[j] || ordered[j]) as.character(vars$var_levels[[j]])
+  })
+  nodes <- gbm_nodes(trees, length(vars$features), nominal, ordered)
+  if (is.null(nodes)) return(NULL)
+  cats <- gbm_categorical(model$c.splits, nodes, nominal)
+  if (is.null(cats)) return(NULL)
+  new_native(
+    features = vars$features, feature_levels = feature_levels, tree_start = nodes$tree_start,
+    feature = nodes$feature, threshold = nodes$threshold, left = nodes$left,
+    right = nodes$right, missing = nodes$missing, cat_start = cats$cat_start,
+    cat_len = cats$cat_len, cat_left = cats$cat_left, rule = 1L,
+    value = gbm_leaf_values(nodes, length(trees), classes$n, scale), aggregate = "sum",
+    base = rep(scale * as.double(model$initF[1L]), classes$n), transform = transform,
+    outputs = classes$names, source = "gbm"
+  )
+}
+
+# The scale of predict(type = "response") in predict.gbm (NULL: not supported).
+gbm_transform <- function(dist) {
+  switch(dist,
     gaussian = , laplace = , tdist = , quantile = , huberized = ,
     coxph = "identity",
     bernoulli = , pairwise = , adaboost = "logistic",
@@ -38,10 +67,11 @@ native_model.gbm <- function(model) {
     multinomial = "softmax",
     NULL
   )
-  if (is.null(transform)) return(NULL)
-  # adaboost: 1 / (1 + exp(-2 f)); doubling every term is exact.
-  scale <- if (identical(dist, "adaboost")) 2 else 1
+}
 
+# The model's variables: the data columns they name, their gbm types and
+# levels; NULL when malformed or when a term is computed from the data.
+gbm_variables <- function(model) {
   features <- as.character(model$var.names)
   p <- length(features)
   var_type <- as.integer(model$var.type)
@@ -57,29 +87,39 @@ native_model.gbm <- function(model) {
     features <- vapply(features, term_column, character(1), USE.NAMES = FALSE)
     if (anyNA(features) || anyDuplicated(features)) return(NULL)
   }
+  list(features = features, var_type = var_type, var_levels = var_levels)
+}
+
+# The number of outputs (classes of a multinomial model) and their names
+# (NULL for one output), or NULL when inconsistent.
+gbm_classes <- function(model, dist) {
   n_classes <- model$num.classes
   if (is.null(n_classes)) n_classes <- 1L
   n_classes <- as.integer(n_classes)
+  classes <- NULL
   if (identical(dist, "multinomial")) {
     classes <- as.character(model$classes)
     if (length(classes) != n_classes) return(NULL)
   } else if (n_classes != 1L) {
     return(NULL)
   }
+  list(n = n_classes, names = classes)
+}
+
+# The trees predict() uses (n.trees iterations of n_classes trees), or NULL.
+gbm_trees <- function(model, n_classes) {
   n_trees <- as.integer(model$n.trees)
   if (length(n_trees) != 1L || is.na(n_trees) || n_trees < 1L ||
       length(model$trees) < n_trees * n_classes) {
     return(NULL)
   }
-  trees <- model$trees[seq_len(n_trees * n_classes)]
+  model$trees[seq_len(n_trees * n_classes)]
+}
 
-  nominal <- var_type > 0L
-  ordered <- !nominal & vapply(var_levels, is.character, logical(1))
-  feature_levels <- lapply(seq_len(p), function(j) {
-    if (nominal[j] || ordered[j]) as.character(var_levels[[j]])
-  })
-  names(feature_levels) <- NULL
-
+# The trees' nodes with global indices (gbm's per tree: SplitVar, SplitCodePred,
+# LeftNode, RightNode, MissingNode), numeric thresholds (ordered factors
+# shifted to the format's codes 1..K), or NULL when malformed.
+gbm_nodes <- function(trees, p, nominal, ordered) {
   col <- function(k) unlist(lapply(trees, `[[`, k), use.names = FALSE)
   split_var <- as.integer(col(1L))
   split_code <- as.double(col(2L))
@@ -87,73 +127,59 @@ native_model.gbm <- function(model) {
   right <- as.integer(col(4L))
   missing <- as.integer(col(5L))
   sizes <- lengths(lapply(trees, `[[`, 1L))
-  if (any(sizes < 1L) || length(split_code) != length(split_var) ||
-      length(left) != length(split_var) || length(right) != length(split_var) ||
-      length(missing) != length(split_var)) {
+  n_nodes <- length(split_var)
+  if (any(sizes < 1L) || length(split_code) != n_nodes || length(left) != n_nodes ||
+      length(right) != n_nodes || length(missing) != n_nodes) {
     return(NULL)
   }
   tree_start <- as.integer(cumsum(c(0, sizes)))
   offset <- rep(tree_start[-length(tree_start)], sizes)
-  n_nodes <- length(split_var)
-
   inner <- split_var >= 0L
   if (any(split_var[inner] >= p)) return(NULL)
-  leaf <- !inner
   var <- pmax(split_var, 0L) + 1L # 1-based variable of a split (1 at leaves)
-  globalise <- function(i) ifelse(inner & i >= 0L, i + offset, -1L)
-  left <- as.integer(globalise(left))
-  right <- as.integer(globalise(right))
-  missing <- as.integer(globalise(missing))
+  globalise <- function(i) as.integer(ifelse(inner & i >= 0L, i + offset, -1L))
+  left <- globalise(left)
+  right <- globalise(right)
   if (any(left[inner] < 0L | right[inner] < 0L)) return(NULL)
-
   threshold <- numeric(n_nodes)
   num <- inner & !nominal[var]
   threshold[num] <- split_code[num] + ifelse(ordered[var[num]], 1, 0)
+  split_var[!inner] <- -1L
+  list(tree_start = tree_start, sizes = sizes, feature = split_var, threshold = threshold,
+       left = left, right = right, missing = globalise(missing), split_code = split_code,
+       inner = inner, var = var)
+}
 
+# The categorical tables of the splits on nominal variables (c.splits:
+# -1 left, 1 right per level code), or NULL when a level would go to the
+# MissingNode (0), which the format cannot say.
+gbm_categorical <- function(c_splits, nodes, nominal) {
+  n_nodes <- length(nodes$feature)
   cat_start <- rep(-1L, n_nodes)
   cat_len <- rep(0L, n_nodes)
   cat_left <- integer()
-  cat_nodes <- which(inner & nominal[var])
+  cat_nodes <- which(nodes$inner & nominal[nodes$var])
   if (length(cat_nodes)) {
-    c_splits <- model$c.splits
-    idx <- split_code[cat_nodes] + 1
+    idx <- nodes$split_code[cat_nodes] + 1
     if (any(idx != round(idx)) || any(idx < 1) || any(idx > length(c_splits))) return(NULL)
     codes <- lapply(c_splits[idx], as.integer)
     flat <- unlist(codes, use.names = FALSE)
-    # 0 would send a level to the MissingNode, which the format cannot say.
     if (!all(flat %in% c(-1L, 1L))) return(NULL)
     cat_len[cat_nodes] <- lengths(codes)
     cat_start[cat_nodes] <- as.integer(cumsum(c(0L, lengths(codes)))[seq_along(codes)])
     cat_left <- as.integer(flat == -1L)
   }
+  list(cat_start = cat_start, cat_len = cat_len, cat_left = cat_left)
+}
 
-  value <- matrix(0, n_nodes, n_classes)
-  tree_class <- rep((seq_along(trees) - 1L) %% n_classes + 1L, sizes)
-  value[cbind(which(leaf), tree_class[leaf])] <- scale * split_code[leaf]
-  split_var[leaf] <- -1L
-
-  structure(list(
-    kind = "trees",
-    features = features,
-    feature_levels = feature_levels,
-    tree_start = tree_start,
-    feature = split_var,
-    threshold = threshold,
-    left = left,
-    right = right,
-    missing = missing,
-    cat_start = cat_start,
-    cat_len = cat_len,
-    cat_left = cat_left,
-    rule = 1L,
-    value = value,
-    aggregate = "sum",
-    base = rep(scale * as.double(model$initF[1L]), n_classes),
-    transform = transform,
-    float32 = FALSE,
-    outputs = if (identical(dist, "multinomial")) classes,
-    source = "gbm"
-  ), class = "mp_native")
+# The leaf values (SplitCodePred at leaves, times `scale`), each tree's in
+# the column of its class.
+gbm_leaf_values <- function(nodes, n_trees, n_classes, scale) {
+  leaf <- !nodes$inner
+  value <- matrix(0, length(nodes$feature), n_classes)
+  tree_class <- rep((seq_len(n_trees) - 1L) %% n_classes + 1L, nodes$sizes)
+  value[cbind(which(leaf), tree_class[leaf])] <- scale * nodes$split_code[leaf]
+  value
 }
 
 # The data column a formula term label names ("x", "`my x`"), or NA for a
@@ -197,9 +223,38 @@ native_model.xgb.Booster <- function(model) {
   # Without feature names, predict() reads the columns by position.
   if (is.null(features) || anyNA(features) || anyDuplicated(features)) return(NULL)
   features <- as.character(features)
+  settings <- xgb_settings(model)
+  if (is.null(settings)) return(NULL)
+  trees <- xgb_tree_lines(model, settings$n_groups * settings$parallel)
+  if (is.null(trees)) return(NULL)
+  nodes <- xgb_nodes(trees$lines, features)
+  if (is.null(nodes)) return(NULL)
+  links <- xgb_children(nodes, trees$tree, trees$n_trees)
+  if (is.null(links)) return(NULL)
+  n_nodes <- length(nodes$feature)
+  group <- (trees$tree %/% settings$parallel) %% settings$n_groups + 1L
+  value <- matrix(0, n_nodes, settings$n_groups)
+  leaf <- nodes$is_leaf
+  value[cbind(which(leaf), group[leaf])] <- nodes$leaf_value[leaf]
+  base <- xgb_base(settings$link[1L], settings$base_score)
+  if (!is.finite(base)) return(NULL)
+  new_native(
+    features = features, feature_levels = rep(list(NULL), length(features)),
+    tree_start = links$tree_start, feature = nodes$feature, threshold = nodes$threshold,
+    left = links$left, right = links$right, missing = links$missing,
+    cat_start = rep(-1L, n_nodes), cat_len = rep(0L, n_nodes), cat_left = integer(),
+    rule = 1L, value = value, aggregate = "sum", base = rep(base, settings$n_groups),
+    transform = settings$link[2L], float32 = TRUE,
+    outputs = if (settings$n_groups > 1L) as.character(seq_len(settings$n_groups) - 1L),
+    source = "xgb.Booster"
+  )
+}
+
+# From the booster's configuration: the link (of the base margin, and the
+# transform), base_score, the numbers of output groups and parallel trees.
+xgb_settings <- function(model) {
   config <- tryCatch(xgboost::xgb.config(model), error = function(e) NULL)
   if (!is.character(config) || length(config) != 1L) return(NULL)
-
   booster <- json_string_field(config, "booster")
   if (!identical(booster, "gbtree")) return(NULL)
   objective <- json_object_name(config, "objective")
@@ -214,30 +269,33 @@ native_model.xgb.Booster <- function(model) {
     NULL
   )
   if (is.null(link)) return(NULL)
-  base_score <- suppressWarnings(as.numeric(json_string_field(config, "base_score")))
-  num_class <- suppressWarnings(as.integer(json_string_field(config, "num_class")))
-  num_target <- suppressWarnings(as.integer(json_string_field(config, "num_target")))
-  parallel <- suppressWarnings(as.integer(json_string_field(config, "num_parallel_tree")))
+  number <- function(field, cast) suppressWarnings(cast(json_string_field(config, field)))
+  base_score <- number("base_score", as.numeric)
+  num_class <- number("num_class", as.integer)
+  num_target <- number("num_target", as.integer)
+  parallel <- number("num_parallel_tree", as.integer)
   if (is.na(num_target)) num_target <- 1L
   if (is.na(parallel)) parallel <- 1L
   # Multi-target models (num_target > 1) cannot be trained from R 1.7.
   if (anyNA(c(base_score, num_class)) || parallel < 1L || num_target != 1L) return(NULL)
-  n_groups <- max(num_class, 1L)
   if (identical(objective, "multi:softprob") != (num_class > 1L)) return(NULL)
+  list(link = link, base_score = base_score, n_groups = max(num_class, 1L),
+       parallel = parallel)
+}
 
+# The dump lines of the trees predict() uses (all, or the first
+# best_iteration iterations of per_iteration trees), with each one's 0-based tree.
+xgb_tree_lines <- function(model, per_iteration) {
   dump <- tryCatch(xgboost::xgb.dump(model, with_stats = FALSE, dump_format = "text"),
                    error = function(e) NULL)
   if (!is.character(dump)) return(NULL)
   dump <- trimws(dump)
   header <- grepl("^booster\\[[0-9]+\\]:?$", dump)
   if (!length(dump) || !header[1L]) return(NULL)
-  tree <- cumsum(header) - 1L                  # 0-based tree of each line
+  tree <- cumsum(header) - 1L
   lines <- dump[!header]
   tree <- tree[!header]
   n_all <- sum(header)
-
-  # Trees predict() uses: all, or the first best_iteration iterations.
-  per_iteration <- n_groups * parallel
   n_trees <- n_all
   best <- model$best_iteration
   if (!is.null(best) && length(best) == 1L && !is.na(best) && best > 0) {
@@ -247,24 +305,28 @@ native_model.xgb.Booster <- function(model) {
   lines <- lines[keep]
   tree <- tree[keep]
   if (n_trees < 1L || !length(lines)) return(NULL)
+  list(lines = lines, tree = tree, n_trees = n_trees)
+}
 
+# The nodes of the dump lines (features by name or as f<j>; thresholds and
+# leaf values rounded to float), the children's ids as text; NULL for any
+# other line (categorical or indicator splits) or an unknown feature.
+xgb_nodes <- function(lines, features) {
   num_rx <- "[-+]?(?:[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?|inf|INF|Inf)"
-  split_rx <- paste0("^([0-9]+):\\[(.+)<(", num_rx, ")\\] yes=([0-9]+),no=([0-9]+),missing=([0-9]+)$")
+  split_rx <- paste0("^([0-9]+):\\[(.+)<(", num_rx,
+                     ")\\] yes=([0-9]+),no=([0-9]+),missing=([0-9]+)$")
   leaf_rx <- paste0("^([0-9]+):leaf=(", num_rx, ")$")
   is_leaf <- grepl(leaf_rx, lines, perl = TRUE)
   is_split <- !is_leaf & grepl(split_rx, lines, perl = TRUE)
-  # Anything else (categorical or indicator splits) is not supported.
   if (!all(is_leaf | is_split)) return(NULL)
-
   n_nodes <- length(lines)
   feature <- rep(-1L, n_nodes)
   threshold <- numeric(n_nodes)
-  left <- right <- missing <- rep(-1L, n_nodes)
   id <- integer(n_nodes)
   leaf_value <- numeric(n_nodes)
-
   # Fields of the splits: id, feature, threshold, yes, no, missing.
-  sp <- split_fields(sub(split_rx, "\\1\t\\2\t\\3\t\\4\t\\5\t\\6", lines[is_split], perl = TRUE), 6L)
+  sp <- split_fields(sub(split_rx, "\\1\t\\2\t\\3\t\\4\t\\5\t\\6", lines[is_split],
+                         perl = TRUE), 6L)
   lf <- split_fields(sub(leaf_rx, "\\1\t\\2", lines[is_leaf], perl = TRUE), 2L)
   if (is.null(sp) || is.null(lf)) return(NULL)
   id[is_split] <- as.integer(sp[, 1L])
@@ -277,10 +339,16 @@ native_model.xgb.Booster <- function(model) {
   feature[is_split] <- j - 1L
   threshold[is_split] <- as_float(as.numeric(sp[, 3L]))
   leaf_value[is_leaf] <- as_float(as.numeric(lf[, 2L]))
+  list(is_leaf = is_leaf, is_split = is_split, id = id, feature = feature,
+       threshold = threshold, leaf_value = leaf_value, children = sp[, 4:6, drop = FALSE])
+}
 
-  # Global 0-based node indices: the nodes of a tree in dump order (the root,
-  # id 0, comes first). A tree's node ids are small, so a table indexed by
-  # (tree, id) finds them.
+# Global 0-based indices: the nodes of a tree in dump order (the root, id 0,
+# first), and the children (yes, no, missing) of the splits; NULL when the
+# ids are not those of a tree. A tree's node ids are small, so a table
+# indexed by (tree, id) finds them.
+xgb_children <- function(nodes, tree, n_trees) {
+  id <- nodes$id
   sizes <- tabulate(tree + 1L, n_trees)
   if (any(sizes < 1L) || anyNA(id)) return(NULL)
   tree_start <- as.integer(cumsum(c(0, sizes)))
@@ -291,53 +359,30 @@ native_model.xgb.Booster <- function(model) {
   slot <- id_base[tree + 1L] + id + 1L
   if (anyDuplicated(slot)) return(NULL)
   position <- rep(NA_integer_, sum(id_span))
-  position[slot] <- seq_len(n_nodes) - 1L
+  position[slot] <- seq_along(id) - 1L
+  split_tree <- tree[nodes$is_split] + 1L
   to_global <- function(ids) {
     ids <- as.integer(ids)
-    ok <- !is.na(ids) & ids >= 0L & ids < id_span[tree[is_split] + 1L]
+    ok <- !is.na(ids) & ids >= 0L & ids < id_span[split_tree]
     out <- rep(NA_integer_, length(ids))
-    out[ok] <- position[(id_base[tree[is_split] + 1L] + ids + 1L)[ok]]
+    out[ok] <- position[(id_base[split_tree] + ids + 1L)[ok]]
     out
   }
-  left[is_split] <- to_global(sp[, 4L])
-  right[is_split] <- to_global(sp[, 5L])
-  missing[is_split] <- to_global(sp[, 6L])
-  if (anyNA(left) || anyNA(right) || anyNA(missing)) return(NULL)
+  links <- list(left = rep(-1L, length(id)), right = rep(-1L, length(id)),
+                missing = rep(-1L, length(id)))
+  for (k in 1:3) links[[k]][nodes$is_split] <- to_global(nodes$children[, k])
+  if (anyNA(unlist(links))) return(NULL)
+  c(list(tree_start = tree_start), links)
+}
 
-  group <- (tree %/% parallel) %% n_groups + 1L
-  value <- matrix(0, n_nodes, n_groups)
-  value[cbind(which(is_leaf), group[is_leaf])] <- leaf_value[is_leaf]
-
-  base <- switch(link[1L],
+# The base margin: base_score through the objective's link, as a float.
+xgb_base <- function(link, base_score) {
+  base <- switch(link,
     identity = base_score,
     logit = stats::qlogis(as_float(base_score)),
     log = log(as_float(base_score))
   )
-  base <- as_float(base)
-  if (!is.finite(base)) return(NULL)
-
-  structure(list(
-    kind = "trees",
-    features = features,
-    feature_levels = rep(list(NULL), length(features)),
-    tree_start = tree_start,
-    feature = feature,
-    threshold = threshold,
-    left = left,
-    right = right,
-    missing = missing,
-    cat_start = rep(-1L, n_nodes),
-    cat_len = rep(0L, n_nodes),
-    cat_left = integer(),
-    rule = 1L,
-    value = value,
-    aggregate = "sum",
-    base = rep(base, n_groups),
-    transform = link[2L],
-    float32 = TRUE,
-    outputs = if (n_groups > 1L) as.character(seq_len(n_groups) - 1L),
-    source = "xgb.Booster"
-  ), class = "mp_native")
+  as_float(base)
 }
 
 # Tab-separated fields (exactly k per string) as a character matrix, or NULL.
@@ -351,16 +396,4 @@ split_fields <- function(x, k) {
 as_float <- function(x) {
   if (!length(x)) return(numeric())
   readBin(writeBin(as.double(x), raw(), size = 4L), "double", n = length(x), size = 4L)
-}
-
-# The first string value of "field":"value" in a JSON text (NA if absent).
-json_string_field <- function(json, field) {
-  m <- regmatches(json, regexec(paste0('"', field, '":"([^"]*)"'), json))[[1L]]
-  if (length(m) < 2L) NA_character_ else m[2L]
-}
-
-# The "name" of the JSON object "field":{"name":"..."} (NA if absent).
-json_object_name <- function(json, field) {
-  m <- regmatches(json, regexec(paste0('"', field, '":\\{"name":"([^"]*)"'), json))[[1L]]
-  if (length(m) < 2L) NA_character_ else m[2L]
 }
