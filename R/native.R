@@ -76,6 +76,13 @@ categorical_tables <- function(mask, len, goes_left) {
   list(start = as.integer(ustart[match(key, ukey)]), cat_left = as.integer(cat_left))
 }
 
+# The data column a formula term label names ("x", "`my x`"), or NA for a
+# term computed from the data ("log(x)").
+term_column <- function(x) {
+  e <- tryCatch(str2lang(x), error = function(e) NULL)
+  if (is.symbol(e)) as.character(e) else NA_character_
+}
+
 # ranger: regression and probability forests (converted by ranger_pack(),
 # in C++: inst/include/modelprofiles/ranger.h). A node is a leaf when both
 # its children are 0; a
@@ -159,19 +166,35 @@ native_model.randomForest <- function(model) {
   type <- model$type
   if (!identical(type, "regression") && !identical(type, "classification")) return(NULL)
   if (identical(type, "regression") && !is.null(model$coefs)) return(NULL)
-  features <- if (is.null(dim(model$importance))) names(model$importance) else rownames(model$importance)
+  importance <- model$importance
+  features <- if (is.null(dim(importance))) names(importance) else rownames(importance)
   p <- length(features)
   ncat <- as.integer(f$ncat)
   if (p == 0L || length(ncat) != p || any(ncat > 32L)) return(NULL)
   if (!is.null(model$terms)) {
     labels <- attr(model$terms, "term.labels")
-    plain <- vapply(labels, function(l) {
-      e <- tryCatch(str2lang(l), error = function(e) NULL)
-      is.name(e)
-    }, logical(1))
-    if (!all(plain)) return(NULL)
+    if (anyNA(vapply(labels, term_column, character(1)))) return(NULL)
   }
-  xlevels <- f$xlevels
+  feature_levels <- rf_feature_levels(f$xlevels, p)
+  if (any(ncat > 1L & vapply(feature_levels, is.null, logical(1)))) return(NULL)
+  nodes <- rf_nodes(f, type, p)
+  if (is.null(nodes)) return(NULL)
+  splits <- rf_splits(nodes, ncat)
+  leaves <- rf_leaf_values(nodes, f$nodepred, type, model$classes)
+  if (is.null(leaves)) return(NULL)
+  new_native(
+    features = features, feature_levels = feature_levels, tree_start = nodes$tree_start,
+    feature = nodes$feature, threshold = splits$threshold, left = nodes$left,
+    right = nodes$right, missing = rep(-1L, length(nodes$ix)), cat_start = splits$cat_start,
+    cat_len = splits$cat_len, cat_left = splits$cat_left, rule = 0L, value = leaves$value,
+    aggregate = "mean", base = rep(0, ncol(leaves$value)), transform = "identity",
+    outputs = leaves$outputs, source = "randomForest"
+  )
+}
+
+# The factor levels of the features (NULL for a numeric one) from the
+# forest's xlevels.
+rf_feature_levels <- function(xlevels, p) {
   feature_levels <- vector("list", p)
   if (!is.null(xlevels)) {
     for (k in seq_len(p)) {
@@ -179,7 +202,13 @@ native_model.randomForest <- function(model) {
       if (is.character(lv)) feature_levels[k] <- list(lv)
     }
   }
-  if (any(ncat > 1L & vapply(feature_levels, is.null, logical(1)))) return(NULL)
+  feature_levels
+}
+
+# The nodes of the forest's trees (the first ndbigtree rows of each tree's
+# column of the node matrices, at `ix`) with global 0-based children, or
+# NULL when malformed. Classification trees keep their children in treemap.
+rf_nodes <- function(f, type, p) {
   ntree <- as.integer(f$ntree)
   sizes <- as.integer(f$ndbigtree)
   nrnodes <- as.integer(f$nrnodes)
@@ -188,12 +217,10 @@ native_model.randomForest <- function(model) {
   node <- sequence(sizes)
   tree <- rep(seq_len(ntree), sizes)
   ix <- (tree - 1L) * nrnodes + node
-  n <- length(ix)
   offset <- tree_start[tree]
   leaf <- f$nodestatus[ix] == -1L
-  inner <- !leaf
   var <- f$bestvar[ix]
-  if (any(var[inner] < 1L | var[inner] > p)) return(NULL)
+  if (any(var[!leaf] < 1L | var[!leaf] > p)) return(NULL)
   if (identical(type, "regression")) {
     l <- f$leftDaughter[ix]
     r <- f$rightDaughter[ix]
@@ -201,45 +228,51 @@ native_model.randomForest <- function(model) {
     l <- f$treemap[(tree - 1L) * nrnodes * 2L + node]
     r <- f$treemap[(tree - 1L) * nrnodes * 2L + nrnodes + node]
   }
-  split <- f$xbestsplit[ix]
   feature <- var - 1L
   feature[leaf] <- -1L
   left <- offset + l - 1L
   left[leaf] <- -1L
   right <- offset + r - 1L
   right[leaf] <- -1L
-  threshold <- split
-  threshold[leaf] <- 0
-  categorical <- inner & ncat[pmax(var, 1L)] > 1L
+  list(tree_start = tree_start, ix = ix, leaf = leaf, var = var, split = f$xbestsplit[ix],
+       feature = feature, left = left, right = right)
+}
+
+# The thresholds of the numeric splits and the tables of the splits on
+# factors of ncat > 1 levels (level k left when bit k - 1 of xbestsplit is
+# set).
+rf_splits <- function(nodes, ncat) {
+  n <- length(nodes$ix)
+  threshold <- nodes$split
+  threshold[nodes$leaf] <- 0
+  categorical <- !nodes$leaf & ncat[pmax(nodes$var, 1L)] > 1L
   cat_start <- rep(-1L, n)
   cat_len <- rep(0L, n)
   cat_left <- integer()
   if (any(categorical)) {
-    len <- ncat[var[categorical]]
-    tab <- categorical_tables(split[categorical], len, identity)
+    len <- ncat[nodes$var[categorical]]
+    tab <- categorical_tables(nodes$split[categorical], len, identity)
     cat_start[categorical] <- tab$start
     cat_len[categorical] <- len
     cat_left <- tab$cat_left
     threshold[categorical] <- 0
   }
+  list(threshold = threshold, cat_start = cat_start, cat_len = cat_len, cat_left = cat_left)
+}
+
+# The leaf values: a regression tree's node predictions; a classification
+# leaf's vote for its class (one-hot, outputs the classes). NULL when a leaf
+# names no class.
+rf_leaf_values <- function(nodes, nodepred, type, classes) {
+  pred <- nodepred[nodes$ix]
   if (identical(type, "regression")) {
-    pred <- f$nodepred[ix]
-    pred[inner] <- 0
-    value <- matrix(pred, ncol = 1L)
-    outputs <- NULL
-  } else {
-    K <- length(model$classes)
-    cls <- f$nodepred[ix]
-    if (any(cls[leaf] < 1L | cls[leaf] > K)) return(NULL)
-    value <- matrix(0, n, K)
-    value[cbind(which(leaf), cls[leaf])] <- 1
-    outputs <- as.character(model$classes)
+    pred[!nodes$leaf] <- 0
+    return(list(value = matrix(pred, ncol = 1L), outputs = NULL))
   }
-  new_native(
-    features = features, feature_levels = feature_levels, tree_start = tree_start,
-    feature = feature, threshold = threshold, left = left, right = right,
-    missing = rep(-1L, n), cat_start = cat_start, cat_len = cat_len, cat_left = cat_left,
-    rule = 0L, value = value, aggregate = "mean", base = rep(0, ncol(value)),
-    transform = "identity", outputs = outputs, source = "randomForest"
-  )
+  K <- length(classes)
+  leaf <- nodes$leaf
+  if (any(pred[leaf] < 1L | pred[leaf] > K)) return(NULL)
+  value <- matrix(0, length(pred), K)
+  value[cbind(which(leaf), pred[leaf])] <- 1
+  list(value = value, outputs = as.character(classes))
 }

@@ -182,13 +182,6 @@ gbm_leaf_values <- function(nodes, n_trees, n_classes, scale) {
   value
 }
 
-# The data column a formula term label names ("x", "`my x`"), or NA for a
-# term computed from the data ("log(x)").
-term_column <- function(x) {
-  e <- tryCatch(str2lang(x), error = function(e) NULL)
-  if (is.symbol(e)) as.character(e) else NA_character_
-}
-
 # xgboost -------------------------------------------------------------------
 
 # xgboost (tested with 1.7.8.1), tree boosters ("gbtree"; not "dart", whose
