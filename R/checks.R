@@ -309,13 +309,17 @@ check_bandwidth <- function(bandwidth, variables, call) {
   as.list(bandwidth)
 }
 
-# Arguments in `...` that no parameter took: an error naming them.
-check_dots <- function(n, names, fn, call) {
-  if (n == 0L) return(invisible())
-  cli::cli_abort(c(
-    "Unknown argument{?s}: {.arg {names}}.",
-    i = paste0("See {.help modelprofiles::", fn, "} for the arguments.")
-  ), call = call)
+# The checks every entry point starts with: `x` given (`missing_x`), and
+# no argument in `...` (n of them, named `names`) that no parameter took.
+check_entry <- function(missing_x, n, names, fn, call) {
+  if (n > 0L) {
+    cli::cli_abort(c(
+      "Unknown argument{?s}: {.arg {names}}.",
+      i = paste0("See {.help modelprofiles::", fn, "} for the arguments.")
+    ), call = call)
+  }
+  if (missing_x) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = call)
+  invisible()
 }
 
 check_flag <- function(x, arg, call) {

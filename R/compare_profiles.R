@@ -57,8 +57,7 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
                              engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
-  check_dots(...length(), names(list(...)), "compare_profiles", env)
-  if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
+  check_entry(missing(x), ...length(), names(list(...)), "compare_profiles", env)
   engine <- rlang::arg_match(engine, error_call = env)
   inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
   N <- check_N(N, env)

@@ -6,8 +6,7 @@
 
 # The weighted mean of `fitted` over background rows `rows`, per output.
 mean_at <- function(setup, fitted, rows) {
-  w <- setup$weights[rows]
-  colSums(w * fitted[rows, , drop = FALSE]) / sum(w)
+  weighted_col_means(fitted[rows, , drop = FALSE], setup$weights[rows])
 }
 
 # Interval AL of column j: two predictions per row, at the edges of its

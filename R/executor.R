@@ -143,7 +143,7 @@ evaluate_chunk <- function(setup, req, specs) {
 # Are all of a chunk's specifications evaluated by the native or linear
 # engine (in this process, under any plan)?
 is_direct_chunk <- function(setup, req, specs) {
-  if (req$native && !is.null(setup$native)) return(TRUE)
+  if (uses_direct(setup, req$native)) return(TRUE)
   all(vapply(specs, function(s) is_linear_curve(setup, req, s), logical(1)))
 }
 
@@ -155,7 +155,7 @@ is_linear_curve <- function(setup, req, spec) {
 # A specification's predictions from the native or linear engine, or NULL
 # when it goes through the predict function.
 direct_predictions <- function(setup, req, spec) {
-  if (req$native && !is.null(setup$native)) {
+  if (uses_direct(setup, req$native)) {
     if (spec$kind == "curve" && length(spec$cols) == 1L) {
       return(native_ice(setup, spec$cols, spec$grid[[1L]], spec$rows))
     }
@@ -183,13 +183,16 @@ stack_plan <- function(setup, specs) {
     lapply(seq_along(specs), function(i) {
       y <- ys[seq.int(ends[i] - sizes[i] + 1L, length.out = sizes[i])]
       if (specs[[i]]$kind != "curve" || specs[[i]]$order != "grid") return(y[[1L]])
-      # Grid-major (G blocks of m rows) to observation-major.
+      # One block of m rows per grid value, placed observation-major (row
+      # r's predictions at grid value g in row (r - 1) G + g).
       G <- sizes[i]
       m <- nrow(y[[1L]])
-      do.call(rbind, y)[as.vector(t(matrix(seq_len(G * m), m, G))), , drop = FALSE]
+      out <- matrix(0, G * m, ncol(y[[1L]]))
+      for (g in seq_len(G)) out[(seq_len(m) - 1L) * G + g, ] <- y[[g]]
+      out
     })
   }
-  list(stacks = unlist(parts, recursive = FALSE), sizes = sizes, combine = combine)
+  list(stacks = unlist(parts, recursive = FALSE), combine = combine)
 }
 
 # A curve specification as one stack of rows, observation-major.

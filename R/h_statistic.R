@@ -145,8 +145,7 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
                         engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
-  check_dots(...length(), names(list(...)), "h_statistic", env)
-  if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
+  check_entry(missing(x), ...length(), names(list(...)), "h_statistic", env)
   engine <- rlang::arg_match(engine, error_call = env)
   inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
   N <- check_N(N, env)
@@ -161,14 +160,14 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
   n_predictions <- sum(attr(one, "n_predictions"))
   one <- one[[1L]]
   f <- h_center(one$fitted, w)
-  mean_f2 <- h_wmean(f^2, w)
+  mean_f2 <- weighted_col_means(f^2, w)
   Fj <- stats::setNames(lapply(one$pd, h_center, w = w), variables)
   num <- matrix(0, length(js), length(labels), dimnames = list(variables, labels))
   for (a in seq_along(js)) {
-    num[a, ] <- h_zap(h_wmean((f - Fj[[a]] - h_center(one$not[[a]], w))^2, w))
+    num[a, ] <- h_zap(weighted_col_means((f - Fj[[a]] - h_center(one$not[[a]], w))^2, w))
   }
   h2 <- h_ratio(num, matrix(mean_f2, nrow(num), ncol(num), byrow = TRUE))
-  total <- stats::setNames(h_ratio(rbind(h_zap(h_wmean((f - Reduce(`+`, Fj))^2, w))), rbind(mean_f2))[1L, ], labels)
+  total <- stats::setNames(h_ratio(rbind(h_zap(weighted_col_means((f - Reduce(`+`, Fj))^2, w))), rbind(mean_f2))[1L, ], labels)
   pw <- h_pairwise(setup, num, Fj, variables, min(pairs, length(variables)), labels, progress)
   overall <- h_long(h2, labels)
   names(overall)[1L] <- "variable"
@@ -223,8 +222,8 @@ h_pairwise <- function(setup, num, Fj, variables, m, labels, progress) {
     for (a in seq_along(computed)) {
       pr <- computed[[a]]
       F2 <- h_center(Fjk[[a]], w)
-      pnum <- h_zap(h_wmean((F2 - Fj[[pr[1L]]] - Fj[[pr[2L]]])^2, w))
-      h2[paste(pr, collapse = ":"), ] <- h_ratio(rbind(pnum), rbind(h_wmean(F2^2, w)))
+      pnum <- h_zap(weighted_col_means((F2 - Fj[[pr[1L]]] - Fj[[pr[2L]]])^2, w))
+      h2[paste(pr, collapse = ":"), ] <- h_ratio(rbind(pnum), rbind(weighted_col_means(F2^2, w)))
     }
   }
   long <- h_long(h2, labels)
@@ -237,11 +236,9 @@ h_pairwise <- function(setup, num, Fj, variables, m, labels, progress) {
   list(table = table, variables = pair_vars, n_predictions = n_predictions)
 }
 
-# Weighted column means of an n x outputs matrix, and the matrix centred
-# with them (hstats' wcolMeans() and wcenter()).
-h_wmean <- function(M, w) colSums(w * M) / sum(w)
-
-h_center <- function(M, w) M - rep(h_wmean(M, w), each = nrow(M))
+# An n x outputs matrix centred with its weighted column means (hstats'
+# wcenter()).
+h_center <- function(M, w) M - rep(weighted_col_means(M, w), each = nrow(M))
 
 # hstats' .zap_small(): numerators below eps (absolute) or not finite are 0.
 h_zap <- function(x, eps = h_eps) {

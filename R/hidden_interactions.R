@@ -69,8 +69,7 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
                                 engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
-  check_dots(...length(), names(list(...)), "hidden_interactions", env)
-  if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
+  check_entry(missing(x), ...length(), names(list(...)), "hidden_interactions", env)
   engine <- rlang::arg_match(engine, error_call = env)
   if (missing(groups) || is.null(groups)) {
     cli::cli_abort("{.arg groups} is missing: give the columns (or vectors) that define subgroups.", call = env)

@@ -184,8 +184,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
                           engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
-  check_dots(...length(), names(list(...)), "model_profile", env)
-  if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
+  check_entry(missing(x), ...length(), names(list(...)), "model_profile", env)
   # DALEX's positional order: model_profile(explainer, variables, N).
   if (is_explainer(x) && is.character(data)) {
     if (is.null(variables)) variables <- data

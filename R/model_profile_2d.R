@@ -73,8 +73,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
                              engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
-  check_dots(...length(), names(list(...)), "model_profile_2d", env)
-  if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = env)
+  check_entry(missing(x), ...length(), names(list(...)), "model_profile_2d", env)
   variable_splits_type <- rlang::arg_match(variable_splits_type, error_call = env)
   type <- rlang::arg_match(type, error_call = env)
   level_order <- rlang::arg_match(level_order, error_call = env)

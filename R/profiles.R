@@ -48,16 +48,15 @@ run_profiles <- function(setup, inputs, s, variables, parts, progress = NULL) {
   }
   keep <- ice_kept(setup, s, grids, parts, variables)
   fitted <- profile_fitted(setup, s, js, parts, progress)
-  makers <- list()
-  for (p in seq_along(parts)) {
-    for (i in seq_along(variables)) {
-      makers[[length(makers) + 1L]] <- profile_maker(
-        setup, s, js[i], parts[[p]], grids[[i]], bandwidth[[variables[i]]], keep[p, i],
-        fitted$values, whole = length(parts) == 1L && is.na(parts[[1L]]$level)
-      )
-    }
-  }
-  res <- execute(setup, makers, progress)
+  whole <- length(parts) == 1L && is.na(parts[[1L]]$level)
+  # Part by part, each variable in order.
+  p <- rep(seq_along(parts), each = length(variables))
+  i <- rep(seq_along(variables), times = length(parts))
+  makers <- Map(function(p, i) {
+    profile_maker(setup, s, js[i], parts[[p]], grids[[i]], bandwidth[[variables[i]]], keep[p, i],
+                  fitted$values, whole)
+  }, p, i)
+  res <- execute(setup, unname(makers), progress)
   raw <- lapply(seq_along(parts), function(p) {
     stats::setNames(res[(p - 1L) * length(variables) + seq_along(variables)], variables)
   })
@@ -108,8 +107,6 @@ profile_fitted <- function(setup, s, js, parts, progress) {
 # estimator's request, whose result is the estimate (or NULL when the
 # variable takes a single value in a subgroup).
 profile_maker <- function(setup, s, j, part, grid, bandwidth, keep, fitted, whole) {
-  # (Made in a loop: the arguments are taken now, not when it runs.)
-  args <- list(j, part, grid, bandwidth, keep, fitted, whole)
   function() {
     v <- names(setup$data)[j]
     col <- setup$data[[j]]

@@ -140,11 +140,9 @@ interval_table <- function(raw, variables, parts) {
     vapply(variables, function(v) as.integer(r[[v]]$intervals %||% NA_integer_), integer(1))
   }, integer(length(variables)))
   K <- matrix(K, length(variables), length(parts),
-              dimnames = list(variables, vapply(parts, function(p) p$level %|NA% "all", character(1))))
+              dimnames = list(variables, vapply(parts, function(p) if (is.na(p$level)) "all" else p$level, character(1))))
   if (all(is.na(K))) NULL else K
 }
-
-`%|NA%` <- function(a, b) if (is.na(a)) b else a
 
 # Grid points without support, by variable (over all parts).
 no_support_list <- function(raw, variables) {

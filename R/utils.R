@@ -95,3 +95,6 @@ background_rows <- function(data, rows) {
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
+
+# Weighted column means of an n x outputs matrix (hstats' wcolMeans()).
+weighted_col_means <- function(M, w) colSums(w * M) / sum(w)

@@ -8,11 +8,14 @@ future_data <- function(n = 120, seed = 7) {
              i = sample(1:6, n, TRUE))
 }
 
-# A predict function that logs the process and size of each call to `log`.
+# A predict function that logs the process and size of each call: one file
+# per call in the folder `log` (processes appending to one file can
+# interleave their lines).
 logging_predict <- function(log) {
   force(log)
   function(m, nd) {
-    cat(Sys.getpid(), nrow(nd), "\n", file = log, append = TRUE)
+    dir.create(log, showWarnings = FALSE)
+    cat(Sys.getpid(), nrow(nd), "\n", file = tempfile("call", tmpdir = log))
     nd$a * nd$b + (nd$f == "v") * nd$i + sin(nd$a)
   }
 }
@@ -23,11 +26,15 @@ n_made <- function(res) {
   sum(vapply(res$profiles, `[[`, numeric(1), "n_predictions"))
 }
 
+# The calls logged since the last read (and the log emptied).
 read_log <- function(log) {
-  if (!file.exists(log)) return(data.frame(pid = integer(), n = numeric()))
-  d <- utils::read.table(log, col.names = c("pid", "n"))
-  unlink(log)
-  d
+  files <- list.files(log, full.names = TRUE)
+  d <- do.call(rbind, lapply(files, function(f) {
+    v <- scan(f, quiet = TRUE)
+    data.frame(pid = v[1L], n = v[2L])
+  }))
+  unlink(files)
+  if (is.null(d)) data.frame(pid = integer(), n = numeric()) else d
 }
 
 test_that("every entry point predicts on the workers, with the sequential plan's numbers", {
