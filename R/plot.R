@@ -57,6 +57,9 @@
 #' @param rug Draw a rug of the observed values?
 #' @param ncol Number of columns of panels.
 #' @param scales `"free_x"` (shared y axis, the default) or `"free"`.
+#' @param sort Order of the panels: `"none"` (the variables' order) or
+#'   `"importance"` (decreasing importance, see [effect_sizes()], of the
+#'   first result; its largest over its classes or subgroups).
 #' @param title,subtitle Title and subtitle of the chart.
 #' @returns A ggplot object.
 #' @examples
@@ -67,6 +70,7 @@
 #' al <- model_profile(fit, X, type = "accumulated", intervals = 8)
 #' plot(pd, ld, al)
 #' plot(pd, geom = "profiles", center = "first")
+#' plot(pd, ld, al, sort = "importance")
 #' @name plot.mp_profile
 NULL
 
@@ -75,9 +79,10 @@ NULL
 autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", "points"),
                                 variables = NULL, center = NULL, max_curves = 100,
                                 rug = TRUE, ncol = NULL, scales = c("free_x", "free"),
-                                title = NULL, subtitle = NULL) {
+                                title = NULL, subtitle = NULL, sort = c("none", "importance")) {
   geom <- match.arg(geom)
   scales <- match.arg(scales)
+  sort <- match.arg(sort)
   check_plot_dots(list(...), "autoplot.mp_profile")
   objs <- c(list(object), list(...))
   is_prof <- vapply(objs, inherits, logical(1), "mp_profile")
@@ -88,7 +93,7 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     cli::cli_abort("{.arg center} applies to ICE curves: use {.code geom = \"profiles\"} or {.code \"points\"}.")
   }
   check_center(center)
-  d <- profile_plot_data(objs, geom, variables, center, max_curves, rug)
+  d <- profile_plot_data(objs, geom, variables, center, max_curves, rug, sort)
   p <- ggplot2::ggplot()
   xy <- function(...) ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_label_"]], ...)
   if (!is.null(d$curves)) {

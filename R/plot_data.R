@@ -3,10 +3,12 @@
 
 # The data of a plot of profiles (autoplot.mp_profile()): the aggregated
 # profiles, ICE curves, observed points and rug of the variables drawn, on
-# one kind of x axis, with the legend's entries.
-profile_plot_data <- function(objs, geom, variables, center, max_curves, rug) {
+# one kind of x axis, with the legend's entries; panels in the order of
+# the variables, or by importance (sort = "importance").
+profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, sort = "none") {
   labels <- profile_labels(objs)
   vars <- plot_variables(objs, variables)
+  if (sort == "importance") vars <- importance_order(objs[[1L]], vars)
   # The kind of the x axis: "numeric", "Date", "POSIXct" (continuous) or
   # "categorical"; `_x_` is made of that kind (plot_x()).
   kinds <- variable_kinds(objs)

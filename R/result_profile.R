@@ -196,7 +196,8 @@ profile_title <- function(type) {
 #'   per subgroup with `groups`) (grid size, range of the
 #'   grid, minimum, maximum and range of the profile, number of grid points
 #'   without support, and the fewest background rows near a grid point,
-#'   `min_rows`, from `_support_`), ordered by the profile's range, largest
+#'   `min_rows`, from `_support_`), the importance of [effect_sizes()] and,
+#'   for AL profiles, its ALED and NALED, ordered by importance, largest
 #'   first;
 #'   `as.data.frame()` the requested data frame.
 #' @examples
@@ -270,7 +271,8 @@ summary.mp_profile <- function(object, ...) {
       stringsAsFactors = FALSE
     )
   }))
-  out <- out[order(-out$yhat_range), , drop = FALSE]
+  out <- summary_effects(object, out)
+  out <- out[order(-out$importance, -out$yhat_range, na.last = TRUE), , drop = FALSE]
   rownames(out) <- NULL
   attr(out, "type") <- object$type
   class(out) <- c("summary_mp_profile", "data.frame")
@@ -279,7 +281,7 @@ summary.mp_profile <- function(object, ...) {
 
 #' @export
 print.summary_mp_profile <- function(x, ...) {
-  cli::cat_line("Summary of ", profile_title(attr(x, "type")), " profiles (largest range first):")
+  cli::cat_line("Summary of ", profile_title(attr(x, "type")), " profiles (largest importance first):")
   print(structure(x, class = "data.frame"), row.names = FALSE, digits = 4)
   invisible(x)
 }

@@ -8,10 +8,10 @@ test_that("print, summary and as.data.frame", {
   s <- summary(pd)
   expect_s3_class(s, "summary_mp_profile")
   expect_equal(s$variable[1], c("wt", "hp")[which.max(c(
-    diff(range(profile_of(pd, "wt")$`_yhat_`)), diff(range(profile_of(pd, "hp")$`_yhat_`))
+    sd(profile_of(pd, "wt")$`_yhat_`), sd(profile_of(pd, "hp")$`_yhat_`)
   ))])
   expect_equal(s$points, c(29, 22)[match(s$variable, c("wt", "hp"))])
-  expect_output(print(s), "largest range first")
+  expect_output(print(s), "largest importance first")
   expect_identical(as.data.frame(pd), pd$agr_profiles)
   expect_identical(as.data.frame(pd, what = "cp_profiles"), pd$cp_profiles)
   al <- model_profile(fit, X, type = "accumulated")
