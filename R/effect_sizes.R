@@ -74,12 +74,15 @@
 #'   data frame with one column per profile label (or class).
 #' @param bands Add percentile bands when the result has bootstrap
 #'   replicates?
+#' @param digits Significant digits shown by `print()`.
 #' @param ... Unused.
-#' @returns A data frame of class `mp_effects`, one row per variable and
+#' @returns `effect_sizes()`: a data frame of class `mp_effects`, one row per variable and
 #'   label, sorted by decreasing importance: `variable`, `label`, `kind`
 #'   (`"numeric"` or `"categorical"`), `importance` and, for AL profiles,
 #'   `aled`, `aler_min`, `aler_max`, `naled`, `naler_min`, `naler_max`; with
-#'   bands, `<statistic>_lower` and `<statistic>_upper` for each.
+#'   bands, `<statistic>_lower` and `<statistic>_upper` for each. Its
+#'   `print()` method shows each band as `[lower, upper]` after its
+#'   statistic and returns `x` invisibly.
 #' @references
 #' Greenwell, B. M., Boehmke, B. C. and McCarthy, A. J. (2018). A simple and
 #' effective model-based variable importance measure. arXiv:1805.04755.
@@ -315,6 +318,7 @@ importance_order <- function(x, vars) {
   vars[order(-imp, seq_along(vars))]
 }
 
+#' @rdname effect_sizes
 #' @export
 print.mp_effects <- function(x, digits = 4, ...) {
   type <- attr(x, "type")
