@@ -21,6 +21,10 @@ cpp_kernel_sums <- function(y, z, x, w, dmin2, s, lag, threads, col) {
     .Call(`_modelprofiles_cpp_kernel_sums`, y, z, x, w, dmin2, s, lag, threads, col)
 }
 
+cpp_kernel_weights <- function(z, x, dmin2, s, threads) {
+    .Call(`_modelprofiles_cpp_kernel_weights`, z, x, dmin2, s, threads)
+}
+
 cpp_group_sums <- function(y, w, off, threads, col) {
     .Call(`_modelprofiles_cpp_group_sums`, y, w, off, threads, col)
 }

@@ -24,6 +24,12 @@ kernel_sums <- function(y, z, x, w, dmin2, bandwidth, lag, threads, output = 1L)
   cpp_kernel_sums(y, z, x, w, dmin2, bandwidth, lag, threads, output - 1L)
 }
 
+# The kernel weights of kernel_sums() (without the rows' weights w): a
+# G x m matrix.
+kernel_weights <- function(z, x, dmin2, bandwidth, threads) {
+  cpp_kernel_weights(as.double(z), as.double(x), dmin2, bandwidth, threads)
+}
+
 # Weighted sums of output `output` of y over consecutive groups of rows,
 # group g holding rows offsets[g] + 1 to offsets[g + 1]: list(sum, wsum).
 group_sums <- function(y, w, offsets, threads, output = 1L) {

@@ -45,7 +45,8 @@ table_sums <- function(setup, y, G, w) {
   out
 }
 
-# PD of column j over `grid`: list(x, yhat (G x outputs), ice, ice_rows).
+# PD of column j over `grid`: list(x, yhat (G x outputs), ice, ice_rows,
+# and the bands' se or reps, see curve_bands()).
 partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRUE, linear = TRUE) {
   G <- length(grid)
   w <- setup$weights[rows]
@@ -53,13 +54,17 @@ partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRU
     setup, j, list(column_values(setup$data[[j]], grid)), rows,
     reduce_block = function(pos, y) list(sums = table_sums(setup, y, G, w[pos])),
     init = function() list(sums = matrix(0, G, setup$n_outputs)),
-    finish = function(acc) list(x = grid, yhat = acc$sums / sum(w), ice = acc$ice, ice_rows = rows),
-    keep = keep_ice, native = native, linear = linear
+    finish = function(acc) {
+      yhat <- acc$sums / sum(w)
+      bands <- if (!is.null(acc$ice)) curve_bands(setup, acc$ice, w, yhat, rows)
+      c(list(x = grid, yhat = yhat, ice = if (keep_ice) acc$ice, ice_rows = rows), bands)
+    },
+    keep = keep_ice || curves_for_bands(setup), native = native, linear = linear
   )
 }
 
 # PD over all pairs of g1 x g2 (g1 fastest), each row stacked over the pair
-# grid: list(x1, x2, yhat (G1 G2 x outputs)).
+# grid: list(x1, x2, yhat (G1 G2 x outputs), and the bands' se or reps).
 partial_2d_request <- function(setup, js, g1, g2, rows = seq_len(setup$n)) {
   G <- length(g1) * length(g2)
   w <- setup$weights[rows]
@@ -69,7 +74,12 @@ partial_2d_request <- function(setup, js, g1, g2, rows = seq_len(setup$n)) {
     setup, js, grid, rows,
     reduce_block = function(pos, y) list(sums = table_sums(setup, y, G, w[pos])),
     init = function() list(sums = matrix(0, G, setup$n_outputs)),
-    finish = function(acc) list(x1 = g1, x2 = g2, yhat = acc$sums / sum(w))
+    finish = function(acc) {
+      yhat <- acc$sums / sum(w)
+      bands <- if (!is.null(acc$ice)) curve_bands(setup, acc$ice, w, yhat, rows)
+      c(list(x1 = g1, x2 = g2, yhat = yhat), bands)
+    },
+    keep = curves_for_bands(setup)
   )
 }
 

@@ -90,6 +90,14 @@
 #' @param weights `NULL`, the name of a column of `data`, or a vector with one
 #'   non-negative case weight per row of `data` (an explainer's `weights` by
 #'   default). See the section on case weights.
+#' @param bands Sampling bands around each profile: `"none"`, `"analytic"`
+#'   (standard errors from the per-row contributions the estimate is made
+#'   of) or `"bootstrap"` (percentiles over `B` resamples of the background
+#'   rows, recomputed from the same contributions). Neither makes a single
+#'   extra prediction; see [profile_bands] for the formulas and what the
+#'   bands do and do not include.
+#' @param level Confidence level of the bands.
+#' @param B Number of bootstrap resamples.
 #' @param level_order Order of the levels of a categorical variable in AL
 #'   profiles: `"similarity"` (ALEPlot's order; see the section on AL for
 #'   categorical variables) or `"levels"` (the factor's own order). Ordered
@@ -177,6 +185,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
                           keep_ice = TRUE, groups = NULL, group_bins = 3,
                           min_group_size = 10, group_title = NULL,
                           al_shift = c("group", "common"), k = NULL, cluster_center = TRUE,
+                          bands = c("none", "analytic", "bootstrap"), level = 0.95, B = 200,
                           level_order = c("similarity", "levels"), na_level = FALSE,
                           label = NULL, seed = NULL, weights = NULL, class = NULL,
                           threads = NULL,
@@ -207,10 +216,14 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
       cli::cli_abort("{.arg k} clusters ICE curves, which partial-dependence profiles have; use {.code type = \"partial\"}.", call = env)
     }
     if (!is.null(groups)) cli::cli_abort("Give {.arg groups} or {.arg k}, not both.", call = env)
+    if (!identical(bands[1L], "none")) {
+      cli::cli_abort("{.arg bands} are drawn around profiles, not around clusters of ICE curves; give {.arg bands} or {.arg k}, not both.", call = env)
+    }
     keep_ice <- TRUE
   }
   check_flag(na_level, "na_level", env)
   inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
+  inputs$bands <- check_bands(bands, level, B, env)
   N <- check_N(N, env)
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
   intervals <- check_whole(intervals, "intervals", 1, env)

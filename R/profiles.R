@@ -131,6 +131,9 @@ profile_maker <- function(setup, s, j, part, grid, bandwidth, keep, fitted, whol
         i = "Raise {.arg memory_budget}, lower {.arg N}, or set {.code keep_ice = FALSE} to silence this."
       ))
     }
+    if (curves_for_bands(setup) && uses_curves(s, kind)) {
+      check_band_curves(setup, v, if (is.null(grid)) s$grid_points else length(grid), length(part$rows))
+    }
     req <- estimator_request(setup, s, j, kind, part$rows, grid, bandwidth, keep, fitted)
     finish <- req$finish
     req$finish <- function(acc) warn_no_support(v, finish(acc), call)
@@ -173,4 +176,10 @@ warn_no_support <- function(v, res, call) {
     i = "Grid point{?s}: {.val {format(bad, digits = 4)}}."
   ), call = call)
   res
+}
+
+# Does the estimator of a column of this kind average ICE curves (whose
+# bands need them)?
+uses_curves <- function(s, kind) {
+  s$type == "partial" || (kind == "numeric" && s$method == "kernel")
 }

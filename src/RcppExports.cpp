@@ -79,6 +79,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_kernel_weights
+NumericMatrix cpp_kernel_weights(NumericVector z, NumericVector x, NumericVector dmin2, double s, int threads);
+RcppExport SEXP _modelprofiles_cpp_kernel_weights(SEXP zSEXP, SEXP xSEXP, SEXP dmin2SEXP, SEXP sSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type z(zSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type dmin2(dmin2SEXP);
+    Rcpp::traits::input_parameter< double >::type s(sSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_kernel_weights(z, x, dmin2, s, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_group_sums
 List cpp_group_sums(NumericVector y, NumericVector w, IntegerVector off, int threads, int col);
 RcppExport SEXP _modelprofiles_cpp_group_sums(SEXP ySEXP, SEXP wSEXP, SEXP offSEXP, SEXP threadsSEXP, SEXP colSEXP) {
@@ -182,6 +196,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_interval_sums", (DL_FUNC) &_modelprofiles_cpp_interval_sums, 5},
     {"_modelprofiles_cpp_grid_sums", (DL_FUNC) &_modelprofiles_cpp_grid_sums, 5},
     {"_modelprofiles_cpp_kernel_sums", (DL_FUNC) &_modelprofiles_cpp_kernel_sums, 9},
+    {"_modelprofiles_cpp_kernel_weights", (DL_FUNC) &_modelprofiles_cpp_kernel_weights, 5},
     {"_modelprofiles_cpp_group_sums", (DL_FUNC) &_modelprofiles_cpp_group_sums, 5},
     {"_modelprofiles_cpp_nearest_sq", (DL_FUNC) &_modelprofiles_cpp_nearest_sq, 3},
     {"_modelprofiles_cpp_native_pack", (DL_FUNC) &_modelprofiles_cpp_native_pack, 1},

@@ -70,6 +70,21 @@ List cpp_kernel_sums(NumericVector y, NumericVector z, NumericVector x, NumericV
   return List::create(_["num"] = num, _["den"] = den);
 }
 
+// The kernel weights of cpp_kernel_sums() as a G x m matrix (without the
+// rows' weights).
+// [[Rcpp::export(rng = false)]]
+NumericMatrix cpp_kernel_weights(NumericVector z, NumericVector x, NumericVector dmin2, double s,
+                                 int threads) {
+  const std::size_t G = z.size(), m = x.size();
+  NumericMatrix out(G, m);
+  const double *zp = z.begin(), *xp = x.begin(), *dp = dmin2.begin();
+  double* o = out.begin();
+  glue::parallel_for(G, grain(G, threads), threads, [&](std::size_t g0, std::size_t g1) {
+    mp::kernel_weights(zp, xp, m, G, dp, s, g0, g1, o);
+  });
+  return out;
+}
+
 // Weighted sums over contiguous groups of rows (of output column `col`);
 // off has length n_groups + 1.
 // [[Rcpp::export(rng = false)]]

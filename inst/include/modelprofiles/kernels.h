@@ -107,6 +107,18 @@ inline void kernel_sums(const Table& t, const double* x, const double* w,
   }
 }
 
+// The kernel weights of kernel_sums(), without the rows' own weights, as a
+// G x m matrix (out[g + i * G]), for grid points [g0, g1): the bands of
+// kernel estimators are computed from them (kernel_weight(): the nearest
+// row weighs 1).
+inline void kernel_weights(const double* z, const double* x, std::size_t m,
+                           std::size_t G, const double* dmin2, double s,
+                           std::size_t g0, std::size_t g1, double* out) {
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t g = g0; g < g1; ++g)
+      out[g + i * G] = kernel_weight(z[g], x[i], dmin2[g], s);
+}
+
 // Accumulate interval effects and centre them as ALEPlot does: f_0 = 0,
 // f_k = f_{k-1} + delta_k, minus the count-weighted mean of the interval
 // midpoints (f_{k-1} + f_k) / 2. out has K + 1 cells.
