@@ -130,3 +130,31 @@ resample_means <- function(sb, s) {
   m[empty] <- s$sum[empty] / s$wsum[empty]
   m
 }
+
+# Bands of a second-order AL surface (ale_2d_surface()) for output c: the
+# rows' second differences d (entries at rows `pos` of `rows`, in cells
+# `cell` of K1 x K2), the rows' weights w, the cells' weighted counts b
+# (`counts_of(w)` recomputes them for other weights) and the surface's
+# centring `centre` (center_ale_2d() or its categorical form). Cells
+# without rows take the value of their nearest cell with rows (`src`,
+# fill_empty_cells() applied to the cells' indices), for every resample.
+al_2d_bands <- function(setup, d, pos, cell, w, K1, K2, counts_of, centre, src, rows) {
+  type <- band_type(setup)
+  s <- interval_sums(matrix(d), cell, w[pos], K1 * K2)
+  b <- counts_of(w)
+  surface <- function(m, b) centre(matrix(m[src], K1, K2), b)
+  if (type == "analytic") {
+    full <- which(s$wsum > 0)
+    A <- linear_map(function(m) surface(replace(numeric(K1 * K2), full, m), b), length(full))
+    col <- match(cell, full)
+    return(list(se = linear_profile_se(A, d, pos, col, w, (s$sum / s$wsum)[full], s$wsum[full])))
+  }
+  if (type != "bootstrap") return(list())
+  counts <- resample_counts(setup, rows)
+  reps <- vapply(seq_len(ncol(counts)), function(r) {
+    cw <- counts[, r] * w
+    sb <- interval_sums(matrix(d), cell, cw[pos], K1 * K2)
+    as.vector(surface(resample_means(sb, s), counts_of(cw)))
+  }, numeric(length(surface(numeric(K1 * K2), b))))
+  list(reps = reps)
+}

@@ -134,7 +134,12 @@
 #'     `mean_prediction` (for AL profiles, the weighted mean prediction that
 #'     each profile is shifted by: one per profile label, named by it),
 #'     `n_predictions` (how many predictions were made),
-#'     `no_support` (grid points without support), `threads`, `call`.
+#'     `no_support` (grid points without support), `threads`, `call`;
+#'   * with `bands`: columns `_lower_` and `_upper_` of `agr_profiles` (and
+#'     `_se_`, the standard error, for analytic bands), `bands` (the
+#'     setting: `type`, `level`, `B`) and, for bootstrap bands,
+#'     `replicates`, a matrix with a row per row of `agr_profiles` and a
+#'     column per resample (see [profile_bands]).
 #'
 #' @references
 #' Friedman, J. H. (2001). Greedy function approximation: a gradient boosting

@@ -232,3 +232,51 @@ test_that("plots draw the bands as ribbons, centred with the profile", {
   expect_equal(bc$ymin[1], 0)
   expect_equal(bc$ymax[1], 0)
 })
+
+test_that("2-D PD bands are the standard errors of the mean ICE values per cell", {
+  X <- bands_data()
+  p <- model_profile_2d("m", X, predict_function = bands_pf, variables = c("x1", "x2"),
+                        grid_points = 4, bands = "analytic")
+  a <- p$agr_profiles
+  se <- vapply(seq_len(nrow(a)), function(r) {
+    Xz <- X
+    Xz$x1 <- a$`_x_`[r]
+    Xz$x2 <- a$`_x2_`[r]
+    sd(bands_f(Xz)) / sqrt(nrow(X))
+  }, 1)
+  expect_equal(a$`_se_`, se, tolerance = 1e-10)
+  b <- model_profile_2d("m", X, predict_function = bands_pf, variables = c("x1", "x2"),
+                        grid_points = 4, bands = "bootstrap", B = 20, seed = 4)
+  counts <- ref_counts(4, nrow(X), 20)
+  ref <- t(vapply(seq_len(nrow(a)), function(r) {
+    Xz <- X
+    Xz$x1 <- a$`_x_`[r]
+    Xz$x2 <- a$`_x2_`[r]
+    as.vector(bands_f(Xz) %*% counts) / nrow(X)
+  }, numeric(20)))
+  expect_equal(b$replicates, ref, tolerance = 1e-10)
+  expect_identical(b$agr_profiles$`_yhat_`, a$`_yhat_`)
+})
+
+test_that("2-D AL bands: no interaction has none, and analytic agrees with the bootstrap", {
+  X <- bands_data(2000, seed = 9)
+  add <- function(model, newdata) sin(3 * newdata$x1) + newdata$x2^2
+  p <- model_profile_2d("m", X, predict_function = add, variables = c("x1", "x2"),
+                        type = "accumulated", intervals = 4, N = NULL, bands = "analytic")
+  expect_equal(max(abs(p$agr_profiles$`_se_`)), 0, tolerance = 1e-8)
+  int <- function(model, newdata) newdata$x1 * newdata$x2 * (1 + newdata$x3)
+  a <- model_profile_2d("m", X, predict_function = int, variables = c("x1", "x2"),
+                        type = "accumulated", intervals = 4, N = NULL, bands = "analytic")
+  b <- model_profile_2d("m", X, predict_function = int, variables = c("x1", "x2"),
+                        type = "accumulated", intervals = 4, N = NULL, bands = "bootstrap", B = 300, seed = 2)
+  expect_identical(a$agr_profiles$`_yhat_`, b$agr_profiles$`_yhat_`)
+  expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.15)
+  # A categorical axis (swapped to come first) keeps the cells' order.
+  X$g <- factor(sample(c("a", "b", "c"), nrow(X), replace = TRUE))
+  fg <- function(model, newdata) newdata$x1 * as.integer(newdata$g) * (1 + newdata$x3)
+  a <- model_profile_2d("m", X, predict_function = fg, variables = c("x1", "g"),
+                        type = "accumulated", intervals = 4, N = NULL, bands = "analytic")
+  b <- model_profile_2d("m", X, predict_function = fg, variables = c("x1", "g"),
+                        type = "accumulated", intervals = 4, N = NULL, bands = "bootstrap", B = 300, seed = 2)
+  expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.2)
+})
