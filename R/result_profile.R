@@ -52,7 +52,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
   attr(agr, "replicates") <- NULL
   new_mp_profile(list(
     agr_profiles = agr,
-    bands = if (band_type(setup) != "none") setup$bands, replicates = replicates,
+    bands = if (band_type(setup) != "none") setup$bands, replicates = replicates, settings = s,
     cp_profiles = if (length(cp)) bind_rows(cp),
     type = s$type, method = s$method, variables = present, label = setup$label,
     labels = label_parts$label, label_parts = label_parts,
