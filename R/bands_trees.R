@@ -50,14 +50,14 @@ tree_forest <- function(setup) {
   }
   nm <- setup$native$model
   if (is.null(nm)) {
-    why <- if (!is.null(setup$linear)) {
-      "the setup evaluates a linear predictor, which has no trees."
+    cls <- class(setup$model)[1L]
+    # (cli interpolates the message itself, not the text of a variable.)
+    msg <- if (!is.null(setup$linear)) {
+      "Per-tree profiles need the native tree engine; this setup evaluates a linear predictor, which has no trees."
     } else {
-      paste0("the setup predicts with {.fn predict} (engine {.val predict}, a {.arg predict_function} of ",
-             "your own, or a model of class {.cls {class(setup$model)[1L]}} that the engine does not compile).")
+      "Per-tree profiles need the native tree engine; this setup calls {.fn predict} (engine {.val predict}, a {.arg predict_function} of your own, or a {.cls {cls}} model that the engine does not compile)."
     }
-    cli::cli_abort(c("Per-tree profiles need the native tree engine: {why}",
-                     i = "Use a ranger or randomForest forest with the model's own predict function."),
+    cli::cli_abort(c(msg, i = "Use a ranger or randomForest forest with the model's own predict function."),
                    call = setup$call)
   }
   if (!identical(nm$aggregate, "mean") || !identical(nm$transform, "identity")) {
@@ -72,8 +72,10 @@ tree_forest <- function(setup) {
 # Column j of the background as a position, from a position or a name.
 tree_column <- function(setup, j) {
   cols <- names(setup$data)
-  pos <- if (is.character(j)) match(j, cols) else if (is.numeric(j)) as.integer(j) else NA_integer_
-  if (length(j) != 1L || is.na(pos) || pos < 1L || pos > length(cols) || pos != j && is.numeric(j)) {
+  pos <- NA_integer_
+  if (length(j) == 1L && is.character(j)) pos <- match(j, cols)
+  if (length(j) == 1L && is.numeric(j) && j %in% seq_along(cols)) pos <- as.integer(j)
+  if (is.na(pos)) {
     cli::cli_abort("{.arg j} must name one column of the data, or give its position.", call = setup$call)
   }
   pos

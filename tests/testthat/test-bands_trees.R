@@ -108,6 +108,17 @@ test_that("randomForest regression: per-tree PD equals predict.all's individual 
       expect_identical(tree_partial(tree_setup(fit, d$X, weights, threads = 2L), col, grid), th)
     }
   }
+  # A classification forest: each tree votes for one class (one-hot).
+  cls <- randomForest::randomForest(x = d$X, y = d$cls, ntree = 12)
+  votes <- function(st) {
+    ind <- predict(cls, st, predict.all = TRUE)$individual
+    classes <- levels(d$cls)
+    aperm(array(as.double(outer(c(ind), classes, "==")), c(dim(ind), length(classes)),
+                dimnames = list(NULL, NULL, classes)), c(1, 3, 2))
+  }
+  th <- tree_partial(tree_setup(cls, d$X, w), "a", c(-1, 0.5, 2))
+  expect_equal(dimnames(th)[[3L]], levels(d$cls))
+  expect_equal(th, brute_tree_pd(votes, d$X, "a", c(-1, 0.5, 2), w = w), tolerance = 1e-10)
 })
 
 test_that("a column the model does not read gives each tree's mean prediction at every grid point", {
@@ -213,6 +224,8 @@ test_that("clear errors: boosted trees, no in-bag counts, no native trees", {
   expect_error(infjack_variance(tree_partial(s, "a", 0), list(1:3, 1:3)), "counts for the 5 trees")
   expect_error(tree_partial(tree_setup(fit, d$X, engine = "predict"), "a", 0), "native tree engine")
   expect_error(tree_partial(s, "zz", 0), "must name one column")
+  expect_error(tree_partial(s, 0.5, 0), "must name one column")
+  expect_error(tree_partial(list(), "a", 0), "mp_setup")
   lin <- stats::lm(y ~ a + b, data = cbind(d$X, y = d$y))
   expect_error(tree_partial(tree_setup(lin, d$X, engine = "auto", linear = TRUE), "a", 0), "native tree engine")
   skip_if_not_installed("gbm")
