@@ -49,6 +49,10 @@ cpp_native_ranger <- function(child_left, child_right, var_ids, split_values, is
     .Call(`_modelprofiles_cpp_native_ranger`, child_left, child_right, var_ids, split_values, is_ordered, class_counts, class_cols)
 }
 
+cpp_native_tree_pd <- function(model, X, rows, w, j, grid, threads) {
+    .Call(`_modelprofiles_cpp_native_tree_pd`, model, X, rows, w, j, grid, threads)
+}
+
 cpp_stack_frame <- function(data, src_, js, vals, threads) {
     .Call(`_modelprofiles_cpp_stack_frame`, data, src_, js, vals, threads)
 }

@@ -79,3 +79,11 @@ ranger_pack <- function(child_left, child_right, var_ids, split_values, is_order
   cpp_native_ranger(child_left, child_right, var_ids, split_values, is_ordered,
                     class_counts, as.integer(class_cols - 1L))
 }
+
+# Per-tree PD of a compiled forest that averages its trees: rows `rows`
+# (1-based) of X with weights w, feature `feature` (1-based; NA: a column
+# the model does not read) over the codes z. A G x trees x outputs array.
+native_tree_partial <- function(nm, X, rows, w, feature, z, threads) {
+  j <- if (is.na(feature)) -1L else as.integer(feature - 1L)
+  cpp_native_tree_pd(nm, X, as.integer(rows - 1L), as.double(w), j, as.double(z), threads)
+}

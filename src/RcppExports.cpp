@@ -175,6 +175,22 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_native_tree_pd
+NumericVector cpp_native_tree_pd(List model, NumericMatrix X, IntegerVector rows, NumericVector w, int j, NumericVector grid, int threads);
+RcppExport SEXP _modelprofiles_cpp_native_tree_pd(SEXP modelSEXP, SEXP XSEXP, SEXP rowsSEXP, SEXP wSEXP, SEXP jSEXP, SEXP gridSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< List >::type model(modelSEXP);
+    Rcpp::traits::input_parameter< NumericMatrix >::type X(XSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type rows(rowsSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< int >::type j(jSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type grid(gridSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_tree_pd(model, X, rows, w, j, grid, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_stack_frame
 List cpp_stack_frame(List data, Nullable<IntegerVector> src_, IntegerVector js, List vals, int threads);
 RcppExport SEXP _modelprofiles_cpp_stack_frame(SEXP dataSEXP, SEXP src_SEXP, SEXP jsSEXP, SEXP valsSEXP, SEXP threadsSEXP) {
@@ -203,6 +219,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_native_predict", (DL_FUNC) &_modelprofiles_cpp_native_predict, 6},
     {"_modelprofiles_cpp_native_ice", (DL_FUNC) &_modelprofiles_cpp_native_ice, 6},
     {"_modelprofiles_cpp_native_ranger", (DL_FUNC) &_modelprofiles_cpp_native_ranger, 7},
+    {"_modelprofiles_cpp_native_tree_pd", (DL_FUNC) &_modelprofiles_cpp_native_tree_pd, 7},
     {"_modelprofiles_cpp_stack_frame", (DL_FUNC) &_modelprofiles_cpp_stack_frame, 5},
     {NULL, NULL, 0}
 };
