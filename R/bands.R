@@ -140,7 +140,7 @@ curve_bands <- function(setup, ice, k, yhat, rows) {
 
 # Keep the ICE curves of a request for its bands, even when they are not
 # kept for the result?
-curves_for_bands <- function(setup) band_type(setup) != "none"
+curves_for_bands <- function(setup) band_type(setup) %in% c("analytic", "bootstrap")
 
 # Bands (curve_bands()) set to NA at the grid points `bad`.
 na_where <- function(bands, bad) {

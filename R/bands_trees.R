@@ -293,3 +293,19 @@ tree_inbag <- function(setup) {
   }
   inbag
 }
+
+# The bands of a PD estimate e from the forest's trees: "trees", the
+# percentiles of the per-tree profiles (kept as replicates, one per tree);
+# "infjack", the profile -/+ the normal quantile times the infinitesimal
+# jackknife's standard error (negative variance estimates, which the bias
+# correction can give, count as 0).
+tree_bands <- function(setup, j, grid, rows, e) {
+  theta <- tree_partial(setup, j, grid, rows)
+  if (band_type(setup) == "trees") {
+    e$reps <- theta
+    return(e)
+  }
+  v <- infjack_variance(theta, tree_inbag(setup))
+  e$se <- matrix(sqrt(pmax(v, 0)), nrow(e$yhat))
+  e
+}

@@ -90,12 +90,18 @@
 #' @param weights `NULL`, the name of a column of `data`, or a vector with one
 #'   non-negative case weight per row of `data` (an explainer's `weights` by
 #'   default). See the section on case weights.
-#' @param bands Sampling bands around each profile: `"none"`, `"analytic"`
-#'   (standard errors from the per-row contributions the estimate is made
-#'   of) or `"bootstrap"` (percentiles over `B` resamples of the background
-#'   rows, recomputed from the same contributions). Neither makes a single
-#'   extra prediction; see [profile_bands] for the formulas and what the
-#'   bands do and do not include.
+#' @param bands Bands around each profile: `"none"`; sampling bands
+#'   `"analytic"` (standard errors from the per-row contributions the
+#'   estimate is made of) or `"bootstrap"` (percentiles over `B` resamples
+#'   of the background rows, recomputed from the same contributions),
+#'   neither of which makes a single extra prediction; or, for partial
+#'   dependence of a ranger or randomForest forest through the native
+#'   engine, the forest's own uncertainty: `"trees"` (percentiles of the
+#'   per-tree profiles) or `"infjack"` (the infinitesimal jackknife of
+#'   Wager, Hastie and Efron (2014), for forests grown with
+#'   `keep.inbag = TRUE`). See [profile_bands] for the formulas and what
+#'   the bands do and do not include, and [refit_bands()] for bands over
+#'   refitted models.
 #' @param level Confidence level of the bands.
 #' @param B Number of bootstrap resamples.
 #' @param level_order Order of the levels of a categorical variable in AL
@@ -228,7 +234,10 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
   }
   check_flag(na_level, "na_level", env)
   inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
-  inputs$bands <- check_bands(bands, level, B, env)
+  inputs$bands <- check_bands(bands, level, B, env, c("none", "analytic", "bootstrap", "trees", "infjack"))
+  if (inputs$bands$type %in% c("trees", "infjack") && type != "partial") {
+    cli::cli_abort("{.code bands = \"{inputs$bands$type}\"} are bands of partial dependence, from the trees of a forest; use {.code type = \"partial\"}.", call = env)
+  }
   N <- check_N(N, env)
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
   intervals <- check_whole(intervals, "intervals", 1, env)

@@ -136,7 +136,11 @@ profile_maker <- function(setup, s, j, part, grid, bandwidth, keep, fitted, whol
     }
     req <- estimator_request(setup, s, j, kind, part$rows, grid, bandwidth, keep, fitted)
     finish <- req$finish
-    req$finish <- function(acc) warn_no_support(v, finish(acc), call)
+    req$finish <- function(acc) {
+      e <- warn_no_support(v, finish(acc), call)
+      if (band_type(setup) %in% c("trees", "infjack")) e <- tree_bands(setup, j, grid, part$rows, e)
+      e
+    }
     req
   }
 }

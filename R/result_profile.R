@@ -52,7 +52,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
   attr(agr, "replicates") <- NULL
   new_mp_profile(list(
     agr_profiles = agr,
-    bands = if (band_type(setup) != "none") setup$bands, replicates = replicates, settings = s,
+    bands = result_bands(setup, replicates), replicates = replicates, settings = s,
     cp_profiles = if (length(cp)) bind_rows(cp),
     type = s$type, method = s$method, variables = present, label = setup$label,
     labels = label_parts$label, label_parts = label_parts,
@@ -68,6 +68,15 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     n_predictions = run$n_predictions, no_support = no_support_list(raw, present),
     threads = setup$threads, engine = profile_engine(setup, s), groups = groups, call = call
   ))
+}
+
+# The band setting a result reports (NULL without bands; for the trees'
+# spread, B is the number of trees).
+result_bands <- function(setup, replicates) {
+  if (band_type(setup) == "none") return(NULL)
+  b <- setup$bands
+  if (b$type %in% c("trees", "infjack")) b$B <- if (b$type == "trees") ncol(replicates) else NA_integer_
+  b
 }
 
 # Rows of data frames, without row names (and their "replicates"

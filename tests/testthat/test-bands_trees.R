@@ -233,3 +233,28 @@ test_that("clear errors: boosted trees, no in-bag counts, no native trees", {
                  interaction.depth = 2, n.minobsinnode = 5)
   expect_error(tree_partial(tree_setup(gb, d$X), "a", 0), "adds up its trees")
 })
+
+test_that("model_profile(bands = 'trees' | 'infjack') draws the forest's own bands", {
+  skip_if_not_installed("ranger")
+  d <- tree_data()
+  fit <- ranger::ranger(x = d$X, y = d$y, num.trees = 25, keep.inbag = TRUE, num.threads = 1, seed = 4)
+  per_tree <- function(st) predict(fit, st, predict.all = TRUE, num.threads = 1)$predictions
+  grid <- seq(-1.5, 1.5, length.out = 5)
+  tr <- model_profile(fit, d$X, variables = "a", variable_splits = list(a = grid), bands = "trees",
+                      level = 0.8)
+  bf <- brute_tree_pd(per_tree, d$X, "a", grid)[, , 1L]
+  expect_equal(tr$replicates, bf, tolerance = 1e-10)
+  expect_equal(tr$agr_profiles$`_yhat_`, rowMeans(bf), tolerance = 1e-10)
+  expect_equal(tr$agr_profiles$`_lower_`, apply(bf, 1, quantile, 0.1, names = FALSE), tolerance = 1e-10)
+  expect_identical(tr$bands$B, 25L)
+  ij <- model_profile(fit, d$X, variables = "a", variable_splits = list(a = grid), bands = "infjack")
+  N <- simplify2array(fit$inbag.counts)
+  expect_equal(ij$agr_profiles$`_se_`, sqrt(pmax(brute_ij(bf, N), 0)), tolerance = 1e-10)
+  expect_equal(ij$agr_profiles$`_upper_` - ij$agr_profiles$`_yhat_`, qnorm(0.975) * ij$agr_profiles$`_se_`)
+  expect_identical(ij$n_predictions, model_profile(fit, d$X, variables = "a",
+                                                   variable_splits = list(a = grid))$n_predictions)
+  expect_error(model_profile(fit, d$X, variables = "a", type = "accumulated", bands = "trees"), "partial")
+  expect_error(model_profile(fit, d$X, variables = "a", bands = "trees", engine = "predict"))
+  nobag <- ranger::ranger(x = d$X, y = d$y, num.trees = 5, num.threads = 1, seed = 4)
+  expect_error(model_profile(nobag, d$X, variables = "a", bands = "infjack"), "keep.inbag")
+})
