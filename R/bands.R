@@ -229,3 +229,16 @@ check_band_curves <- function(setup, v, G, m) {
     ), call = setup$call)
   }
 }
+
+# A band setting in words, for print methods.
+band_text <- function(b) {
+  what <- switch(b$type,
+    analytic = "analytic standard errors",
+    bootstrap = paste(b$B, "bootstrap resamples of the background rows"),
+    trees = paste("percentiles of", b$B, "trees' profiles"),
+    infjack = "infinitesimal jackknife over the trees",
+    refit = paste(b$B, "refits of the model"),
+    b$type
+  )
+  paste0(format(100 * b$level), "% pointwise, ", what)
+}

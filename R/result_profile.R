@@ -282,6 +282,7 @@ print.mp_profile <- function(x, n = 6, ...) {
   if (!is.null(x$cp_profiles)) {
     cli::cat_line("  ICE curves: ", format(nrow(x$cp_profiles), big.mark = ","), " rows in $cp_profiles")
   }
+  if (!is.null(x$bands)) cli::cat_line("  bands: ", band_text(x$bands))
   cli::cat_line("First rows of $agr_profiles:")
   print(utils::head(x$agr_profiles, n), row.names = FALSE)
   invisible(x)

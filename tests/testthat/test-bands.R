@@ -203,6 +203,14 @@ test_that("classifiers and subgroups get bands per class and per subgroup", {
   expect_equal(a$`_se_`[a$`_groups_` == "v"], apply(ice, 2, sd) / sqrt(sum(g == "v")), tolerance = 1e-10)
 })
 
+test_that("print() says which bands a profile has", {
+  X <- bands_data(40)
+  p <- model_profile("m", X, predict_function = bands_pf, variables = "x1", grid_points = 4,
+                     bands = "bootstrap", B = 20, seed = 1, level = 0.9)
+  expect_true(any(grepl("bands: 90% pointwise, 20 bootstrap resamples of the background rows",
+                        capture.output(print(p)), fixed = TRUE)))
+})
+
 test_that("bad band arguments are errors that name them", {
   X <- bands_data(30)
   expect_error(model_profile("m", X, predict_function = bands_pf, bands = "jackknife"), "bands")
