@@ -21,6 +21,10 @@ cpp_kernel_sums <- function(y, z, x, w, dmin2, s, lag, threads, col) {
     .Call(`_modelprofiles_cpp_kernel_sums`, y, z, x, w, dmin2, s, lag, threads, col)
 }
 
+cpp_grid_moments <- function(y, G, w, z, x, dmin2, s, kernel, threads, col) {
+    .Call(`_modelprofiles_cpp_grid_moments`, y, G, w, z, x, dmin2, s, kernel, threads, col)
+}
+
 cpp_kernel_weights <- function(z, x, dmin2, s, threads) {
     .Call(`_modelprofiles_cpp_kernel_weights`, z, x, dmin2, s, threads)
 }

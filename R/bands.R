@@ -46,13 +46,8 @@ weighted_mean_se <- function(q, K, K2) {
 }
 
 # Standard errors of the weighted means over the columns of a G x m table
-# Y, with weights `k` (a vector of m row weights, or a G x m matrix), at
-# the means `m` (G): G values.
+# Y, with row weights k, at the means `m` (G): G values.
 table_se <- function(Y, k, m) {
-  if (is.matrix(k)) {
-    q <- rowSums(k^2 * (Y - m)^2)
-    return(weighted_mean_se(q, rowSums(k), rowSums(k^2)))
-  }
   q <- as.vector(((Y - m)^2) %*% (k^2))
   weighted_mean_se(q, sum(k), sum(k^2))
 }
@@ -74,14 +69,6 @@ linear_map <- function(f, K) {
 }
 
 # ---- Bootstrap replicates ---------------------------------------------------------
-
-# Bootstrap replicates of the weighted means over the columns of a G x m
-# table Y (rows with weights w drawn `counts` times, m x B): G x B.
-table_replicates <- function(Y, w, counts) {
-  cw <- counts * w
-  out <- Y %*% cw
-  out / rep(colSums(cw), each = nrow(out))
-}
 
 # The resampling counts of background rows `rows` (m x B).
 resample_counts <- function(setup, rows) {
@@ -112,34 +99,73 @@ band_limits <- function(yhat, level, se = NULL, reps = NULL) {
 
 # ---- Bands of means of ICE curves ---------------------------------------------------
 
-# The bands of weighted means of ICE curves (PD, kernel LD, 2-D PD): from
-# the curves `ice` (G x m x outputs) of background rows `rows`, weights `k`
-# (m row weights, or G x m), and the means `yhat` (G x outputs):
-# list(se) for analytic bands, list(reps (G x B x outputs)) for bootstrap
-# ones, or an empty list.
-curve_bands <- function(setup, ice, k, yhat, rows) {
+# The bands of weighted means of ICE curves (PD, kernel LD, 2-D PD) are
+# accumulated chunk by chunk, as the means are, without keeping the
+# curves. `spec`: list(w (the rows' weights), kernel (NULL, or list(z, x,
+# dmin2, bandwidth) for kernel weights times w)). Analytic: each chunk's
+# moments (grid_moments(), about the chunk's first row), combined exactly
+# at the end; bootstrap: the replicates' weighted sums, added up.
+
+# Accumulators for n_chunks chunks of G grid points.
+curve_band_init <- function(setup, G, n_chunks, spec) {
+  C <- setup$n_outputs
+  switch(band_type(setup),
+    analytic = list(moments = matrix(0, n_chunks, 4L * G * C)),
+    bootstrap = list(bnum = matrix(0, G, setup$bands$B * C),
+                     bden = matrix(0, if (is.null(spec$kernel)) 1L else G, setup$bands$B)),
+    list()
+  )
+}
+
+# The updates of chunk k: predictions y (G x m per output) of background
+# rows rows[pos].
+curve_band_update <- function(setup, k, y, G, rows, pos, spec) {
   type <- band_type(setup)
-  C <- dim(ice)[3L]
+  w <- spec$w[pos]
+  kern <- spec$kernel
+  if (!is.null(kern)) kern$x <- kern$x[pos]
+  C <- setup$n_outputs
   if (type == "analytic") {
-    se <- vapply(seq_len(C), function(c) table_se(ice[, , c], k, yhat[, c]), numeric(nrow(yhat)))
-    return(list(se = matrix(se, nrow(yhat))))
+    v <- unlist(lapply(seq_len(C), function(c) grid_moments(y, G, w, setup$threads, c, kern)),
+                use.names = FALSE)
+    return(list(moments = place(matrix(v, 1L), k)))
   }
   if (type != "bootstrap") return(list())
-  counts <- resample_counts(setup, rows)
-  reps <- array(0, c(nrow(yhat), ncol(counts), C))
-  for (c in seq_len(C)) {
-    Y <- matrix(ice[, , c], nrow(yhat))
-    reps[, , c] <- if (is.matrix(k)) {
-      ((k * Y) %*% counts) / (k %*% counts)
-    } else {
-      table_replicates(Y, k, counts)
+  counts <- resample_counts(setup, rows[pos])
+  kw <- if (!is.null(kern)) kernel_weights(kern$z, kern$x, kern$dmin2, kern$bandwidth, setup$threads) * rep(w, each = G)
+  num <- lapply(seq_len(C), function(c) {
+    Y <- matrix(y[, c], G)
+    if (is.null(kw)) Y %*% (counts * w) else (kw * Y) %*% counts
+  })
+  den <- if (is.null(kw)) matrix(colSums(counts * w), 1L) else kw %*% counts
+  list(bnum = do.call(cbind, num), bden = den)
+}
+
+# The bands at the end: the means yhat (G x outputs), their weights' sums
+# W (one, or G for kernel weights): list(se) or list(reps).
+curve_band_finish <- function(setup, acc, yhat, W) {
+  G <- nrow(yhat)
+  C <- ncol(yhat)
+  if (!is.null(acc$moments)) {
+    se <- matrix(NA_real_, G, C)
+    for (c in seq_len(C)) {
+      at <- (c - 1L) * 4L * G
+      part <- function(i) acc$moments[, at + (i - 1L) * G + seq_len(G), drop = FALSE]
+      d <- part(1L) - rep(yhat[, c], each = nrow(acc$moments))
+      q <- colSums(part(3L) + 2 * d * part(2L) + d^2 * part(4L))
+      se[, c] <- weighted_mean_se(q, W, colSums(part(4L)))
     }
+    return(list(se = se))
   }
+  if (is.null(acc$bnum)) return(list())
+  B <- setup$bands$B
+  den <- acc$bden[rep_len(seq_len(nrow(acc$bden)), G), , drop = FALSE]
+  reps <- array(acc$bnum, c(G, B, C)) / rep(den, times = C)
   list(reps = reps)
 }
 
-# Keep the ICE curves of a request for its bands, even when they are not
-# kept for the result?
+# Keep the ICE curves of a request for its bands (kernel AL, whose bands
+# need each row's curve), even when they are not kept for the result?
 curves_for_bands <- function(setup) band_type(setup) %in% c("analytic", "bootstrap")
 
 # Bands (curve_bands()) set to NA at the grid points `bad`.

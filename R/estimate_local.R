@@ -14,8 +14,8 @@ observed_rows <- function(setup, j, rows, na_level = FALSE) {
 # Kernel-weighted sums over the ICE curves of column j on `grid` (of the
 # predictions, or with lag = TRUE of their consecutive grid differences)
 # for the observed rows among `rows`; finish(k) gets list(num (G x
-# outputs), den (G), ice, rows, x, w, dmin2, kw), kw() the G x m kernel
-# weights times the rows' weights. The curves are kept for the bands too.
+# outputs), den (G), ice, rows, x, w, dmin2, kw, bands), kw() the G x m
+# kernel weights times the rows' weights, bands those of the means (LD).
 kernel_request <- function(setup, j, grid, rows, bandwidth, lag, keep_ice, finish, native = TRUE) {
   rows <- observed_rows(setup, j, rows)
   col <- setup$data[[j]]
@@ -38,10 +38,13 @@ kernel_request <- function(setup, j, grid, rows, bandwidth, lag, keep_ice, finis
     init = function() list(num = matrix(0, G, C), den = matrix(0, G, 1L)),
     finish = function(acc) {
       kw <- function() kernel_weights(z, x, dmin2, bandwidth, setup$threads) * rep(w, each = G)
+      bands <- if (!lag) curve_band_finish(setup, acc, acc$num / acc$den[, 1L], acc$den[, 1L])
       finish(list(num = acc$num, den = acc$den[, 1L], ice = acc$ice, rows = rows, x = x, w = w,
-                  dmin2 = dmin2, kw = kw))
+                  dmin2 = dmin2, kw = kw, bands = bands))
     },
-    keep = keep_ice || curves_for_bands(setup), native = native
+    # (Kernel AL's bands need each row's curve; LD's are accumulated.)
+    keep = keep_ice || (lag && curves_for_bands(setup)), native = native,
+    bands = if (!lag) list(w = w, kernel = list(z = z, x = x, dmin2 = dmin2, bandwidth = bandwidth))
   )
 }
 
@@ -54,9 +57,8 @@ local_kernel_request <- function(setup, j, grid, rows, bandwidth, keep_ice, nati
     # not would be NA, as documented, never NaN.)
     no_support <- sqrt(k$dmin2) > kernel_support * bandwidth | !(k$den > 0)
     yhat[no_support, ] <- NA_real_
-    bands <- if (!is.null(k$ice)) na_where(curve_bands(setup, k$ice, k$kw(), yhat, k$rows), no_support)
-    c(list(x = grid, yhat = yhat, ice = if (keep_ice) k$ice, ice_rows = k$rows,
-           no_support = no_support), bands)
+    c(list(x = grid, yhat = yhat, ice = k$ice, ice_rows = k$rows, no_support = no_support),
+      na_where(k$bands, no_support))
   })
 }
 

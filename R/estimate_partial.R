@@ -10,8 +10,10 @@
 # (observation-major, G x length(pos) rows) of rows[pos]; with `keep` the
 # curves are also kept, as the accumulator `ice` (G x length(rows) x
 # outputs). The chunks follow the engine and the row order (row_order()).
+# `bands`: NULL, or the weights of the means whose bands are accumulated
+# (see curve_band_init()).
 curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, keep = FALSE,
-                          native = TRUE, linear = FALSE) {
+                          native = TRUE, linear = FALSE, bands = NULL) {
   G <- length(grid[[1L]])
   n <- length(rows)
   chunk_rows <- request_chunk_rows(setup, native, linear)
@@ -30,9 +32,13 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
       pos <- chunks[[k]]
       upd <- reduce_block(pos, ys[[1L]])
       if (keep) upd$ice <- place(ys[[1L]], pos, dim = 2L)
+      if (!is.null(bands)) upd <- c(upd, curve_band_update(setup, k, ys[[1L]], G, rows, pos, bands))
       upd
     },
-    init = function() c(init(), if (keep) list(ice = array(0, c(G, n, setup$n_outputs)))),
+    init = function() {
+      c(init(), if (keep) list(ice = array(0, c(G, n, setup$n_outputs))),
+        if (!is.null(bands)) curve_band_init(setup, G, length(chunks), bands))
+    },
     finish = finish, native = native, linear = linear
   )
 }
@@ -46,7 +52,7 @@ table_sums <- function(setup, y, G, w) {
 }
 
 # PD of column j over `grid`: list(x, yhat (G x outputs), ice, ice_rows,
-# and the bands' se or reps, see curve_bands()).
+# and the bands' se or reps, see curve_band_finish()).
 partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRUE, linear = TRUE) {
   G <- length(grid)
   w <- setup$weights[rows]
@@ -56,10 +62,10 @@ partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRU
     init = function() list(sums = matrix(0, G, setup$n_outputs)),
     finish = function(acc) {
       yhat <- acc$sums / sum(w)
-      bands <- if (!is.null(acc$ice)) curve_bands(setup, acc$ice, w, yhat, rows)
-      c(list(x = grid, yhat = yhat, ice = if (keep_ice) acc$ice, ice_rows = rows), bands)
+      c(list(x = grid, yhat = yhat, ice = acc$ice, ice_rows = rows),
+        curve_band_finish(setup, acc, yhat, sum(w)))
     },
-    keep = keep_ice || curves_for_bands(setup), native = native, linear = linear
+    keep = keep_ice, native = native, linear = linear, bands = list(w = w)
   )
 }
 
@@ -76,10 +82,9 @@ partial_2d_request <- function(setup, js, g1, g2, rows = seq_len(setup$n)) {
     init = function() list(sums = matrix(0, G, setup$n_outputs)),
     finish = function(acc) {
       yhat <- acc$sums / sum(w)
-      bands <- if (!is.null(acc$ice)) curve_bands(setup, acc$ice, w, yhat, rows)
-      c(list(x1 = g1, x2 = g2, yhat = yhat), bands)
+      c(list(x1 = g1, x2 = g2, yhat = yhat), curve_band_finish(setup, acc, yhat, sum(w)))
     },
-    keep = curves_for_bands(setup)
+    bands = list(w = w)
   )
 }
 

@@ -183,10 +183,6 @@ pair_maker <- function(setup, pr, type, grids, intervals, level_order) {
   function() {
     js <- match(pr, names(setup$data))
     if (type == "partial") {
-      if (curves_for_bands(setup)) {
-        check_band_curves(setup, paste(pr, collapse = " x "),
-                          length(grids[[pr[1]]]) * length(grids[[pr[2]]]), setup$n)
-      }
       req <- partial_2d_request(setup, js, grids[[pr[1]]], grids[[pr[2]]])
       finish <- req$finish
       req$finish <- function(acc) {

@@ -182,8 +182,8 @@ warn_no_support <- function(v, res, call) {
   res
 }
 
-# Does the estimator of a column of this kind average ICE curves (whose
-# bands need them)?
+# Do the bands of the estimator of a column of this kind need its ICE
+# curves in memory (kernel AL's)?
 uses_curves <- function(s, kind) {
-  s$type == "partial" || (kind == "numeric" && s$method == "kernel")
+  s$type == "accumulated" && kind == "numeric" && s$method == "kernel"
 }

@@ -288,3 +288,25 @@ test_that("2-D AL bands: no interaction has none, and analytic agrees with the b
                         type = "accumulated", intervals = 4, N = NULL, bands = "bootstrap", B = 300, seed = 2)
   expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.2)
 })
+
+test_that("bands accumulated over many chunks equal those of one chunk", {
+  X <- bands_data(400)
+  for (type in c("partial", "conditional")) {
+    one <- model_profile("m", X, predict_function = bands_pf, type = type, grid_points = 11,
+                         bands = "analytic")
+    many <- model_profile("m", X, predict_function = bands_pf, type = type, grid_points = 11,
+                          bands = "analytic", memory_budget = 0.05)
+    expect_equal(many$agr_profiles$`_se_`, one$agr_profiles$`_se_`, tolerance = 1e-12)
+    b1 <- model_profile("m", X, predict_function = bands_pf, type = type, grid_points = 11,
+                        bands = "bootstrap", B = 20, seed = 1)
+    b2 <- model_profile("m", X, predict_function = bands_pf, type = type, grid_points = 11,
+                        bands = "bootstrap", B = 20, seed = 1, memory_budget = 0.2)
+    expect_equal(b2$replicates, b1$replicates, tolerance = 1e-12)
+  }
+  # A prediction scale far from 0: the moments do not cancel.
+  shifted <- function(model, newdata) 1e6 + bands_f(newdata)
+  p <- model_profile("m", X, predict_function = shifted, variables = "x1", grid_points = 5,
+                     bands = "analytic", memory_budget = 0.05)
+  ice <- ref_ice(bands_f, X, "x1", p$agr_profiles$`_x_`)
+  expect_equal(p$agr_profiles$`_se_`, apply(ice, 2, sd) / sqrt(nrow(X)), tolerance = 1e-9)
+})
