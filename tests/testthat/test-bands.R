@@ -310,3 +310,20 @@ test_that("bands accumulated over many chunks equal those of one chunk", {
   ice <- ref_ice(bands_f, X, "x1", p$agr_profiles$`_x_`)
   expect_equal(p$agr_profiles$`_se_`, apply(ice, 2, sd) / sqrt(nrow(X)), tolerance = 1e-9)
 })
+
+test_that("bands are the same under a multisession plan", {
+  skip_on_cran()
+  skip_if_not_installed("future")
+  X <- bands_data(200)
+  run <- function() {
+    lapply(c("partial", "conditional", "accumulated"), function(t) {
+      p <- model_profile("m", X, predict_function = bands_pf, type = t, bands = "bootstrap", B = 20,
+                         seed = 2, memory_budget = 0.3, keep_ice = FALSE)
+      list(p$agr_profiles, p$replicates)
+    })
+  }
+  a <- run()
+  old <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  expect_identical(run(), a)
+})
