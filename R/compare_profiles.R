@@ -120,8 +120,9 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
             class = "mp_comparison")
 }
 
-# The three distances of a comparison, in order.
-distance_names <- c("pd_al", "ld_al", "pd_ld")
+# The three distances of a comparison, in order: the profiles of each.
+distance_pairs <- list(pd_al = c("pd", "al"), ld_al = c("ld", "al"), pd_ld = c("pd", "ld"))
+distance_names <- names(distance_pairs)
 
 # The distances between the three profiles of each variable and label,
 # largest first: list(table, replicates). With bootstrap bands (the
@@ -135,22 +136,21 @@ profile_distances <- function(profiles, variables, setup) {
   pd <- profiles$pd
   w <- pd$weights %||% rep(1, length(pd$rows))
   boot <- band_type(setup) == "bootstrap"
-  pairs <- list(pd_al = c("pd", "al"), ld_al = c("ld", "al"), pd_ld = c("pd", "ld"))
   rows <- list()
   reps <- list()
   for (v in variables) {
     xi <- pd$observed[[v]]
     for (lab in pd$labels) {
-      readers <- lapply(profiles, function(res) profile_reader(res, v, lab, xi))
-      g <- lapply(names(profiles), function(k) readers[[k]]$read(profiles[[k]]$agr_profiles$`_yhat_`))
-      names(g) <- names(profiles)
+      g <- lapply(profiles, profile_at, v = v, label = lab, x = xi)
       a <- profiles$al$agr_profiles
       alp <- a$`_yhat_`[a$`_vname_` == v & a$`_label_` == lab]
       row <- data.frame(variable = v, label = lab, stringsAsFactors = FALSE)
-      for (k in distance_names) row[[k]] <- centred_distance(g[[pairs[[k]][1L]]], g[[pairs[[k]][2L]]], w)
+      for (k in distance_names) {
+        row[[k]] <- centred_distance(g[[distance_pairs[[k]][1L]]], g[[distance_pairs[[k]][2L]]], w)
+      }
       row$al_range <- diff(range(alp))
       if (boot) {
-        r <- distance_replicates(profiles, readers, pairs, w, setup$resamples)
+        r <- distance_replicates(profiles, v, lab, xi, w, setup$resamples)
         reps[[length(reps) + 1L]] <- r
         lim <- band_limits(matrix(unlist(row[distance_names]), 1L), setup$bands$level,
                            reps = array(t(r), c(1L, ncol(r), nrow(r))))
@@ -177,44 +177,34 @@ profile_distances <- function(profiles, variables, setup) {
   list(table = distances, replicates = if (boot) reps)
 }
 
-# The replicates of the three distances of one variable and label (3 x B):
-# each profile's replicate read at the rows' values (`readers`), the rows
+# The replicates of the three distances of variable v and label `lab`
+# (3 x B): each profile's replicate read at the rows' values xi, the rows
 # weighted by the resample's counts.
-distance_replicates <- function(profiles, readers, pairs, w, counts) {
+distance_replicates <- function(profiles, v, lab, xi, w, counts) {
   vapply(seq_len(ncol(counts)), function(b) {
-    g <- lapply(stats::setNames(names(profiles), names(profiles)), function(k) {
-      readers[[k]]$read(profiles[[k]]$replicates[, b])
-    })
-    vapply(pairs, function(pr) centred_distance(g[[pr[1L]]], g[[pr[2L]]], counts[, b] * w), numeric(1))
-  }, numeric(length(pairs)))
+    g <- lapply(profiles, function(res) profile_at(res, v, lab, xi, res$replicates[, b]))
+    vapply(distance_pairs, function(pr) centred_distance(g[[pr[1L]]], g[[pr[2L]]], counts[, b] * w), numeric(1))
+  }, numeric(length(distance_pairs)))
 }
 
-# A profile's reader at values x: read(y), for the values y of the rows of
-# its agr_profiles (the estimate's `_yhat_`, or a replicate), gives the
-# profile of variable v and label at x: linear interpolation over the
-# defined grid points for numeric variables (constant beyond the ends),
-# the level's value for categorical ones.
-profile_reader <- function(res, v, label, x) {
+# A profile read at values x: linear interpolation over the defined grid
+# points for numeric variables (constant beyond the ends), the level's
+# value for categorical ones. `y`: the values of the rows of
+# agr_profiles, the estimate's or a replicate's.
+profile_at <- function(res, v, label, x, y = res$agr_profiles$`_yhat_`) {
   a <- res$agr_profiles
   at <- which(a$`_vname_` == v & a$`_label_` == label)
-  gxa <- a$`_x_`[at]
+  y <- y[at]
   if (column_kind(res$grids[[v]]) == "numeric") {
+    ok <- !is.na(y)
+    if (!any(ok)) return(rep(NA_real_, length(x)))
+    if (sum(ok) == 1L) return(rep(y[ok], length(x)))
     # (`_x_` is character when the variables' scales are mixed; the grid is
     # on the variable's own scale, e.g. Dates, as are the rows' values x.)
-    gx <- scale_numbers(res$grids[[v]], if (is.character(gxa)) res$grids[[v]] else gxa)
-    xs <- scale_numbers(res$grids[[v]], x)
-    read <- function(y) {
-      y <- y[at]
-      ok <- !is.na(y)
-      if (!any(ok)) return(rep(NA_real_, length(x)))
-      if (sum(ok) == 1L) return(rep(y[ok], length(x)))
-      stats::approx(gx[ok], y[ok], xout = xs, rule = 2, ties = mean)$y
-    }
-  } else {
-    m <- match(as.character(x), as.character(gxa))
-    read <- function(y) y[at][m]
+    gx <- scale_numbers(res$grids[[v]], if (is.character(a$`_x_`)) res$grids[[v]] else a$`_x_`[at])
+    return(stats::approx(gx[ok], y[ok], xout = scale_numbers(res$grids[[v]], x), rule = 2, ties = mean)$y)
   }
-  list(read = read)
+  y[match(as.character(x), as.character(a$`_x_`[at]))]
 }
 
 centred_distance <- function(g, h, w) {
