@@ -35,7 +35,7 @@ for (engine in c("auto", "predict")) {
     t1[r] <- timed(run(engine, "bootstrap"))
   }
   cat(sprintf("engine %s (%s): %s predictions either way\n", engine, h0$engine,
-              format(h0$n_predictions, big.mark = ",")))
+              format(h0$n_predictions, big.mark = ",", scientific = FALSE)))
   cat(sprintf("  no bands:  %s s (median %.2f)\n", paste(round(t0, 2), collapse = ", "), median(t0)))
   cat(sprintf("  bootstrap: %s s (median %.2f); ratio %.2f\n", paste(round(t1, 2), collapse = ", "),
               median(t1), median(t1) / median(t0)))
