@@ -258,3 +258,15 @@ test_that("a replicate equals hstats on the resample's rows", {
                  tolerance = 1e-10)
   }
 })
+
+test_that("the native engine gives the replicates of predict()", {
+  skip_if_not_installed("ranger")
+  X <- hb_data(60)
+  fit <- ranger::ranger(x = X, y = hb_f(NULL, X), num.trees = 20, seed = 1, num.threads = 1)
+  nat <- h_statistic(fit, X, pairs = 3, engine = "native", bands = "bootstrap", B = 10, seed = 4)
+  pre <- h_statistic(fit, X, pairs = 3, engine = "predict", bands = "bootstrap", B = 10, seed = 4)
+  expect_identical(nat$engine, "native")
+  expect_identical(pre$engine, "predict")
+  expect_equal(nat$replicates, pre$replicates, tolerance = 1e-10)
+  expect_identical(nat$n_predictions, pre$n_predictions)
+})
