@@ -21,6 +21,14 @@ cpp_kernel_sums <- function(y, z, x, w, dmin2, s, lag, threads, col) {
     .Call(`_modelprofiles_cpp_kernel_sums`, y, z, x, w, dmin2, s, lag, threads, col)
 }
 
+cpp_grid_moments <- function(y, G, w, z, x, dmin2, s, kernel, threads, col) {
+    .Call(`_modelprofiles_cpp_grid_moments`, y, G, w, z, x, dmin2, s, kernel, threads, col)
+}
+
+cpp_kernel_weights <- function(z, x, dmin2, s, threads) {
+    .Call(`_modelprofiles_cpp_kernel_weights`, z, x, dmin2, s, threads)
+}
+
 cpp_group_sums <- function(y, w, off, threads, col) {
     .Call(`_modelprofiles_cpp_group_sums`, y, w, off, threads, col)
 }
@@ -43,6 +51,10 @@ cpp_native_ice <- function(model, X, rows, j, grid, threads) {
 
 cpp_native_ranger <- function(child_left, child_right, var_ids, split_values, is_ordered, class_counts, class_cols) {
     .Call(`_modelprofiles_cpp_native_ranger`, child_left, child_right, var_ids, split_values, is_ordered, class_counts, class_cols)
+}
+
+cpp_native_tree_pd <- function(model, X, rows, w, j, grid, threads) {
+    .Call(`_modelprofiles_cpp_native_tree_pd`, model, X, rows, w, j, grid, threads)
 }
 
 cpp_stack_frame <- function(data, src_, js, vals, threads) {

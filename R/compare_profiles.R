@@ -24,7 +24,23 @@
 #' The distances are on the scale of the predictions; `al_range` (the range
 #' of the AL profile) puts them in proportion.
 #'
+#' @section Bootstrap bands:
+#' With `bands = "bootstrap"`, each distance gets a percentile band at
+#' `level` from `B` resamples of the background rows (drawn with
+#' replacement after the draw of the `N` rows, reproducible with `seed`,
+#' the same for any number of threads). The three profiles carry their
+#' bootstrap replicates (as [model_profile()] computes them with
+#' `bands = "bootstrap"`, from the ICE curves and local effects already
+#' predicted: no extra prediction), and a distance's replicate is the same
+#' distance between the three replicate profiles of that resample, read at
+#' the rows' values with each row weighted by the number of times the
+#' resample draws it (times its case weight). A distance is never negative
+#' and the resamples' noise adds to it, so near 0 the band lies above the
+#' estimate rather than around it: read its width, not whether it holds 0.
+#'
 #' @inheritParams model_profile
+#' @param bands `"none"` or `"bootstrap"`: percentile bands of the
+#'   distances (see the section on bootstrap bands).
 #' @param grid_points Maximum number of grid points per numeric variable of
 #'   the PD and LD profiles.
 #' @param seed `NULL` or a number: the draw of the `N` rows, the same for
@@ -34,7 +50,13 @@
 #'   data frame with one row per variable (`variable`, `label`, `pd_al`,
 #'   `ld_al`, `pd_ld`, `al_range`), ordered by the largest of `pd_al` and
 #'   `ld_al`, and `profiles`, the three [model_profile()] results (`pd`,
-#'   `ld`, `al`).
+#'   `ld`, `al`). With `bands = "bootstrap"`, each distance is followed in
+#'   `distances` by its band, `<distance>_lower` and `<distance>_upper`
+#'   (e.g. `pd_al_lower`, `pd_al_upper`); `bands` is the setting
+#'   (`list(type, level, B)`); `replicates` a list of three matrices
+#'   (`pd_al`, `ld_al`, `pd_ld`), a row per row of `distances` and a column
+#'   per resample; and the profiles have their own bands and replicates.
+#'   Without bands, `bands` and `replicates` are `NULL`.
 #' @references
 #' Biecek, P. and Burzykowski, T. (2021). *Explanatory Model Analysis*,
 #' chapter 18. Chapman and Hall/CRC. \doi{10.1201/9780429027192}
@@ -51,6 +73,7 @@
 #' @export
 compare_profiles <- function(x, data = NULL, predict_function = NULL, variables = NULL,
                              N = 1000, grid_points = 101, intervals = 40, bandwidth = NULL,
+                             bands = c("none", "bootstrap"), level = 0.95, B = 200,
                              label = NULL, seed = NULL, weights = NULL, class = NULL,
                              threads = NULL,
                              memory_budget = getOption("modelprofiles.memory_budget", 256),
@@ -60,6 +83,7 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
   check_entry(missing(x), ...length(), names(list(...)), "compare_profiles", env)
   engine <- rlang::arg_match(engine, error_call = env)
   inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
+  inputs$bands <- check_bands(bands, level, B, env, types = c("none", "bootstrap"))
   N <- check_N(N, env)
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
   intervals <- check_whole(intervals, "intervals", 1, env)
@@ -89,54 +113,98 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
     )
     profile_result(setup, inputs, s, variables, parts, run, call)
   })
-  distances <- profile_distances(profiles, variables)
-  structure(list(distances = distances, profiles = profiles, label = setup$label, call = call),
+  distances <- profile_distances(profiles, variables, setup)
+  structure(list(distances = distances$table, profiles = profiles, label = setup$label,
+                 bands = if (band_type(setup) != "none") setup$bands,
+                 replicates = distances$replicates, call = call),
             class = "mp_comparison")
 }
 
+# The three distances of a comparison, in order: the profiles of each.
+distance_pairs <- list(pd_al = c("pd", "al"), ld_al = c("ld", "al"), pd_ld = c("pd", "ld"))
+distance_names <- names(distance_pairs)
+
 # The distances between the three profiles of each variable and label,
-# largest first.
-profile_distances <- function(profiles, variables) {
+# largest first: list(table, replicates). With bootstrap bands (the
+# profiles' replicates, from the resamples setup$resamples), each
+# distance's replicate is the same distance between the replicate
+# profiles with the rows weighted by the resample's counts; the table gets
+# each distance's band (<distance>_lower, <distance>_upper) and
+# `replicates` a matrix per distance, a row per row of the table and a
+# column per resample.
+profile_distances <- function(profiles, variables, setup) {
   pd <- profiles$pd
   w <- pd$weights %||% rep(1, length(pd$rows))
+  boot <- band_type(setup) == "bootstrap"
   rows <- list()
+  reps <- list()
   for (v in variables) {
     xi <- pd$observed[[v]]
     for (lab in pd$labels) {
-      g <- lapply(profiles, function(res) profile_at(res, v, lab, xi))
+      g <- lapply(profiles, profile_at, v = v, label = lab, x = xi)
       a <- profiles$al$agr_profiles
       alp <- a$`_yhat_`[a$`_vname_` == v & a$`_label_` == lab]
-      rows[[length(rows) + 1L]] <- data.frame(
-        variable = v, label = lab,
-        pd_al = centred_distance(g$pd, g$al, w),
-        ld_al = centred_distance(g$ld, g$al, w),
-        pd_ld = centred_distance(g$pd, g$ld, w),
-        al_range = diff(range(alp)),
-        stringsAsFactors = FALSE
-      )
+      row <- data.frame(variable = v, label = lab, stringsAsFactors = FALSE)
+      for (k in distance_names) {
+        row[[k]] <- centred_distance(g[[distance_pairs[[k]][1L]]], g[[distance_pairs[[k]][2L]]], w)
+      }
+      row$al_range <- diff(range(alp))
+      if (boot) {
+        r <- distance_replicates(profiles, v, lab, xi, w, setup$resamples)
+        reps[[length(reps) + 1L]] <- r
+        lim <- band_limits(matrix(unlist(row[distance_names]), 1L), setup$bands$level,
+                           reps = array(t(r), c(1L, ncol(r), nrow(r))))
+        for (k in seq_along(distance_names)) {
+          row[[paste0(distance_names[k], "_lower")]] <- lim$lower[1L, k]
+          row[[paste0(distance_names[k], "_upper")]] <- lim$upper[1L, k]
+        }
+      }
+      rows[[length(rows) + 1L]] <- row
     }
   }
   distances <- do.call(rbind, rows)
-  distances <- distances[order(-pmax(distances$pd_al, distances$ld_al)), , drop = FALSE]
+  o <- order(-pmax(distances$pd_al, distances$ld_al))
+  distances <- distances[o, , drop = FALSE]
   rownames(distances) <- NULL
-  distances
+  if (boot) {
+    distances <- distances[c("variable", "label", as.vector(rbind(
+      distance_names, paste0(distance_names, "_lower"), paste0(distance_names, "_upper")
+    )), "al_range")]
+    reps <- lapply(stats::setNames(seq_along(distance_names), distance_names), function(k) {
+      do.call(rbind, lapply(reps[o], function(r) r[k, ]))
+    })
+  }
+  list(table = distances, replicates = if (boot) reps)
 }
 
-# A profile read at values x: linear interpolation for numeric variables
-# (constant beyond the ends), the level's value for categorical ones.
-profile_at <- function(res, v, label, x) {
+# The replicates of the three distances of variable v and label `lab`
+# (3 x B): each profile's replicate read at the rows' values xi, the rows
+# weighted by the resample's counts.
+distance_replicates <- function(profiles, v, lab, xi, w, counts) {
+  vapply(seq_len(ncol(counts)), function(b) {
+    g <- lapply(profiles, function(res) profile_at(res, v, lab, xi, res$replicates[, b]))
+    vapply(distance_pairs, function(pr) centred_distance(g[[pr[1L]]], g[[pr[2L]]], counts[, b] * w), numeric(1))
+  }, numeric(length(distance_pairs)))
+}
+
+# A profile read at values x: linear interpolation over the defined grid
+# points for numeric variables (constant beyond the ends), the level's
+# value for categorical ones. `y`: the values of the rows of
+# agr_profiles, the estimate's or a replicate's.
+profile_at <- function(res, v, label, x, y = res$agr_profiles$`_yhat_`) {
   a <- res$agr_profiles
-  a <- a[a$`_vname_` == v & a$`_label_` == label, , drop = FALSE]
+  at <- which(a$`_vname_` == v & a$`_label_` == label)
+  y <- y[at]
   if (column_kind(res$grids[[v]]) == "numeric") {
-    ok <- !is.na(a$`_yhat_`)
+    ok <- !is.na(y)
+    if (!any(ok)) return(rep(NA_real_, length(x)))
+    if (sum(ok) == 1L) return(rep(y[ok], length(x)))
     # (`_x_` is character when the variables' scales are mixed; the grid is
     # on the variable's own scale, e.g. Dates, as are the rows' values x.)
-    gx <- scale_numbers(res$grids[[v]], if (is.character(a$`_x_`)) res$grids[[v]] else a$`_x_`)[ok]
-    gy <- a$`_yhat_`[ok]
-    if (length(gx) == 1L) return(rep(gy, length(x)))
-    return(stats::approx(gx, gy, xout = scale_numbers(res$grids[[v]], x), rule = 2, ties = mean)$y)
+    gx <- scale_numbers(res$grids[[v]], if (is.character(a$`_x_`)) res$grids[[v]] else a$`_x_`[at])
+    return(stats::approx(gx[ok], y[ok], xout = scale_numbers(res$grids[[v]], x), rule = 2, ties = mean)$y)
   }
-  a$`_yhat_`[match(as.character(x), as.character(a$`_x_`))]
+  y[match(as.character(x), as.character(a$`_x_`[at]))]
 }
 
 centred_distance <- function(g, h, w) {
@@ -156,6 +224,10 @@ print.mp_comparison <- function(x, ...) {
                 encodeString(x$label, quote = "\""))
   cli::cat_line("  root-mean-square distances between centred profiles at the rows' values,")
   cli::cat_line("  largest first (ld_al: correlation; pd_al: interaction with correlated variables)")
+  if (!is.null(x$bands)) {
+    cli::cat_line("  bootstrap bands: ", format(100 * x$bands$level), "% percentile intervals over B = ",
+                  x$bands$B, " resamples of the background rows (<distance>_lower, _upper; $replicates)")
+  }
   print(x$distances, row.names = FALSE, digits = 4)
   invisible(x)
 }
@@ -169,9 +241,12 @@ as.data.frame.mp_comparison <- function(x, row.names = NULL, optional = FALSE, .
 #' @param object An `mp_comparison` result.
 #' @param n Number of variables to draw, the most different first.
 #' @param geom `"profiles"` (the three profiles of the `n` variables, as
-#'   `plot(pd, ld, al)`) or `"distances"` (a dot chart of the distances).
+#'   `plot(pd, ld, al)`) or `"distances"` (a dot chart of the distances,
+#'   with their bootstrap bands as error bars when there are bands).
+#' @param bands Draw the bands (of the distances, or of the profiles)?
 #' @exportS3Method ggplot2::autoplot
-autoplot.mp_comparison <- function(object, ..., geom = c("profiles", "distances"), n = 4) {
+autoplot.mp_comparison <- function(object, ..., geom = c("profiles", "distances"), n = 4,
+                                   bands = TRUE) {
   type <- match.arg(geom)
   check_plot_dots(list(...), "autoplot.mp_comparison")
   d <- object$distances
@@ -180,16 +255,24 @@ autoplot.mp_comparison <- function(object, ..., geom = c("profiles", "distances"
     p <- object$profiles
     kinds <- vapply(vars, function(v) column_kind(p$pd$grids[[v]]) == "numeric", logical(1))
     if (any(kinds)) vars <- vars[kinds]
-    return(autoplot.mp_profile(p$pd, p$ld, p$al, variables = vars, ...))
+    return(autoplot.mp_profile(p$pd, p$ld, p$al, variables = vars, bands = bands, ...))
   }
-  long <- do.call(rbind, lapply(c("pd_al", "ld_al", "pd_ld"), function(k) {
+  bands <- isTRUE(bands) && !is.null(object$bands)
+  long <- do.call(rbind, lapply(distance_names, function(k) {
     data.frame(variable = d$variable, label = d$label, pair = sub("_", " vs ", toupper(k)),
-               distance = d[[k]], stringsAsFactors = FALSE)
+               distance = d[[k]], lower = d[[paste0(k, "_lower")]] %||% NA_real_,
+               upper = d[[paste0(k, "_upper")]] %||% NA_real_, stringsAsFactors = FALSE)
   }))
   long <- long[long$variable %in% vars, ]
   long$variable <- factor(long$variable, levels = rev(vars))
-  ggplot2::ggplot(long, ggplot2::aes(.data$distance, .data$variable, colour = .data$pair)) +
-    ggplot2::geom_point(size = 2.5) +
+  dodge <- if (bands) ggplot2::position_dodge(width = 0.5) else "identity"
+  p <- ggplot2::ggplot(long, ggplot2::aes(.data$distance, .data$variable, colour = .data$pair))
+  if (bands) {
+    p <- p + ggplot2::geom_errorbar(ggplot2::aes(xmin = .data$lower, xmax = .data$upper),
+                                    data = long[!is.na(long$lower), , drop = FALSE],
+                                    orientation = "y", width = 0.3, position = dodge)
+  }
+  p + ggplot2::geom_point(size = 2.5, position = dodge) +
     ggplot2::labs(x = "distance between centred profiles", y = NULL, colour = NULL,
                   subtitle = paste("PD, LD and AL profiles compared,", object$label)) +
     ggplot2::theme_bw() +

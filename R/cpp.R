@@ -24,6 +24,24 @@ kernel_sums <- function(y, z, x, w, dmin2, bandwidth, lag, threads, output = 1L)
   cpp_kernel_sums(y, z, x, w, dmin2, bandwidth, lag, threads, output - 1L)
 }
 
+# Moments of output `output` of an observation-major G x m table for the
+# standard errors of its weighted means (see weighted_moments() in
+# kernels.h): row weights w, or with `kernel` (list(z, x, dmin2,
+# bandwidth)) kernel weights times w. list(shift, q1, q2, k2).
+grid_moments <- function(y, G, w, threads, output = 1L, kernel = NULL) {
+  if (is.null(kernel)) {
+    return(cpp_grid_moments(y, G, w, numeric(), numeric(), numeric(), 0, FALSE, threads, output - 1L))
+  }
+  cpp_grid_moments(y, G, w, as.double(kernel$z), as.double(kernel$x), kernel$dmin2, kernel$bandwidth,
+                   TRUE, threads, output - 1L)
+}
+
+# The kernel weights of kernel_sums() (without the rows' weights w): a
+# G x m matrix.
+kernel_weights <- function(z, x, dmin2, bandwidth, threads) {
+  cpp_kernel_weights(as.double(z), as.double(x), dmin2, bandwidth, threads)
+}
+
 # Weighted sums of output `output` of y over consecutive groups of rows,
 # group g holding rows offsets[g] + 1 to offsets[g + 1]: list(sum, wsum).
 group_sums <- function(y, w, offsets, threads, output = 1L) {
@@ -72,4 +90,12 @@ ranger_pack <- function(child_left, child_right, var_ids, split_values, is_order
                         class_counts, class_cols) {
   cpp_native_ranger(child_left, child_right, var_ids, split_values, is_ordered,
                     class_counts, as.integer(class_cols - 1L))
+}
+
+# Per-tree PD of a compiled forest that averages its trees: rows `rows`
+# (1-based) of X with weights w, feature `feature` (1-based; NA: a column
+# the model does not read) over the codes z. A G x trees x outputs array.
+native_tree_partial <- function(nm, X, rows, w, feature, z, threads) {
+  j <- if (is.na(feature)) -1L else as.integer(feature - 1L)
+  cpp_native_tree_pd(nm, X, as.integer(rows - 1L), as.double(w), j, as.double(z), threads)
 }

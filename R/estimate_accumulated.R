@@ -70,11 +70,14 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
     finish = function(acc) {
       mp <- mean_at(setup, fitted, observed)
       yhat <- matrix(0, K + 1L, setup$n_outputs)
+      bands <- vector("list", setup$n_outputs)
       for (c in seq_len(setup$n_outputs)) {
         s <- interval_sums(acc$dy, k, w, K, c)
         yhat[, c] <- accumulate_center(s$sum / s$wsum, s$wsum) + mp[c]
+        bands[[c]] <- al_interval_bands(setup, acc$dy[, c], k, w, K, s, rows, fitted[observed, c],
+                                        observed, setup$weights[observed])
       }
-      list(x = edge_values, yhat = yhat, intervals = K)
+      c(list(x = edge_values, yhat = yhat, intervals = K), bind_output_bands(bands))
     },
     native = native
   )
@@ -92,12 +95,19 @@ accumulated_kernel_request <- function(setup, j, grid_points, rows, bandwidth, k
   kernel_request(setup, j, z, rows, bandwidth, TRUE, keep_ice, native = native, finish = function(k) {
     mp <- mean_at(setup, fitted, k$rows)
     yhat <- matrix(0, length(z), ncol(k$num))
+    bands <- vector("list", ncol(k$num))
+    kw <- if (!is.null(k$ice)) k$kw()
     for (c in seq_len(ncol(k$num))) {
       g <- cumsum(c(0, k$num[-1L, c] / k$den[-1L]))
       centre <- sum(k$w * stats::approx(z, g, k$x)$y) / sum(k$w)
       yhat[, c] <- g - centre + mp[c]
+      if (!is.null(kw)) {
+        bands[[c]] <- al_kernel_bands(setup, matrix(k$ice[, , c], length(z)), kw, z, k$x, k$w,
+                                      fitted[k$rows, c], k$rows)
+      }
     }
-    list(x = column_values(col, z), yhat = yhat, ice = k$ice, ice_rows = k$rows)
+    c(list(x = column_values(col, z), yhat = yhat, ice = if (keep_ice) k$ice, ice_rows = k$rows),
+      bind_output_bands(bands))
   })
 }
 
@@ -138,12 +148,14 @@ accumulated_levels_request <- function(setup, j, levels, rows, fitted, na_level 
       p <- as.vector(tapply(w, factor(o, levels = seq_len(K)), sum, default = 0))
       mp <- mean_at(setup, fitted, rows)
       yhat <- matrix(0, K, setup$n_outputs)
+      bands <- vector("list", setup$n_outputs)
       for (c in seq_len(setup$n_outputs)) {
         s <- interval_sums(acc$d, pair, w[pos], K - 1L, c)
         g <- c(0, cumsum(s$sum / s$wsum))
         yhat[, c] <- g - sum(g * p) / sum(p) + mp[c]
+        bands[[c]] <- al_levels_bands(setup, acc$d[, c], pos, pair, o, w, f[, c], rows, K)
       }
-      list(x = levels, yhat = yhat)
+      c(list(x = levels, yhat = yhat), bind_output_bands(bands))
     },
     native = native
   )

@@ -29,11 +29,33 @@ accumulated_2d_request <- function(setup, js, intervals, levels = NULL) {
     length(corners$chunks), make = corners$make, reduce = corners$reduce,
     init = function() list(d = matrix(0, corners$n_diff, setup$n_outputs)),
     finish = function(acc) {
-      list(x1 = z1, x2 = z2,
-           f = ale_2d_surface(acc$d, corners, a1, a2, w, z1, z2, is.null(levels)),
-           intervals = c(length(z1) - 1L, length(z2) - 1L))
+      f <- ale_2d_surface(acc$d, corners, a1, a2, w, z1, z2, is.null(levels))
+      bands <- lapply(seq_len(setup$n_outputs), function(c) {
+        ale_2d_bands(setup, acc$d[, c], corners, a1, a2, w, z1, z2, is.null(levels), rows)
+      })
+      c(list(x1 = z1, x2 = z2, f = f, intervals = c(length(z1) - 1L, length(z2) - 1L)),
+        bind_output_bands(bands))
     }
   )
+}
+
+# The bands of the surface (al_2d_bands()) for the differences d of one
+# output: se as a vector over the surface's cells, or reps (cells x B).
+ale_2d_bands <- function(setup, d, corners, a1, a2, w, z1, z2, numeric_pair, rows) {
+  if (band_type(setup) == "none") return(list())
+  K1 <- length(z1) - 1L
+  K2 <- length(z2) - 1L
+  cell <- corners$pair + K1 * (a2[corners$pos] - 1L)
+  counts_of <- if (numeric_pair) {
+    function(w) matrix(tabulate_weighted(a1 + K1 * (a2 - 1L), w, K1 * K2), K1, K2)
+  } else {
+    function(w) matrix(tabulate_weighted(a1 + (K1 + 1L) * (a2 - 1L), w, (K1 + 1L) * K2), K1 + 1L, K2)
+  }
+  present <- tabulate(cell, K1 * K2) > 0
+  src <- fill_empty_cells(matrix(ifelse(present, seq_len(K1 * K2), NA_real_), K1, K2),
+                          if (numeric_pair) z1 else NULL, z2)
+  al_2d_bands(setup, d, corners$pos, cell, w, K1, K2, counts_of,
+              if (numeric_pair) center_ale_2d else center_ale_2d_levels, as.vector(src), rows)
 }
 
 # The centred surface from the rows' second differences d (see

@@ -107,15 +107,23 @@ h_request <- function(setup, packed, reduce_piece, init, finish) {
 # of the rows with that value), and f(x_i) the cell of row i at its own
 # value. Result: per column the n x outputs matrices pd (PD_j at the rows'
 # own values) and not (PD_-j), and `fitted`, the predictions at the rows.
+# With bootstrap bands (R/bands_h.R), also per column the resampled PD_j
+# at the values (`pd_reps`, u x (B outputs)), the values of the rows
+# (`index`) and the resampled PD_-j (`not_reps`, n x (B outputs)).
 h_one_way_request <- function(setup, js) {
   n <- setup$n
   C <- setup$n_outputs
   w <- setup$weights
+  boot <- band_type(setup) == "bootstrap"
+  cw <- if (boot) h_resampled_weights(setup)
+  BC <- if (boot) setup$bands$B * C
   packed <- h_tables(setup, as.list(js))
   tables <- lapply(packed$tables, function(tb) {
     tb$W <- as.vector(rowsum(w, tb$index, reorder = TRUE))
+    if (boot) tb$Wb <- h_value_weights(tb, cw)
     tb
   })
+  key <- function(what, t) paste0(what, t)
   h_request(
     setup, packed,
     reduce_piece = function(t, pos, y) {
@@ -127,49 +135,83 @@ h_one_way_request <- function(setup, js) {
       not <- matrix(0, m, C)
       for (c in seq_len(C)) not[, c] <- group_sums(y, Wm, off, setup$threads, c)$sum / sum(tb$W)
       upd <- list(table_sums(setup, y, G, w[pos]), place(not, pos))
-      names(upd) <- paste0(c("sums", "not"), t)
+      names(upd) <- c(key("sums", t), key("not", t))
+      if (boot) {
+        upd[[key("sums_reps", t)]] <- h_boot_sums(setup, y, G, cw[pos, , drop = FALSE])
+        upd[[key("not_reps", t)]] <- place(h_boot_not(setup, y, G, tb$Wb), pos)
+      }
       if (t == 1L) upd$fitted <- place(y[G * (seq_len(m) - 1L) + tb$index[pos], , drop = FALSE], pos)
       upd
     },
     init = function() {
       acc <- list(fitted = matrix(0, n, C))
       for (t in seq_along(tables)) {
-        acc[[paste0("sums", t)]] <- matrix(0, tables[[t]]$G, C)
-        acc[[paste0("not", t)]] <- matrix(0, n, C)
+        acc[[key("sums", t)]] <- matrix(0, tables[[t]]$G, C)
+        acc[[key("not", t)]] <- matrix(0, n, C)
+        if (boot) {
+          acc[[key("sums_reps", t)]] <- matrix(0, tables[[t]]$G, BC)
+          acc[[key("not_reps", t)]] <- matrix(0, n, BC)
+        }
       }
       acc
     },
     finish = function(acc) {
-      list(
+      out <- list(
         pd = lapply(seq_along(tables), function(t) {
-          acc[[paste0("sums", t)]][tables[[t]]$index, , drop = FALSE] / sum(w)
+          acc[[key("sums", t)]][tables[[t]]$index, , drop = FALSE] / sum(w)
         }),
-        not = lapply(seq_along(tables), function(t) acc[[paste0("not", t)]]),
+        not = lapply(seq_along(tables), function(t) acc[[key("not", t)]]),
         fitted = acc$fitted
       )
+      if (boot) {
+        out$pd_reps <- lapply(seq_along(tables), function(t) h_boot_pd(setup, acc[[key("sums_reps", t)]], cw))
+        out$not_reps <- lapply(seq_along(tables), function(t) acc[[key("not_reps", t)]])
+        out$index <- lapply(tables, `[[`, "index")
+      }
+      out
     }
   )
 }
 
 # Partial dependence of each pair (two column indices) at the rows' own
-# pairs of values: a list of n x outputs matrices.
+# pairs of values: a list of n x outputs matrices; with bootstrap bands,
+# the list has attribute "reps": per pair, list(pd_reps (the resampled PD
+# at the pairs of values, u x (B outputs)), index (the rows' pairs)).
 h_two_way_request <- function(setup, pairs) {
   C <- setup$n_outputs
   w <- setup$weights
+  boot <- band_type(setup) == "bootstrap"
+  cw <- if (boot) h_resampled_weights(setup)
   packed <- h_tables(setup, pairs)
   tables <- packed$tables
+  key <- function(what, t) paste0(what, t)
   h_request(
     setup, packed,
     reduce_piece = function(t, pos, y) {
-      stats::setNames(list(table_sums(setup, y, tables[[t]]$G, w[pos])), paste0("sums", t))
+      G <- tables[[t]]$G
+      upd <- stats::setNames(list(table_sums(setup, y, G, w[pos])), key("sums", t))
+      if (boot) upd[[key("sums_reps", t)]] <- h_boot_sums(setup, y, G, cw[pos, , drop = FALSE])
+      upd
     },
     init = function() {
-      stats::setNames(lapply(tables, function(tb) matrix(0, tb$G, C)), paste0("sums", seq_along(tables)))
+      acc <- stats::setNames(lapply(tables, function(tb) matrix(0, tb$G, C)), key("sums", seq_along(tables)))
+      if (boot) {
+        for (t in seq_along(tables)) {
+          acc[[key("sums_reps", t)]] <- matrix(0, tables[[t]]$G, setup$bands$B * C)
+        }
+      }
+      acc
     },
     finish = function(acc) {
-      lapply(seq_along(tables), function(t) {
-        acc[[paste0("sums", t)]][tables[[t]]$index, , drop = FALSE] / sum(w)
+      out <- lapply(seq_along(tables), function(t) {
+        acc[[key("sums", t)]][tables[[t]]$index, , drop = FALSE] / sum(w)
       })
+      if (boot) {
+        attr(out, "reps") <- lapply(seq_along(tables), function(t) {
+          list(pd_reps = h_boot_pd(setup, acc[[key("sums_reps", t)]], cw), index = tables[[t]]$index)
+        })
+      }
+      out
     }
   )
 }

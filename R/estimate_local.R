@@ -14,7 +14,8 @@ observed_rows <- function(setup, j, rows, na_level = FALSE) {
 # Kernel-weighted sums over the ICE curves of column j on `grid` (of the
 # predictions, or with lag = TRUE of their consecutive grid differences)
 # for the observed rows among `rows`; finish(k) gets list(num (G x
-# outputs), den (G), ice, rows, x, w, dmin2).
+# outputs), den (G), ice, rows, x, w, dmin2, kw, bands), kw() the G x m
+# kernel weights times the rows' weights, bands those of the means (LD).
 kernel_request <- function(setup, j, grid, rows, bandwidth, lag, keep_ice, finish, native = TRUE) {
   rows <- observed_rows(setup, j, rows)
   col <- setup$data[[j]]
@@ -36,10 +37,14 @@ kernel_request <- function(setup, j, grid, rows, bandwidth, lag, keep_ice, finis
     },
     init = function() list(num = matrix(0, G, C), den = matrix(0, G, 1L)),
     finish = function(acc) {
+      kw <- function() kernel_weights(z, x, dmin2, bandwidth, setup$threads) * rep(w, each = G)
+      bands <- if (!lag) curve_band_finish(setup, acc, acc$num / acc$den[, 1L], acc$den[, 1L])
       finish(list(num = acc$num, den = acc$den[, 1L], ice = acc$ice, rows = rows, x = x, w = w,
-                  dmin2 = dmin2))
+                  dmin2 = dmin2, kw = kw, bands = bands))
     },
-    keep = keep_ice, native = native
+    # (Kernel AL's bands need each row's curve; LD's are accumulated.)
+    keep = keep_ice || (lag && curves_for_bands(setup)), native = native,
+    bands = if (!lag) list(w = w, kernel = list(z = z, x = x, dmin2 = dmin2, bandwidth = bandwidth))
   )
 }
 
@@ -52,7 +57,8 @@ local_kernel_request <- function(setup, j, grid, rows, bandwidth, keep_ice, nati
     # not would be NA, as documented, never NaN.)
     no_support <- sqrt(k$dmin2) > kernel_support * bandwidth | !(k$den > 0)
     yhat[no_support, ] <- NA_real_
-    list(x = grid, yhat = yhat, ice = k$ice, ice_rows = k$rows, no_support = no_support)
+    c(list(x = grid, yhat = yhat, ice = k$ice, ice_rows = k$rows, no_support = no_support),
+      na_where(k$bands, no_support))
   })
 }
 
@@ -86,15 +92,22 @@ local_interval_request <- function(setup, j, grid, rows, intervals, native = TRU
     reduce = function(k, ys) {
       ck <- chunk_rows_of(k)
       off <- c(0L, cumsum(lengths(ck$mem)))
-      means <- matrix(0, length(ck$g), ncol(ys[[1L]]))
-      for (c in seq_len(ncol(ys[[1L]]))) {
+      C <- ncol(ys[[1L]])
+      means <- matrix(0, length(ck$g), C)
+      bands <- vector("list", C)
+      for (c in seq_len(C)) {
         s <- group_sums(ys[[1L]], w[ck$pos], off, setup$threads, c)
         means[, c] <- s$sum / s$wsum
+        bands[[c]] <- group_bands(setup, ys[[1L]][, c], w[ck$pos], off, means[, c], rows[ck$pos])
       }
-      list(yhat = place(means, ck$g))
+      c(list(yhat = place(means, ck$g)), place_bands(bands, ck$g))
     },
-    init = function() list(yhat = matrix(NA_real_, length(grid), setup$n_outputs)),
-    finish = function(acc) list(x = grid, yhat = acc$yhat, intervals = K, no_support = is.na(kz)),
+    init = function() c(list(yhat = matrix(NA_real_, length(grid), setup$n_outputs)),
+                        init_bands(setup, length(grid))),
+    finish = function(acc) {
+      c(list(x = grid, yhat = acc$yhat, intervals = K, no_support = is.na(kz)),
+        finish_bands(setup, acc))
+    },
     native = native
   )
 }
@@ -112,10 +125,15 @@ local_levels <- function(setup, j, grid, rows, fitted, na_level = FALSE) {
   counts <- tabulate(lev, length(grid))
   off <- c(0L, cumsum(counts))
   yhat <- matrix(NA_real_, length(grid), ncol(f))
+  bands <- vector("list", ncol(f))
   for (c in seq_len(ncol(f))) {
     s <- group_sums(f[ord, c], w[ord], off, setup$threads)
     yhat[, c] <- s$sum / s$wsum
+    bands[[c]] <- group_bands(setup, f[ord, c], w[ord], off, yhat[, c], rows[ord])
   }
   yhat[counts == 0, ] <- NA_real_
-  list(x = grid, yhat = yhat, no_support = counts == 0)
+  acc <- init_bands(setup, length(grid))
+  for (nm in names(acc)) acc[[nm]] <- place_bands(bands, seq_along(grid))[[nm]]$value
+  c(list(x = grid, yhat = yhat, no_support = counts == 0),
+    na_where(finish_bands(setup, acc), counts == 0))
 }

@@ -10,8 +10,10 @@
 # (observation-major, G x length(pos) rows) of rows[pos]; with `keep` the
 # curves are also kept, as the accumulator `ice` (G x length(rows) x
 # outputs). The chunks follow the engine and the row order (row_order()).
+# `bands`: NULL, or the weights of the means whose bands are accumulated
+# (see curve_band_init()).
 curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, keep = FALSE,
-                          native = TRUE, linear = FALSE) {
+                          native = TRUE, linear = FALSE, bands = NULL) {
   G <- length(grid[[1L]])
   n <- length(rows)
   chunk_rows <- request_chunk_rows(setup, native, linear)
@@ -30,9 +32,13 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
       pos <- chunks[[k]]
       upd <- reduce_block(pos, ys[[1L]])
       if (keep) upd$ice <- place(ys[[1L]], pos, dim = 2L)
+      if (!is.null(bands)) upd <- c(upd, curve_band_update(setup, k, ys[[1L]], G, rows, pos, bands))
       upd
     },
-    init = function() c(init(), if (keep) list(ice = array(0, c(G, n, setup$n_outputs)))),
+    init = function() {
+      c(init(), if (keep) list(ice = array(0, c(G, n, setup$n_outputs))),
+        if (!is.null(bands)) curve_band_init(setup, G, length(chunks), bands))
+    },
     finish = finish, native = native, linear = linear
   )
 }
@@ -45,7 +51,8 @@ table_sums <- function(setup, y, G, w) {
   out
 }
 
-# PD of column j over `grid`: list(x, yhat (G x outputs), ice, ice_rows).
+# PD of column j over `grid`: list(x, yhat (G x outputs), ice, ice_rows,
+# and the bands' se or reps, see curve_band_finish()).
 partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRUE, linear = TRUE) {
   G <- length(grid)
   w <- setup$weights[rows]
@@ -53,13 +60,17 @@ partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRU
     setup, j, list(column_values(setup$data[[j]], grid)), rows,
     reduce_block = function(pos, y) list(sums = table_sums(setup, y, G, w[pos])),
     init = function() list(sums = matrix(0, G, setup$n_outputs)),
-    finish = function(acc) list(x = grid, yhat = acc$sums / sum(w), ice = acc$ice, ice_rows = rows),
-    keep = keep_ice, native = native, linear = linear
+    finish = function(acc) {
+      yhat <- acc$sums / sum(w)
+      c(list(x = grid, yhat = yhat, ice = acc$ice, ice_rows = rows),
+        curve_band_finish(setup, acc, yhat, sum(w)))
+    },
+    keep = keep_ice, native = native, linear = linear, bands = list(w = w)
   )
 }
 
 # PD over all pairs of g1 x g2 (g1 fastest), each row stacked over the pair
-# grid: list(x1, x2, yhat (G1 G2 x outputs)).
+# grid: list(x1, x2, yhat (G1 G2 x outputs), and the bands' se or reps).
 partial_2d_request <- function(setup, js, g1, g2, rows = seq_len(setup$n)) {
   G <- length(g1) * length(g2)
   w <- setup$weights[rows]
@@ -69,7 +80,11 @@ partial_2d_request <- function(setup, js, g1, g2, rows = seq_len(setup$n)) {
     setup, js, grid, rows,
     reduce_block = function(pos, y) list(sums = table_sums(setup, y, G, w[pos])),
     init = function() list(sums = matrix(0, G, setup$n_outputs)),
-    finish = function(acc) list(x1 = g1, x2 = g2, yhat = acc$sums / sum(w))
+    finish = function(acc) {
+      yhat <- acc$sums / sum(w)
+      c(list(x1 = g1, x2 = g2, yhat = yhat), curve_band_finish(setup, acc, yhat, sum(w)))
+    },
+    bands = list(w = w)
   )
 }
 

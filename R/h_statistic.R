@@ -72,7 +72,36 @@
 #' predictions. The cost grows with \eqn{n^2}: `N` (hstats' `n_max`, 500 by
 #' default as there) keeps it bounded.
 #'
+#' @section Bootstrap bands:
+#' With `bands = "bootstrap"`, each statistic gets a percentile band at
+#' `level` from `B` resamples of the background rows, drawn with
+#' replacement after the draw of the `N` rows, from R's random-number
+#' stream (reproducible with `seed`, the same for any number of threads and
+#' under any [future::plan()]). A replicate is the exact bootstrap of the
+#' estimator: every mean above is recomputed with row i weighing
+#' \eqn{c_{ib} w_i}{c_ib w_i}, \eqn{c_{ib}}{c_ib} the number of times it is drawn in
+#' resample b, which is the statistic of the resample's rows (each repeated
+#' as often as drawn). The partial dependences of a resample are weighted
+#' means over the same tables of predictions (a value that the resample
+#' does not draw weighs 0 in \eqn{PD_{-j}}{PD_-j}); \eqn{f(x_i)} does not
+#' change; the centring, the numerators and the denominators are recomputed
+#' with the resample's weights. So the bands cost **no extra prediction**:
+#' only sums over the tables already predicted, and memory for, per
+#' variable, the \eqn{n \times B}{n x B} matrix of every row's resampled
+#' \eqn{PD_{-j}}{PD_-j} (per class); a call whose bootstrap tables would
+#' not fit in a third of `memory_budget` is refused before any prediction.
+#' Which pairs are computed is the estimate's choice (the resamples do not
+#' choose again); pairs reported as 0 without being computed have no
+#' replicates and no band (`NA`). The band holds the resamples' percentiles
+#' where at least half of them are defined. The bands hold the model fixed
+#' and vary the background rows only; they are pointwise (one statistic at
+#' a time). A statistic is never negative and its resamples add noise, so
+#' near 0 the band lies above the estimate rather than around it.
+#'
 #' @inheritParams model_profile
+#' @param bands `"none"` or `"bootstrap"`: percentile bands of every
+#'   statistic over `B` resamples of the background rows, from the tables
+#'   already predicted (see the section on bootstrap bands).
 #' @param variables Names of the variables whose H-statistics are computed,
 #'   at least 2; `NULL` for every column of `data` (except a `weights`
 #'   column named by `weights`). All columns of `data` are passed to the
@@ -104,7 +133,15 @@
 #'   * `pairwise`: a data frame with columns `variable1`, `variable2`,
 #'     `label` and `h2`, sorted the same way (no rows when `pairs < 2`);
 #'   * `total`: the share of the prediction variance not explained by the
-#'     main effects, one per label;
+#'     main effects, one per label (a named vector);
+#'   * with `bands = "bootstrap"`, the columns `h2_lower` and `h2_upper`
+#'     (the band at `level`) in `overall` and `pairwise`; `total_bands`, a
+#'     data frame with columns `label`, `h2`, `h2_lower` and `h2_upper`, one
+#'     row per label; `bands`, the setting (`list(type, level, B)`); and
+#'     `replicates`, a list of matrices with a column per resample:
+#'     `overall` and `pairwise` with a row per row of those tables (in their
+#'     order), `total` with a row per label. Without bands, `total_bands`,
+#'     `bands` and `replicates` are `NULL`;
 #'   * `variables`, `pair_variables` (the variables whose pairs were
 #'     computed), `label`, `labels` (one per class), `class`, `N` (rows used),
 #'     `n_data`, `rows` (which rows of `data`), `weights` (of the background
@@ -131,6 +168,11 @@
 #' h
 #' plot(h)
 #'
+#' # Bootstrap bands, from the same predictions.
+#' hb <- h_statistic(fit, mtcars[c("wt", "hp", "qsec")], bands = "bootstrap", B = 100, seed = 1)
+#' hb$overall
+#' plot(hb)
+#'
 #' # A multiclass model: one statistic per class.
 #' if (requireNamespace("nnet", quietly = TRUE)) {
 #'   mn <- nnet::multinom(Species ~ ., data = iris, trace = FALSE)
@@ -138,7 +180,7 @@
 #' }
 #' @export
 h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NULL,
-                        N = 500, pairs = 5,
+                        N = 500, pairs = 5, bands = c("none", "bootstrap"), level = 0.95, B = 200,
                         label = NULL, seed = NULL, weights = NULL, class = NULL,
                         threads = NULL,
                         memory_budget = getOption("modelprofiles.memory_budget", 256),
@@ -148,6 +190,7 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
   check_entry(missing(x), ...length(), names(list(...)), "h_statistic", env)
   engine <- rlang::arg_match(engine, error_call = env)
   inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
+  inputs$bands <- check_bands(bands, level, B, env, types = c("none", "bootstrap"))
   N <- check_N(N, env)
   pairs <- check_whole(pairs, "pairs", 0, env)
   variables <- h_variables(inputs, variables, env)
@@ -155,25 +198,37 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
   labels <- output_labels(setup)
   w <- setup$weights
   js <- match(variables, names(setup$data))
+  m <- min(pairs, length(variables))
+  boot <- band_type(setup) == "bootstrap"
+  if (boot) {
+    u <- vapply(js, function(j) length(h_distinct(setup, j)$first), numeric(1))
+    check_h_bands_budget(setup, u, if (m >= 2L) choose(m, 2) else 0)
+  }
   progress <- new_progress(2)
   one <- execute(setup, list(h_one_way_request(setup, js)), progress)
   n_predictions <- sum(attr(one, "n_predictions"))
   one <- one[[1L]]
-  f <- h_center(one$fitted, w)
-  mean_f2 <- weighted_col_means(f^2, w)
-  Fj <- stats::setNames(lapply(one$pd, h_center, w = w), variables)
-  num <- matrix(0, length(js), length(labels), dimnames = list(variables, labels))
-  for (a in seq_along(js)) {
-    num[a, ] <- h_zap(weighted_col_means((f - Fj[[a]] - h_center(one$not[[a]], w))^2, w))
-  }
-  h2 <- h_ratio(num, matrix(mean_f2, nrow(num), ncol(num), byrow = TRUE))
-  total <- stats::setNames(h_ratio(rbind(h_zap(weighted_col_means((f - Reduce(`+`, Fj))^2, w))), rbind(mean_f2))[1L, ], labels)
-  pw <- h_pairwise(setup, num, Fj, variables, min(pairs, length(variables)), labels, progress)
-  overall <- h_long(h2, labels)
+  est <- h_overall_stats(one$fitted, stats::setNames(one$pd, variables), one$not, w)
+  dimnames(est$num) <- dimnames(est$h2) <- list(variables, labels)
+  total <- stats::setNames(est$total, labels)
+  reps <- if (boot) h_overall_reps(setup, one)
+  one$not_reps <- NULL
+  pw <- h_pairwise(setup, est$num, est$Fj, variables, m, labels, progress, if (boot) one)
+  level <- setup$bands$level
+  overall <- h_long(est$h2, labels, reps$h2, level)
   names(overall)[1L] <- "variable"
+  total_bands <- if (boot) h_long(rbind(total = total), labels, reps$total, level)[-1L]
   structure(
     list(
-      overall = overall, pairwise = pw$table, total = total, variables = variables,
+      overall = h_drop_replicates(overall), pairwise = h_drop_replicates(pw$table), total = total,
+      total_bands = total_bands,
+      bands = if (boot) setup$bands,
+      replicates = if (boot) {
+        list(overall = attr(overall, "replicates"), pairwise = attr(pw$table, "replicates"),
+             total = matrix(reps$total, length(labels), setup$bands$B, byrow = TRUE,
+                            dimnames = list(labels, NULL)))
+      },
+      variables = variables,
       pair_variables = pw$variables, label = setup$label, labels = labels,
       class = setup$outputs$classes, N = setup$n, n_data = nrow(inputs$data), rows = setup$rows,
       weights = if (setup$weighted) w, n_predictions = n_predictions + pw$n_predictions,
@@ -199,19 +254,32 @@ h_variables <- function(inputs, variables, call) {
 }
 
 # Pairwise statistics among the m variables with the largest overall
-# numerators: list(table, variables (those computed), n_predictions).
-h_pairwise <- function(setup, num, Fj, variables, m, labels, progress) {
+# numerators: list(table (with bands, the columns h2_lower and h2_upper,
+# and attribute "replicates"), variables (those computed), n_predictions).
+# `one`: with bootstrap bands, the one-way tables (h_one_way_request()).
+h_pairwise <- function(setup, num, Fj, variables, m, labels, progress, one = NULL) {
   table <- data.frame(variable1 = character(), variable2 = character(), label = character(),
                       h2 = numeric(), stringsAsFactors = FALSE)
-  if (m < 2L) return(list(table = table, variables = character(), n_predictions = 0))
+  boot <- !is.null(one)
+  B <- setup$bands$B
+  if (m < 2L) {
+    if (boot) {
+      table$h2_lower <- numeric()
+      table$h2_upper <- numeric()
+      attr(table, "replicates") <- matrix(0, 0L, B)
+    }
+    return(list(table = table, variables = character(), n_predictions = 0))
+  }
   w <- setup$weights
   pair_vars <- h_pair_candidates(num, m)
   shown <- pair_vars
   if (length(shown) < m) shown <- c(shown, utils::head(setdiff(variables, shown), m - length(shown)))
   shown <- variables[variables %in% shown]
   all_pairs <- utils::combn(shown, 2L, simplify = FALSE)
-  h2 <- matrix(0, length(all_pairs), length(labels),
-               dimnames = list(vapply(all_pairs, paste, character(1), collapse = ":"), labels))
+  keys <- vapply(all_pairs, paste, character(1), collapse = ":")
+  h2 <- matrix(0, length(all_pairs), length(labels), dimnames = list(keys, labels))
+  # Pairs reported as 0 without being computed have no replicates.
+  reps <- if (boot) array(NA_real_, c(length(all_pairs), B, length(labels)))
   n_predictions <- 0
   if (length(pair_vars) >= 2L) {
     computed <- utils::combn(pair_vars, 2L, simplify = FALSE)
@@ -219,21 +287,51 @@ h_pairwise <- function(setup, num, Fj, variables, m, labels, progress) {
     out <- execute(setup, list(h_two_way_request(setup, js)), progress)
     n_predictions <- sum(attr(out, "n_predictions"))
     Fjk <- out[[1L]]
+    at <- match(vapply(computed, paste, character(1), collapse = ":"), keys)
     for (a in seq_along(computed)) {
       pr <- computed[[a]]
-      F2 <- h_center(Fjk[[a]], w)
-      pnum <- h_zap(weighted_col_means((F2 - Fj[[pr[1L]]] - Fj[[pr[2L]]])^2, w))
-      h2[paste(pr, collapse = ":"), ] <- h_ratio(rbind(pnum), rbind(weighted_col_means(F2^2, w)))
+      h2[at[a], ] <- h_pair_stat(Fjk[[a]], Fj[[pr[1L]]], Fj[[pr[2L]]], w)
+    }
+    if (boot) {
+      pos <- lapply(computed, match, table = variables)
+      reps[at, , ] <- h_pair_reps(setup, one, pos, attr(Fjk, "reps"))
     }
   }
-  long <- h_long(h2, labels)
+  long <- h_long(h2, labels, reps, setup$bands$level)
   k <- match(long$term, rownames(h2))
   table <- data.frame(
     variable1 = vapply(all_pairs, `[`, character(1), 1L)[k],
     variable2 = vapply(all_pairs, `[`, character(1), 2L)[k],
-    label = long$label, h2 = long$h2, stringsAsFactors = FALSE
+    long[-1L], stringsAsFactors = FALSE
   )
+  attr(table, "replicates") <- attr(long, "replicates")
   list(table = table, variables = pair_vars, n_predictions = n_predictions)
+}
+
+# The overall and total statistics for row weights w (the estimate's, or a
+# resample's): from the predictions at the rows `fitted` (n x outputs),
+# each variable's PD at the rows' own values `pd` and PD_-j `not` (lists
+# of n x outputs matrices). Returns num and h2 (variables x outputs), total
+# (one per output) and Fj (the centred PD_j, named as pd).
+h_overall_stats <- function(fitted, pd, not, w) {
+  f <- h_center(fitted, w)
+  mean_f2 <- weighted_col_means(f^2, w)
+  Fj <- lapply(pd, h_center, w = w)
+  num <- matrix(0, length(pd), ncol(fitted))
+  for (a in seq_along(pd)) {
+    num[a, ] <- h_zap(weighted_col_means((f - Fj[[a]] - h_center(not[[a]], w))^2, w))
+  }
+  h2 <- h_ratio(num, matrix(mean_f2, nrow(num), ncol(num), byrow = TRUE))
+  total <- h_ratio(h_zap(weighted_col_means((f - Reduce(`+`, Fj))^2, w)), mean_f2)
+  list(num = num, h2 = h2, total = total, Fj = Fj)
+}
+
+# The pairwise statistic (one per output) of a pair with PD `pd_jk` at the
+# rows' own pairs (n x outputs) and centred one-way PDs Fj and Fk, for row
+# weights w.
+h_pair_stat <- function(pd_jk, Fj, Fk, w) {
+  F2 <- h_center(pd_jk, w)
+  h_ratio(h_zap(weighted_col_means((F2 - Fj - Fk)^2, w)), weighted_col_means(F2^2, w))
 }
 
 # An n x outputs matrix centred with its weighted column means (hstats'
@@ -270,15 +368,29 @@ h_pair_candidates <- function(num, m) {
 
 # A statistics matrix (terms x labels) as a long data frame: terms in
 # decreasing order of their statistics summed over the labels (as hstats
-# sorts), each with its labels in order.
-h_long <- function(M, labels) {
+# sorts), each with its labels in order. With replicates `reps` (terms x B
+# x labels), the percentile band at `level` (h2_lower, h2_upper) and
+# attribute "replicates", a row of B replicates per row.
+h_long <- function(M, labels, reps = NULL, level = 0.95) {
   o <- order(-rowSums(M))
-  M <- M[o, , drop = FALSE]
-  data.frame(
-    term = rep(rownames(M), each = ncol(M)),
+  long <- function(X) as.vector(t(X[o, , drop = FALSE]))
+  out <- data.frame(
+    term = rep(rownames(M)[o], each = ncol(M)),
     label = rep(labels, times = nrow(M)),
-    h2 = as.vector(t(M)),
+    h2 = long(M),
     stringsAsFactors = FALSE
   )
+  if (is.null(reps)) return(out)
+  lim <- band_limits(M, level, reps = reps)
+  out$h2_lower <- long(lim$lower)
+  out$h2_upper <- long(lim$upper)
+  R <- reps[o, , , drop = FALSE]
+  attr(out, "replicates") <- matrix(aperm(R, c(3L, 1L, 2L)), ncol = dim(R)[2L])
+  out
 }
 
+# A table without its "replicates" attribute (they go to $replicates).
+h_drop_replicates <- function(d) {
+  attr(d, "replicates") <- NULL
+  d
+}

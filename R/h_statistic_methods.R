@@ -2,20 +2,25 @@
 #'
 #' @param x,object An `mp_h_statistic` result of [h_statistic()].
 #' @param n Number of rows of each table to show.
-#' @param what `"overall"` or `"pairwise"`: which statistics.
 #' @param row.names,optional Ignored; for compatibility with the generic.
 #' @param geom `"both"` (overall and pairwise statistics in two panels, or
 #'   the overall ones alone when there are no pairs), `"overall"` or
 #'   `"pairwise"`.
 #' @param top Show at most this many variables (or pairs) per panel, those
 #'   with the largest statistics; `NULL` for all.
+#' @param bands Draw the bootstrap bands (of a result computed with
+#'   `bands = "bootstrap"`) as error bars?
 #' @param title,subtitle Title and subtitle of the chart.
 #' @param ... Ignored by `print()` and `as.data.frame()`; passed on by
 #'   `plot()` to `autoplot()`.
+#' @param what `"overall"`, `"pairwise"` or `"total"`: which statistics
+#'   (`"total"`: a data frame with columns `label` and `h2`, and the band's
+#'   `h2_lower` and `h2_upper` when there are bands).
 #' @returns `print()` returns `x` invisibly; `as.data.frame()` the requested
 #'   data frame; `autoplot()` and `plot()` a ggplot object: horizontal bars
 #'   of \eqn{H^2}, largest on top, one panel per kind of statistic, coloured
-#'   by label when there are several (classes of a multiclass model).
+#'   by label when there are several (classes of a multiclass model), with
+#'   the bootstrap bands as error bars.
 #' @examples
 #' fit <- lm(mpg ~ wt * hp + qsec, data = mtcars)
 #' h <- h_statistic(fit, mtcars[c("wt", "hp", "qsec")])
@@ -44,9 +49,16 @@ print.mp_h_statistic <- function(x, n = 10, ...) {
   if (!is.null(x$weights)) {
     cli::cat_line("  case weights: ", format(sum(x$weights), digits = 6), " in total")
   }
+  band <- ""
+  if (!is.null(x$bands)) {
+    cli::cat_line("  bootstrap bands: ", format(100 * x$bands$level), "% percentile intervals over B = ",
+                  x$bands$B, " resamples of the background rows (h2_lower, h2_upper; $replicates)")
+    tb <- x$total_bands
+    band <- paste0(" [", format(tb$h2_lower, digits = 3), ", ", format(tb$h2_upper, digits = 3), "]")
+  }
   cli::cat_line("  share of the prediction variance from interactions (total): ",
                 paste0(if (length(x$total) > 1L) paste0(names(x$total), " "), format(x$total, digits = 4),
-                       collapse = ", "))
+                       band, collapse = ", "))
   cli::cat_line("Overall H^2 ($overall):")
   print(utils::head(x$overall, n), row.names = FALSE)
   if (nrow(x$pairwise)) {
@@ -61,29 +73,35 @@ print.mp_h_statistic <- function(x, n = 10, ...) {
 #' @rdname mp_h_statistic-methods
 #' @export
 as.data.frame.mp_h_statistic <- function(x, row.names = NULL, optional = FALSE, ...,
-                                         what = c("overall", "pairwise")) {
+                                         what = c("overall", "pairwise", "total")) {
   what <- match.arg(what)
-  x[[what]]
+  if (what != "total") return(x[[what]])
+  x$total_bands %||% data.frame(label = names(x$total), h2 = unname(x$total), stringsAsFactors = FALSE)
 }
 
 #' @rdname mp_h_statistic-methods
 #' @exportS3Method ggplot2::autoplot
 autoplot.mp_h_statistic <- function(object, ..., geom = c("both", "overall", "pairwise"),
-                                    top = NULL, title = NULL, subtitle = NULL) {
+                                    top = NULL, bands = TRUE, title = NULL, subtitle = NULL) {
   which <- match.arg(geom)
   check_plot_dots(list(...), "autoplot.mp_h_statistic")
   if (!is.null(top)) top <- check_whole(top, "top", 1, rlang::current_env())
+  bands <- isTRUE(bands) && !is.null(object$bands)
+  # The statistics of one table, with their bands (NA without).
+  part <- function(statistic, term, d) {
+    data.frame(statistic = statistic, term = term, label = d$label, h2 = d$h2,
+               lower = d$h2_lower %||% NA_real_, upper = d$h2_upper %||% NA_real_,
+               stringsAsFactors = FALSE)
+  }
   parts <- list()
   if (which %in% c("both", "overall")) {
     d <- object$overall
-    parts$overall <- data.frame(statistic = "overall", term = d$variable, label = d$label,
-                                h2 = d$h2, stringsAsFactors = FALSE)
+    parts$overall <- part("overall", d$variable, d)
   }
   if (which %in% c("both", "pairwise")) {
     d <- object$pairwise
     if (nrow(d)) {
-      parts$pairwise <- data.frame(statistic = "pairwise", term = paste(d$variable1, d$variable2, sep = ":"),
-                                   label = d$label, h2 = d$h2, stringsAsFactors = FALSE)
+      parts$pairwise <- part("pairwise", paste(d$variable1, d$variable2, sep = ":"), d)
     } else if (which == "pairwise") {
       cli::cli_abort("The result has no pairwise statistics (computed with {.code pairs < 2}).")
     }
@@ -108,7 +126,17 @@ autoplot.mp_h_statistic <- function(object, ..., geom = c("both", "overall", "pa
     ggplot2::geom_col(fill = "#4378bf", width = 0.8)
   }
   p <- ggplot2::ggplot(d, ggplot2::aes(x = .data$h2, y = .data$term)) +
-    bars +
+    bars
+  if (bands) {
+    # (Pairs reported as 0 without being computed have no band.)
+    p <- p + ggplot2::geom_errorbar(
+      ggplot2::aes(xmin = .data$lower, xmax = .data$upper, group = .data$label),
+      data = d[!is.na(d$lower), , drop = FALSE], orientation = "y",
+      position = ggplot2::position_dodge(width = 0.9), width = if (several) 0.25 else 0.4,
+      colour = "grey20"
+    )
+  }
+  p <- p +
     ggplot2::scale_y_discrete(labels = function(z) sub("^[^\r]*\r", "", z)) +
     ggplot2::labs(x = "H\u00b2 (share of the prediction variance)", y = NULL,
                   fill = NULL, title = title, subtitle = subtitle)

@@ -90,6 +90,20 @@
 #' @param weights `NULL`, the name of a column of `data`, or a vector with one
 #'   non-negative case weight per row of `data` (an explainer's `weights` by
 #'   default). See the section on case weights.
+#' @param bands Bands around each profile: `"none"`; sampling bands
+#'   `"analytic"` (standard errors from the per-row contributions the
+#'   estimate is made of) or `"bootstrap"` (percentiles over `B` resamples
+#'   of the background rows, recomputed from the same contributions),
+#'   neither of which makes a single extra prediction; or, for partial
+#'   dependence of a ranger or randomForest forest through the native
+#'   engine, the forest's own uncertainty: `"trees"` (percentiles of the
+#'   per-tree profiles) or `"infjack"` (the infinitesimal jackknife of
+#'   Wager, Hastie and Efron (2014), for forests grown with
+#'   `keep.inbag = TRUE`). See [profile_bands] for the formulas and what
+#'   the bands do and do not include, and [refit_bands()] for bands over
+#'   refitted models.
+#' @param level Confidence level of the bands.
+#' @param B Number of bootstrap resamples.
 #' @param level_order Order of the levels of a categorical variable in AL
 #'   profiles: `"similarity"` (ALEPlot's order; see the section on AL for
 #'   categorical variables) or `"levels"` (the factor's own order). Ordered
@@ -126,7 +140,12 @@
 #'     `mean_prediction` (for AL profiles, the weighted mean prediction that
 #'     each profile is shifted by: one per profile label, named by it),
 #'     `n_predictions` (how many predictions were made),
-#'     `no_support` (grid points without support), `threads`, `call`.
+#'     `no_support` (grid points without support), `threads`, `call`;
+#'   * with `bands`: columns `_lower_` and `_upper_` of `agr_profiles` (and
+#'     `_se_`, the standard error, for analytic bands), `bands` (the
+#'     setting: `type`, `level`, `B`) and, for bootstrap bands,
+#'     `replicates`, a matrix with a row per row of `agr_profiles` and a
+#'     column per resample (see [profile_bands]).
 #'
 #' @references
 #' Friedman, J. H. (2001). Greedy function approximation: a gradient boosting
@@ -177,6 +196,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
                           keep_ice = TRUE, groups = NULL, group_bins = 3,
                           min_group_size = 10, group_title = NULL,
                           al_shift = c("group", "common"), k = NULL, cluster_center = TRUE,
+                          bands = c("none", "analytic", "bootstrap"), level = 0.95, B = 200,
                           level_order = c("similarity", "levels"), na_level = FALSE,
                           label = NULL, seed = NULL, weights = NULL, class = NULL,
                           threads = NULL,
@@ -207,10 +227,17 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
       cli::cli_abort("{.arg k} clusters ICE curves, which partial-dependence profiles have; use {.code type = \"partial\"}.", call = env)
     }
     if (!is.null(groups)) cli::cli_abort("Give {.arg groups} or {.arg k}, not both.", call = env)
+    if (!identical(bands[1L], "none")) {
+      cli::cli_abort("{.arg bands} are drawn around profiles, not around clusters of ICE curves; give {.arg bands} or {.arg k}, not both.", call = env)
+    }
     keep_ice <- TRUE
   }
   check_flag(na_level, "na_level", env)
   inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
+  inputs$bands <- check_bands(bands, level, B, env, c("none", "analytic", "bootstrap", "trees", "infjack"))
+  if (inputs$bands$type %in% c("trees", "infjack") && type != "partial") {
+    cli::cli_abort("{.code bands = \"{inputs$bands$type}\"} are bands of partial dependence, from the trees of a forest; use {.code type = \"partial\"}.", call = env)
+  }
   N <- check_N(N, env)
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
   intervals <- check_whole(intervals, "intervals", 1, env)

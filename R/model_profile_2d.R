@@ -42,7 +42,10 @@
 #'   variable's value varying fastest), one set per class of a multiclass
 #'   model; `type`, `pairs`, `grids` (grid values, or edges and levels),
 #'   `intervals` (K used per pair), `label`, `labels`, `class`, `weights`,
-#'   `N`, `rows`, `n_predictions`, `threads` and `call`.
+#'   `N`, `rows`, `n_predictions`, `threads` and `call`. With `bands`,
+#'   `agr_profiles` also has `_lower_` and `_upper_` (and `_se_` for analytic
+#'   bands), `bands` the setting and `replicates` the bootstrap replicates
+#'   (see [profile_bands]).
 #' @references
 #' Friedman, J. H. (2001). Greedy function approximation: a gradient boosting
 #' machine. *Annals of Statistics*, 29(5), 1189--1232.
@@ -67,6 +70,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
                              N = 1000, grid_points = 21, intervals = 10,
                              variable_splits_type = c("quantiles", "uniform", "distinct"),
                              variable_splits = NULL, level_order = c("similarity", "levels"),
+                             bands = c("none", "analytic", "bootstrap"), level = 0.95, B = 200,
                              label = NULL, seed = NULL, weights = NULL, class = NULL,
                              threads = NULL,
                              memory_budget = getOption("modelprofiles.memory_budget", 256),
@@ -79,6 +83,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   level_order <- rlang::arg_match(level_order, error_call = env)
   engine <- rlang::arg_match(engine, error_call = env)
   inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
+  inputs$bands <- check_bands(bands, level, B, env)
   N <- check_N(N, env)
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
   intervals <- check_whole(intervals, "intervals", 1, env)
@@ -99,9 +104,12 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   makers <- lapply(pairs, function(pr) pair_maker(setup, pr, type, grids, intervals, level_order))
   res <- execute(setup, makers, new_progress(length(pairs)))
   for (r in res) grids[names(r$grids)] <- r$grids
+  agr <- bind_rows(lapply(res, `[[`, "frame"))
+  replicates <- attr(agr, "replicates")
+  attr(agr, "replicates") <- NULL
   structure(
     list(
-      agr_profiles = bind_rows(lapply(res, `[[`, "frame")),
+      agr_profiles = agr, bands = if (band_type(setup) != "none") setup$bands, replicates = replicates,
       type = type, pairs = pairs, grids = grids,
       intervals = if (type == "accumulated") {
         stats::setNames(lapply(res, `[[`, "intervals"), vapply(pairs, paste, character(1), collapse = ":"))
@@ -114,6 +122,21 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
     ),
     class = "mp_profile_2d"
   )
+}
+
+# The bands of a surface (cells of an n1 x n2 grid, first axis fastest) on
+# the swapped axes.
+swap_bands <- function(bands, dims, swap) {
+  if (!swap || !length(bands)) return(bands)
+  if (!is.null(bands$se)) {
+    bands$se <- matrix(aperm(array(bands$se, dims), c(2L, 1L, 3L)), ncol = dims[3L])
+  }
+  if (!is.null(bands$reps)) {
+    B <- dim(bands$reps)[2L]
+    r <- aperm(array(bands$reps, c(dims[1:2], B, dims[3L])), c(2L, 1L, 3L, 4L))
+    bands$reps <- array(r, c(prod(dims[1:2]), B, dims[3L]))
+  }
+  bands
 }
 
 # Pairs of variables: a pair of names or a list of them, of columns of data
@@ -164,7 +187,8 @@ pair_maker <- function(setup, pr, type, grids, intervals, level_order) {
       finish <- req$finish
       req$finish <- function(acc) {
         e <- finish(acc)
-        list(frame = pair_frame(setup, pr, e$x1, e$x2, e$yhat), grids = list())
+        list(frame = pair_frame(setup, pr, e$x1, e$x2, e$yhat, e[intersect(c("se", "reps"), names(e))]),
+             grids = list())
       }
       return(req)
     }
@@ -186,7 +210,8 @@ pair_maker <- function(setup, pr, type, grids, intervals, level_order) {
       f <- if (swap) aperm(e$f, c(2L, 1L, 3L)) else e$f
       g1 <- if (swap) e$x2 else e$x1
       g2 <- if (swap) e$x1 else e$x2
-      list(frame = pair_frame(setup, pr, g1, g2, matrix(f, ncol = dim(f)[3L])),
+      bands <- swap_bands(e[intersect(c("se", "reps"), names(e))], dim(e$f), swap)
+      list(frame = pair_frame(setup, pr, g1, g2, matrix(f, ncol = dim(f)[3L]), bands),
            grids = stats::setNames(list(g1, g2), pr),
            intervals = if (swap) rev(e$intervals) else e$intervals)
     }
@@ -196,13 +221,13 @@ pair_maker <- function(setup, pr, type, grids, intervals, level_order) {
 
 # A pair's rows of agr_profiles: every pair of grid values (g1 fastest), per
 # output, with the background rows' support of each cell.
-pair_frame <- function(setup, pr, g1, g2, yhat) {
+pair_frame <- function(setup, pr, g1, g2, yhat, bands = list()) {
   labels <- output_labels(setup)
   G <- length(g1) * length(g2)
   w <- if (setup$weighted) setup$weights
   cells <- cell_index(setup$data[[pr[1]]], g1) + length(g1) * (cell_index(setup$data[[pr[2]]], g2) - 1L)
   support <- if (is.null(w)) tabulate(cells, G) else weighted_counts(cells, w, G)
-  data.frame(
+  out <- data.frame(
     `_vname_` = pr[1], `_vname2_` = pr[2], `_label_` = rep(labels, each = G),
     `_x_` = rep(if (is.numeric(g1)) g1 else as.character(g1), times = length(g2) * length(labels)),
     `_x2_` = rep(rep(if (is.numeric(g2)) g2 else as.character(g2), each = length(g1)), length(labels)),
@@ -210,6 +235,7 @@ pair_frame <- function(setup, pr, g1, g2, yhat) {
     `_support_` = rep(support, length(labels)),
     check.names = FALSE, stringsAsFactors = FALSE
   )
+  band_columns(out, setup, c(list(yhat = yhat), bands))
 }
 
 #' @rdname model_profile_2d

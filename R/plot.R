@@ -55,6 +55,10 @@
 #'   `geom = "profiles"` and `"points"`.
 #' @param max_curves Maximum number of ICE curves per variable and profile.
 #' @param rug Draw a rug of the observed values?
+#' @param bands Draw the profiles' bands (see the `bands` argument of
+#'   [model_profile()]) where they have them: ribbons, or error bars over
+#'   categorical variables. With `center`, the bands are those of the
+#'   centred profile.
 #' @param ncol Number of columns of panels.
 #' @param scales `"free_x"` (shared y axis, the default) or `"free"`.
 #' @param sort Order of the panels: `"none"` (the variables' order) or
@@ -78,7 +82,7 @@ NULL
 #' @exportS3Method ggplot2::autoplot
 autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", "points"),
                                 variables = NULL, center = NULL, max_curves = 100,
-                                rug = TRUE, ncol = NULL, scales = c("free_x", "free"),
+                                rug = TRUE, bands = TRUE, ncol = NULL, scales = c("free_x", "free"),
                                 title = NULL, subtitle = NULL, sort = c("none", "importance")) {
   geom <- match.arg(geom)
   scales <- match.arg(scales)
@@ -93,8 +97,9 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     cli::cli_abort("{.arg center} applies to ICE curves: use {.code geom = \"profiles\"} or {.code \"points\"}.")
   }
   check_center(center)
-  d <- profile_plot_data(objs, geom, variables, center, max_curves, rug, sort)
+  d <- profile_plot_data(objs, geom, variables, center, max_curves, rug, isTRUE(bands), sort)
   p <- ggplot2::ggplot()
+  p <- add_band_layer(p, d)
   xy <- function(...) ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_label_"]], ...)
   if (!is.null(d$curves)) {
     # Fewer curves, each more opaque.
@@ -151,4 +156,20 @@ check_plot_dots <- function(dots, method, call = rlang::caller_env()) {
     "Unknown argument{?s} to {.fn plot}: {.arg {bad}}.",
     i = "{.fn plot} of this result takes {.arg {known}}."
   ), call = call)
+}
+
+# The bands of profiles that have them: ribbons over numeric axes, error
+# bars over categorical ones, in each profile's colour.
+add_band_layer <- function(p, d) {
+  b <- d$agr[!is.na(d$agr$`_lower_`) & !is.na(d$agr$`_upper_`), , drop = FALSE]
+  if (!nrow(b)) return(p)
+  if (d$numeric_x) {
+    aes <- ggplot2::aes(x = .data[["_x_"]], ymin = .data[["_lower_"]], ymax = .data[["_upper_"]],
+                        fill = .data[["_label_"]], group = .data[["_label_"]])
+    return(p + ggplot2::geom_ribbon(data = b, mapping = aes, alpha = 0.2, colour = NA,
+                                    show.legend = FALSE))
+  }
+  aes <- ggplot2::aes(x = .data[["_x_"]], ymin = .data[["_lower_"]], ymax = .data[["_upper_"]],
+                      colour = .data[["_label_"]])
+  p + ggplot2::geom_linerange(data = b, mapping = aes, linewidth = 0.8, alpha = 0.5, show.legend = FALSE)
 }

@@ -5,7 +5,8 @@
 # profiles, ICE curves, observed points and rug of the variables drawn, on
 # one kind of x axis, with the legend's entries; panels in the order of
 # the variables, or by importance (sort = "importance").
-profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, sort = "none") {
+profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, bands = TRUE,
+                              sort = "none") {
   labels <- profile_labels(objs)
   vars <- plot_variables(objs, variables)
   if (sort == "importance") vars <- importance_order(objs[[1L]], vars)
@@ -15,8 +16,8 @@ profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, so
   x_kind <- structure(kinds[[vars[1L]]], tz = x_tz(objs, vars))
   numeric_x <- x_kind != "categorical"
   agr <- do.call(rbind, lapply(seq_along(objs), function(i) {
-    d <- objs[[i]]$agr_profiles
-    d <- d[d$`_vname_` %in% vars, c("_vname_", "_label_", "_x_", "_yhat_"), drop = FALSE]
+    d <- plot_bands(objs[[i]], if (geom != "aggregates") center, bands)
+    d <- d[d$`_vname_` %in% vars, c("_vname_", "_label_", "_x_", "_yhat_", "_lower_", "_upper_"), drop = FALSE]
     d$`_label_` <- unname(shown_labels(objs[[i]], labels[i], length(objs))[d$`_label_`])
     d$`_x_` <- plot_x(d$`_x_`, x_kind)
     d
@@ -211,7 +212,8 @@ ice_curves <- function(objs, labels, vars, max_curves, x_kind, call = rlang::cal
   fix_x(do.call(rbind, out), x_kind != "categorical", objs, vars)
 }
 
-# Subtract from each curve its value at the anchor.
+# Subtract from each curve its value at the anchor (the band columns of
+# aggregates are already those of the centred profile, plot_bands()).
 center_curves <- function(d, center, call = rlang::caller_env()) {
   key <- paste(d$`_vname_`, d$`_label_`, if (is.null(d$`_ids_`)) 0 else d$`_ids_`, sep = "\r")
   idx <- split(seq_len(nrow(d)), key)
@@ -232,6 +234,15 @@ center_curves <- function(d, center, call = rlang::caller_env()) {
     d$`_yhat_`[r] <- y - anchor
   }
   d
+}
+
+# The anchor of each column of Y (grid x curves) at grid x, as
+# center_curves() takes it.
+curve_anchors <- function(Y, x, center) {
+  if (identical(center, "mean")) return(colMeans(Y, na.rm = TRUE))
+  if (identical(center, "first")) return(Y[1L, ])
+  if (identical(center, "middle")) return(Y[ceiling(nrow(Y) / 2), ])
+  apply(Y, 2L, function(y) stats::approx(as.double(x), y, xout = as.double(center), rule = 2)$y)
 }
 
 # Each background row's own value of the variable, on its (drawn) ICE curve.
@@ -295,3 +306,58 @@ curve_alpha <- function(curves) {
   min(0.9, max(0.15, 12 / per_panel))
 }
 
+
+# The aggregated profiles of one result with their band columns (NA
+# without bands, or with `bands = FALSE`). With a `center`, the bands are
+# those of the centred profile: each bootstrap replicate centred like the
+# profile, or the standard error of the mean of the centred ICE curves
+# (partial dependence; other profiles are not means of their curves, and
+# lose their bands with a message).
+plot_bands <- function(obj, center, bands) {
+  d <- obj$agr_profiles
+  if (!bands || is.null(d$`_lower_`)) {
+    d$`_lower_` <- d$`_upper_` <- NA_real_
+    return(d)
+  }
+  if (is.null(center)) return(d)
+  key <- paste(d$`_vname_`, d$`_label_`, d$`_groups_` %||% "", sep = "\r")
+  idx <- split(seq_len(nrow(d)), factor(key, levels = unique(key)))
+  if (!is.null(obj$replicates)) {
+    for (r in idx) {
+      R <- obj$replicates[r, , drop = FALSE]
+      R <- R - rep(curve_anchors(R, d$`_x_`[r], center), each = length(r))
+      lim <- band_limits(matrix(0, length(r), 1L), obj$bands$level, reps = array(R, c(length(r), ncol(R), 1L)))
+      d$`_lower_`[r] <- lim$lower
+      d$`_upper_`[r] <- lim$upper
+    }
+    return(d)
+  }
+  if (obj$type != "partial" || is.null(obj$cp_profiles)) {
+    cli::cli_inform("Bands of centred {profile_title(obj$type)} profiles are drawn from bootstrap replicates or ICE curves of partial dependence; {.val {obj$label}} is drawn without them.")
+    d$`_lower_` <- d$`_upper_` <- NA_real_
+    return(d)
+  }
+  centred_pd_bands(obj, d, idx, center)
+}
+
+# Analytic bands of centred PD profiles from the ICE curves: the standard
+# error of the weighted mean of the centred curves.
+centred_pd_bands <- function(obj, d, idx, center) {
+  cp <- obj$cp_profiles
+  z <- stats::qnorm((1 + obj$bands$level) / 2)
+  for (r in idx) {
+    v <- d$`_vname_`[r[1L]]
+    lab <- d$`_label_`[r[1L]]
+    c <- cp[cp$`_vname_` == v & cp$`_label_` == lab, , drop = FALSE]
+    ids <- unique(c$`_ids_`)
+    Y <- matrix(c$`_yhat_`, length(r))
+    Y <- Y - rep(curve_anchors(Y, d$`_x_`[r], center), each = length(r))
+    w <- if (is.null(obj$weights)) rep(1, length(ids)) else obj$weights[match(ids, obj$rows)]
+    m <- as.vector(Y %*% w) / sum(w)
+    se <- table_se(Y, w, m)
+    shift <- d$`_yhat_`[r] - curve_anchors(matrix(d$`_yhat_`[r]), d$`_x_`[r], center)
+    d$`_lower_`[r] <- shift - z * se
+    d$`_upper_`[r] <- shift + z * se
+  }
+  d
+}

@@ -131,9 +131,16 @@ profile_maker <- function(setup, s, j, part, grid, bandwidth, keep, fitted, whol
         i = "Raise {.arg memory_budget}, lower {.arg N}, or set {.code keep_ice = FALSE} to silence this."
       ))
     }
+    if (curves_for_bands(setup) && uses_curves(s, kind)) {
+      check_band_curves(setup, v, if (is.null(grid)) s$grid_points else length(grid), length(part$rows))
+    }
     req <- estimator_request(setup, s, j, kind, part$rows, grid, bandwidth, keep, fitted)
     finish <- req$finish
-    req$finish <- function(acc) warn_no_support(v, finish(acc), call)
+    req$finish <- function(acc) {
+      e <- warn_no_support(v, finish(acc), call)
+      if (band_type(setup) %in% c("trees", "infjack")) e <- tree_bands(setup, j, grid, part$rows, e)
+      e
+    }
     req
   }
 }
@@ -173,4 +180,10 @@ warn_no_support <- function(v, res, call) {
     i = "Grid point{?s}: {.val {format(bad, digits = 4)}}."
   ), call = call)
   res
+}
+
+# Do the bands of the estimator of a column of this kind need its ICE
+# curves in memory (kernel AL's)?
+uses_curves <- function(s, kind) {
+  s$type == "accumulated" && kind == "numeric" && s$method == "kernel"
 }

@@ -47,8 +47,12 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     }
   }
   rows <- sort(unlist(lapply(parts, `[[`, "rows")))
+  agr <- bind_rows(agr)
+  replicates <- attr(agr, "replicates")
+  attr(agr, "replicates") <- NULL
   new_mp_profile(list(
-    agr_profiles = bind_rows(agr),
+    agr_profiles = agr,
+    bands = result_bands(setup, replicates), replicates = replicates, settings = s,
     cp_profiles = if (length(cp)) bind_rows(cp),
     type = s$type, method = s$method, variables = present, label = setup$label,
     labels = label_parts$label, label_parts = label_parts,
@@ -66,10 +70,22 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
   ))
 }
 
-# Rows of data frames, without row names.
+# The band setting a result reports (NULL without bands; for the trees'
+# spread, B is the number of trees).
+result_bands <- function(setup, replicates) {
+  if (band_type(setup) == "none") return(NULL)
+  b <- setup$bands
+  if (b$type %in% c("trees", "infjack")) b$B <- if (b$type == "trees") ncol(replicates) else NA_integer_
+  b
+}
+
+# Rows of data frames, without row names (and their "replicates"
+# attributes, bound too).
 bind_rows <- function(frames) {
+  reps <- lapply(frames, attr, "replicates")
   out <- do.call(rbind, frames)
   rownames(out) <- NULL
+  if (!all(vapply(reps, is.null, logical(1)))) attr(out, "replicates") <- do.call(rbind, reps)
   out
 }
 
@@ -86,6 +102,23 @@ agr_frame <- function(setup, v, e, rows, labels, mixed, group = NULL) {
     check.names = FALSE, stringsAsFactors = FALSE
   )
   if (!is.null(group)) out$`_groups_` <- group
+  band_columns(out, setup, e)
+}
+
+# The band columns of an aggregated profile from its estimate e: `_se_`
+# (analytic bands), `_lower_` and `_upper_`; bootstrap replicates go with
+# the rows as attribute "replicates" (rows x B).
+band_columns <- function(out, setup, e) {
+  if (is.null(e$se) && is.null(e$reps)) return(out)
+  lim <- band_limits(e$yhat, setup$bands$level, e$se, e$reps)
+  if (!is.null(e$se)) out$`_se_` <- as.vector(e$se)
+  out$`_lower_` <- as.vector(lim$lower)
+  out$`_upper_` <- as.vector(lim$upper)
+  if (!is.null(e$reps)) {
+    d <- dim(e$reps)
+    attr(out, "replicates") <- matrix(aperm(array(e$reps, c(d[1L], d[2L], prod(d[-(1:2)]))), c(1L, 3L, 2L)),
+                                      ncol = d[2L])
+  }
   out
 }
 
@@ -127,7 +160,10 @@ common_shift <- function(setup, parts, raw, means) {
   common <- colSums(wsum * mps) / sum(wsum)
   lapply(seq_along(parts), function(p) {
     lapply(raw[[p]], function(e) {
-      if (!is.null(e)) e$yhat <- e$yhat + rep(common - mps[p, ], each = nrow(e$yhat))
+      if (is.null(e)) return(e)
+      shift <- common - mps[p, ]
+      e$yhat <- e$yhat + rep(shift, each = nrow(e$yhat))
+      if (!is.null(e$reps)) e$reps <- e$reps + rep(shift, each = prod(dim(e$reps)[1:2]))
       e
     })
   })
@@ -247,6 +283,7 @@ print.mp_profile <- function(x, n = 6, ...) {
   if (!is.null(x$cp_profiles)) {
     cli::cat_line("  ICE curves: ", format(nrow(x$cp_profiles), big.mark = ","), " rows in $cp_profiles")
   }
+  if (!is.null(x$bands)) cli::cat_line("  bands: ", band_text(x$bands))
   cli::cat_line("First rows of $agr_profiles:")
   print(utils::head(x$agr_profiles, n), row.names = FALSE)
   invisible(x)

@@ -4,7 +4,8 @@
 # setup_inputs()  model, data, predict function, adapter, label, weights,
 #                 threads and memory budget, from an explainer or the
 #                 arguments;
-# setup_rows()    the background rows (N drawn, rows of weight 0 left out);
+# setup_rows()    the background rows (N drawn, rows of weight 0 left out)
+#                 and, for bootstrap bands, the resamples;
 # new_setup()     the immutable "mp_setup": the background columns and
 #                 weights, the engine (native trees, linear predictor, or
 #                 predict()), the profiled outputs (classes) and the chunking
@@ -26,7 +27,16 @@ setup_inputs <- function(x, data, predict_function, label, weights, threads, mem
 }
 
 setup_rows <- function(inputs, N, seed) {
-  weighted_rows(sample_rows(nrow(inputs$data), N, seed), inputs$weights, inputs$call)
+  draw <- function() {
+    rows <- weighted_rows(sample_rows(nrow(inputs$data), N, NULL), inputs$weights, inputs$call)
+    # The bootstrap's resamples follow the draw of the rows in one stream.
+    if (identical(inputs$bands$type, "bootstrap")) {
+      check_resamples_budget(length(rows), inputs$bands$B, inputs$memory_budget, inputs$call)
+      attr(rows, "resamples") <- draw_resamples(length(rows), inputs$bands$B)
+    }
+    rows
+  }
+  if (is.null(seed)) draw() else with_seed(seed, draw())
 }
 
 # engine: "auto", "native" or "predict" (see model_profile()); linear: may
@@ -39,8 +49,10 @@ new_setup <- function(inputs, rows, class = NULL, engine = "predict", linear = F
     label = inputs$label, call = call, threads = inputs$threads,
     memory_budget = inputs$memory_budget, data = background, n = length(rows), rows = rows,
     weights = if (is.null(inputs$weights)) rep(1, length(rows)) else as.double(inputs$weights[rows]),
-    weighted = !is.null(inputs$weights), native = NULL, linear = NULL, engine = "predict"
+    weighted = !is.null(inputs$weights), native = NULL, linear = NULL, engine = "predict",
+    bands = inputs$bands %||% no_bands(), resamples = attr(rows, "resamples")
   )
+  attr(setup$rows, "resamples") <- NULL
   # The native and linear engines stand in for the adapter's own predict
   # function only: a function the user wrote is the model.
   own <- is_default_predictor(setup$predict_function)

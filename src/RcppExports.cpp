@@ -79,6 +79,39 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_grid_moments
+List cpp_grid_moments(NumericVector y, int G, NumericVector w, NumericVector z, NumericVector x, NumericVector dmin2, double s, bool kernel, int threads, int col);
+RcppExport SEXP _modelprofiles_cpp_grid_moments(SEXP ySEXP, SEXP GSEXP, SEXP wSEXP, SEXP zSEXP, SEXP xSEXP, SEXP dmin2SEXP, SEXP sSEXP, SEXP kernelSEXP, SEXP threadsSEXP, SEXP colSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
+    Rcpp::traits::input_parameter< int >::type G(GSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type z(zSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type dmin2(dmin2SEXP);
+    Rcpp::traits::input_parameter< double >::type s(sSEXP);
+    Rcpp::traits::input_parameter< bool >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    Rcpp::traits::input_parameter< int >::type col(colSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_grid_moments(y, G, w, z, x, dmin2, s, kernel, threads, col));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_kernel_weights
+NumericMatrix cpp_kernel_weights(NumericVector z, NumericVector x, NumericVector dmin2, double s, int threads);
+RcppExport SEXP _modelprofiles_cpp_kernel_weights(SEXP zSEXP, SEXP xSEXP, SEXP dmin2SEXP, SEXP sSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type z(zSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type dmin2(dmin2SEXP);
+    Rcpp::traits::input_parameter< double >::type s(sSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_kernel_weights(z, x, dmin2, s, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_group_sums
 List cpp_group_sums(NumericVector y, NumericVector w, IntegerVector off, int threads, int col);
 RcppExport SEXP _modelprofiles_cpp_group_sums(SEXP ySEXP, SEXP wSEXP, SEXP offSEXP, SEXP threadsSEXP, SEXP colSEXP) {
@@ -161,6 +194,22 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_native_tree_pd
+NumericVector cpp_native_tree_pd(List model, NumericMatrix X, IntegerVector rows, NumericVector w, int j, NumericVector grid, int threads);
+RcppExport SEXP _modelprofiles_cpp_native_tree_pd(SEXP modelSEXP, SEXP XSEXP, SEXP rowsSEXP, SEXP wSEXP, SEXP jSEXP, SEXP gridSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< List >::type model(modelSEXP);
+    Rcpp::traits::input_parameter< NumericMatrix >::type X(XSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type rows(rowsSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< int >::type j(jSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type grid(gridSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_tree_pd(model, X, rows, w, j, grid, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_stack_frame
 List cpp_stack_frame(List data, Nullable<IntegerVector> src_, IntegerVector js, List vals, int threads);
 RcppExport SEXP _modelprofiles_cpp_stack_frame(SEXP dataSEXP, SEXP src_SEXP, SEXP jsSEXP, SEXP valsSEXP, SEXP threadsSEXP) {
@@ -182,12 +231,15 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_interval_sums", (DL_FUNC) &_modelprofiles_cpp_interval_sums, 5},
     {"_modelprofiles_cpp_grid_sums", (DL_FUNC) &_modelprofiles_cpp_grid_sums, 5},
     {"_modelprofiles_cpp_kernel_sums", (DL_FUNC) &_modelprofiles_cpp_kernel_sums, 9},
+    {"_modelprofiles_cpp_grid_moments", (DL_FUNC) &_modelprofiles_cpp_grid_moments, 10},
+    {"_modelprofiles_cpp_kernel_weights", (DL_FUNC) &_modelprofiles_cpp_kernel_weights, 5},
     {"_modelprofiles_cpp_group_sums", (DL_FUNC) &_modelprofiles_cpp_group_sums, 5},
     {"_modelprofiles_cpp_nearest_sq", (DL_FUNC) &_modelprofiles_cpp_nearest_sq, 3},
     {"_modelprofiles_cpp_native_pack", (DL_FUNC) &_modelprofiles_cpp_native_pack, 1},
     {"_modelprofiles_cpp_native_predict", (DL_FUNC) &_modelprofiles_cpp_native_predict, 6},
     {"_modelprofiles_cpp_native_ice", (DL_FUNC) &_modelprofiles_cpp_native_ice, 6},
     {"_modelprofiles_cpp_native_ranger", (DL_FUNC) &_modelprofiles_cpp_native_ranger, 7},
+    {"_modelprofiles_cpp_native_tree_pd", (DL_FUNC) &_modelprofiles_cpp_native_tree_pd, 7},
     {"_modelprofiles_cpp_stack_frame", (DL_FUNC) &_modelprofiles_cpp_stack_frame, 5},
     {NULL, NULL, 0}
 };

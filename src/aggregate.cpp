@@ -70,6 +70,48 @@ List cpp_kernel_sums(NumericVector y, NumericVector z, NumericVector x, NumericV
   return List::create(_["num"] = num, _["den"] = den);
 }
 
+// Moments of a G x m table for the standard errors of its weighted means
+// (mp::weighted_moments()): row weights w (PD), or with z, x, dmin2 and s
+// the kernel weights of cpp_kernel_sums() times w (LD). list(shift, q1,
+// q2, k2), G values each.
+// [[Rcpp::export(rng = false)]]
+List cpp_grid_moments(NumericVector y, int G, NumericVector w, NumericVector z, NumericVector x,
+                      NumericVector dmin2, double s, bool kernel, int threads, int col) {
+  const std::size_t m = w.size();
+  const mp::Table t = make_table(y, G, m, col);
+  NumericVector shift(G), q1(G), q2(G), k2(G);
+  const double *wp = w.begin(), *zp = z.begin(), *xp = x.begin(), *dp = dmin2.begin();
+  double *sp = shift.begin(), *a = q1.begin(), *b = q2.begin(), *c = k2.begin();
+  auto value = [&](std::size_t g, std::size_t i) { return t(g, i); };
+  glue::parallel_for(G, grain(G, threads), threads, [&](std::size_t g0, std::size_t g1) {
+    if (kernel) {
+      auto kw = [&](std::size_t g, std::size_t i) {
+        return mp::kernel_weight(zp[g], xp[i], dp[g], s) * wp[i];
+      };
+      mp::weighted_moments(m, kw, value, g0, g1, sp, a, b, c);
+    } else {
+      auto kw = [&](std::size_t, std::size_t i) { return wp[i]; };
+      mp::weighted_moments(m, kw, value, g0, g1, sp, a, b, c);
+    }
+  });
+  return List::create(_["shift"] = shift, _["q1"] = q1, _["q2"] = q2, _["k2"] = k2);
+}
+
+// The kernel weights of cpp_kernel_sums() as a G x m matrix (without the
+// rows' weights).
+// [[Rcpp::export(rng = false)]]
+NumericMatrix cpp_kernel_weights(NumericVector z, NumericVector x, NumericVector dmin2, double s,
+                                 int threads) {
+  const std::size_t G = z.size(), m = x.size();
+  NumericMatrix out(G, m);
+  const double *zp = z.begin(), *xp = x.begin(), *dp = dmin2.begin();
+  double* o = out.begin();
+  glue::parallel_for(G, grain(G, threads), threads, [&](std::size_t g0, std::size_t g1) {
+    mp::kernel_weights(zp, xp, m, G, dp, s, g0, g1, o);
+  });
+  return out;
+}
+
 // Weighted sums over contiguous groups of rows (of output column `col`);
 // off has length n_groups + 1.
 // [[Rcpp::export(rng = false)]]

@@ -83,3 +83,107 @@ test_that("integer weights equal replicated rows: distances and the three profil
   expect_equal(x1_row$ld_al, dist(p$ld, p$al), tolerance = 1e-12)
   expect_equal(x1_row$pd_ld, dist(p$pd, p$ld), tolerance = 1e-12)
 })
+
+# ---- Bootstrap bands of the distances ------------------------------------------
+
+cmp_band_data <- function(n = 260, seed = 74) {
+  set.seed(seed)
+  x1 <- runif(n)
+  data.frame(x1 = x1, x2 = x1 + rnorm(n, sd = 0.1), g = factor(sample(c("a", "b", "c"), n, TRUE)))
+}
+cmp_band_f <- function(m, nd) nd$x1 * nd$x2 + (nd$g == "a") * nd$x1 + sin(3 * nd$x2)
+
+test_that("replicate distances are the distances between the replicate profiles, rows weighted by the counts", {
+  d <- cmp_band_data()
+  w <- rep(c(1, 2, 0, 0.5), length.out = nrow(d))
+  B <- 12
+  args <- list(NULL, d, predict_function = cmp_band_f, N = 150, seed = 4, weights = w, B = B,
+               bands = "bootstrap")
+  cmp <- do.call(compare_profiles, c(args, grid_points = 11, intervals = 6))
+  # The profiles with their replicates, from model_profile() with the same
+  # draw (rows, then resamples).
+  prof <- list(
+    pd = do.call(model_profile, c(args, grid_points = 11)),
+    ld = do.call(model_profile, c(args, type = "conditional", grid_points = 11)),
+    al = do.call(model_profile, c(args, type = "accumulated", intervals = 6))
+  )
+  dr <- ref_draw(4, nrow(d), 150, B, w)
+  for (k in names(prof)) {
+    expect_identical(prof[[k]]$rows, dr$rows)
+    expect_identical(cmp$profiles[[k]]$rows, dr$rows)
+    expect_equal(cmp$profiles[[k]]$agr_profiles, prof[[k]]$agr_profiles, tolerance = 1e-12, label = k)
+    expect_equal(cmp$profiles[[k]]$replicates, prof[[k]]$replicates, tolerance = 1e-12, label = k)
+  }
+  # The resamples are those of the written-out draw: PD replicates of x1
+  # are the count-weighted means of its ICE values.
+  Xb <- d[dr$rows, ]
+  wb <- w[dr$rows]
+  a <- prof$pd$agr_profiles
+  # (`_x_` is character: the variables' scales are mixed.)
+  z <- prof$pd$grids$x1
+  ice <- vapply(z, function(v) cmp_band_f(NULL, transform(Xb, x1 = v)), numeric(nrow(Xb)))
+  cw <- dr$counts * wb
+  expect_equal(prof$pd$replicates[a$`_vname_` == "x1", ], t(ice) %*% cw / rep(colSums(cw), each = length(z)),
+               tolerance = 1e-12)
+  # Each replicate distance by hand.
+  at <- function(res, v, b) {
+    a <- res$agr_profiles
+    i <- a$`_vname_` == v
+    y <- res$replicates[i, b]
+    if (v == "g") return(y[match(as.character(Xb$g), as.character(a$`_x_`[i]))])
+    ok <- !is.na(y)
+    approx(res$grids[[v]][ok], y[ok], Xb[[v]], rule = 2)$y
+  }
+  dist <- function(g, h, k) {
+    ok <- !is.na(g) & !is.na(h)
+    cen <- function(u) u - sum(k[ok] * u[ok]) / sum(k[ok])
+    sqrt(sum(k[ok] * (cen(g) - cen(h))[ok]^2) / sum(k[ok]))
+  }
+  ds <- cmp$distances
+  for (v in c("x1", "x2", "g")) {
+    r <- which(ds$variable == v)
+    for (b in seq_len(B)) {
+      p <- lapply(prof, at, v = v, b = b)
+      expect_equal(cmp$replicates$pd_al[r, b], dist(p$pd, p$al, cw[, b]), tolerance = 1e-10)
+      expect_equal(cmp$replicates$ld_al[r, b], dist(p$ld, p$al, cw[, b]), tolerance = 1e-10)
+      expect_equal(cmp$replicates$pd_ld[r, b], dist(p$pd, p$ld, cw[, b]), tolerance = 1e-10)
+    }
+  }
+  # Percentile bands, each after its distance.
+  for (k in c("pd_al", "ld_al", "pd_ld")) {
+    q <- t(apply(cmp$replicates[[k]], 1, quantile, c(0.025, 0.975), names = FALSE))
+    expect_equal(cbind(ds[[paste0(k, "_lower")]], ds[[paste0(k, "_upper")]]), q)
+  }
+  expect_named(ds, c("variable", "label", "pd_al", "pd_al_lower", "pd_al_upper", "ld_al", "ld_al_lower",
+                     "ld_al_upper", "pd_ld", "pd_ld_lower", "pd_ld_upper", "al_range"))
+  expect_identical(cmp$bands, list(type = "bootstrap", level = 0.95, B = 12L))
+})
+
+test_that("bands change no distance, make no prediction and do not depend on threads", {
+  d <- cmp_band_data(200)
+  made <- function(x) sum(vapply(x$profiles, `[[`, numeric(1), "n_predictions"))
+  c0 <- compare_profiles(NULL, d, predict_function = cmp_band_f, grid_points = 9, intervals = 5)
+  c1 <- compare_profiles(NULL, d, predict_function = cmp_band_f, grid_points = 9, intervals = 5,
+                         bands = "bootstrap", B = 20, seed = 2, threads = 1)
+  c2 <- compare_profiles(NULL, d, predict_function = cmp_band_f, grid_points = 9, intervals = 5,
+                         bands = "bootstrap", B = 20, seed = 2, threads = 2)
+  expect_identical(c1$distances[names(c0$distances)], c0$distances)
+  expect_identical(made(c1), made(c0))
+  expect_identical(c1$replicates, c2$replicates)
+  expect_identical(c1$distances, c2$distances)
+  expect_null(c0$replicates)
+  expect_null(c0$bands)
+  expect_error(compare_profiles(NULL, d, predict_function = cmp_band_f, bands = "analytic"), "bands")
+  expect_error(compare_profiles(NULL, d, predict_function = cmp_band_f, bands = "bootstrap", B = 1), "B")
+  expect_output(print(c1), "95% percentile intervals over B = 20")
+  # The dot chart draws each band as an error bar around its dot.
+  p <- plot(c1, geom = "distances")
+  eb <- ggplot2::layer_data(p, 1)
+  pts <- ggplot2::layer_data(p, 2)
+  expect_equal(nrow(eb), 9)
+  expect_equal(sort(eb$xmin), sort(unlist(c1$distances[c("pd_al_lower", "ld_al_lower", "pd_ld_lower")])),
+               tolerance = 1e-12, ignore_attr = TRUE)
+  expect_equal(sort(paste(eb$y, eb$x)), sort(paste(pts$y, pts$x)))
+  expect_length(plot(c1, geom = "distances", bands = FALSE)$layers, 1L)
+  expect_s3_class(plot(c1), "ggplot")
+})

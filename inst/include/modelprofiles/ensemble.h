@@ -6,7 +6,8 @@
 // (pack.h; a ranger forest straight from its own vectors, ranger.h), then
 // evaluated from any thread by two paths that give the same numbers bit for
 // bit: row by row (predict.h) and as ICE curves in one walk per tree and row
-// (ice.h).
+// (ice.h); the per-tree PD of a forest that averages its trees reuses the
+// walk (trees.h).
 #ifndef MODELPROFILES_ENSEMBLE_H
 #define MODELPROFILES_ENSEMBLE_H
 
@@ -15,5 +16,6 @@
 #include "pack.h"
 #include "predict.h"
 #include "ranger.h"
+#include "trees.h"
 
 #endif

@@ -37,10 +37,10 @@ struct IceScratch {
 };
 
 // One row's walk of one tree with feature j free over the sorted grid
-// z[0..G) (the first nn values numbers, the rest NaN).
+// z[0..G) (the first nn values numbers, the rest NaN; j = -1: no feature is
+// free, and the whole grid reaches one leaf).
 struct Walk {
   const double* row;
-  double* acc;  // the row's G x n_outputs sums
   std::vector<Frame>* stack;
   int node, a, b;
   bool live;
@@ -48,11 +48,11 @@ struct Walk {
 
 // Advance a walk by one node: at an inner node, route its range of grid
 // points (pushing the parts that go elsewhere); at a leaf (or -1, an
-// unroutable value), add the leaf value to its range and take the next
-// pending part, if any. Every grid point receives exactly one addition per
-// tree.
-MP_INLINE void walk_step(const Forest& F, Walk& w, int j, const double* z, int nn) {
-  const int K = F.n_outputs;
+// unroutable value), call leaf(node, a, b) for its range [a, b) and take
+// the next pending part, if any. The leaves' ranges partition the grid, so
+// every grid point meets exactly one leaf per tree.
+template <typename Leaf>
+MP_INLINE void walk_step(const Forest& F, Walk& w, int j, const double* z, int nn, Leaf& leaf) {
   const int node = w.node;
   if (node >= 0 && F.nodes[node].feature >= 0) {
     const Node& d = F.nodes[node];
@@ -107,21 +107,8 @@ MP_INLINE void walk_step(const Forest& F, Walk& w, int j, const double* z, int n
     w.b = b;
     return;
   }
-  // A leaf (or -1: unroutable, NaN).
-  double* acc = w.acc;
-  if (node < 0) {
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    for (int g = w.a; g < w.b; ++g)
-      for (int k = 0; k < K; ++k) acc[static_cast<std::size_t>(g) * K + k] += nan;
-  } else if (K == 1) {
-    const double v = F.nodes[node].threshold;
-    for (int g = w.a; g < w.b; ++g) acc[g] += v;
-  } else {
-    for (int k = 0; k < K; ++k) {
-      const double v = F.leaf_value(node, k);
-      for (int g = w.a; g < w.b; ++g) acc[static_cast<std::size_t>(g) * K + k] += v;
-    }
-  }
+  // A leaf (or -1: unroutable).
+  leaf(node, w.a, w.b);
   if (w.stack->empty()) {
     w.live = false;
     return;
@@ -151,9 +138,25 @@ inline void ice_rows(const Forest& F, const double* rows, int B, int p, int j, c
   for (int t = 0; t < F.n_trees; ++t) {
     for (int b = 0; b < B; ++b) {
       sc.stack.clear();
-      Walk w{rows + static_cast<std::size_t>(b) * p, acc + per_row * b, &sc.stack,
-             F.roots[t], 0, G, true};
-      while (w.live) walk_step(F, w, j, z, nn);
+      double* row_acc = acc + per_row * b;
+      // The leaf's value (NaN when unroutable) added to its range.
+      auto add = [&F, K, row_acc](int node, int a, int e) {
+        if (node < 0) {
+          const double nan = std::numeric_limits<double>::quiet_NaN();
+          for (int g = a; g < e; ++g)
+            for (int k = 0; k < K; ++k) row_acc[static_cast<std::size_t>(g) * K + k] += nan;
+        } else if (K == 1) {
+          const double v = F.nodes[node].threshold;
+          for (int g = a; g < e; ++g) row_acc[g] += v;
+        } else {
+          for (int k = 0; k < K; ++k) {
+            const double v = F.leaf_value(node, k);
+            for (int g = a; g < e; ++g) row_acc[static_cast<std::size_t>(g) * K + k] += v;
+          }
+        }
+      };
+      Walk w{rows + static_cast<std::size_t>(b) * p, &sc.stack, F.roots[t], 0, G, true};
+      while (w.live) walk_step(F, w, j, z, nn, add);
     }
   }
   for (int b = 0; b < B; ++b)

@@ -107,6 +107,44 @@ inline void kernel_sums(const Table& t, const double* x, const double* w,
   }
 }
 
+// Moments for the standard errors of weighted means over the rows of a
+// table, for grid points [g0, g1), about the first row's value s[g] (the
+// shifted-data algorithm: s is a value of the data, so the sums do not
+// cancel): q1[g] = sum_i k^2 (v - s), q2[g] = sum_i k^2 (v - s)^2 and
+// k2[g] = sum_i k^2, where k = kw(g, i) is the weight and v = value(g, i).
+// A caller combines chunks exactly: sum k^2 (v - m)^2 = q2 + 2 (s - m) q1 +
+// (s - m)^2 k2 for any m.
+template <typename Weight, typename Value>
+inline void weighted_moments(std::size_t m, Weight kw, Value value, std::size_t g0,
+                             std::size_t g1, double* s, double* q1, double* q2, double* k2) {
+  for (std::size_t g = g0; g < g1; ++g) {
+    s[g] = m ? value(g, 0) : 0.0;
+    q1[g] = q2[g] = k2[g] = 0.0;
+  }
+  for (std::size_t i = 0; i < m; ++i) {
+    for (std::size_t g = g0; g < g1; ++g) {
+      const double k = kw(g, i);
+      const double k_sq = k * k;
+      const double d = value(g, i) - s[g];
+      q1[g] += k_sq * d;
+      q2[g] += k_sq * d * d;
+      k2[g] += k_sq;
+    }
+  }
+}
+
+// The kernel weights of kernel_sums(), without the rows' own weights, as a
+// G x m matrix (out[g + i * G]), for grid points [g0, g1): the bands of
+// kernel estimators are computed from them (kernel_weight(): the nearest
+// row weighs 1).
+inline void kernel_weights(const double* z, const double* x, std::size_t m,
+                           std::size_t G, const double* dmin2, double s,
+                           std::size_t g0, std::size_t g1, double* out) {
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t g = g0; g < g1; ++g)
+      out[g + i * G] = kernel_weight(z[g], x[i], dmin2[g], s);
+}
+
 // Accumulate interval effects and centre them as ALEPlot does: f_0 = 0,
 // f_k = f_{k-1} + delta_k, minus the count-weighted mean of the interval
 // midpoints (f_{k-1} + f_k) / 2. out has K + 1 cells.

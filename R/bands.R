@@ -1,0 +1,270 @@
+# Sampling bands of profiles, from what the estimators already hold (the
+# ICE curves, each row's local effects, each row's weight), without a
+# single extra prediction. The formulas are documented in ?profile_bands
+# (R/bands_doc.R); here is the arithmetic that every estimator shares.
+#
+# A band setting is list(type = "none" | "analytic" | "bootstrap", level,
+# B); the setup carries it, and for the bootstrap the resampling counts
+# (`setup$resamples`, n x B: how often each background row is drawn in
+# each of the B resamples), drawn once per call so that every variable,
+# subgroup and estimator sees the same resamples.
+
+# The `bands`, `level` and `B` arguments of an entry point, checked.
+check_bands <- function(bands, level, B, call, types = c("none", "analytic", "bootstrap")) {
+  type <- rlang::arg_match0(bands[1L], types, arg_nm = "bands", error_call = call)
+  if (!is.numeric(level) || length(level) != 1L || !is.finite(level) || level <= 0 || level >= 1) {
+    cli::cli_abort("{.arg level} must be a single number between 0 and 1, such as 0.95.", call = call)
+  }
+  B <- check_whole(B, "B", 10, call)
+  list(type = type, level = as.double(level), B = B)
+}
+
+# No bands: the setting of entry points that make none.
+no_bands <- function() list(type = "none", level = 0.95, B = 0L)
+
+band_type <- function(setup) setup$bands$type %||% "none"
+
+# How often each of n rows is drawn in each of B resamples of n rows with
+# replacement: an n x B integer matrix, from R's random-number stream (so
+# the same for any number of threads).
+draw_resamples <- function(n, B) {
+  vapply(seq_len(B), function(b) tabulate(sample.int(n, n, replace = TRUE), n), integer(n))
+}
+
+# ---- Standard errors -----------------------------------------------------------
+
+# The standard error of a weighted mean m = sum(k y) / sum(k), from
+# q = sum(k^2 (y - m)^2), K = sum(k) and K2 = sum(k^2): the linearised
+# (sandwich) variance q / K^2 with the small-sample factor n_eff / (n_eff -
+# 1) of Kish's effective sample size n_eff = K^2 / K2 (for equal weights,
+# the familiar s / sqrt(n)). NA where n_eff is 1 (a single row) or less.
+weighted_mean_se <- function(q, K, K2) {
+  n_eff <- K^2 / K2
+  out <- sqrt(n_eff / (n_eff - 1) * q) / K
+  out[!(n_eff > 1 + 1e-9)] <- NA_real_
+  out
+}
+
+# Standard errors of the weighted means over the columns of a G x m table
+# Y, with row weights k, at the means `m` (G): G values.
+table_se <- function(Y, k, m) {
+  q <- as.vector(((Y - m)^2) %*% (k^2))
+  weighted_mean_se(q, sum(k), sum(k^2))
+}
+
+# The standard errors of a profile that is a linear function of per-row
+# contributions: U (rows x grid) holds each row's influence on each value
+# of the profile (summing to 0 over rows); w the rows' weights, for the
+# small-sample factor.
+influence_se <- function(U, w) {
+  n_eff <- sum(w)^2 / sum(w^2)
+  if (!(n_eff > 1 + 1e-9)) return(rep(NA_real_, ncol(U)))
+  sqrt(n_eff / (n_eff - 1) * colSums(U^2))
+}
+
+# The matrix of a linear map f from K values to profile values: column t
+# is f of the t-th unit vector.
+linear_map <- function(f, K) {
+  vapply(seq_len(K), function(t) f(replace(numeric(K), t, 1)), numeric(length(f(numeric(K)))))
+}
+
+# ---- Bootstrap replicates ---------------------------------------------------------
+
+# The resampling counts of background rows `rows` (m x B).
+resample_counts <- function(setup, rows) {
+  setup$resamples[rows, , drop = FALSE]
+}
+
+# ---- Band limits ------------------------------------------------------------------
+
+# Lower and upper limits at `level` around estimates `yhat` (any shape):
+# yhat -/+ the normal quantile times `se`, or the percentiles of the
+# replicates `reps` (an array with the replicates along its second
+# dimension: G x B or G x B x outputs) where at least half of them are
+# defined.
+band_limits <- function(yhat, level, se = NULL, reps = NULL) {
+  if (!is.null(se)) {
+    z <- stats::qnorm((1 + level) / 2)
+    return(list(lower = yhat - z * se, upper = yhat + z * se))
+  }
+  d <- dim(reps)
+  R <- matrix(aperm(array(reps, c(d[1L], d[2L], prod(d[-(1:2)]))), c(2L, 1L, 3L)), d[2L])
+  a <- (1 - level) / 2
+  lim <- apply(R, 2L, function(r) {
+    if (sum(!is.na(r)) < length(r) / 2) return(c(NA_real_, NA_real_))
+    stats::quantile(r, c(a, 1 - a), na.rm = TRUE, names = FALSE, type = 7)
+  })
+  list(lower = array(lim[1L, ], dim(yhat)), upper = array(lim[2L, ], dim(yhat)))
+}
+
+# ---- Bands of means of ICE curves ---------------------------------------------------
+
+# The bands of weighted means of ICE curves (PD, kernel LD, 2-D PD) are
+# accumulated chunk by chunk, as the means are, without keeping the
+# curves. `spec`: list(w (the rows' weights), kernel (NULL, or list(z, x,
+# dmin2, bandwidth) for kernel weights times w)). Analytic: each chunk's
+# moments (grid_moments(), about the chunk's first row), combined exactly
+# at the end; bootstrap: the replicates' weighted sums, added up.
+
+# Accumulators for n_chunks chunks of G grid points.
+curve_band_init <- function(setup, G, n_chunks, spec) {
+  C <- setup$n_outputs
+  switch(band_type(setup),
+    analytic = list(moments = matrix(0, n_chunks, 4L * G * C)),
+    bootstrap = list(bnum = matrix(0, G, setup$bands$B * C),
+                     bden = matrix(0, if (is.null(spec$kernel)) 1L else G, setup$bands$B)),
+    list()
+  )
+}
+
+# The updates of chunk k: predictions y (G x m per output) of background
+# rows rows[pos].
+curve_band_update <- function(setup, k, y, G, rows, pos, spec) {
+  type <- band_type(setup)
+  w <- spec$w[pos]
+  kern <- spec$kernel
+  if (!is.null(kern)) kern$x <- kern$x[pos]
+  C <- setup$n_outputs
+  if (type == "analytic") {
+    v <- unlist(lapply(seq_len(C), function(c) grid_moments(y, G, w, setup$threads, c, kern)),
+                use.names = FALSE)
+    return(list(moments = place(matrix(v, 1L), k)))
+  }
+  if (type != "bootstrap") return(list())
+  counts <- resample_counts(setup, rows[pos])
+  kw <- if (!is.null(kern)) kernel_weights(kern$z, kern$x, kern$dmin2, kern$bandwidth, setup$threads) * rep(w, each = G)
+  num <- lapply(seq_len(C), function(c) {
+    Y <- matrix(y[, c], G)
+    if (is.null(kw)) Y %*% (counts * w) else (kw * Y) %*% counts
+  })
+  den <- if (is.null(kw)) matrix(colSums(counts * w), 1L) else kw %*% counts
+  list(bnum = do.call(cbind, num), bden = den)
+}
+
+# The bands at the end: the means yhat (G x outputs), their weights' sums
+# W (one, or G for kernel weights): list(se) or list(reps).
+curve_band_finish <- function(setup, acc, yhat, W) {
+  G <- nrow(yhat)
+  C <- ncol(yhat)
+  if (!is.null(acc$moments)) {
+    se <- matrix(NA_real_, G, C)
+    for (c in seq_len(C)) {
+      at <- (c - 1L) * 4L * G
+      part <- function(i) acc$moments[, at + (i - 1L) * G + seq_len(G), drop = FALSE]
+      d <- part(1L) - rep(yhat[, c], each = nrow(acc$moments))
+      q <- colSums(part(3L) + 2 * d * part(2L) + d^2 * part(4L))
+      se[, c] <- weighted_mean_se(q, W, colSums(part(4L)))
+    }
+    return(list(se = se))
+  }
+  if (is.null(acc$bnum)) return(list())
+  B <- setup$bands$B
+  den <- acc$bden[rep_len(seq_len(nrow(acc$bden)), G), , drop = FALSE]
+  reps <- array(acc$bnum, c(G, B, C)) / rep(den, times = C)
+  list(reps = reps)
+}
+
+# Keep the ICE curves of a request for its bands (kernel AL, whose bands
+# need each row's curve), even when they are not kept for the result?
+curves_for_bands <- function(setup) band_type(setup) %in% c("analytic", "bootstrap")
+
+# Bands (curve_bands()) set to NA at the grid points `bad`.
+na_where <- function(bands, bad) {
+  if (!is.null(bands$se)) bands$se[bad, ] <- NA_real_
+  if (!is.null(bands$reps)) bands$reps[bad, , ] <- NA_real_
+  bands
+}
+
+# ---- Bands of group means -------------------------------------------------------------
+
+# The bands of weighted means over consecutive groups of values (group g
+# holds y[offsets[g] + 1 .. offsets[g + 1]], of background rows `rows`,
+# weights w; `means`: the groups' means): list(se (groups)) or list(reps
+# (groups x B)), or an empty list.
+group_bands <- function(setup, y, w, offsets, means, rows) {
+  type <- band_type(setup)
+  sizes <- diff(offsets)
+  if (type == "analytic") {
+    d <- group_sums((y - rep(means, sizes))^2, w^2, offsets, setup$threads)
+    return(list(se = weighted_mean_se(d$sum, rowsum_groups(w, sizes), d$wsum)))
+  }
+  if (type != "bootstrap") return(list())
+  cw <- resample_counts(setup, rows) * w
+  g <- factor(rep(seq_along(sizes), sizes), levels = seq_along(sizes))
+  num <- rowsum(cw * y, g, reorder = TRUE)
+  den <- rowsum(cw, g, reorder = TRUE)
+  reps <- matrix(NA_real_, length(sizes), ncol(cw))
+  reps[as.integer(rownames(num)), ] <- num / den
+  list(reps = reps)
+}
+
+# Sums of w over consecutive groups of the given sizes.
+rowsum_groups <- function(w, sizes) {
+  if (!length(w)) return(numeric(length(sizes)))
+  out <- numeric(length(sizes))
+  s <- rowsum(w, rep(seq_along(sizes), sizes))
+  out[as.integer(rownames(s))] <- s
+  out
+}
+
+# Group bands (group_bands(), one per output) as accumulator updates placed
+# at grid points `at`: se into a G x outputs matrix, reps into a
+# G x (B outputs) one.
+place_bands <- function(bands, at) {
+  if (!length(bands) || !length(bands[[1L]])) return(list())
+  if (!is.null(bands[[1L]]$se)) return(list(se = place(do.call(cbind, lapply(bands, `[[`, "se")), at)))
+  list(reps = place(do.call(cbind, lapply(bands, `[[`, "reps")), at))
+}
+
+# The accumulators of placed bands, and the bands they make (se, or reps
+# as G x B x outputs).
+init_bands <- function(setup, G) {
+  switch(band_type(setup),
+    analytic = list(se = matrix(NA_real_, G, setup$n_outputs)),
+    bootstrap = list(reps = matrix(NA_real_, G, setup$bands$B * setup$n_outputs)),
+    list()
+  )
+}
+
+finish_bands <- function(setup, acc) {
+  if (!is.null(acc$reps)) {
+    return(list(reps = array(acc$reps, c(nrow(acc$reps), setup$bands$B, setup$n_outputs))))
+  }
+  if (!is.null(acc$se)) list(se = acc$se) else list()
+}
+
+# The resampling counts (n x B integers) within a quarter of the budget.
+check_resamples_budget <- function(n, B, budget, call) {
+  mib <- 4 * as.double(n) * B / 2^20
+  if (mib > budget / 4) {
+    cli::cli_abort(c(
+      "Bootstrap bands over {n} background rows with {.arg B} = {B} resamples need {format(mib, digits = 3)} MiB for the resamples alone, more than a quarter of {.arg memory_budget} ({budget} MiB).",
+      i = "Lower {.arg N} or {.arg B}, raise {.arg memory_budget}, or use {.code bands = \"analytic\"}."
+    ), call = call)
+  }
+}
+
+# The bands of means of ICE curves need one variable's curves (G x m x
+# outputs) in memory, within the budget.
+check_band_curves <- function(setup, v, G, m) {
+  mib <- 8 * as.double(G) * m * setup$n_outputs / 2^20
+  if (mib > setup$memory_budget) {
+    cli::cli_abort(c(
+      "The bands of {.field {v}} need its ICE curves in memory ({format(mib, digits = 3)} MiB), more than {.arg memory_budget} ({setup$memory_budget} MiB).",
+      i = "Lower {.arg N} or {.arg grid_points}, or raise {.arg memory_budget}."
+    ), call = setup$call)
+  }
+}
+
+# A band setting in words, for print methods.
+band_text <- function(b) {
+  what <- switch(b$type,
+    analytic = "analytic standard errors",
+    bootstrap = paste(b$B, "bootstrap resamples of the background rows"),
+    trees = paste("percentiles of", b$B, "trees' profiles"),
+    infjack = "infinitesimal jackknife over the trees",
+    refit = paste(b$B, "refits of the model"),
+    b$type
+  )
+  paste0(format(100 * b$level), "% pointwise, ", what)
+}

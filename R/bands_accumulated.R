@@ -1,0 +1,160 @@
+# Bands of accumulated-local profiles. An AL profile is a linear function
+# of means of per-row contributions (the interval means of local effects,
+# the means of kernel-weighted differences, the cell means of second
+# differences), given the edges and the (weighted) counts that weigh its
+# centring, plus, for one-variable profiles, the mean prediction it is
+# shifted by. Analytic bands propagate each row's influence on those means
+# through the map exactly (its matrix, linear_map()), so that the
+# covariance the centring constant and the shift bring is kept; bootstrap
+# bands recompute the profile with each resample's counts as weights.
+
+# Influence of each row on the means of groups `cell` (one entry per
+# contribution d; `pos` the row of each, 1..n) with row weights w: an
+# entries vector w (d - m) / W of its group.
+group_influence <- function(d, cell, w_entries, means, wsum) {
+  w_entries * (d - means[cell]) / wsum[cell]
+}
+
+# The standard errors of profile = A m (+ the mean prediction over rows
+# with predictions f): from the contributions d (entries at rows `pos` of
+# n rows, in groups `cell` with means m and weighted sizes wsum), the
+# profile's map A (values x groups), the rows' weights w; f NULL for a
+# profile without a shift.
+linear_profile_se <- function(A, d, pos, cell, w, means, wsum, f = NULL) {
+  a <- group_influence(d, cell, w[pos], means, wsum)
+  U <- rowsum(t(A)[cell, , drop = FALSE] * a, factor(pos, levels = seq_along(w)), reorder = TRUE)
+  full <- matrix(0, length(w), nrow(A))
+  full[as.integer(rownames(U)), ] <- U
+  if (!is.null(f)) full <- full + w * (f - sum(w * f) / sum(w)) / sum(w)
+  influence_se(full, w)
+}
+
+# Bands of interval AL (accumulated_interval_request()) for output c:
+# local effects dy of the rows (`rows`, in intervals k of K), their weights
+# w, the interval sums s (interval_sums()), and the predictions f_obs at the
+# rows of the shift (`observed`, weights w_obs). list(se) or list(reps).
+al_interval_bands <- function(setup, dy, k, w, K, s, rows, f_obs, observed, w_obs) {
+  type <- band_type(setup)
+  if (type == "analytic") {
+    A <- linear_map(function(m) accumulate_center(m, s$wsum), K)
+    means <- s$sum / s$wsum
+    at <- match(rows, observed)
+    se <- linear_profile_se(A, dy, at, k, w_obs, means, s$wsum, f_obs)
+    return(list(se = se))
+  }
+  if (type != "bootstrap") return(list())
+  cr <- resample_counts(setup, rows)
+  co <- resample_counts(setup, observed)
+  reps <- vapply(seq_len(ncol(cr)), function(b) {
+    cw <- cr[, b] * w
+    sb <- interval_sums(matrix(dy), k, cw, K)
+    wo <- co[, b] * w_obs
+    accumulate_center(resample_means(sb, s), sb$wsum) + sum(wo * f_obs) / sum(wo)
+  }, numeric(K + 1L))
+  list(reps = reps)
+}
+
+# Bands of AL of a categorical variable (accumulated_levels_request()) for
+# output c: contributions d at entries `pos` (rows 1..n of `rows`) in pairs
+# of adjacent levels `pair` (K - 1 of them), the rows' levels o, weights
+# w and predictions f.
+al_levels_bands <- function(setup, d, pos, pair, o, w, f, rows, K) {
+  type <- band_type(setup)
+  profile <- function(m, p) {
+    g <- c(0, cumsum(m))
+    g - sum(g * p) / sum(p)
+  }
+  level_weights <- function(w) as.vector(tapply(w, factor(o, levels = seq_len(K)), sum, default = 0))
+  s <- interval_sums(matrix(d), pair, w[pos], K - 1L)
+  if (type == "analytic") {
+    p <- level_weights(w)
+    A <- linear_map(function(m) profile(m, p), K - 1L)
+    return(list(se = linear_profile_se(A, d, pos, pair, w, s$sum / s$wsum, s$wsum, f)))
+  }
+  if (type != "bootstrap") return(list())
+  counts <- resample_counts(setup, rows)
+  reps <- vapply(seq_len(ncol(counts)), function(b) {
+    cw <- counts[, b] * w
+    sb <- interval_sums(matrix(d), pair, cw[pos], K - 1L)
+    profile(resample_means(sb, s), level_weights(cw)) + sum(cw * f) / sum(cw)
+  }, numeric(K))
+  list(reps = reps)
+}
+
+# Bands of kernel AL (accumulated_kernel_request()) for output c: the ICE
+# curves Y (G x n) of the rows (values x, weights w, predictions f), the
+# kernel weights times the rows' weights kw (G x n), the grid z.
+al_kernel_bands <- function(setup, Y, kw, z, x, w, f, rows) {
+  type <- band_type(setup)
+  G <- length(z)
+  dY <- Y[-1L, , drop = FALSE] - Y[-G, , drop = FALSE]
+  kl <- kw[-1L, , drop = FALSE]
+  profile <- function(r, w) {
+    g <- cumsum(c(0, r))
+    g - sum(w * stats::approx(z, g, x)$y) / sum(w)
+  }
+  if (type == "analytic") {
+    den <- rowSums(kl)
+    r <- rowSums(kl * dY) / den
+    A <- linear_map(function(r) profile(r, w), G - 1L)
+    U <- t(kl * (dY - r) / den) %*% t(A)
+    U <- U + w * (f - sum(w * f) / sum(w)) / sum(w)
+    return(list(se = influence_se(U, w)))
+  }
+  if (type != "bootstrap") return(list())
+  counts <- resample_counts(setup, rows)
+  R <- ((kl * dY) %*% counts) / (kl %*% counts)
+  reps <- vapply(seq_len(ncol(counts)), function(b) {
+    cw <- counts[, b] * w
+    profile(R[, b], cw) + sum(cw * f) / sum(cw)
+  }, numeric(G))
+  list(reps = reps)
+}
+
+# Per-output bands (lists of se vectors or reps matrices) as one estimate's
+# se (values x outputs) or reps (values x B x outputs).
+bind_output_bands <- function(bands) {
+  if (!length(bands) || !length(bands[[1L]])) return(list())
+  if (!is.null(bands[[1L]]$se)) return(list(se = do.call(cbind, lapply(bands, `[[`, "se"))))
+  reps <- lapply(bands, `[[`, "reps")
+  list(reps = array(unlist(reps), c(dim(reps[[1L]]), length(reps))))
+}
+
+# The group means of a resample (sums sb), an empty group keeping the full
+# sample's mean (sums s): a resample that leaves out every row of an
+# interval says nothing about its local effect. Its weight in the centring
+# is then 0.
+resample_means <- function(sb, s) {
+  m <- sb$sum / sb$wsum
+  empty <- !(sb$wsum > 0)
+  m[empty] <- s$sum[empty] / s$wsum[empty]
+  m
+}
+
+# Bands of a second-order AL surface (ale_2d_surface()) for output c: the
+# rows' second differences d (entries at rows `pos` of `rows`, in cells
+# `cell` of K1 x K2), the rows' weights w, the cells' weighted counts b
+# (`counts_of(w)` recomputes them for other weights) and the surface's
+# centring `centre` (center_ale_2d() or its categorical form). Cells
+# without rows take the value of their nearest cell with rows (`src`,
+# fill_empty_cells() applied to the cells' indices), for every resample.
+al_2d_bands <- function(setup, d, pos, cell, w, K1, K2, counts_of, centre, src, rows) {
+  type <- band_type(setup)
+  s <- interval_sums(matrix(d), cell, w[pos], K1 * K2)
+  b <- counts_of(w)
+  surface <- function(m, b) centre(matrix(m[src], K1, K2), b)
+  if (type == "analytic") {
+    full <- which(s$wsum > 0)
+    A <- linear_map(function(m) surface(replace(numeric(K1 * K2), full, m), b), length(full))
+    col <- match(cell, full)
+    return(list(se = linear_profile_se(A, d, pos, col, w, (s$sum / s$wsum)[full], s$wsum[full])))
+  }
+  if (type != "bootstrap") return(list())
+  counts <- resample_counts(setup, rows)
+  reps <- vapply(seq_len(ncol(counts)), function(r) {
+    cw <- counts[, r] * w
+    sb <- interval_sums(matrix(d), cell, cw[pos], K1 * K2)
+    as.vector(surface(resample_means(sb, s), counts_of(cw)))
+  }, numeric(length(surface(numeric(K1 * K2), b))))
+  list(reps = reps)
+}

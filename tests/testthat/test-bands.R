@@ -1,0 +1,329 @@
+# Sampling bands (R/bands.R, R/bands_accumulated.R): the analytic standard
+# errors against plain-R computations of the documented formulas, the
+# bootstrap replicates against plain-R recomputations of each estimator
+# with the resample's counts as weights, and the plumbing (no extra
+# predictions, unchanged profiles, threads, seeds, errors).
+
+# The documented standard error of a weighted mean, written out.
+ref_se <- function(y, k) {
+  m <- sum(k * y) / sum(k)
+  n_eff <- sum(k)^2 / sum(k^2)
+  sqrt(n_eff / (n_eff - 1) * sum(k^2 * (y - m)^2)) / sum(k)
+}
+
+bands_data <- function(n = 120, seed = 7) {
+  set.seed(seed)
+  X <- data.frame(x1 = runif(n), x2 = rnorm(n), x3 = runif(n))
+  X$x2 <- X$x2 + X$x1
+  X
+}
+bands_f <- function(X) sin(3 * X$x1) + X$x1 * X$x2 + 0.5 * X$x3^2
+bands_pf <- function(model, newdata) bands_f(newdata)
+
+# The resampling counts a call with `seed` draws (after sampling N of n
+# rows; all rows here).
+ref_counts <- function(seed, n, B) {
+  set.seed(seed)
+  vapply(seq_len(B), function(b) tabulate(sample.int(n, n, replace = TRUE), n), integer(n))
+}
+
+test_that("analytic PD bands are the standard errors of the mean ICE values, with weights", {
+  X <- bands_data()
+  w <- rep(c(1, 2.5, 0.5), length.out = nrow(X))
+  for (wt in list(NULL, w)) {
+    p <- model_profile("m", X, predict_function = bands_pf, variables = "x1", grid_points = 7,
+                       bands = "analytic", weights = wt, level = 0.9)
+    a <- p$agr_profiles
+    k <- if (is.null(wt)) rep(1, nrow(X)) else wt
+    ice <- ref_ice(bands_f, X, "x1", a$`_x_`)
+    se <- apply(ice, 2, ref_se, k = k)
+    expect_equal(a$`_se_`, se, tolerance = 1e-10)
+    expect_equal(a$`_lower_`, a$`_yhat_` - qnorm(0.95) * se, tolerance = 1e-10)
+    expect_equal(a$`_upper_`, a$`_yhat_` + qnorm(0.95) * se, tolerance = 1e-10)
+    if (is.null(wt)) expect_equal(se, apply(ice, 2, sd) / sqrt(nrow(X)), tolerance = 1e-12)
+  }
+})
+
+test_that("analytic LD bands use the kernel and interval weights per grid point", {
+  X <- bands_data()
+  s <- 0.15
+  p <- model_profile("m", X, predict_function = bands_pf, variables = "x1", type = "conditional",
+                     grid_points = 6, bandwidth = s, bands = "analytic")
+  a <- p$agr_profiles
+  ice <- ref_ice(bands_f, X, "x1", a$`_x_`)
+  se <- vapply(seq_len(nrow(a)), function(g) ref_se(ice[, g], dnorm(a$`_x_`[g] - X$x1, 0, s)), 1)
+  expect_equal(a$`_se_`, se, tolerance = 1e-10)
+
+  p <- model_profile("m", X, predict_function = bands_pf, variables = "x1", type = "conditional",
+                     method = "interval", intervals = 4, grid_points = 6, bands = "analytic")
+  a <- p$agr_profiles
+  e <- ref_edges(X$x1, 4)
+  kx <- cut(X$x1, e, include.lowest = TRUE)
+  kz <- cut(a$`_x_`, e, include.lowest = TRUE)
+  se <- vapply(seq_len(nrow(a)), function(g) {
+    Xi <- X[kx == kz[g], ]
+    Xi$x1 <- a$`_x_`[g]
+    ref_se(bands_f(Xi), rep(1, nrow(Xi)))
+  }, 1)
+  expect_equal(a$`_se_`, se, tolerance = 1e-10)
+})
+
+test_that("analytic LD bands of a factor are the standard errors of the level means", {
+  X <- bands_data()
+  X$g <- factor(rep(c("a", "b", "c"), length.out = nrow(X)))
+  f <- function(model, newdata) bands_f(newdata) + as.integer(newdata$g)
+  w <- rep(1:4, length.out = nrow(X))
+  p <- model_profile("m", X, predict_function = f, variables = "g", type = "conditional",
+                     bands = "analytic", weights = w)
+  a <- p$agr_profiles
+  y <- f(NULL, X)
+  se <- vapply(as.character(a$`_x_`), function(l) ref_se(y[X$g == l], w[X$g == l]), 1)
+  expect_equal(a$`_se_`, unname(se), tolerance = 1e-10)
+})
+
+# Interval AL's standard errors, written out: the profile at edge g is
+# sum_t A[g, t] m_t + the mean prediction, with A from ALEPlot's centring
+# in closed form; each row's influence is A[, k(i)] w_i (d_i - m_k) / W_k
+# plus w_i (f_i - mean f) / W.
+ref_al_se <- function(X, v, z, w) {
+  K <- length(z) - 1
+  k <- as.numeric(cut(X[[v]], breaks = z, include.lowest = TRUE))
+  X1 <- X
+  X2 <- X
+  X1[[v]] <- z[k]
+  X2[[v]] <- z[k + 1]
+  d <- bands_f(X2) - bands_f(X1)
+  Wk <- as.numeric(tapply(w, k, sum))
+  m <- as.numeric(tapply(w * d, k, sum)) / Wk
+  pi <- Wk / sum(Wk)
+  A <- outer(0:K, 1:K, function(g, t) as.numeric(t <= g)) -
+    matrix(rev(cumsum(rev(pi))) - pi / 2, K + 1, K, byrow = TRUE)
+  f <- bands_f(X)
+  U <- t(A[, k]) * (w * (d - m[k]) / Wk[k]) + w * (f - sum(w * f) / sum(w)) / sum(w)
+  n_eff <- sum(w)^2 / sum(w^2)
+  list(x = z, se = sqrt(n_eff / (n_eff - 1) * colSums(U^2)))
+}
+
+test_that("analytic interval AL bands propagate the centring and the shift exactly", {
+  X <- bands_data()
+  for (w in list(rep(1, nrow(X)), rep(c(1, 3, 0.5), length.out = nrow(X)))) {
+    p <- model_profile("m", X, predict_function = bands_pf, variables = "x1", type = "accumulated",
+                       intervals = 6, bands = "analytic", weights = w)
+    # (Weighted edges are weighted quantiles; they are tested elsewhere.)
+    if (all(w == 1)) expect_equal(p$agr_profiles$`_x_`, ref_edges(X$x1, 6))
+    ref <- ref_al_se(X, "x1", p$agr_profiles$`_x_`, w)
+    expect_equal(p$agr_profiles$`_se_`, ref$se, tolerance = 1e-10)
+  }
+})
+
+test_that("bootstrap replicates recompute each estimator with the resample's counts", {
+  X <- bands_data(80)
+  B <- 25
+  counts <- ref_counts(11, nrow(X), B)
+  p <- model_profile("m", X, predict_function = bands_pf, variables = "x1", grid_points = 5,
+                     bands = "bootstrap", B = B, seed = 11, level = 0.8)
+  a <- p$agr_profiles
+  ice <- ref_ice(bands_f, X, "x1", a$`_x_`)
+  expect_equal(p$replicates, t(ice) %*% counts / nrow(X), tolerance = 1e-12)
+  q <- t(apply(p$replicates, 1, quantile, c(0.1, 0.9), names = FALSE))
+  expect_equal(cbind(a$`_lower_`, a$`_upper_`), q)
+
+  # Interval AL: edges fixed, interval means and shift with the counts.
+  p <- model_profile("m", X, predict_function = bands_pf, variables = "x1", type = "accumulated",
+                     intervals = 5, bands = "bootstrap", B = B, seed = 11)
+  z <- ref_edges(X$x1, 5)
+  k <- as.numeric(cut(X$x1, breaks = z, include.lowest = TRUE))
+  X1 <- X
+  X2 <- X
+  X1$x1 <- z[k]
+  X2$x1 <- z[k + 1]
+  d <- bands_f(X2) - bands_f(X1)
+  f <- bands_f(X)
+  ref <- vapply(seq_len(B), function(b) {
+    cw <- counts[, b]
+    n_k <- as.numeric(tapply(cw, factor(k, 1:5), sum))
+    g <- c(0, cumsum(as.numeric(tapply(cw * d, factor(k, 1:5), sum)) / n_k))
+    g - sum((g[-1] + g[-6]) / 2 * n_k) / sum(n_k) + sum(cw * f) / sum(cw)
+  }, numeric(6))
+  expect_equal(p$replicates, ref, tolerance = 1e-10)
+})
+
+test_that("bands change no profile, make no extra prediction, and do not depend on threads", {
+  X <- bands_data()
+  for (type in c("partial", "conditional", "accumulated")) {
+    p0 <- model_profile("m", X, predict_function = bands_pf, type = type, grid_points = 9)
+    p1 <- model_profile("m", X, predict_function = bands_pf, type = type, grid_points = 9,
+                        bands = "analytic")
+    p2 <- model_profile("m", X, predict_function = bands_pf, type = type, grid_points = 9,
+                        bands = "bootstrap", B = 30, seed = 3, threads = 1)
+    p3 <- model_profile("m", X, predict_function = bands_pf, type = type, grid_points = 9,
+                        bands = "bootstrap", B = 30, seed = 3, threads = 2)
+    expect_identical(p1$agr_profiles$`_yhat_`, p0$agr_profiles$`_yhat_`)
+    expect_identical(p2$agr_profiles$`_yhat_`, p0$agr_profiles$`_yhat_`)
+    expect_identical(p1$n_predictions, p0$n_predictions)
+    expect_identical(p2$n_predictions, p0$n_predictions)
+    expect_identical(p2$replicates, p3$replicates)
+    expect_true(all(p1$agr_profiles$`_lower_` <= p1$agr_profiles$`_yhat_`, na.rm = TRUE))
+    expect_true(mean(p2$agr_profiles$`_lower_` <= p2$agr_profiles$`_yhat_` &
+                       p2$agr_profiles$`_yhat_` <= p2$agr_profiles$`_upper_`, na.rm = TRUE) > 0.9)
+    expect_identical(p2$bands, list(type = "bootstrap", level = 0.95, B = 30L))
+  }
+})
+
+test_that("analytic and bootstrap standard errors agree on a large sample", {
+  X <- bands_data(3000, seed = 5)
+  for (type in c("partial", "accumulated")) {
+    a <- model_profile("m", X, predict_function = bands_pf, variables = "x1", type = type,
+                       grid_points = 6, intervals = 5, bands = "analytic")
+    b <- model_profile("m", X, predict_function = bands_pf, variables = "x1", type = type,
+                       grid_points = 6, intervals = 5, bands = "bootstrap", B = 400, seed = 1)
+    expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.15)
+  }
+})
+
+test_that("classifiers and subgroups get bands per class and per subgroup", {
+  skip_if_not_installed("nnet")
+  mn <- nnet::multinom(Species ~ ., data = iris, trace = FALSE)
+  p <- model_profile(mn, iris[1:4], variables = "Petal.Length", grid_points = 5, bands = "analytic")
+  a <- p$agr_profiles
+  probs <- sapply(a$`_x_`[a$`_label_` == a$`_label_`[1]], function(z) {
+    d <- iris[1:4]
+    d$Petal.Length <- z
+    predict(mn, d, type = "probs")[, "virginica"]
+  })
+  virg <- a[grepl("virginica", a$`_label_`), ]
+  expect_equal(virg$`_se_`, apply(probs, 2, sd) / sqrt(150), tolerance = 1e-8)
+
+  X <- bands_data()
+  g <- rep(c("u", "v"), length.out = nrow(X))
+  p <- model_profile("m", X, predict_function = bands_pf, variables = "x1", grid_points = 4,
+                     bands = "analytic", groups = g)
+  a <- p$agr_profiles
+  ice <- ref_ice(bands_f, X[g == "v", ], "x1", a$`_x_`[a$`_groups_` == "v"])
+  expect_equal(a$`_se_`[a$`_groups_` == "v"], apply(ice, 2, sd) / sqrt(sum(g == "v")), tolerance = 1e-10)
+})
+
+test_that("print() says which bands a profile has", {
+  X <- bands_data(40)
+  p <- model_profile("m", X, predict_function = bands_pf, variables = "x1", grid_points = 4,
+                     bands = "bootstrap", B = 20, seed = 1, level = 0.9)
+  expect_true(any(grepl("bands: 90% pointwise, 20 bootstrap resamples of the background rows",
+                        capture.output(print(p)), fixed = TRUE)))
+})
+
+test_that("bad band arguments are errors that name them", {
+  X <- bands_data(30)
+  expect_error(model_profile("m", X, predict_function = bands_pf, bands = "jackknife"), "bands")
+  expect_error(model_profile("m", X, predict_function = bands_pf, bands = "analytic", level = 95), "level")
+  expect_error(model_profile("m", X, predict_function = bands_pf, bands = "bootstrap", B = 3), "B")
+  expect_error(model_profile("m", X, predict_function = bands_pf, bands = "analytic", k = 2), "bands")
+  expect_error(model_profile("m", X, predict_function = bands_pf, bands = "bootstrap", B = 1e6,
+                             memory_budget = 16), "resamples")
+})
+
+test_that("plots draw the bands as ribbons, centred with the profile", {
+  X <- bands_data()
+  p <- model_profile("m", X, predict_function = bands_pf, variables = c("x1", "x2"), grid_points = 8,
+                     bands = "analytic")
+  ld <- ggplot2::layer_data(plot(p), 1L)
+  expect_true(all(c("ymin", "ymax") %in% names(ld)))
+  expect_equal(sort(ld$ymin), sort(p$agr_profiles$`_lower_`))
+  expect_false(any(vapply(ggplot2::ggplot_build(plot(p, bands = FALSE))$data, function(d) "ymin" %in% names(d), logical(1))))
+  # Centred at the first grid point: the band of the mean of the centred curves.
+  pc <- ggplot2::layer_data(plot(p, geom = "profiles", center = "first", variables = "x1"), 1L)
+  ice <- ref_ice(bands_f, X, "x1", p$agr_profiles$`_x_`[1:8])
+  se <- apply(ice - ice[, 1], 2, sd) / sqrt(nrow(X))
+  expect_equal(pc$ymax - pc$ymin, 2 * qnorm(0.975) * se, tolerance = 1e-10)
+  b <- model_profile("m", X, predict_function = bands_pf, variables = "x1", grid_points = 8,
+                     bands = "bootstrap", B = 40, seed = 2)
+  bc <- ggplot2::layer_data(plot(b, geom = "profiles", center = "first"), 1L)
+  expect_equal(bc$ymin[1], 0)
+  expect_equal(bc$ymax[1], 0)
+})
+
+test_that("2-D PD bands are the standard errors of the mean ICE values per cell", {
+  X <- bands_data()
+  p <- model_profile_2d("m", X, predict_function = bands_pf, variables = c("x1", "x2"),
+                        grid_points = 4, bands = "analytic")
+  a <- p$agr_profiles
+  se <- vapply(seq_len(nrow(a)), function(r) {
+    Xz <- X
+    Xz$x1 <- a$`_x_`[r]
+    Xz$x2 <- a$`_x2_`[r]
+    sd(bands_f(Xz)) / sqrt(nrow(X))
+  }, 1)
+  expect_equal(a$`_se_`, se, tolerance = 1e-10)
+  b <- model_profile_2d("m", X, predict_function = bands_pf, variables = c("x1", "x2"),
+                        grid_points = 4, bands = "bootstrap", B = 20, seed = 4)
+  counts <- ref_counts(4, nrow(X), 20)
+  ref <- t(vapply(seq_len(nrow(a)), function(r) {
+    Xz <- X
+    Xz$x1 <- a$`_x_`[r]
+    Xz$x2 <- a$`_x2_`[r]
+    as.vector(bands_f(Xz) %*% counts) / nrow(X)
+  }, numeric(20)))
+  expect_equal(b$replicates, ref, tolerance = 1e-10)
+  expect_identical(b$agr_profiles$`_yhat_`, a$`_yhat_`)
+})
+
+test_that("2-D AL bands: no interaction has none, and analytic agrees with the bootstrap", {
+  X <- bands_data(2000, seed = 9)
+  add <- function(model, newdata) sin(3 * newdata$x1) + newdata$x2^2
+  p <- model_profile_2d("m", X, predict_function = add, variables = c("x1", "x2"),
+                        type = "accumulated", intervals = 4, N = NULL, bands = "analytic")
+  expect_equal(max(abs(p$agr_profiles$`_se_`)), 0, tolerance = 1e-8)
+  int <- function(model, newdata) newdata$x1 * newdata$x2 * (1 + newdata$x3)
+  a <- model_profile_2d("m", X, predict_function = int, variables = c("x1", "x2"),
+                        type = "accumulated", intervals = 4, N = NULL, bands = "analytic")
+  b <- model_profile_2d("m", X, predict_function = int, variables = c("x1", "x2"),
+                        type = "accumulated", intervals = 4, N = NULL, bands = "bootstrap", B = 300, seed = 2)
+  expect_identical(a$agr_profiles$`_yhat_`, b$agr_profiles$`_yhat_`)
+  expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.15)
+  # A categorical axis (swapped to come first) keeps the cells' order.
+  X$g <- factor(sample(c("a", "b", "c"), nrow(X), replace = TRUE))
+  fg <- function(model, newdata) newdata$x1 * as.integer(newdata$g) * (1 + newdata$x3)
+  a <- model_profile_2d("m", X, predict_function = fg, variables = c("x1", "g"),
+                        type = "accumulated", intervals = 4, N = NULL, bands = "analytic")
+  b <- model_profile_2d("m", X, predict_function = fg, variables = c("x1", "g"),
+                        type = "accumulated", intervals = 4, N = NULL, bands = "bootstrap", B = 300, seed = 2)
+  expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.2)
+})
+
+test_that("bands accumulated over many chunks equal those of one chunk", {
+  X <- bands_data(400)
+  for (type in c("partial", "conditional")) {
+    one <- model_profile("m", X, predict_function = bands_pf, type = type, grid_points = 11,
+                         bands = "analytic")
+    many <- model_profile("m", X, predict_function = bands_pf, type = type, grid_points = 11,
+                          bands = "analytic", memory_budget = 0.05)
+    expect_equal(many$agr_profiles$`_se_`, one$agr_profiles$`_se_`, tolerance = 1e-12)
+    b1 <- model_profile("m", X, predict_function = bands_pf, type = type, grid_points = 11,
+                        bands = "bootstrap", B = 20, seed = 1)
+    b2 <- model_profile("m", X, predict_function = bands_pf, type = type, grid_points = 11,
+                        bands = "bootstrap", B = 20, seed = 1, memory_budget = 0.2)
+    expect_equal(b2$replicates, b1$replicates, tolerance = 1e-12)
+  }
+  # A prediction scale far from 0: the moments do not cancel.
+  shifted <- function(model, newdata) 1e6 + bands_f(newdata)
+  p <- model_profile("m", X, predict_function = shifted, variables = "x1", grid_points = 5,
+                     bands = "analytic", memory_budget = 0.05)
+  ice <- ref_ice(bands_f, X, "x1", p$agr_profiles$`_x_`)
+  expect_equal(p$agr_profiles$`_se_`, apply(ice, 2, sd) / sqrt(nrow(X)), tolerance = 1e-9)
+})
+
+test_that("bands are the same under a multisession plan", {
+  skip_on_cran()
+  skip_if_not_installed("future")
+  X <- bands_data(200)
+  run <- function() {
+    lapply(c("partial", "conditional", "accumulated"), function(t) {
+      p <- model_profile("m", X, predict_function = bands_pf, type = t, bands = "bootstrap", B = 20,
+                         seed = 2, memory_budget = 0.3, keep_ice = FALSE)
+      list(p$agr_profiles, p$replicates)
+    })
+  }
+  a <- run()
+  old <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  expect_identical(run(), a)
+})
