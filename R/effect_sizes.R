@@ -61,11 +61,13 @@
 #' its statistics are taken.
 #'
 #' @section Bands:
-#' When the profiles have bootstrap bands (`x$bands$type == "bootstrap"`,
-#' with the replicates of every profile value in `x$replicates`), each
-#' statistic is computed on every replicate curve, and its band is the pair
-#' of percentiles of those values at level `x$bands$level` (columns ending in
-#' `_lower` and `_upper`).
+#' When the profiles have bootstrap bands (`bands = "bootstrap"` of
+#' [model_profile()], resampling the background rows, or [refit_bands()],
+#' refitting the model, whose replicate profiles are in `x$replicates`),
+#' each statistic is computed on every replicate curve, and its band is the
+#' pair of percentiles of those values at level `x$bands$level` (columns
+#' ending in `_lower` and `_upper`). The per-tree profiles of
+#' `bands = "trees"` are not resamples and give no bands here.
 #'
 #' @param x An `mp_profile` result of [model_profile()].
 #' @param reference For NALED and NALER: `NULL` (the distribution of the
@@ -134,7 +136,8 @@ effect_sizes.mp_profile <- function(x, reference = NULL, bands = TRUE, ...) {
   out <- out[order(-out$importance, na.last = TRUE), , drop = FALSE]
   rownames(out) <- NULL
   structure(out, class = c("mp_effects", "data.frame"), type = x$type,
-            level = if (!is.null(reps)) reps$level, normalised = !is.null(refs))
+            level = if (!is.null(reps)) reps$level, band_type = if (!is.null(reps)) reps$type,
+            normalised = !is.null(refs))
 }
 
 # The statistics of one profile curve y (values at its grid points):
@@ -281,14 +284,16 @@ reference_values <- function(x, reference, call = rlang::caller_env()) {
 }
 
 # Bootstrap replicates of the profile values (x$replicates, one row per
-# row of agr_profiles) and their band level, or NULL without them.
+# row of agr_profiles: of the data, bands = "bootstrap", or of the model,
+# refit_bands()), their band level and type, or NULL without them. (The
+# per-tree profiles of bands = "trees" are not resamples, and give none.)
 profile_replicates <- function(x) {
   R <- x$replicates
-  if (is.null(R) || !identical(x$bands$type, "bootstrap")) return(NULL)
+  if (is.null(R) || !isTRUE(x$bands$type %in% c("bootstrap", "refit"))) return(NULL)
   if (!is.matrix(R) || nrow(R) != nrow(x$agr_profiles) || ncol(R) < 2L) {
     cli::cli_abort("internal: x$replicates must be a matrix with one row per row of agr_profiles.")
   }
-  list(values = R, level = x$bands$level %||% 0.95)
+  list(values = R, level = x$bands$level %||% 0.95, type = x$bands$type)
 }
 
 # Percentile bands of the statistics `stat` of the replicate curves (the
@@ -323,8 +328,11 @@ importance_order <- function(x, vars) {
 print.mp_effects <- function(x, digits = 4, ...) {
   type <- attr(x, "type")
   level <- attr(x, "level")
-  cli::cat_line("Effect sizes of ", profile_title(type), " profiles (largest importance first)",
-                if (!is.null(level)) paste0(", with ", format(100 * level), "% bootstrap bands"), ":")
+  bands <- if (!is.null(level)) {
+    paste0(", with ", format(100 * level), "% ",
+           if (identical(attr(x, "band_type"), "refit")) "refit" else "bootstrap", " bands")
+  }
+  cli::cat_line("Effect sizes of ", profile_title(type), " profiles (largest importance first)", bands, ":")
   print(effects_table(x, digits), row.names = FALSE, right = TRUE)
   if (identical(type, "accumulated") && !isTRUE(attr(x, "normalised"))) {
     cli::cat_line("NALED and NALER need a reference distribution: see ?effect_sizes.")

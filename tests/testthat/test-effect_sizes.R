@@ -171,6 +171,34 @@ test_that("bands: percentiles of the statistics of the bootstrap replicates", {
   expect_error(effect_sizes(al), "replicates")
 })
 
+test_that("bands of model_profile(bands = 'bootstrap') and refit_bands()", {
+  X <- effect_data(120)
+  fit <- lm(y ~ x + f + z, data = X)
+  al <- model_profile(fit, X[c("x", "f", "z")], variables = c("x", "f"), type = "accumulated",
+                      intervals = 6, bands = "bootstrap", B = 30, level = 0.8, seed = 1)
+  e <- effect_sizes(al, reference = X$y)
+  # Each band is the pair of percentiles of the statistic of each replicate.
+  idx <- which(al$agr_profiles$`_vname_` == "x")
+  aled_b <- vapply(seq_len(ncol(al$replicates)), function(b) {
+    r <- al
+    r$agr_profiles$`_yhat_` <- al$replicates[, b]
+    r$replicates <- NULL
+    ex <- effect_sizes(r)
+    ex$aled[ex$variable == "x"]
+  }, numeric(1))
+  ex <- e[e$variable == "x", ]
+  expect_equal(c(ex$aled_lower, ex$aled_upper), stats::quantile(aled_b, c(0.1, 0.9), names = FALSE))
+  expect_true(all(e$importance_lower <= e$importance_upper))
+  expect_output(print(e), "80% bootstrap bands")
+  ad <- model_profile(fit, X[c("x", "f", "z")], variables = c("x", "f"), type = "accumulated",
+                      intervals = 6, bands = "analytic")
+  expect_false("aled_lower" %in% names(effect_sizes(ad)))
+  rf <- refit_bands(al, function(d) lm(y ~ x + f + z, data = d), data = X, B = 10, seed = 2)
+  er <- effect_sizes(rf)
+  expect_true(all(c("aled_lower", "naled_upper") %in% names(er)))
+  expect_output(print(er), "refit bands")
+})
+
 test_that("subgroups: exact with the subgroup of each row, NA with a warning without it", {
   X <- effect_data()
   X$g <- ifelse(X$z > 0, "hi", "lo")
