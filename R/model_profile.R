@@ -140,7 +140,11 @@
 #'     `mean_prediction` (for AL profiles, the weighted mean prediction that
 #'     each profile is shifted by: one per profile label, named by it),
 #'     `n_predictions` (how many predictions were made),
-#'     `no_support` (grid points without support), `threads`, `call`;
+#'     `no_support` (grid points without support), `threads`, `call`,
+#'     `observed_group` (with subgroups: the subgroup of each row of
+#'     `observed`), `prediction_quantiles` (AL: 201 weighted quantiles of
+#'     the predictions at the background rows, a column per profile label,
+#'     the reference of [effect_sizes()]'s NALED and NALER);
 #'   * with `bands`: columns `_lower_` and `_upper_` of `agr_profiles` (and
 #'     `_se_`, the standard error, for analytic bands), `bands` (the
 #'     setting: `type`, `level`, `B`) and, for bootstrap bands,

@@ -63,6 +63,8 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     bandwidth = if (length(run$bandwidth)) unlist(run$bandwidth[intersect(names(run$bandwidth), present)]),
     N = setup$n, n_data = nrow(inputs$data), rows = setup$rows[rows],
     observed = as.data.frame(lapply(setup$data[present], `[`, rows), stringsAsFactors = FALSE, optional = TRUE),
+    observed_group = if (grouped) part_of_rows(parts, rows),
+    prediction_quantiles = prediction_quantiles(setup, parts, run$fitted, label_parts$label),
     mean_prediction = means, class = setup$outputs$classes,
     weights = if (setup$weighted) setup$weights[rows],
     n_predictions = run$n_predictions, no_support = no_support_list(raw, present),
@@ -149,6 +151,28 @@ part_means <- function(setup, s, parts, fitted) {
   })
   if (any(vapply(out, is.null, logical(1)))) return(NULL)
   unlist(out)
+}
+
+# The subgroup (level) of each of the sorted background rows `rows`.
+part_of_rows <- function(parts, rows) {
+  level <- rep(vapply(parts, function(p) as.character(p$level), character(1)), lengths(lapply(parts, `[[`, "rows")))
+  level[match(rows, unlist(lapply(parts, `[[`, "rows")))]
+}
+
+# Weighted quantiles of the predictions at each part's rows, at 201 evenly
+# spaced probabilities, a column per profile label (the reference of
+# NALED and NALER, see effect_sizes()); NULL when the rows were not all
+# predicted (only AL profiles predict them).
+prediction_quantiles <- function(setup, parts, fitted, labels) {
+  if (is.null(fitted)) return(NULL)
+  p <- seq(0, 1, length.out = 201)
+  out <- list()
+  for (part in parts) {
+    f <- fitted[part$rows, , drop = FALSE]
+    if (anyNA(f)) return(NULL)
+    for (c in seq_len(ncol(f))) out[[length(out) + 1L]] <- weighted_quantile7(f[, c], setup$weights[part$rows], p)
+  }
+  matrix(unlist(out), length(p), dimnames = list(NULL, labels))
 }
 
 # AL profiles of subgroups on the mean prediction over the rows of all of
