@@ -213,8 +213,13 @@ percentile_shift <- function(r) {
 # (`_support_`).
 al_weights <- function(x, v, label, d, kind) {
   if (kind == "numeric" && identical(x$method, "interval")) {
-    n <- interval_counts(x, v, label, profile_numbers(x, v, d$`_x_`))
+    edges <- profile_numbers(x, v, d$`_x_`)
+    n <- interval_counts(x, v, label, edges)
     if (is.null(n)) return(NULL)
+    # A variable with two values (a 0/1 column) has one interval, whose
+    # midpoint the centring puts at 0: its effect is that of its two
+    # values, weighted by their rows, as for a factor.
+    if (length(edges) == 2L) return(list(at = "points", n = edge_counts(x, v, label, edges)))
     return(list(at = "edges", n = n))
   }
   list(at = "points", n = as.double(d$`_support_`))
@@ -237,6 +242,16 @@ interval_counts <- function(x, v, label, edges) {
   w <- if (is.null(x$weights)) rep(1, length(rows)) else as.double(x$weights[rows])
   k <- interval_index(as.double(obs[rows]), edges, 1L)
   weighted_counts(k, w, length(edges) - 1L)
+}
+
+# The weighted numbers of the label's background rows at the two edges of a
+# variable with one interval.
+edge_counts <- function(x, v, label, edges) {
+  obs <- as.double(x$observed[[v]])
+  group <- x$label_parts$group[match(label, x$label_parts$label)]
+  rows <- if (!is.null(x$groups) && length(group) && !is.na(group)) which(x$observed_group == group) else seq_along(obs)
+  w <- if (is.null(x$weights)) rep(1, length(rows)) else as.double(x$weights[rows])
+  vapply(edges, function(e) sum(w[obs[rows] == e]), numeric(1))
 }
 
 # A variable's `_x_` values as numbers: character `_x_` (results whose

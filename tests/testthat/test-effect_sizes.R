@@ -288,3 +288,17 @@ test_that("the statistics agree with numbers pinned from the ale package", {
     expect_equal(unname(unlist(e[e$variable == v, ale_statistics])), pinned[[v]], tolerance = 1e-9)
   }
 })
+
+test_that("a 0/1 column's ALED is that of its two values, weighted by their rows", {
+  set.seed(3)
+  X <- data.frame(b = rbinom(200, 1, 0.3), z = rnorm(200))
+  X$y <- 2 * X$b + X$z + rnorm(200)
+  fit <- lm(y ~ b + z, data = X)
+  al <- model_profile(fit, X[c("b", "z")], variables = "b", type = "accumulated")
+  e <- effect_sizes(al)
+  p1 <- mean(X$b == 1)
+  # g(0) = -2 p1, g(1) = 2 (1 - p1) about the mean; ALED = sum of p |g|.
+  b <- coef(fit)[["b"]]
+  expect_equal(e$aled, (1 - p1) * b * p1 + p1 * b * (1 - p1), tolerance = 1e-10)
+  expect_equal(c(e$aler_min, e$aler_max), c(-b * p1, b * (1 - p1)), tolerance = 1e-10)
+})
