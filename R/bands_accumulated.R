@@ -37,10 +37,7 @@ al_interval_bands <- function(setup, dy, k, w, K, s, rows, f_obs, observed, w_ob
   type <- band_type(setup)
   if (type == "analytic") {
     A <- linear_map(function(m) accumulate_center(m, s$wsum), K)
-    means <- s$sum / s$wsum
-    at <- match(rows, observed)
-    se <- linear_profile_se(A, dy, at, k, w_obs, means, s$wsum, f_obs)
-    return(list(se = se))
+    return(list(se = stratified_al_se(A, dy, k, w, s, match(rows, observed), f_obs, w_obs)))
   }
   if (type != "bootstrap") return(list())
   cr <- resample_counts(setup, rows)
@@ -52,6 +49,29 @@ al_interval_bands <- function(setup, dy, k, w, K, s, rows, f_obs, observed, w_ob
     accumulate_center(resample_means(sb, s), sb$wsum) + sum(wo * f_obs) / sum(wo)
   }, numeric(K + 1L))
   list(reps = reps)
+}
+
+# Standard errors of interval AL, h = A m + the mean prediction, with the
+# intervals as strata: the edges are quantiles, so each interval holds a
+# share of the rows fixed by design, and a row's influence is centred
+# within its interval (its local effect's w (d - m_k) / W_k, its
+# prediction's w (f - mean of f in the interval) / W); each interval gets
+# its own small-sample factor n_eff / (n_eff - 1) (1 for a single row).
+# Rows of the shift outside user edges form a stratum of their own. `at`:
+# the positions of the interval rows among the rows of the shift.
+stratified_al_se <- function(A, d, k, w, s, at, f, w_f) {
+  stratum <- rep(0L, length(f))
+  stratum[at] <- k
+  fm <- rowsum(w_f * f, stratum, reorder = TRUE) / rowsum(w_f, stratum, reorder = TRUE)
+  idx <- match(stratum, as.integer(rownames(fm)))
+  U <- matrix(w_f * (f - fm[idx]) / sum(w_f), length(f), nrow(A))
+  a <- w * (d - (s$sum / s$wsum)[k]) / s$wsum[k]
+  U[at, ] <- U[at, ] + t(A)[k, , drop = FALSE] * a
+  W <- as.vector(rowsum(w_f, stratum, reorder = TRUE))
+  W2 <- as.vector(rowsum(w_f^2, stratum, reorder = TRUE))
+  n_eff <- W^2 / W2
+  factor <- ifelse(n_eff > 1 + 1e-9, n_eff / (n_eff - 1), 1)
+  sqrt(colSums(factor[idx] * U^2))
 }
 
 # Bands of AL of a categorical variable (accumulated_levels_request()) for

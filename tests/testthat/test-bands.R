@@ -84,7 +84,8 @@ test_that("analytic LD bands of a factor are the standard errors of the level me
 # Interval AL's standard errors, written out: the profile at edge g is
 # sum_t A[g, t] m_t + the mean prediction, with A from ALEPlot's centring
 # in closed form; each row's influence is A[, k(i)] w_i (d_i - m_k) / W_k
-# plus w_i (f_i - mean f) / W.
+# plus w_i (f_i - mean of f in interval k) / W, and the intervals are
+# strata, each with its own factor n_eff / (n_eff - 1).
 ref_al_se <- function(X, v, z, w) {
   K <- length(z) - 1
   k <- as.numeric(cut(X[[v]], breaks = z, include.lowest = TRUE))
@@ -99,9 +100,14 @@ ref_al_se <- function(X, v, z, w) {
   A <- outer(0:K, 1:K, function(g, t) as.numeric(t <= g)) -
     matrix(rev(cumsum(rev(pi))) - pi / 2, K + 1, K, byrow = TRUE)
   f <- bands_f(X)
-  U <- t(A[, k]) * (w * (d - m[k]) / Wk[k]) + w * (f - sum(w * f) / sum(w)) / sum(w)
-  n_eff <- sum(w)^2 / sum(w^2)
-  list(x = z, se = sqrt(n_eff / (n_eff - 1) * colSums(U^2)))
+  fk <- as.numeric(tapply(w * f, k, sum)) / Wk
+  U <- t(A[, k]) * (w * (d - m[k]) / Wk[k]) + w * (f - fk[k]) / sum(w)
+  se2 <- 0
+  for (j in 1:K) {
+    n_eff <- sum(w[k == j])^2 / sum(w[k == j]^2)
+    se2 <- se2 + n_eff / (n_eff - 1) * colSums(U[k == j, , drop = FALSE]^2)
+  }
+  list(x = z, se = sqrt(se2))
 }
 
 test_that("analytic interval AL bands propagate the centring and the shift exactly", {
