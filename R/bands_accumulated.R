@@ -60,18 +60,22 @@ al_interval_bands <- function(setup, dy, k, w, K, s, rows, f_obs, observed, w_ob
 # Rows of the shift outside user edges form a stratum of their own. `at`:
 # the positions of the interval rows among the rows of the shift.
 stratified_al_se <- function(A, d, k, w, s, at, f, w_f) {
+  K <- ncol(A)
   stratum <- rep(0L, length(f))
   stratum[at] <- k
-  fm <- rowsum(w_f * f, stratum, reorder = TRUE) / rowsum(w_f, stratum, reorder = TRUE)
-  idx <- match(stratum, as.integer(rownames(fm)))
-  U <- matrix(w_f * (f - fm[idx]) / sum(w_f), length(f), nrow(A))
+  sums <- function(v) tabulate_weighted(stratum + 1L, v, K + 1L)
+  W <- sums(w_f)
+  fm <- sums(w_f * f) / W
+  b <- w_f * (f - fm[stratum + 1L]) / sum(w_f)
   a <- w * (d - (s$sum / s$wsum)[k]) / s$wsum[k]
-  U[at, ] <- U[at, ] + t(A)[k, , drop = FALSE] * a
-  W <- as.vector(rowsum(w_f, stratum, reorder = TRUE))
-  W2 <- as.vector(rowsum(w_f^2, stratum, reorder = TRUE))
-  n_eff <- W^2 / W2
-  factor <- ifelse(n_eff > 1 + 1e-9, n_eff / (n_eff - 1), 1)
-  sqrt(colSums(factor[idx] * U^2))
+  n_eff <- W^2 / sums(w_f^2)
+  factor <- ifelse(!is.na(n_eff) & n_eff > 1 + 1e-9, n_eff / (n_eff - 1), 1)
+  # sum over rows of (A[, k] a + b)^2, per interval: A^2 S_aa + 2 A S_ab + S_bb.
+  S_aa <- tabulate_weighted(k, a^2, K)
+  S_ab <- tabulate_weighted(k, a * b[at], K)
+  fk <- factor[-1L]
+  v <- (A^2) %*% (fk * S_aa) + 2 * A %*% (fk * S_ab) + sum(factor * sums(b^2))
+  sqrt(pmax(as.vector(v), 0))
 }
 
 # Bands of AL of a categorical variable (accumulated_levels_request()) for
