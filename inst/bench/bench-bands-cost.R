@@ -12,6 +12,11 @@
 # (checked). keep_ice = FALSE, so that the cost of keeping the ICE curves
 # for the bands (curves_for_bands()) is part of what is measured.
 #   R_LIBS=... Rscript inst/bench/bench-bands-cost.R   (BANDS_COST_RUNS, default 3)
+# With BANDS_COST_PROFILE=1, every cell where the analytic bands cost more
+# than 10 % is profiled afterwards (Rprof, 4 calls each of "none" and
+# "analytic"), and the functions whose total time differs most are printed:
+# where the bands' time goes. (The notes at the end of the results file
+# come from such a run.)
 library(modelprofiles)
 stopifnot(requireNamespace("ranger", quietly = TRUE))
 runs <- as.integer(Sys.getenv("BANDS_COST_RUNS", 3))
@@ -86,6 +91,35 @@ for (ci in seq_along(configs)) {
   }
 }
 tab <- do.call(rbind, res)
+
+# Where the analytic bands' time goes: the functions whose total time
+# (Rprof, 4 calls) grows most from bands = "none" to "analytic".
+profile_cell <- function(cf, type) {
+  prof <- function(bk) {
+    f <- tempfile()
+    Rprof(f, interval = 0.01)
+    for (i in 1:4) one_call(cf, type, bk)
+    Rprof(NULL)
+    bt <- summaryRprof(f)$by.total
+    setNames(bt$total.time, gsub('"', "", rownames(bt)))
+  }
+  a <- prof("none")
+  b <- prof("analytic")
+  fn <- union(names(a), names(b))
+  d <- data.frame(fun = fn, none = unname(a[fn]), analytic = unname(b[fn]))
+  d[is.na(d)] <- 0
+  d$extra <- d$analytic - d$none
+  d <- d[order(-d$extra), ]
+  head(d[d$extra >= 0.03, ], 20)
+}
+if (identical(Sys.getenv("BANDS_COST_PROFILE"), "1")) {
+  for (i in which(tab$`analytic/none` > 1.1)) {
+    cf <- configs[[match(paste(tab$model[i], tab$N[i]),
+                         vapply(configs, function(c) paste(c$model, if (is.null(c$N)) "NULL (all)" else format(c$N)), ""))]]
+    cat(sprintf("\n%s, N = %s, %s: seconds over 4 calls\n", tab$model[i], tab$N[i], tab$type[i]))
+    print(profile_cell(cf, types[[tab$type[i]]]), row.names = FALSE)
+  }
+}
 options(width = 200)
 lines <- c(
   "What the sampling bands cost (inst/bench/bench-bands-cost.R)",
