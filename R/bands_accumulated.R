@@ -19,13 +19,16 @@ group_influence <- function(d, cell, w_entries, means, wsum) {
 # with predictions f): from the contributions d (entries at rows `pos` of
 # n rows, in groups `cell` with means m and weighted sizes wsum), the
 # profile's map A (values x groups), the rows' weights w; f NULL for a
-# profile without a shift.
-linear_profile_se <- function(A, d, pos, cell, w, means, wsum, f = NULL) {
+# profile without a shift; `shares`: each row's term through the weights
+# of the centring (its value in the centring less the centring constant),
+# or NULL.
+linear_profile_se <- function(A, d, pos, cell, w, means, wsum, f = NULL, shares = NULL) {
   a <- group_influence(d, cell, w[pos], means, wsum)
   U <- rowsum(t(A)[cell, , drop = FALSE] * a, factor(pos, levels = seq_along(w)), reorder = TRUE)
   full <- matrix(0, length(w), nrow(A))
   full[as.integer(rownames(U)), ] <- U
   if (!is.null(f)) full <- full + w * (f - sum(w * f) / sum(w)) / sum(w)
+  if (!is.null(shares)) full <- full - w * shares / sum(w)
   influence_se(full, w)
 }
 
@@ -37,7 +40,7 @@ al_interval_bands <- function(setup, dy, k, w, K, s, rows, f_obs, observed, w_ob
   type <- band_type(setup)
   if (type == "analytic") {
     A <- linear_map(function(m) accumulate_center(m, s$wsum), K)
-    return(list(se = stratified_al_se(A, dy, k, w, s, match(rows, observed), f_obs, w_obs)))
+    return(list(se = interval_al_se(A, dy, k, w, s, match(rows, observed), f_obs, w_obs)))
   }
   if (type != "bootstrap") return(list())
   cr <- resample_counts(setup, rows)
@@ -51,30 +54,36 @@ al_interval_bands <- function(setup, dy, k, w, K, s, rows, f_obs, observed, w_ob
   list(reps = reps)
 }
 
-# Standard errors of interval AL, h = A m + the mean prediction, with the
-# intervals as strata: the edges are quantiles, so each interval holds a
-# share of the rows fixed by design, and a row's influence is centred
-# within its interval (its local effect's w (d - m_k) / W_k, its
-# prediction's w (f - mean of f in the interval) / W); each interval gets
-# its own small-sample factor n_eff / (n_eff - 1) (1 for a single row).
-# Rows of the shift outside user edges form a stratum of their own. `at`:
-# the positions of the interval rows among the rows of the shift.
-stratified_al_se <- function(A, d, k, w, s, at, f, w_f) {
+# Standard errors of interval AL, h = A m - c + the mean prediction, by
+# linearisation over the rows: each row's influence is that on its
+# interval's mean local effect (A[, k] w (d - m_k) / W_k), on the mean
+# prediction (w (f - mean f) / W) and, through the interval shares that
+# weigh the centring c, -w (mid_k - c) / W (mid_k the midpoint of the
+# accumulated effects over its interval). The edges are sample quantiles,
+# so the shares are not fixed: leaving this term out (holding them fixed)
+# makes the bands too wide, and centring the predictions within the
+# intervals as if they were strata makes them far too narrow when the
+# variable is correlated with the others. The interval means get their own
+# small-sample factor n_eff / (n_eff - 1) (1 for a single row), the rest
+# that of all rows. `at`: the positions of the interval rows among the rows
+# of the shift (f, weights w_f).
+interval_al_se <- function(A, d, k, w, s, at, f, w_f) {
   K <- ncol(A)
-  stratum <- rep(0L, length(f))
-  stratum[at] <- k
-  sums <- function(v) tabulate_weighted(stratum + 1L, v, K + 1L)
-  W <- sums(w_f)
-  fm <- sums(w_f * f) / W
-  b <- w_f * (f - fm[stratum + 1L]) / sum(w_f)
-  a <- w * (d - (s$sum / s$wsum)[k]) / s$wsum[k]
-  n_eff <- W^2 / sums(w_f^2)
-  factor <- ifelse(!is.na(n_eff) & n_eff > 1 + 1e-9, n_eff / (n_eff - 1), 1)
-  # sum over rows of (A[, k] a + b)^2, per interval: A^2 S_aa + 2 A S_ab + S_bb.
+  m <- s$sum / s$wsum
+  acc <- c(0, cumsum(m))
+  mid <- (acc[-1L] + acc[-(K + 1L)]) / 2
+  centre <- sum(s$wsum * mid) / sum(s$wsum)
+  e <- w_f * (f - sum(w_f * f) / sum(w_f)) / sum(w_f)
+  e[at] <- e[at] - w * (mid[k] - centre) / sum(w)
+  a <- w * (d - m[k]) / s$wsum[k]
+  n_eff <- s$wsum^2 / tabulate_weighted(k, w^2, K)
+  fk <- ifelse(!is.na(n_eff) & n_eff > 1 + 1e-9, n_eff / (n_eff - 1), 1)
+  n_all <- sum(w_f)^2 / sum(w_f^2)
+  f_all <- if (n_all > 1 + 1e-9) n_all / (n_all - 1) else 1
+  # sum over rows of (A[, k] a + e)^2: per interval A^2 S_aa + 2 A S_ae, plus S_ee.
   S_aa <- tabulate_weighted(k, a^2, K)
-  S_ab <- tabulate_weighted(k, a * b[at], K)
-  fk <- factor[-1L]
-  v <- (A^2) %*% (fk * S_aa) + 2 * A %*% (fk * S_ab) + sum(factor * sums(b^2))
+  S_ae <- tabulate_weighted(k, a * e[at], K)
+  v <- (A^2) %*% (fk * S_aa) + 2 * A %*% (fk * S_ae) + f_all * sum(e^2)
   sqrt(pmax(as.vector(v), 0))
 }
 
@@ -93,7 +102,9 @@ al_levels_bands <- function(setup, d, pos, pair, o, w, f, rows, K) {
   if (type == "analytic") {
     p <- level_weights(w)
     A <- linear_map(function(m) profile(m, p), K - 1L)
-    return(list(se = linear_profile_se(A, d, pos, pair, w, s$sum / s$wsum, s$wsum, f)))
+    g <- c(0, cumsum(s$sum / s$wsum))
+    shares <- (g - sum(g * p) / sum(p))[o]
+    return(list(se = linear_profile_se(A, d, pos, pair, w, s$sum / s$wsum, s$wsum, f, shares)))
   }
   if (type != "bootstrap") return(list())
   counts <- resample_counts(setup, rows)
@@ -122,7 +133,10 @@ al_kernel_bands <- function(setup, Y, kw, z, x, w, f, rows) {
     r <- rowSums(kl * dY) / den
     A <- linear_map(function(r) profile(r, w), G - 1L)
     U <- t(kl * (dY - r) / den) %*% t(A)
-    U <- U + w * (f - sum(w * f) / sum(w)) / sum(w)
+    # (The centring weighs the rows' own values of the accumulated curve.)
+    g <- cumsum(c(0, r))
+    gx <- stats::approx(z, g, x)$y
+    U <- U + w * (f - sum(w * f) / sum(w)) / sum(w) - w * (gx - sum(w * gx) / sum(w)) / sum(w)
     return(list(se = influence_se(U, w)))
   }
   if (type != "bootstrap") return(list())

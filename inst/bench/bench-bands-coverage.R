@@ -223,6 +223,15 @@ check_al_estimand <- function(m) {
 
 # The cells: type (with AL's intervals) x band kind, per model and N.
 cells <- function(model_name, N) {
+  out <- all_cells(model_name, N)
+  # BANDS_COV_ONLY = "accumulated/analytic" (say): only those cells are run;
+  # the others are kept from the table in out_dir.
+  only <- Sys.getenv("BANDS_COV_ONLY", "")
+  if (nzchar(only)) out <- Filter(function(c) grepl(only, paste(c$type, c$bands, sep = "/")), out)
+  out
+}
+
+all_cells <- function(model_name, N) {
   out <- list(
     list(type = "partial", intervals = NULL, bands = "analytic"),
     list(type = "conditional", intervals = NULL, bands = "analytic"),
@@ -301,6 +310,14 @@ rownames(tab) <- NULL
 tab$type <- ifelse(tab$type == "accumulated", sprintf("AL, K = %d", tab$intervals),
                    ifelse(tab$type == "partial", "PD", "LD, kernel"))
 tab$intervals <- NULL
+if (nzchar(Sys.getenv("BANDS_COV_ONLY", ""))) {
+  prev <- readRDS(file.path(out_dir, "bench-bands-coverage.rds"))$table
+  key_of <- function(t) paste(t$model, t$type, t$N, t$bands)
+  tab <- rbind(prev[!key_of(prev) %in% key_of(tab), names(tab)], tab)
+  tab <- tab[order(match(tab$model, names(models)), tab$N, tab$bands != "analytic",
+                   match(substr(tab$type, 1, 2), c("PD", "LD", "AL")), tab$type), ]
+  rownames(tab) <- NULL
+}
 
 fmt <- data.frame(
   model = tab$model, type = tab$type, N = tab$N, bands = tab$bands, R = tab$R,
@@ -312,8 +329,9 @@ fmt <- data.frame(
 elapsed <- proc.time()[[3]] - t_start
 header <- c(
   "Coverage of 95 % sampling bands, pointwise (inst/bench/bench-bands-coverage.R)",
-  sprintf("%s; R %s; modelprofiles %s; %d thread(s); %.0f s in all.",
-          format(Sys.Date()), getRversion(), utils::packageVersion("modelprofiles"), threads, elapsed),
+  sprintf("%s; R %s; modelprofiles %s; %d thread(s); %.0f s in all%s.",
+          format(Sys.Date()), getRversion(), utils::packageVersion("modelprofiles"), threads, elapsed,
+          if (nzchar(Sys.getenv("BANDS_COV_ONLY", ""))) paste0(" (this run: ", Sys.getenv("BANDS_COV_ONLY"), " only; the other cells from the run before)") else ""),
   "Models: additive = sin(3 x1) + x2^2/2 + x3, x1 ~ U(-1, 1), x2, x3 ~ N(0, 1), population 1e5 rows;",
   "  interaction = x1 x2 + x3, (x1, x2) normal with correlation 0.7, population 1e5 rows;",
   "  forest = ranger, 100 trees, fitted once on 2,000 rows of y = 2 sin(x1) + x1 x2 + 4 (x3 - 0.5)^2 + x4 + e,",

@@ -82,10 +82,11 @@ test_that("analytic LD bands of a factor are the standard errors of the level me
 })
 
 # Interval AL's standard errors, written out: the profile at edge g is
-# sum_t A[g, t] m_t + the mean prediction, with A from ALEPlot's centring
-# in closed form; each row's influence is A[, k(i)] w_i (d_i - m_k) / W_k
-# plus w_i (f_i - mean of f in interval k) / W, and the intervals are
-# strata, each with its own factor n_eff / (n_eff - 1).
+# sum_t A[g, t] m_t - c + the mean prediction, with A from ALEPlot's
+# centring in closed form; each row's influence is A[, k(i)] w_i (d_i -
+# m_k) / W_k, plus w_i (f_i - mean f) / W, less w_i (mid_k - c) / W through
+# the interval shares of the centring; the interval means with their own
+# factor n_eff / (n_eff - 1), the rest with that of all rows.
 ref_al_se <- function(X, v, z, w) {
   K <- length(z) - 1
   k <- as.numeric(cut(X[[v]], breaks = z, include.lowest = TRUE))
@@ -99,13 +100,18 @@ ref_al_se <- function(X, v, z, w) {
   pi <- Wk / sum(Wk)
   A <- outer(0:K, 1:K, function(g, t) as.numeric(t <= g)) -
     matrix(rev(cumsum(rev(pi))) - pi / 2, K + 1, K, byrow = TRUE)
+  acc <- c(0, cumsum(m))
+  mid <- (acc[-1] + acc[-(K + 1)]) / 2
+  cc <- sum(pi * mid)
   f <- bands_f(X)
-  fk <- as.numeric(tapply(w * f, k, sum)) / Wk
-  U <- t(A[, k]) * (w * (d - m[k]) / Wk[k]) + w * (f - fk[k]) / sum(w)
-  se2 <- 0
+  a <- w * (d - m[k]) / Wk[k]
+  e <- w * (f - sum(w * f) / sum(w)) / sum(w) - w * (mid[k] - cc) / sum(w)
+  neff <- function(x) sum(x)^2 / sum(x^2)
+  se2 <- neff(w) / (neff(w) - 1) * sum(e^2)
   for (j in 1:K) {
-    n_eff <- sum(w[k == j])^2 / sum(w[k == j]^2)
-    se2 <- se2 + n_eff / (n_eff - 1) * colSums(U[k == j, , drop = FALSE]^2)
+    in_j <- k == j
+    fj <- neff(w[in_j]) / (neff(w[in_j]) - 1)
+    se2 <- se2 + fj * (A[, j]^2 * sum(a[in_j]^2) + 2 * A[, j] * sum(a[in_j] * e[in_j]))
   }
   list(x = z, se = sqrt(se2))
 }
