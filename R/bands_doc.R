@@ -32,21 +32,26 @@
 #'   interval means are independent given the edges, and the accumulation is
 #'   a cumulative sum; the centring constant is a linear combination of the
 #'   accumulated effects. Rather than ignore the covariance these bring, the
-#'   variance is propagated exactly: row i's influence on the profile is
-#'   \eqn{u_i = A_{\cdot k(i)} w_i (d_i - m_{k(i)}) / W_{k(i)} + w_i (f_i - \bar f_{k(i)}) / W}{u_i = A[, k(i)] w_i (d_i - m[k(i)]) / W[k(i)] + w_i (f_i - mean(f)[k(i)]) / W}
-#'   (\eqn{d_i}{d_i} its local effect, \eqn{f_i}{f_i} its prediction,
-#'   \eqn{\bar f_k}{mean(f)[k]} the mean prediction in its interval). The
-#'   edges are quantiles, so each interval holds a share of the rows fixed
-#'   by design: the intervals are strata, and
-#'   \eqn{se(h)^2 = \sum_k \frac{n_{eff,k}}{n_{eff,k} - 1} \sum_{i \in k} u_i^2}{se(h)^2 = sum_k n_eff[k] / (n_eff[k] - 1) sum(u_i^2 over the rows of interval k)}.
+#'   variance is propagated exactly by linearisation: row i moves the
+#'   profile through its interval's mean, through the mean prediction and,
+#'   since the edges are sample quantiles, through the interval shares
+#'   \eqn{\pi_k = W_k / W}{pi_k = W_k / W} that weigh the centring
+#'   \eqn{c = \sum_k \pi_k mid_k}{c = sum_k pi_k mid_k} (\eqn{mid_k}{mid_k} the
+#'   midpoint of the accumulated effects over interval k):
+#'   \eqn{u_i = A_{\cdot k(i)} w_i (d_i - m_{k(i)}) / W_{k(i)} + w_i (f_i - \bar f) / W - w_i (mid_{k(i)} - c) / W}{u_i = A[, k(i)] w_i (d_i - m[k(i)]) / W[k(i)] + w_i (f_i - mean(f)) / W - w_i (mid[k(i)] - c) / W}
+#'   (\eqn{d_i}{d_i} its local effect, \eqn{f_i}{f_i} its prediction), and
+#'   \eqn{se(h)^2 = \sum_i u_i^2}{se(h)^2 = sum(u_i^2)} with the factor
+#'   \eqn{n_{eff,k} / (n_{eff,k} - 1)}{n_eff[k] / (n_eff[k] - 1)} on each
+#'   interval's mean and \eqn{n_{eff} / (n_{eff} - 1)}{n_eff / (n_eff - 1)}
+#'   on the rest.
 #'   A categorical variable's AL is the same with the pairs of adjacent
-#'   levels for intervals (a row contributes to up to two pairs; the levels'
-#'   counts are not fixed, so the rows are not stratified and
-#'   \eqn{u_i}{u_i} centres the prediction on the overall mean, with one
-#'   factor \eqn{n_{eff} / (n_{eff} - 1)}{n_eff / (n_eff - 1)}); kernel AL
+#'   levels for intervals (a row contributes to up to two pairs, and to the
+#'   centring through its level's share; one factor
+#'   \eqn{n_{eff} / (n_{eff} - 1)}{n_eff / (n_eff - 1)}); kernel AL
 #'   with the kernel-weighted means of the ICE curves' grid differences (a
 #'   row contributes to every grid step, and A includes the centring by
-#'   interpolation at the rows' values); second-order AL with the cells'
+#'   interpolation at the rows' values, and each row's weight in it);
+#'   second-order AL with the cells'
 #'   means of the second differences through the accumulation, the removal
 #'   of both first-order effects, the filling of empty cells and the
 #'   centring (no shift). A is computed as the map's matrix, so it is exact.
