@@ -21,6 +21,10 @@ cpp_kernel_sums <- function(y, z, x, w, dmin2, s, lag, threads, col) {
     .Call(`_modelprofiles_cpp_kernel_sums`, y, z, x, w, dmin2, s, lag, threads, col)
 }
 
+cpp_kernel_sums_moments <- function(y, z, x, w, dmin2, s, threads, col) {
+    .Call(`_modelprofiles_cpp_kernel_sums_moments`, y, z, x, w, dmin2, s, threads, col)
+}
+
 cpp_grid_moments <- function(y, G, w, z, x, dmin2, s, kernel, threads, col) {
     .Call(`_modelprofiles_cpp_grid_moments`, y, G, w, z, x, dmin2, s, kernel, threads, col)
 }

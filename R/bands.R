@@ -118,16 +118,17 @@ curve_band_init <- function(setup, G, n_chunks, spec) {
 }
 
 # The updates of chunk k: predictions y (G x m per output) of background
-# rows rows[pos].
-curve_band_update <- function(setup, k, y, G, rows, pos, spec) {
+# rows rows[pos]; `row`: the chunk's moments when the reducer computed them
+# already (kernel LD), or NULL.
+curve_band_update <- function(setup, k, y, G, rows, pos, spec, row = NULL) {
   type <- band_type(setup)
   w <- spec$w[pos]
   kern <- spec$kernel
   if (!is.null(kern)) kern$x <- kern$x[pos]
   C <- setup$n_outputs
   if (type == "analytic") {
-    v <- unlist(lapply(seq_len(C), function(c) grid_moments(y, G, w, setup$threads, c, kern)),
-                use.names = FALSE)
+    v <- row %||% unlist(lapply(seq_len(C), function(c) grid_moments(y, G, w, setup$threads, c, kern)),
+                         use.names = FALSE)
     return(list(moments = place(matrix(v, 1L), k)))
   }
   if (type != "bootstrap") return(list())

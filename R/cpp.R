@@ -24,6 +24,12 @@ kernel_sums <- function(y, z, x, w, dmin2, bandwidth, lag, threads, output = 1L)
   cpp_kernel_sums(y, z, x, w, dmin2, bandwidth, lag, threads, output - 1L)
 }
 
+# kernel_sums() (lag = FALSE) with the moments of grid_moments() for its
+# kernel weights, in one pass: list(num, den, shift, q1, q2, k2).
+kernel_sums_moments <- function(y, z, x, w, dmin2, bandwidth, threads, output = 1L) {
+  cpp_kernel_sums_moments(y, z, x, w, dmin2, bandwidth, threads, output - 1L)
+}
+
 # Moments of output `output` of an observation-major G x m table for the
 # standard errors of its weighted means (see weighted_moments() in
 # kernels.h): row weights w, or with `kernel` (list(z, x, dmin2,

@@ -29,11 +29,21 @@ kernel_request <- function(setup, j, grid, rows, bandwidth, lag, keep_ice, finis
     setup, j, list(column_values(col, grid)), rows,
     reduce_block = function(pos, y) {
       num <- matrix(0, G, C)
+      # LD's analytic bands: the moments in the same pass (moment_row, see
+      # curve_band_update()).
+      fused <- !lag && band_type(setup) == "analytic"
+      moments <- list()
       for (c in seq_len(C)) {
-        s <- kernel_sums(y, z, x[pos], w[pos], dmin2, bandwidth, lag, setup$threads, c)
+        s <- if (fused) {
+          kernel_sums_moments(y, z, x[pos], w[pos], dmin2, bandwidth, setup$threads, c)
+        } else {
+          kernel_sums(y, z, x[pos], w[pos], dmin2, bandwidth, lag, setup$threads, c)
+        }
         num[, c] <- s$num
+        if (fused) moments[[c]] <- s[c("shift", "q1", "q2", "k2")]
       }
-      list(num = num, den = matrix(s$den, ncol = 1L))
+      c(list(num = num, den = matrix(s$den, ncol = 1L)),
+        if (fused) list(moment_row = unlist(moments, use.names = FALSE)))
     },
     init = function() list(num = matrix(0, G, C), den = matrix(0, G, 1L)),
     finish = function(acc) {

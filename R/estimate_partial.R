@@ -32,7 +32,11 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
       pos <- chunks[[k]]
       upd <- reduce_block(pos, ys[[1L]])
       if (keep) upd$ice <- place(ys[[1L]], pos, dim = 2L)
-      if (!is.null(bands)) upd <- c(upd, curve_band_update(setup, k, ys[[1L]], G, rows, pos, bands))
+      if (!is.null(bands)) {
+        row <- upd$moment_row
+        upd$moment_row <- NULL
+        upd <- c(upd, curve_band_update(setup, k, ys[[1L]], G, rows, pos, bands, row))
+      }
       upd
     },
     init = function() {

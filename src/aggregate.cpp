@@ -70,6 +70,23 @@ List cpp_kernel_sums(NumericVector y, NumericVector z, NumericVector x, NumericV
   return List::create(_["num"] = num, _["den"] = den);
 }
 
+// cpp_kernel_sums() (without lag) and the moments of cpp_grid_moments()
+// with its kernel weights, in one pass: list(num, den, shift, q1, q2, k2).
+// [[Rcpp::export(rng = false)]]
+List cpp_kernel_sums_moments(NumericVector y, NumericVector z, NumericVector x, NumericVector w,
+                             NumericVector dmin2, double s, int threads, int col) {
+  const std::size_t G = z.size();
+  const mp::Table t = make_table(y, G, x.size(), col);
+  NumericVector num(G), den(G), shift(G), q1(G), q2(G), k2(G);
+  const double *xp = x.begin(), *wp = w.begin(), *zp = z.begin(), *dp = dmin2.begin();
+  glue::parallel_for(G, grain(G, threads), threads, [&](std::size_t g0, std::size_t g1) {
+    mp::kernel_sums_moments(t, xp, wp, zp, dp, s, g0, g1, num.begin(), den.begin(), shift.begin(),
+                            q1.begin(), q2.begin(), k2.begin());
+  });
+  return List::create(_["num"] = num, _["den"] = den, _["shift"] = shift, _["q1"] = q1,
+                      _["q2"] = q2, _["k2"] = k2);
+}
+
 // Moments of a G x m table for the standard errors of its weighted means
 // (mp::weighted_moments()): row weights w (PD), or with z, x, dmin2 and s
 // the kernel weights of cpp_kernel_sums() times w (LD). list(shift, q1,

@@ -133,6 +133,33 @@ inline void weighted_moments(std::size_t m, Weight kw, Value value, std::size_t 
   }
 }
 
+// kernel_sums() without lag and weighted_moments() of its weights in one
+// pass, each kernel weight computed once: num and den summed exactly as
+// kernel_sums() sums them (so the means are the same to the bit), and the
+// moments about the first row's value.
+inline void kernel_sums_moments(const Table& t, const double* x, const double* w,
+                                const double* z, const double* dmin2, double s,
+                                std::size_t g0, std::size_t g1, double* num, double* den,
+                                double* shift, double* q1, double* q2, double* k2) {
+  for (std::size_t g = g0; g < g1; ++g) {
+    num[g] = den[g] = q1[g] = q2[g] = k2[g] = 0.0;
+    shift[g] = t.m ? t(g, 0) : 0.0;
+  }
+  for (std::size_t i = 0; i < t.m; ++i) {
+    for (std::size_t g = g0; g < g1; ++g) {
+      const double k = kernel_weight(z[g], x[i], dmin2[g], s) * w[i];
+      const double v = t(g, i);
+      num[g] += k * v;
+      den[g] += k;
+      const double k_sq = k * k;
+      const double d = v - shift[g];
+      q1[g] += k_sq * d;
+      q2[g] += k_sq * d * d;
+      k2[g] += k_sq;
+    }
+  }
+}
+
 // The kernel weights of kernel_sums(), without the rows' own weights, as a
 // G x m matrix (out[g + i * G]), for grid points [g0, g1): the bands of
 // kernel estimators are computed from them (kernel_weight(): the nearest
