@@ -25,8 +25,8 @@ cpp_kernel_sums_moments <- function(y, z, x, w, dmin2, s, threads, col) {
     .Call(`_modelprofiles_cpp_kernel_sums_moments`, y, z, x, w, dmin2, s, threads, col)
 }
 
-cpp_grid_moments <- function(y, G, w, z, x, dmin2, s, kernel, threads, col) {
-    .Call(`_modelprofiles_cpp_grid_moments`, y, G, w, z, x, dmin2, s, kernel, threads, col)
+cpp_grid_moments <- function(y, G, w, threads, col) {
+    .Call(`_modelprofiles_cpp_grid_moments`, y, G, w, threads, col)
 }
 
 cpp_kernel_weights <- function(z, x, dmin2, s, threads) {

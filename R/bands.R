@@ -77,24 +77,32 @@ resample_counts <- function(setup, rows) {
 
 # ---- Band limits ------------------------------------------------------------------
 
+# The replicates of estimates (an array with the replicates along its
+# second dimension: G x B or G x B x outputs) as a matrix with a row per
+# estimate (G fastest, then outputs, as as.vector(yhat)) and a column per
+# replicate.
+replicate_rows <- function(reps) {
+  d <- dim(reps)
+  matrix(aperm(array(reps, c(d[1L], d[2L], prod(d[-(1:2)]))), c(1L, 3L, 2L)), ncol = d[2L])
+}
+
 # Lower and upper limits at `level` around estimates `yhat` (any shape):
 # yhat -/+ the normal quantile times `se`, or the percentiles of the
-# replicates `reps` (an array with the replicates along its second
-# dimension: G x B or G x B x outputs) where at least half of them are
-# defined.
+# replicates `reps` (replicate_rows()'s matrix, or an array it takes) where
+# at least half of them are defined.
 band_limits <- function(yhat, level, se = NULL, reps = NULL) {
   if (!is.null(se)) {
     z <- stats::qnorm((1 + level) / 2)
     return(list(lower = yhat - z * se, upper = yhat + z * se))
   }
-  d <- dim(reps)
-  R <- matrix(aperm(array(reps, c(d[1L], d[2L], prod(d[-(1:2)]))), c(2L, 1L, 3L)), d[2L])
+  R <- if (length(dim(reps)) == 2L && nrow(reps) == length(yhat)) reps else replicate_rows(reps)
   a <- (1 - level) / 2
-  lim <- apply(R, 2L, function(r) {
+  lim <- apply(R, 1L, function(r) {
     if (sum(!is.na(r)) < length(r) / 2) return(c(NA_real_, NA_real_))
     stats::quantile(r, c(a, 1 - a), na.rm = TRUE, names = FALSE, type = 7)
   })
-  list(lower = array(lim[1L, ], dim(yhat)), upper = array(lim[2L, ], dim(yhat)))
+  shape <- function(v) if (is.null(dim(yhat))) v else array(v, dim(yhat))
+  list(lower = shape(lim[1L, ]), upper = shape(lim[2L, ]))
 }
 
 # ---- Bands of means of ICE curves ---------------------------------------------------
@@ -118,22 +126,21 @@ curve_band_init <- function(setup, G, n_chunks, spec) {
 }
 
 # The updates of chunk k: predictions y (G x m per output) of background
-# rows rows[pos]; `row`: the chunk's moments when the reducer computed them
-# already (kernel LD), or NULL.
+# rows rows[pos]; `row`: the chunk's moments, which a kernel reducer computes
+# in the pass of its sums (kernel_sums_moments()), or NULL for row weights.
 curve_band_update <- function(setup, k, y, G, rows, pos, spec, row = NULL) {
   type <- band_type(setup)
   w <- spec$w[pos]
   kern <- spec$kernel
-  if (!is.null(kern)) kern$x <- kern$x[pos]
   C <- setup$n_outputs
   if (type == "analytic") {
-    v <- row %||% unlist(lapply(seq_len(C), function(c) grid_moments(y, G, w, setup$threads, c, kern)),
+    v <- row %||% unlist(lapply(seq_len(C), function(c) grid_moments(y, G, w, setup$threads, c)),
                          use.names = FALSE)
     return(list(moments = place(matrix(v, 1L), k)))
   }
   if (type != "bootstrap") return(list())
   counts <- resample_counts(setup, rows[pos])
-  kw <- if (!is.null(kern)) kernel_weights(kern$z, kern$x, kern$dmin2, kern$bandwidth, setup$threads) * rep(w, each = G)
+  kw <- if (!is.null(kern)) kernel_weights(kern$z, kern$x[pos], kern$dmin2, kern$bandwidth, setup$threads) * rep(w, each = G)
   num <- lapply(seq_len(C), function(c) {
     Y <- matrix(y[, c], G)
     if (is.null(kw)) Y %*% (counts * w) else (kw * Y) %*% counts
@@ -169,7 +176,7 @@ curve_band_finish <- function(setup, acc, yhat, W) {
 # need each row's curve), even when they are not kept for the result?
 curves_for_bands <- function(setup) band_type(setup) %in% c("analytic", "bootstrap")
 
-# Bands (curve_bands()) set to NA at the grid points `bad`.
+# Bands (list(se) or list(reps)) set to NA at the grid points `bad`.
 na_where <- function(bands, bad) {
   if (!is.null(bands$se)) bands$se[bad, ] <- NA_real_
   if (!is.null(bands$reps)) bands$reps[bad, , ] <- NA_real_
@@ -187,7 +194,7 @@ group_bands <- function(setup, y, w, offsets, means, rows) {
   sizes <- diff(offsets)
   if (type == "analytic") {
     d <- group_sums((y - rep(means, sizes))^2, w^2, offsets, setup$threads)
-    return(list(se = weighted_mean_se(d$sum, rowsum_groups(w, sizes), d$wsum)))
+    return(list(se = weighted_mean_se(d$sum, weighted_counts(rep(seq_along(sizes), sizes), w, length(sizes)), d$wsum)))
   }
   if (type != "bootstrap") return(list())
   cw <- resample_counts(setup, rows) * w
@@ -197,15 +204,6 @@ group_bands <- function(setup, y, w, offsets, means, rows) {
   reps <- matrix(NA_real_, length(sizes), ncol(cw))
   reps[as.integer(rownames(num)), ] <- num / den
   list(reps = reps)
-}
-
-# Sums of w over consecutive groups of the given sizes.
-rowsum_groups <- function(w, sizes) {
-  if (!length(w)) return(numeric(length(sizes)))
-  out <- numeric(length(sizes))
-  s <- rowsum(w, rep(seq_along(sizes), sizes))
-  out[as.integer(rownames(s))] <- s
-  out
 }
 
 # Group bands (group_bands(), one per output) as accumulator updates placed

@@ -65,7 +65,7 @@ refit_bands <- function(profile, refit, data, background = data, predict_functio
   if (!is.matrix(R) || nrow(R) != nrow(profile$agr_profiles)) {
     cli::cli_abort("The refitted models' profiles do not match {.arg profile}'s rows.", call = call)
   }
-  lim <- band_limits(matrix(profile$agr_profiles$`_yhat_`), bands$level, reps = array(R, c(nrow(R), ncol(R), 1L)))
+  lim <- band_limits(profile$agr_profiles$`_yhat_`, bands$level, reps = R)
   profile$agr_profiles$`_se_` <- NULL
   profile$agr_profiles$`_lower_` <- as.vector(lim$lower)
   profile$agr_profiles$`_upper_` <- as.vector(lim$upper)

@@ -152,11 +152,10 @@ profile_distances <- function(profiles, variables, setup) {
       if (boot) {
         r <- distance_replicates(profiles, v, lab, xi, w, setup$resamples)
         reps[[length(reps) + 1L]] <- r
-        lim <- band_limits(matrix(unlist(row[distance_names]), 1L), setup$bands$level,
-                           reps = array(t(r), c(1L, ncol(r), nrow(r))))
+        lim <- band_limits(unlist(row[distance_names]), setup$bands$level, reps = r)
         for (k in seq_along(distance_names)) {
-          row[[paste0(distance_names[k], "_lower")]] <- lim$lower[1L, k]
-          row[[paste0(distance_names[k], "_upper")]] <- lim$upper[1L, k]
+          row[[paste0(distance_names[k], "_lower")]] <- lim$lower[k]
+          row[[paste0(distance_names[k], "_upper")]] <- lim$upper[k]
         }
       }
       rows[[length(rows) + 1L]] <- row

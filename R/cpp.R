@@ -31,15 +31,10 @@ kernel_sums_moments <- function(y, z, x, w, dmin2, bandwidth, threads, output = 
 }
 
 # Moments of output `output` of an observation-major G x m table for the
-# standard errors of its weighted means (see weighted_moments() in
-# kernels.h): row weights w, or with `kernel` (list(z, x, dmin2,
-# bandwidth)) kernel weights times w. list(shift, q1, q2, k2).
-grid_moments <- function(y, G, w, threads, output = 1L, kernel = NULL) {
-  if (is.null(kernel)) {
-    return(cpp_grid_moments(y, G, w, numeric(), numeric(), numeric(), 0, FALSE, threads, output - 1L))
-  }
-  cpp_grid_moments(y, G, w, as.double(kernel$z), as.double(kernel$x), kernel$dmin2, kernel$bandwidth,
-                   TRUE, threads, output - 1L)
+# standard errors of its weighted means with row weights w (see
+# grid_moments() in kernels.h): list(shift, q1, q2, k2).
+grid_moments <- function(y, G, w, threads, output = 1L) {
+  cpp_grid_moments(y, G, w, threads, output - 1L)
 }
 
 # The kernel weights of kernel_sums() (without the rows' weights w): a

@@ -142,8 +142,6 @@ local_levels <- function(setup, j, grid, rows, fitted, na_level = FALSE) {
     bands[[c]] <- group_bands(setup, f[ord, c], w[ord], off, yhat[, c], rows[ord])
   }
   yhat[counts == 0, ] <- NA_real_
-  acc <- init_bands(setup, length(grid))
-  for (nm in names(acc)) acc[[nm]] <- place_bands(bands, seq_along(grid))[[nm]]$value
   c(list(x = grid, yhat = yhat, no_support = counts == 0),
-    na_where(finish_bands(setup, acc), counts == 0))
+    na_where(bind_output_bands(bands), counts == 0))
 }

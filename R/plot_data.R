@@ -326,7 +326,7 @@ plot_bands <- function(obj, center, bands) {
     for (r in idx) {
       R <- obj$replicates[r, , drop = FALSE]
       R <- R - rep(curve_anchors(R, d$`_x_`[r], center), each = length(r))
-      lim <- band_limits(matrix(0, length(r), 1L), obj$bands$level, reps = array(R, c(length(r), ncol(R), 1L)))
+      lim <- band_limits(numeric(length(r)), obj$bands$level, reps = R)
       d$`_lower_`[r] <- lim$lower
       d$`_upper_`[r] <- lim$upper
     }

@@ -112,15 +112,12 @@ agr_frame <- function(setup, v, e, rows, labels, mixed, group = NULL) {
 # the rows as attribute "replicates" (rows x B).
 band_columns <- function(out, setup, e) {
   if (is.null(e$se) && is.null(e$reps)) return(out)
-  lim <- band_limits(e$yhat, setup$bands$level, e$se, e$reps)
+  reps <- if (!is.null(e$reps)) replicate_rows(e$reps)
+  lim <- band_limits(e$yhat, setup$bands$level, e$se, reps)
   if (!is.null(e$se)) out$`_se_` <- as.vector(e$se)
   out$`_lower_` <- as.vector(lim$lower)
   out$`_upper_` <- as.vector(lim$upper)
-  if (!is.null(e$reps)) {
-    d <- dim(e$reps)
-    attr(out, "replicates") <- matrix(aperm(array(e$reps, c(d[1L], d[2L], prod(d[-(1:2)]))), c(1L, 3L, 2L)),
-                                      ncol = d[2L])
-  }
+  attr(out, "replicates") <- reps
   out
 }
 

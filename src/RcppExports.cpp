@@ -97,21 +97,16 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_grid_moments
-List cpp_grid_moments(NumericVector y, int G, NumericVector w, NumericVector z, NumericVector x, NumericVector dmin2, double s, bool kernel, int threads, int col);
-RcppExport SEXP _modelprofiles_cpp_grid_moments(SEXP ySEXP, SEXP GSEXP, SEXP wSEXP, SEXP zSEXP, SEXP xSEXP, SEXP dmin2SEXP, SEXP sSEXP, SEXP kernelSEXP, SEXP threadsSEXP, SEXP colSEXP) {
+List cpp_grid_moments(NumericVector y, int G, NumericVector w, int threads, int col);
+RcppExport SEXP _modelprofiles_cpp_grid_moments(SEXP ySEXP, SEXP GSEXP, SEXP wSEXP, SEXP threadsSEXP, SEXP colSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
     Rcpp::traits::input_parameter< int >::type G(GSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type z(zSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type x(xSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type dmin2(dmin2SEXP);
-    Rcpp::traits::input_parameter< double >::type s(sSEXP);
-    Rcpp::traits::input_parameter< bool >::type kernel(kernelSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     Rcpp::traits::input_parameter< int >::type col(colSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_grid_moments(y, G, w, z, x, dmin2, s, kernel, threads, col));
+    rcpp_result_gen = Rcpp::wrap(cpp_grid_moments(y, G, w, threads, col));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -249,7 +244,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_grid_sums", (DL_FUNC) &_modelprofiles_cpp_grid_sums, 5},
     {"_modelprofiles_cpp_kernel_sums", (DL_FUNC) &_modelprofiles_cpp_kernel_sums, 9},
     {"_modelprofiles_cpp_kernel_sums_moments", (DL_FUNC) &_modelprofiles_cpp_kernel_sums_moments, 8},
-    {"_modelprofiles_cpp_grid_moments", (DL_FUNC) &_modelprofiles_cpp_grid_moments, 10},
+    {"_modelprofiles_cpp_grid_moments", (DL_FUNC) &_modelprofiles_cpp_grid_moments, 5},
     {"_modelprofiles_cpp_kernel_weights", (DL_FUNC) &_modelprofiles_cpp_kernel_weights, 5},
     {"_modelprofiles_cpp_group_sums", (DL_FUNC) &_modelprofiles_cpp_group_sums, 5},
     {"_modelprofiles_cpp_nearest_sq", (DL_FUNC) &_modelprofiles_cpp_nearest_sq, 3},

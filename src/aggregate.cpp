@@ -70,8 +70,9 @@ List cpp_kernel_sums(NumericVector y, NumericVector z, NumericVector x, NumericV
   return List::create(_["num"] = num, _["den"] = den);
 }
 
-// cpp_kernel_sums() (without lag) and the moments of cpp_grid_moments()
-// with its kernel weights, in one pass: list(num, den, shift, q1, q2, k2).
+// cpp_kernel_sums() (without lag) and the moments of its kernel weights
+// (as cpp_grid_moments() gives them for row weights), in one pass:
+// list(num, den, shift, q1, q2, k2).
 // [[Rcpp::export(rng = false)]]
 List cpp_kernel_sums_moments(NumericVector y, NumericVector z, NumericVector x, NumericVector w,
                              NumericVector dmin2, double s, int threads, int col) {
@@ -87,29 +88,15 @@ List cpp_kernel_sums_moments(NumericVector y, NumericVector z, NumericVector x, 
                       _["q2"] = q2, _["k2"] = k2);
 }
 
-// Moments of a G x m table for the standard errors of its weighted means
-// (mp::weighted_moments()): row weights w (PD), or with z, x, dmin2 and s
-// the kernel weights of cpp_kernel_sums() times w (LD). list(shift, q1,
-// q2, k2), G values each.
+// Moments of a G x m table with row weights w for the standard errors of
+// its weighted means (mp::grid_moments()): list(shift, q1, q2, k2).
 // [[Rcpp::export(rng = false)]]
-List cpp_grid_moments(NumericVector y, int G, NumericVector w, NumericVector z, NumericVector x,
-                      NumericVector dmin2, double s, bool kernel, int threads, int col) {
-  const std::size_t m = w.size();
-  const mp::Table t = make_table(y, G, m, col);
+List cpp_grid_moments(NumericVector y, int G, NumericVector w, int threads, int col) {
+  const mp::Table t = make_table(y, G, w.size(), col);
   NumericVector shift(G), q1(G), q2(G), k2(G);
-  const double *wp = w.begin(), *zp = z.begin(), *xp = x.begin(), *dp = dmin2.begin();
-  double *sp = shift.begin(), *a = q1.begin(), *b = q2.begin(), *c = k2.begin();
-  auto value = [&](std::size_t g, std::size_t i) { return t(g, i); };
+  const double* wp = w.begin();
   glue::parallel_for(G, grain(G, threads), threads, [&](std::size_t g0, std::size_t g1) {
-    if (kernel) {
-      auto kw = [&](std::size_t g, std::size_t i) {
-        return mp::kernel_weight(zp[g], xp[i], dp[g], s) * wp[i];
-      };
-      mp::weighted_moments(m, kw, value, g0, g1, sp, a, b, c);
-    } else {
-      auto kw = [&](std::size_t, std::size_t i) { return wp[i]; };
-      mp::weighted_moments(m, kw, value, g0, g1, sp, a, b, c);
-    }
+    mp::grid_moments(t, wp, g0, g1, shift.begin(), q1.begin(), q2.begin(), k2.begin());
   });
   return List::create(_["shift"] = shift, _["q1"] = q1, _["q2"] = q2, _["k2"] = k2);
 }

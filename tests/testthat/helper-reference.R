@@ -35,16 +35,24 @@ ref_ld_interval <- function(f, X, v, z, K) {
   })
 }
 
+# Each row's interval k among edges z (the minimum in the first) and its
+# local effect d = f at the interval's upper edge - f at its lower edge.
+ref_local_effects <- function(f, X, v, z) {
+  k <- as.numeric(cut(X[[v]], breaks = z, include.lowest = TRUE))
+  X1 <- X
+  X2 <- X
+  X1[[v]] <- z[k]
+  X2[[v]] <- z[k + 1]
+  list(k = k, d = f(X2) - f(X1))
+}
+
 # ALEPlot's algorithm for a numeric variable, without the shift.
 ref_al <- function(f, X, v, K) {
   z <- ref_edges(X[[v]], K)
   K <- length(z) - 1
-  a1 <- as.numeric(cut(X[[v]], breaks = z, include.lowest = TRUE))
-  X1 <- X
-  X2 <- X
-  X1[[v]] <- z[a1]
-  X2[[v]] <- z[a1 + 1]
-  delta <- as.numeric(tapply(f(X2) - f(X1), a1, mean))
+  le <- ref_local_effects(f, X, v, z)
+  a1 <- le$k
+  delta <- as.numeric(tapply(le$d, a1, mean))
   fJ <- c(0, cumsum(delta))
   b1 <- as.numeric(table(a1))
   fJ <- fJ - sum((fJ[1:K] + fJ[2:(K + 1)]) / 2 * b1) / sum(b1)

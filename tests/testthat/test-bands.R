@@ -89,12 +89,9 @@ test_that("analytic LD bands of a factor are the standard errors of the level me
 # factor n_eff / (n_eff - 1), the rest with that of all rows.
 ref_al_se <- function(X, v, z, w) {
   K <- length(z) - 1
-  k <- as.numeric(cut(X[[v]], breaks = z, include.lowest = TRUE))
-  X1 <- X
-  X2 <- X
-  X1[[v]] <- z[k]
-  X2[[v]] <- z[k + 1]
-  d <- bands_f(X2) - bands_f(X1)
+  le <- ref_local_effects(bands_f, X, v, z)
+  k <- le$k
+  d <- le$d
   Wk <- as.numeric(tapply(w, k, sum))
   m <- as.numeric(tapply(w * d, k, sum)) / Wk
   pi <- Wk / sum(Wk)
@@ -144,12 +141,9 @@ test_that("bootstrap replicates recompute each estimator with the resample's cou
   p <- model_profile("m", X, predict_function = bands_pf, variables = "x1", type = "accumulated",
                      intervals = 5, bands = "bootstrap", B = B, seed = 11)
   z <- ref_edges(X$x1, 5)
-  k <- as.numeric(cut(X$x1, breaks = z, include.lowest = TRUE))
-  X1 <- X
-  X2 <- X
-  X1$x1 <- z[k]
-  X2$x1 <- z[k + 1]
-  d <- bands_f(X2) - bands_f(X1)
+  le <- ref_local_effects(bands_f, X, "x1", z)
+  k <- le$k
+  d <- le$d
   f <- bands_f(X)
   ref <- vapply(seq_len(B), function(b) {
     cw <- counts[, b]

@@ -107,36 +107,33 @@ inline void kernel_sums(const Table& t, const double* x, const double* w,
   }
 }
 
-// Moments for the standard errors of weighted means over the rows of a
-// table, for grid points [g0, g1), about the first row's value s[g] (the
-// shifted-data algorithm: s is a value of the data, so the sums do not
-// cancel): q1[g] = sum_i k^2 (v - s), q2[g] = sum_i k^2 (v - s)^2 and
-// k2[g] = sum_i k^2, where k = kw(g, i) is the weight and v = value(g, i).
-// A caller combines chunks exactly: sum k^2 (v - m)^2 = q2 + 2 (s - m) q1 +
-// (s - m)^2 k2 for any m.
-template <typename Weight, typename Value>
-inline void weighted_moments(std::size_t m, Weight kw, Value value, std::size_t g0,
-                             std::size_t g1, double* s, double* q1, double* q2, double* k2) {
-  for (std::size_t g = g0; g < g1; ++g) {
-    s[g] = m ? value(g, 0) : 0.0;
-    q1[g] = q2[g] = k2[g] = 0.0;
-  }
-  for (std::size_t i = 0; i < m; ++i) {
-    for (std::size_t g = g0; g < g1; ++g) {
-      const double k = kw(g, i);
-      const double k_sq = k * k;
-      const double d = value(g, i) - s[g];
-      q1[g] += k_sq * d;
-      q2[g] += k_sq * d * d;
-      k2[g] += k_sq;
-    }
-  }
+// Moments for the standard errors of weighted means, about a shift s (the
+// shifted-data algorithm: s is a value of the data, the chunk's first row,
+// so the sums do not cancel): a value v of weight k adds k^2 (v - s) to q1,
+// k^2 (v - s)^2 to q2 and k^2 to k2. A caller combines chunks exactly:
+// sum k^2 (v - m)^2 = q2 + 2 (s - m) q1 + (s - m)^2 k2 for any m.
+inline void add_moment(double k, double v, double s, double& q1, double& q2, double& k2) {
+  const double k_sq = k * k;
+  const double d = v - s;
+  q1 += k_sq * d;
+  q2 += k_sq * d * d;
+  k2 += k_sq;
 }
 
-// kernel_sums() without lag and weighted_moments() of its weights in one
-// pass, each kernel weight computed once: num and den summed exactly as
-// kernel_sums() sums them (so the means are the same to the bit), and the
-// moments about the first row's value.
+// The moments of a G x m table with row weights w, for grid points [g0, g1).
+inline void grid_moments(const Table& t, const double* w, std::size_t g0, std::size_t g1,
+                         double* s, double* q1, double* q2, double* k2) {
+  for (std::size_t g = g0; g < g1; ++g) {
+    s[g] = t.m ? t(g, 0) : 0.0;
+    q1[g] = q2[g] = k2[g] = 0.0;
+  }
+  for (std::size_t i = 0; i < t.m; ++i)
+    for (std::size_t g = g0; g < g1; ++g) add_moment(w[i], t(g, i), s[g], q1[g], q2[g], k2[g]);
+}
+
+// kernel_sums() without lag and the moments of its weights in one pass,
+// each kernel weight computed once: num and den summed exactly as
+// kernel_sums() sums them (so the means are the same to the bit).
 inline void kernel_sums_moments(const Table& t, const double* x, const double* w,
                                 const double* z, const double* dmin2, double s,
                                 std::size_t g0, std::size_t g1, double* num, double* den,
@@ -151,11 +148,7 @@ inline void kernel_sums_moments(const Table& t, const double* x, const double* w
       const double v = t(g, i);
       num[g] += k * v;
       den[g] += k;
-      const double k_sq = k * k;
-      const double d = v - shift[g];
-      q1[g] += k_sq * d;
-      q2[g] += k_sq * d * d;
-      k2[g] += k_sq;
+      add_moment(k, v, shift[g], q1[g], q2[g], k2[g]);
     }
   }
 }
