@@ -41,6 +41,10 @@ cpp_nearest_sq <- function(z, xs_sorted, threads) {
     .Call(`_modelprofiles_cpp_nearest_sq`, z, xs_sorted, threads)
 }
 
+cpp_affine_curves <- function(a, s, z, threads) {
+    .Call(`_modelprofiles_cpp_affine_curves`, a, s, z, threads)
+}
+
 cpp_native_pack <- function(model) {
     .Call(`_modelprofiles_cpp_native_pack`, model)
 }

@@ -22,9 +22,13 @@ native_auto_rows <- 20000
 # and more than a chunk of 2^31 - 1 stacked rows can use.
 max_memory_budget <- 2^30
 
-# Bytes a kept ICE point costs (its table cell and its row of the long
-# cp_profiles data frame), for the memory budget.
-ice_bytes_per_point <- 48
+# Bytes a kept ICE point costs (its cell of a G x rows array of doubles;
+# the long cp_profiles frame is made only when asked for), and a kept row
+# of the linear engine's curves (intercept and slope), for the memory
+# budget; the kept curves take at most this share of it.
+ice_bytes_per_point <- 8
+ice_bytes_per_row <- 16
+ice_budget_share <- 0.5
 
 # A grid point of a kernel LD profile has support when a background row
 # lies within this many bandwidths.

@@ -34,6 +34,7 @@ linear_model <- function(model, adapter = model_adapter(model)) {
   binomial <- is_glm && fam$family %in% c("binomial", "quasibinomial")
   list(
     variables = linear,
+    identity = !binomial && (!is_glm || identical(fam$link, "identity")),
     eta = if (is_glm) {
       function(newdata) stats::predict(model, newdata, type = "link")
     } else {
@@ -71,22 +72,55 @@ linear_prepare <- function(setup) {
 
 # ICE curves of data column j (one that enters the model linearly) over
 # `grid` for background rows `rows`, from the rows' linear predictors at 0
-# and 1: observation-major, with attribute "n", the 2 n predictions made.
+# and 1, in their compact form (an "mp_affine" curve table: the rows'
+# intercepts `a` and slopes on the linear-predictor scale; see
+# affine_values()), with attribute "n", the 2 n predictions made.
 linear_ice <- function(setup, j, grid, rows) {
   lin <- setup$linear
   n <- length(rows)
-  G <- length(grid)
   at <- column_values(setup$data[[j]], rep(c(0, 1), each = n))
   nd <- stack_frame(setup$data, rep(rows, 2L), j, list(at), setup$threads)
   eta <- as.double(lin$eta(nd))
   if (length(eta) != 2L * n) {
     cli::cli_abort("The model's linear predictor has {length(eta)} value{?s} for {2L * n} row{?s}.", call = setup$call)
   }
+  # Missing or infinite linear predictors give missing predictions: the
+  # checks of predictions name them.
+  if (!all(is.finite(eta))) check_predictions(rep(NA_real_, n), n, call = setup$call)
   a <- eta[seq_len(n)]
-  slope <- eta[n + seq_len(n)] - a
-  z <- as.double(grid)
-  y <- linear_response(lin, rep(a, each = G) + rep(z, times = n) * rep(slope, each = G), lin$shape)
-  y <- check_predictions(y, n * G, call = setup$call)
-  if (ncol(y) > 1L) y <- y[, setup$outputs$columns, drop = FALSE]
-  structure(unname(y), n = 2 * n)
+  curves <- structure(list(a = a, slope = eta[n + seq_len(n)] - a, z = as.double(grid),
+                           linkinv = lin$linkinv, identity = lin$identity, shape = lin$shape,
+                           classes = lin$classes, columns = setup$outputs$columns,
+                           threads = setup$threads, call = setup$call),
+                      class = "mp_affine")
+  structure(curves, n = 2 * n)
+}
+
+# The values of affine curves (rows `pos` of them, or all): an
+# observation-major (G * rows) x outputs matrix, the predictions the model
+# makes at those points.
+affine_values <- function(curves, pos = NULL) {
+  a <- curves$a
+  s <- curves$slope
+  if (!is.null(pos)) {
+    a <- a[pos]
+    s <- s[pos]
+  }
+  eta <- cpp_affine_curves(a, s, curves$z, curves$threads)
+  y <- if (curves$identity) matrix(eta, ncol = 1L) else linear_response(curves, eta, curves$shape)
+  if (!all(is.finite(y))) check_predictions(y, length(eta), call = curves$call)
+  if (ncol(y) > 1L) y <- y[, curves$columns, drop = FALSE]
+  unname(y)
+}
+
+# Weighted sums over the rows of affine curves, per grid point and output
+# (as table_sums()): for an identity link, sum(w a) + z sum(w slope)
+# without the table.
+affine_sums <- function(curves, w) {
+  if (!curves$identity) {
+    y <- affine_values(curves)
+    G <- length(curves$z)
+    return(matrix(vapply(seq_len(ncol(y)), function(c) grid_sums(y, G, w, curves$threads, c), numeric(G)), G))
+  }
+  matrix(sum(w * curves$a) + curves$z * sum(w * curves$slope), ncol = 1L)
 }

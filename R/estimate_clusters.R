@@ -23,7 +23,7 @@ cluster_result <- function(res, raw, k, center, call) {
   blocks <- list()
   for (v in res$variables) {
     for (c in seq_along(res$labels)) {
-      blocks[[length(blocks) + 1L]] <- list(v = v, c = c, curves = matrix(raw[[v]]$ice[, , c], ncol = n))
+      blocks[[length(blocks) + 1L]] <- list(v = v, c = c, curves = matrix(curves_array(raw[[v]]$ice, length(raw[[v]]$x), n, length(res$labels))[, , c], ncol = n))
     }
   }
   M <- do.call(rbind, lapply(blocks, `[[`, "curves")) # all grid points x rows
@@ -47,7 +47,12 @@ cluster_result <- function(res, raw, k, center, call) {
       )
     }))
   }))
-  res$cp_profiles$`_label_` <- cl_label(res$cp_profiles$`_label_`, cluster[match(res$cp_profiles$`_ids_`, res$rows)])
+  ice <- ice_of(res)
+  ice$blocks <- lapply(ice$blocks, function(b) {
+    b$suffix <- cluster[match(b$ids, res$rows)]
+    b
+  })
+  res$cp_profiles <- new_mp_ice(ice$blocks)
   res$agr_profiles <- agr
   parts <- res$label_parts
   res$label_parts <- bind_rows(lapply(seq_len(k), function(c) {

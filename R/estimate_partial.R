@@ -9,11 +9,14 @@
 # a request: reduce_block(pos, y) gives the updates from the predictions y
 # (observation-major, G x length(pos) rows) of rows[pos]; with `keep` the
 # curves are also kept, as the accumulator `ice` (G x length(rows) x
-# outputs). The chunks follow the engine and the row order (row_order()).
-# `bands`: NULL, or the weights of the means whose bands are accumulated
-# (see curve_band_init()).
+# outputs), or compactly as the accumulators `ice_a` and `ice_slope` when
+# the linear engine gives them (see linear_ice()). The chunks follow the
+# engine and the row order (row_order()). `bands`: NULL, or the weights of
+# the means whose bands are accumulated (see curve_band_init()).
+# `affine`: reduce_block() takes the linear engine's affine curves as they
+# come (else they are turned into their table first).
 curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, keep = FALSE,
-                          native = TRUE, linear = FALSE, bands = NULL) {
+                          native = TRUE, linear = FALSE, bands = NULL, affine = FALSE) {
   G <- length(grid[[1L]])
   n <- length(rows)
   chunk_rows <- request_chunk_rows(setup, native, linear)
@@ -25,26 +28,62 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
   } else {
     row_chunks(n, max(1, floor(chunk_rows / G)))
   }
+  compact <- keep && linear_curves(setup, cols, linear)
   new_request(
     length(chunks),
     make = function(k) list(curve_spec(rows[chunks[[k]]], cols, grid, order)),
     reduce = function(k, ys) {
       pos <- chunks[[k]]
-      upd <- reduce_block(pos, ys[[1L]])
-      if (keep) upd$ice <- place(ys[[1L]], pos, dim = 2L)
+      y <- ys[[1L]]
+      curves <- if (inherits(y, "mp_affine")) y
+      if (!is.null(curves) && (!affine || !is.null(bands) && band_type(setup) != "none")) {
+        y <- affine_values(curves)
+      }
+      upd <- reduce_block(pos, if (affine && !is.null(curves)) curves else y)
+      if (compact) {
+        upd$ice_a <- place(matrix(curves$a), pos)
+        upd$ice_slope <- place(matrix(curves$slope), pos)
+      } else if (keep) {
+        upd$ice <- place(if (is.null(curves)) y else affine_values(curves), pos, dim = 2L)
+      }
       if (!is.null(bands)) {
         row <- upd$moment_row
         upd$moment_row <- NULL
-        upd <- c(upd, curve_band_update(setup, k, ys[[1L]], G, rows, pos, bands, row))
+        upd <- c(upd, curve_band_update(setup, k, y, G, rows, pos, bands, row))
       }
       upd
     },
     init = function() {
-      c(init(), if (keep) list(ice = array(0, c(G, n, setup$n_outputs))),
+      c(init(),
+        if (compact) list(ice_a = matrix(0, n, 1L), ice_slope = matrix(0, n, 1L)),
+        if (keep && !compact) list(ice = array(0, c(G, n, setup$n_outputs))),
         if (!is.null(bands)) curve_band_init(setup, G, length(chunks), bands))
     },
-    finish = finish, native = native, linear = linear
+    finish = function(acc) {
+      if (compact) {
+        acc$ice <- compact_curves(setup, acc$ice_a[, 1L], acc$ice_slope[, 1L], grid[[1L]])
+        acc$ice_a <- acc$ice_slope <- NULL
+      }
+      finish(acc)
+    },
+    native = native, linear = linear
   )
+}
+
+# Do the ICE curves of columns `cols` come from the linear engine?
+linear_curves <- function(setup, cols, linear) {
+  linear && is.null(setup$native) && !is.null(setup$linear) && length(cols) == 1L &&
+    names(setup$data)[cols] %in% setup$linear$variables
+}
+
+# Kept affine ICE curves: the rows' intercepts and slopes, and what turns
+# them into predictions (affine_values()), without the call's environment.
+compact_curves <- function(setup, a, slope, grid) {
+  lin <- setup$linear
+  structure(list(a = a, slope = slope, z = as.double(grid), linkinv = lin$linkinv,
+                 identity = lin$identity, shape = lin$shape, classes = lin$classes,
+                 columns = setup$outputs$columns, threads = 1L, call = NULL),
+            class = "mp_affine")
 }
 
 # Weighted sums over the rows of an observation-major table, per grid point
@@ -62,14 +101,16 @@ partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRU
   w <- setup$weights[rows]
   curve_request(
     setup, j, list(column_values(setup$data[[j]], grid)), rows,
-    reduce_block = function(pos, y) list(sums = table_sums(setup, y, G, w[pos])),
+    reduce_block = function(pos, y) {
+      list(sums = if (inherits(y, "mp_affine")) affine_sums(y, w[pos]) else table_sums(setup, y, G, w[pos]))
+    },
     init = function() list(sums = matrix(0, G, setup$n_outputs)),
     finish = function(acc) {
       yhat <- acc$sums / sum(w)
       c(list(x = grid, yhat = yhat, ice = acc$ice, ice_rows = rows),
         curve_band_finish(setup, acc, yhat, sum(w)))
     },
-    keep = keep_ice, native = native, linear = linear, bands = list(w = w)
+    keep = keep_ice, native = native, linear = linear, bands = list(w = w), affine = TRUE
   )
 }
 

@@ -40,7 +40,7 @@ print.mp_h_statistic <- function(x, n = 10, ...) {
   rows <- if (x$N < x$n_data) paste0(x$N, " of ", x$n_data) else paste0("all ", x$N)
   cli::cat_line(
     "  background rows: ", rows,
-    "; predictions: ", format(x$n_predictions, big.mark = ","),
+    "; predictions: ", format(x$n_predictions, big.mark = ",", scientific = FALSE),
     "; threads: ", x$threads
   )
   if (length(x$class)) {

@@ -63,8 +63,11 @@
 #'   holds per process. `Inf` means no limit.
 #' @param keep_ice Keep the ICE curves (`$cp_profiles`) where they are
 #'   computed (PD, kernel LD and kernel AL), as long as all of them together
-#'   fit in `memory_budget` (about 48 bytes per point); curves of variables
-#'   that do not fit are dropped with a message.
+#'   fit in half of `memory_budget` (8 bytes a curve point; 16 bytes a row
+#'   for curves of the linear engine, kept as each row's intercept and
+#'   slope); the curves of variables that do not fit are dropped, with one
+#'   message. They are kept compactly: DALEX's long data frame is made the
+#'   first time `$cp_profiles` is read.
 #' @param groups `NULL`, the name of a column of `data`, or a vector with
 #'   one value per row of `data`, whose values split the background rows
 #'   into subgroups; profiles are then computed within each subgroup (see
@@ -126,8 +129,9 @@
 #'     character when the variables' scales differ or one is categorical; see
 #'     the section on grids), and `_support_`, the number of background rows
 #'     (with weights, the sum of their weights) near each grid point;
-#'   * `cp_profiles`: the ICE curves as a data frame with columns `_vname_`,
-#'     `_label_`, `_ids_` (the row of `data`), `_x_` and `_yhat_`, or `NULL`;
+#'   * `cp_profiles`: the ICE curves, read as a data frame with columns
+#'     `_vname_`, `_label_`, `_ids_` (the row of `data`), `_x_` and `_yhat_`
+#'     (made from the compact curves when first read), or `NULL`;
 #'   * `type`, `method`, `variables`, `label`, `grids` (grid or edges per
 #'     variable), `intervals` (the number K of intervals used: a matrix
 #'     with a row per variable and a column per subgroup, `"all"` without

@@ -249,7 +249,7 @@ print.mp_profile_2d <- function(x, n = 6, ...) {
   cli::cat_line("  pairs: ", paste(pr, collapse = ", "))
   rows <- if (x$N < x$n_data) paste0(x$N, " of ", x$n_data) else paste0("all ", x$N)
   cli::cat_line("  background rows: ", rows, "; predictions: ",
-                format(x$n_predictions, big.mark = ","), "; threads: ", x$threads)
+                format(x$n_predictions, big.mark = ",", scientific = FALSE), "; threads: ", x$threads)
   cli::cat_line("First rows of $agr_profiles:")
   print(utils::head(as.data.frame(x), n), row.names = FALSE)
   invisible(x)

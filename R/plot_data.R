@@ -102,7 +102,7 @@ profile_labels <- function(objs) {
 shown_labels <- function(o, label, n_objs) {
   parts <- o$label_parts
   if (is.null(parts)) {
-    internal <- unique(c(o$agr_profiles$`_label_`, o$cp_profiles$`_label_`))
+    internal <- unique(c(o$agr_profiles$`_label_`, ice_labels(o)))
     return(stats::setNames(rep(label, length(internal)), internal))
   }
   shown <- vapply(seq_len(nrow(parts)), function(i) {
@@ -192,19 +192,13 @@ check_center <- function(center, call = rlang::caller_env()) {
 # Evenly spaced selection of at most `max_curves` ICE curves per profile.
 ice_curves <- function(objs, labels, vars, max_curves, x_kind, call = rlang::caller_env()) {
   out <- lapply(seq_along(objs), function(i) {
-    cp <- objs[[i]]$cp_profiles
-    if (is.null(cp)) {
+    if (is.null(ice_of(objs[[i]]))) {
       cli::cli_abort(c(
         "Profile {.val {labels[i]}} has no ICE curves to draw.",
         i = "ICE curves are kept for partial dependence and the kernel methods (see {.arg keep_ice})."
       ), call = call)
     }
-    cp <- cp[cp$`_vname_` %in% vars, , drop = FALSE]
-    ids <- unique(cp$`_ids_`)
-    if (length(ids) > max_curves) {
-      ids <- ids[unique(round(seq(1, length(ids), length.out = max_curves)))]
-      cp <- cp[cp$`_ids_` %in% ids, , drop = FALSE]
-    }
+    cp <- ice_frame_of(objs[[i]], vars, max_curves)
     cp$`_label_` <- unname(shown_labels(objs[[i]], labels[i], length(objs))[cp$`_label_`])
     cp$`_x_` <- plot_x(cp$`_x_`, x_kind)
     cp[c("_vname_", "_label_", "_ids_", "_x_", "_yhat_")]
@@ -332,7 +326,7 @@ plot_bands <- function(obj, center, bands) {
     }
     return(d)
   }
-  if (obj$type != "partial" || is.null(obj$cp_profiles)) {
+  if (obj$type != "partial" || is.null(ice_of(obj))) {
     cli::cli_inform("Bands of centred {profile_title(obj$type)} profiles are drawn from bootstrap replicates or ICE curves of partial dependence; {.val {obj$label}} is drawn without them.")
     d$`_lower_` <- d$`_upper_` <- NA_real_
     return(d)
@@ -343,14 +337,11 @@ plot_bands <- function(obj, center, bands) {
 # Analytic bands of centred PD profiles from the ICE curves: the standard
 # error of the weighted mean of the centred curves.
 centred_pd_bands <- function(obj, d, idx, center) {
-  cp <- obj$cp_profiles
   z <- stats::qnorm((1 + obj$bands$level) / 2)
   for (r in idx) {
-    v <- d$`_vname_`[r[1L]]
-    lab <- d$`_label_`[r[1L]]
-    c <- cp[cp$`_vname_` == v & cp$`_label_` == lab, , drop = FALSE]
-    ids <- unique(c$`_ids_`)
-    Y <- matrix(c$`_yhat_`, length(r))
+    cu <- ice_curves_of(obj, d$`_vname_`[r[1L]], d$`_label_`[r[1L]])
+    ids <- cu$ids
+    Y <- cu$Y
     Y <- Y - rep(curve_anchors(Y, d$`_x_`[r], center), each = length(r))
     w <- if (is.null(obj$weights)) rep(1, length(ids)) else obj$weights[match(ids, obj$rows)]
     m <- as.vector(Y %*% w) / sum(w)

@@ -47,6 +47,9 @@ run_profiles <- function(setup, inputs, s, variables, parts, progress = NULL) {
     }
   }
   keep <- ice_kept(setup, s, grids, parts, variables)
+  inform_ice_dropped(setup, s, keep, variables)
+  # The kept curves' memory is not the chunks'.
+  setup <- reserve_memory(setup, attr(keep, "bytes"))
   fitted <- profile_fitted(setup, s, js, parts, progress)
   whole <- length(parts) == 1L && is.na(parts[[1L]]$level)
   # Part by part, each variable in order.
@@ -64,22 +67,43 @@ run_profiles <- function(setup, inputs, s, variables, parts, progress = NULL) {
        n_predictions = sum(attr(res, "n_predictions")) + fitted$n)
 }
 
-# Which ICE curves are kept: in order, while all of them together (about
-# ice_bytes_per_point bytes a point: the table and its data-frame form) fit
-# in the memory budget; a logical parts x variables matrix.
+# Which ICE curves are kept: in order, while all of them together fit in
+# half of the memory budget (ice_bytes_per_point bytes a point of a G x
+# rows array; ice_bytes_per_row a row of the linear engine's intercepts
+# and slopes, whatever the grid); a logical parts x variables matrix with
+# attribute "bytes", what the kept curves take. (The long cp_profiles
+# frame is made only when asked for, outside the call.)
 ice_kept <- function(setup, s, grids, parts, variables) {
   keep <- matrix(FALSE, length(parts), length(variables))
-  if (!s$keep_ice) return(keep)
   used <- 0
-  for (p in seq_along(parts)) {
-    for (i in seq_along(variables)) {
-      G <- if (is.null(grids[[i]])) s$grid_points else length(grids[[i]])
-      bytes <- as.double(G) * length(parts[[p]]$rows) * ice_bytes_per_point
-      keep[p, i] <- used + bytes <= setup$memory_budget * 2^20
-      if (keep[p, i]) used <- used + bytes
+  if (s$keep_ice) {
+    limit <- setup$memory_budget * 2^20 * ice_budget_share
+    js <- match(variables, names(setup$data))
+    for (p in seq_along(parts)) {
+      for (i in seq_along(variables)) {
+        G <- if (is.null(grids[[i]])) s$grid_points else length(grids[[i]])
+        m <- length(parts[[p]]$rows)
+        bytes <- if (s$type == "partial" && linear_curves(setup, js[i], TRUE)) {
+          m * ice_bytes_per_row
+        } else {
+          as.double(G) * m * setup$n_outputs * ice_bytes_per_point
+        }
+        keep[p, i] <- used + bytes <= limit
+        if (keep[p, i]) used <- used + bytes
+      }
     }
   }
-  keep
+  structure(keep, bytes = used)
+}
+
+# One message for the PD variables whose ICE curves are not kept.
+inform_ice_dropped <- function(setup, s, keep, variables) {
+  if (!s$keep_ice || s$type != "partial" || all(keep)) return(invisible())
+  dropped <- variables[colSums(!keep) > 0]
+  cli::cli_inform(c(
+    "ICE curves of {.field {dropped}} not kept: with the others they would take more than half of {.arg memory_budget} ({setup$memory_budget} MiB).",
+    i = "Raise {.arg memory_budget}, lower {.arg N}, or set {.code keep_ice = FALSE} to silence this."
+  ))
 }
 
 # The predictions at the background rows that AL profiles (their shift by
@@ -124,12 +148,6 @@ profile_maker <- function(setup, s, j, part, grid, bandwidth, keep, fitted, whol
       if (!varies(col[part$rows])) {
         cli::cli_abort("{.field {v}} takes a single value among the background rows; its profile is not defined.", call = call)
       }
-    }
-    if (s$keep_ice && !keep && s$type == "partial") {
-      cli::cli_inform(c(
-        "ICE curves of {.field {v}} not kept: with the others they would exceed {.arg memory_budget} ({setup$memory_budget} MiB).",
-        i = "Raise {.arg memory_budget}, lower {.arg N}, or set {.code keep_ice = FALSE} to silence this."
-      ))
     }
     if (curves_for_bands(setup) && uses_curves(s, kind)) {
       check_band_curves(setup, v, if (is.null(grid)) s$grid_points else length(grid), length(part$rows))

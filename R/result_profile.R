@@ -43,7 +43,10 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
       e <- raw[[p]][[v]]
       if (is.null(e)) next
       agr[[length(agr) + 1L]] <- agr_frame(setup, v, e, parts[[p]]$rows, labels, mixed, if (grouped) parts[[p]]$level)
-      if (!is.null(e$ice)) cp[[length(cp) + 1L]] <- ice_frame(setup, v, e, labels, mixed)
+      if (!is.null(e$ice)) {
+        cp[[length(cp) + 1L]] <- ice_block(v, labels, setup$rows[e$ice_rows],
+                                           if (mixed) as.character(e$x) else e$x, e$ice)
+      }
     }
   }
   rows <- sort(unlist(lapply(parts, `[[`, "rows")))
@@ -53,7 +56,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
   new_mp_profile(list(
     agr_profiles = agr,
     bands = result_bands(setup, replicates), replicates = replicates, settings = s,
-    cp_profiles = if (length(cp)) bind_rows(cp),
+    cp_profiles = if (length(cp)) new_mp_ice(cp),
     type = s$type, method = s$method, variables = present, label = setup$label,
     labels = label_parts$label, label_parts = label_parts,
     grids = lapply(stats::setNames(present, present), function(v) {
@@ -119,22 +122,6 @@ band_columns <- function(out, setup, e) {
   out$`_upper_` <- as.vector(lim$upper)
   attr(out, "replicates") <- reps
   out
-}
-
-# The ICE curves of an estimate as DALEX's long cp_profiles (made once, from
-# the compact G x rows x outputs array).
-ice_frame <- function(setup, v, e, labels, mixed) {
-  G <- length(e$x)
-  x <- if (mixed) as.character(e$x) else e$x
-  bind_rows(lapply(seq_along(labels), function(c) {
-    data.frame(
-      `_vname_` = v, `_label_` = labels[c],
-      `_ids_` = rep(setup$rows[e$ice_rows], each = G),
-      `_x_` = rep(x, times = length(e$ice_rows)),
-      `_yhat_` = as.vector(e$ice[, , c]),
-      check.names = FALSE, stringsAsFactors = FALSE
-    )
-  }))
 }
 
 # The weighted mean prediction over each part's rows, one per profile label
@@ -224,7 +211,8 @@ new_mp_profile <- function(fields) {
   cols <- c("_vname_", "_label_", "_x_", "_yhat_", "_ids_", "_support_")
   if (!all(cols %in% names(x$agr_profiles))) stop("internal: agr_profiles lacks DALEX's columns")
   if (!all(x$agr_profiles$`_label_` %in% x$labels)) stop("internal: agr_profiles has unknown labels")
-  if (!is.null(x$cp_profiles) && !all(cols[1:5] %in% names(x$cp_profiles))) {
+  cp <- ice_of(x)
+  if (!is.null(cp) && !inherits(cp, "mp_ice") && !all(cols[1:5] %in% names(cp))) {
     stop("internal: cp_profiles lacks DALEX's columns")
   }
   x
@@ -281,7 +269,7 @@ print.mp_profile <- function(x, n = 6, ...) {
   rows <- if (x$N < x$n_data) paste0(x$N, " of ", x$n_data) else paste0("all ", x$N)
   cli::cat_line(
     "  background rows: ", rows,
-    "; predictions: ", format(x$n_predictions, big.mark = ","),
+    "; predictions: ", format(x$n_predictions, big.mark = ",", scientific = FALSE),
     "; threads: ", x$threads,
     if (identical(x$engine, "native")) "; native engine"
   )
@@ -301,8 +289,10 @@ print.mp_profile <- function(x, n = 6, ...) {
   if (length(x$bandwidth)) {
     cli::cat_line("  bandwidth: ", paste0(names(x$bandwidth), " = ", format(x$bandwidth, digits = 4), collapse = ", "))
   }
-  if (!is.null(x$cp_profiles)) {
-    cli::cat_line("  ICE curves: ", format(nrow(x$cp_profiles), big.mark = ","), " rows in $cp_profiles")
+  cp <- ice_of(x)
+  if (!is.null(cp)) {
+    size <- if (inherits(cp, "mp_ice")) ice_size(cp) else nrow(cp)
+    cli::cat_line("  ICE curves: ", format(size, big.mark = ",", scientific = FALSE), " rows in $cp_profiles")
   }
   if (!is.null(x$bands)) cli::cat_line("  bands: ", band_text(x$bands))
   cli::cat_line("First rows of $agr_profiles:")

@@ -75,6 +75,18 @@ new_setup <- function(inputs, rows, class = NULL, engine = "predict", linear = F
   structure(setup, class = "mp_setup")
 }
 
+# The setup with `bytes` of its memory budget held by what a call keeps
+# (ICE curves, ...): its chunks sized for the rest (at least half the
+# budget; what is kept never takes more).
+reserve_memory <- function(setup, bytes) {
+  if (bytes <= 0 || !is.finite(setup$memory_budget)) return(setup)
+  rest <- setup
+  rest$memory_budget <- max(setup$memory_budget / 2, setup$memory_budget - bytes / 2^20)
+  pol <- chunk_policy(rest)
+  setup[names(pol)] <- pol
+  setup
+}
+
 # The predictions of two probe rows (not counted; only their shape is used),
 # which decide the outputs to profile: rows without missing values where
 # there are such (a model's predict() may refuse them; the profiles decide

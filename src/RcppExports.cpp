@@ -150,6 +150,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_affine_curves
+NumericVector cpp_affine_curves(NumericVector a, NumericVector s, NumericVector z, int threads);
+RcppExport SEXP _modelprofiles_cpp_affine_curves(SEXP aSEXP, SEXP sSEXP, SEXP zSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type a(aSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type s(sSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type z(zSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_affine_curves(a, s, z, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_native_pack
 SEXP cpp_native_pack(List model);
 RcppExport SEXP _modelprofiles_cpp_native_pack(SEXP modelSEXP) {
@@ -248,6 +261,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_kernel_weights", (DL_FUNC) &_modelprofiles_cpp_kernel_weights, 5},
     {"_modelprofiles_cpp_group_sums", (DL_FUNC) &_modelprofiles_cpp_group_sums, 5},
     {"_modelprofiles_cpp_nearest_sq", (DL_FUNC) &_modelprofiles_cpp_nearest_sq, 3},
+    {"_modelprofiles_cpp_affine_curves", (DL_FUNC) &_modelprofiles_cpp_affine_curves, 4},
     {"_modelprofiles_cpp_native_pack", (DL_FUNC) &_modelprofiles_cpp_native_pack, 1},
     {"_modelprofiles_cpp_native_predict", (DL_FUNC) &_modelprofiles_cpp_native_predict, 6},
     {"_modelprofiles_cpp_native_ice", (DL_FUNC) &_modelprofiles_cpp_native_ice, 6},

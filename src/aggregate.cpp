@@ -145,3 +145,18 @@ NumericVector cpp_nearest_sq(NumericVector z, NumericVector xs_sorted, int threa
   });
   return out;
 }
+
+// Affine ICE curves of the linear engine: a length(a) * length(z) vector,
+// observation-major (row i's value at z[g] at g + i * length(z)), equal to
+// R's rep(a, each = G) + rep(z, times = n) * rep(s, each = G).
+// [[Rcpp::export(rng = false)]]
+NumericVector cpp_affine_curves(NumericVector a, NumericVector s, NumericVector z, int threads) {
+  const std::size_t n = a.size(), G = z.size();
+  if (static_cast<std::size_t>(s.size()) != n) stop("affine curves: `a` and `s` differ in length");
+  NumericVector out(no_init(n * G));
+  const double *ap = a.begin(), *sp = s.begin(), *zp = z.begin();
+  double* o = out.begin();
+  glue::parallel_for(n, std::max<std::size_t>(1, 65536 / std::max<std::size_t>(G, 1)), threads,
+                     [&](std::size_t i0, std::size_t i1) { mp::affine_curves(ap, sp, zp, G, i0, i1, o); });
+  return out;
+}

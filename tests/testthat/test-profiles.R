@@ -10,14 +10,41 @@ test_that("engine = \"auto\" keeps predict() for interval methods on small backg
   expect_false(native_for("predict", "partial", "exact", 1e6))
 })
 
-test_that("ICE curves are kept in order while they fit in the budget", {
-  s <- list(memory_budget = 1)
+test_that("ICE curves are kept in order while they fit in half the budget", {
+  s <- list(memory_budget = 1, n_outputs = 1L)
   st <- profile_settings("partial", keep_ice = TRUE)
   parts <- list(list(level = NA, rows = seq_len(1000)))
-  # 1000 rows x 10 points x 48 bytes = 480,000 bytes each: two fit in 1 MiB.
-  keep <- ice_kept(s, st, list(1:10, 1:10, 1:10), parts, c("a", "b", "c"))
+  # 1000 rows x 30 points x 8 bytes = 240,000 bytes each: two fit in half
+  # of 1 MiB (524,288 bytes), not three.
+  keep <- ice_kept(s, st, list(1:30, 1:30, 1:30), parts, c("a", "b", "c"))
   expect_identical(keep[1, ], c(TRUE, TRUE, FALSE))
+  expect_identical(attr(keep, "bytes"), 480000)
+  # Two outputs take twice as much.
+  keep2 <- ice_kept(modifyList(s, list(n_outputs = 2L)), st, list(1:30, 1:30), parts, c("a", "b"))
+  expect_identical(keep2[1, ], c(TRUE, FALSE))
   expect_false(any(ice_kept(s, profile_settings("partial"), list(1:10), parts, "a")))
+})
+
+test_that("the linear engine's ICE curves take 16 bytes a row, whatever the grid", {
+  set.seed(1)
+  X <- data.frame(a = rnorm(2000), b = rnorm(2000))
+  fit <- lm(y ~ a * b, data = cbind(X, y = X$a * X$b + rnorm(2000)))
+  # 2000 rows x 101 points x 8 bytes = 1.6 MB a variable as a table; as
+  # intercepts and slopes 32,000 bytes: both fit in half of 0.2 MiB.
+  res <- expect_silent(model_profile(fit, X, N = NULL, memory_budget = 0.2))
+  expect_s3_class(.subset2(res, "cp_profiles"), "mp_ice")
+  expect_identical(nrow(res$cp_profiles), 2L * 2000L * 101L)
+  # The long frame equals the model's own predictions at the curve points.
+  cp <- res$cp_profiles
+  a <- cp[cp$`_vname_` == "a", ]
+  nd <- X[a$`_ids_`, ]
+  nd$a <- a$`_x_`
+  expect_equal(a$`_yhat_`, unname(predict(fit, nd)), tolerance = 1e-13)
+  # Through predict() the curves are a table, which does not fit.
+  expect_message(res2 <- model_profile(fit, X, N = NULL, memory_budget = 0.2, engine = "predict"),
+                 "ICE curves of a and b not kept")
+  expect_null(res2$cp_profiles)
+  expect_equal(res2$agr_profiles, res$agr_profiles, tolerance = 1e-13)
 })
 
 test_that("AL of several variables with missing values predicts the union of their rows once", {

@@ -209,6 +209,21 @@ inline void nearest_sq(const double* z, const double* xs, std::size_t n,
   }
 }
 
+// Affine ICE curves (the linear engine): row i's value at grid point g is
+// a[i] + z[g] * s[i], written observation-major to out[i * G + g] for the
+// rows [i0, i1). (The product and the sum as R computes a + z * s.)
+inline void affine_curves(const double* a, const double* s, const double* z, std::size_t G,
+                          std::size_t i0, std::size_t i1, double* out) {
+  for (std::size_t i = i0; i < i1; ++i) {
+    const double ai = a[i], si = s[i];
+    double* o = out + i * G;
+    for (std::size_t g = 0; g < G; ++g) {
+      const double p = z[g] * si;
+      o[g] = ai + p;
+    }
+  }
+}
+
 }  // namespace mp
 
 #endif
