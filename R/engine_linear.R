@@ -80,7 +80,9 @@ linear_ice <- function(setup, j, grid, rows) {
   n <- length(rows)
   at <- column_values(setup$data[[j]], rep(c(0, 1), each = n))
   nd <- stack_frame(setup$data, rep(rows, 2L), j, list(at), setup$threads)
-  eta <- as.double(lin$eta(nd))
+  eta <- lin$eta(nd)
+  names(eta) <- NULL # (as.double() of a named vector is slow)
+  eta <- as.double(eta)
   if (length(eta) != 2L * n) {
     cli::cli_abort("The model's linear predictor has {length(eta)} value{?s} for {2L * n} row{?s}.", call = setup$call)
   }

@@ -21,14 +21,18 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
   n <- length(rows)
   chunk_rows <- request_chunk_rows(setup, native, linear)
   order <- if (length(cols) == 1L) row_order(setup, n, uses_direct(setup, native, linear)) else "observation"
+  lin <- linear_curves(setup, cols, linear)
+  # Stacked rows per background row: G, or the linear engine's 2 when its
+  # curves are never made into a table (an identity link, no bands).
+  per_row <- if (lin && affine && setup$linear$identity && band_type(setup) == "none") 2 else G
   chunks <- if (order == "grid") {
     # A block of rows per predict() call, its G x block table within a
     # quarter of the budget.
     row_chunks(n, min(chunk_rows, setup$memory_budget * 2^20 / 4 / (8 * G)))
   } else {
-    row_chunks(n, max(1, floor(chunk_rows / G)))
+    row_chunks(n, max(1, floor(chunk_rows / per_row)))
   }
-  compact <- keep && linear_curves(setup, cols, linear)
+  compact <- keep && lin
   new_request(
     length(chunks),
     make = function(k) list(curve_spec(rows[chunks[[k]]], cols, grid, order)),
