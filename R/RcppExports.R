@@ -41,8 +41,24 @@ cpp_nearest_sq <- function(z, xs_sorted, threads) {
     .Call(`_modelprofiles_cpp_nearest_sq`, z, xs_sorted, threads)
 }
 
+cpp_native_leaves <- function(model, X, threads) {
+    .Call(`_modelprofiles_cpp_native_leaves`, model, X, threads)
+}
+
+cpp_native_leaves_bytes <- function(leaves) {
+    .Call(`_modelprofiles_cpp_native_leaves_bytes`, leaves)
+}
+
+cpp_native_predict_cached <- function(model, X, src, js, vals, leaves, threads) {
+    .Call(`_modelprofiles_cpp_native_predict_cached`, model, X, src, js, vals, leaves, threads)
+}
+
 cpp_native_pack <- function(model) {
     .Call(`_modelprofiles_cpp_native_pack`, model)
+}
+
+cpp_native_size <- function(model) {
+    .Call(`_modelprofiles_cpp_native_size`, model)
 }
 
 cpp_native_predict <- function(model, X, src, js, vals, threads) {

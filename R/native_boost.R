@@ -243,6 +243,18 @@ native_model.xgb.Booster <- function(model) {
   )
 }
 
+# The booster outside R (its handle, which xgboost's functions may change
+# in place) as the session cache's fingerprint: the model serialised (UBJSON,
+# with its configuration), or the object's raw copy when the handle is not
+# valid (after readRDS(); compiling restores it); NA when neither is there.
+#' @exportS3Method native_fingerprint xgb.Booster
+native_fingerprint.xgb.Booster <- function(model) {
+  if (!requireNamespace("xgboost", quietly = TRUE)) return(NA)
+  raw <- tryCatch(xgboost::xgb.save.raw(model, raw_format = "ubj"), error = function(e) NULL)
+  if (is.null(raw)) raw <- model$raw
+  if (is.raw(raw) && length(raw)) raw else NA
+}
+
 # From the booster's configuration: the link (of the base margin, and the
 # transform), base_score, the numbers of output groups and parallel trees.
 xgb_settings <- function(model) {

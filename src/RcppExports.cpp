@@ -150,6 +150,44 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_native_leaves
+SEXP cpp_native_leaves(List model, NumericMatrix X, int threads);
+RcppExport SEXP _modelprofiles_cpp_native_leaves(SEXP modelSEXP, SEXP XSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< List >::type model(modelSEXP);
+    Rcpp::traits::input_parameter< NumericMatrix >::type X(XSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_leaves(model, X, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_native_leaves_bytes
+double cpp_native_leaves_bytes(SEXP leaves);
+RcppExport SEXP _modelprofiles_cpp_native_leaves_bytes(SEXP leavesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type leaves(leavesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_leaves_bytes(leaves));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_native_predict_cached
+SEXP cpp_native_predict_cached(List model, NumericMatrix X, IntegerVector src, IntegerVector js, List vals, SEXP leaves, int threads);
+RcppExport SEXP _modelprofiles_cpp_native_predict_cached(SEXP modelSEXP, SEXP XSEXP, SEXP srcSEXP, SEXP jsSEXP, SEXP valsSEXP, SEXP leavesSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< List >::type model(modelSEXP);
+    Rcpp::traits::input_parameter< NumericMatrix >::type X(XSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type src(srcSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type js(jsSEXP);
+    Rcpp::traits::input_parameter< List >::type vals(valsSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type leaves(leavesSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_predict_cached(model, X, src, js, vals, leaves, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_native_pack
 SEXP cpp_native_pack(List model);
 RcppExport SEXP _modelprofiles_cpp_native_pack(SEXP modelSEXP) {
@@ -157,6 +195,16 @@ BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< List >::type model(modelSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_native_pack(model));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_native_size
+NumericVector cpp_native_size(List model);
+RcppExport SEXP _modelprofiles_cpp_native_size(SEXP modelSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< List >::type model(modelSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_size(model));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -248,7 +296,11 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_kernel_weights", (DL_FUNC) &_modelprofiles_cpp_kernel_weights, 5},
     {"_modelprofiles_cpp_group_sums", (DL_FUNC) &_modelprofiles_cpp_group_sums, 5},
     {"_modelprofiles_cpp_nearest_sq", (DL_FUNC) &_modelprofiles_cpp_nearest_sq, 3},
+    {"_modelprofiles_cpp_native_leaves", (DL_FUNC) &_modelprofiles_cpp_native_leaves, 3},
+    {"_modelprofiles_cpp_native_leaves_bytes", (DL_FUNC) &_modelprofiles_cpp_native_leaves_bytes, 1},
+    {"_modelprofiles_cpp_native_predict_cached", (DL_FUNC) &_modelprofiles_cpp_native_predict_cached, 7},
     {"_modelprofiles_cpp_native_pack", (DL_FUNC) &_modelprofiles_cpp_native_pack, 1},
+    {"_modelprofiles_cpp_native_size", (DL_FUNC) &_modelprofiles_cpp_native_size, 1},
     {"_modelprofiles_cpp_native_predict", (DL_FUNC) &_modelprofiles_cpp_native_predict, 6},
     {"_modelprofiles_cpp_native_ice", (DL_FUNC) &_modelprofiles_cpp_native_ice, 6},
     {"_modelprofiles_cpp_native_ranger", (DL_FUNC) &_modelprofiles_cpp_native_ranger, 7},

@@ -377,6 +377,18 @@ test_that("the flat format's rules: missing values, rule, float32, sums, transfo
     no_cache <- nm
     no_cache$cache <- NULL
     expect_identical(native_eval(no_cache, X, threads = 1L), y)
+    # The leaves of the rows: the same predictions, for the rows as they are.
+    leaves <- native_leaves(nm, X, 2L)
+    expect_identical(native_eval_cached(nm, X, NULL, integer(), list(), leaves, 1L), y)
+    expect_identical(native_eval_cached(nm, X, 200:1, integer(), list(), leaves, 2L),
+                     native_eval(nm, X, 200:1, threads = 1L))
+    # Leaves of other data or of another model are not used; a model without
+    # a kept packing has none.
+    expect_null(native_eval_cached(nm, X + 0, NULL, integer(), list(), leaves, 1L))
+    other <- nm
+    other$cache <- native_pack(nm)
+    expect_null(native_eval_cached(other, X, NULL, integer(), list(), leaves, 1L))
+    expect_error(native_leaves(no_cache, X, 1L), "kept packing")
     rows <- c(1:12, which(is.na(d$u))[1:3], which(is.na(d$v))[1:3])
     grids <- list(
       c(NaN, -2, -1, -0.5, 0, 0.1, 0.1 + 1e-9, 0.3, 0.5, 1, 2, 0.1),
@@ -390,6 +402,9 @@ test_that("the flat format's rules: missing values, rule, float32, sums, transfo
       src <- rep(rows, each = G)
       vals <- rep(grid, times = length(rows))
       expect_identical(ice, native_eval(nm, X, src, k, list(vals), 1L))
+      # From the leaves of the rows, with 1 and 2 threads.
+      expect_identical(native_eval_cached(nm, X, src, k, list(vals), leaves, 1L), ice)
+      expect_identical(native_eval_cached(nm, X, src, k, list(vals), leaves, 2L), ice)
       expect_identical(ice, native_curves(no_cache, X, rows, k, grid, 1L))
       Xs <- X[src, , drop = FALSE]
       Xs[, k] <- vals
