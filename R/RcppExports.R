@@ -69,12 +69,20 @@ cpp_native_ice <- function(model, X, rows, j, grid, threads) {
     .Call(`_modelprofiles_cpp_native_ice`, model, X, rows, j, grid, threads)
 }
 
+cpp_native_randomforest <- function(ndbigtree, nrnodes, nodestatus, bestvar, xbestsplit, left_daughter, right_daughter, treemap, nodepred, ncat, n_classes) {
+    .Call(`_modelprofiles_cpp_native_randomforest`, ndbigtree, nrnodes, nodestatus, bestvar, xbestsplit, left_daughter, right_daughter, treemap, nodepred, ncat, n_classes)
+}
+
 cpp_native_ranger <- function(child_left, child_right, var_ids, split_values, is_ordered, class_counts, class_cols) {
     .Call(`_modelprofiles_cpp_native_ranger`, child_left, child_right, var_ids, split_values, is_ordered, class_counts, class_cols)
 }
 
 cpp_native_tree_pd <- function(model, X, rows, w, j, grid, threads) {
     .Call(`_modelprofiles_cpp_native_tree_pd`, model, X, rows, w, j, grid, threads)
+}
+
+cpp_xgb_read <- function(ubj, p, keep) {
+    .Call(`_modelprofiles_cpp_xgb_read`, ubj, p, keep)
 }
 
 cpp_stack_frame <- function(data, src_, js, vals, threads) {

@@ -111,9 +111,11 @@ native_missing <- function(setup) {
 # itself (kind "packed", as ranger's does: checked as it is packed), which
 # lives only as long as the R session.
 native_compile <- function(model, fingerprint = NULL) {
-  # A lightgbm booster's fingerprint is what its converter reads.
+  # A booster's fingerprint is what its converter reads.
   nm <- if (inherits(model, "lgb.Booster") && is.list(fingerprint)) {
     lgb_native_parts(fingerprint)
+  } else if (inherits(model, "xgb.Booster") && is.raw(fingerprint$ubj)) {
+    xgb_native(model, fingerprint$ubj)
   } else {
     native_model(model)
   }

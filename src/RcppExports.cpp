@@ -238,6 +238,26 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_native_randomforest
+SEXP cpp_native_randomforest(IntegerVector ndbigtree, int nrnodes, IntegerVector nodestatus, IntegerVector bestvar, NumericVector xbestsplit, SEXP left_daughter, SEXP right_daughter, SEXP treemap, SEXP nodepred, IntegerVector ncat, int n_classes);
+RcppExport SEXP _modelprofiles_cpp_native_randomforest(SEXP ndbigtreeSEXP, SEXP nrnodesSEXP, SEXP nodestatusSEXP, SEXP bestvarSEXP, SEXP xbestsplitSEXP, SEXP left_daughterSEXP, SEXP right_daughterSEXP, SEXP treemapSEXP, SEXP nodepredSEXP, SEXP ncatSEXP, SEXP n_classesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< IntegerVector >::type ndbigtree(ndbigtreeSEXP);
+    Rcpp::traits::input_parameter< int >::type nrnodes(nrnodesSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type nodestatus(nodestatusSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type bestvar(bestvarSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type xbestsplit(xbestsplitSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type left_daughter(left_daughterSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type right_daughter(right_daughterSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type treemap(treemapSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type nodepred(nodepredSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type ncat(ncatSEXP);
+    Rcpp::traits::input_parameter< int >::type n_classes(n_classesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_randomforest(ndbigtree, nrnodes, nodestatus, bestvar, xbestsplit, left_daughter, right_daughter, treemap, nodepred, ncat, n_classes));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_native_ranger
 SEXP cpp_native_ranger(List child_left, List child_right, List var_ids, List split_values, LogicalVector is_ordered, SEXP class_counts, IntegerVector class_cols);
 RcppExport SEXP _modelprofiles_cpp_native_ranger(SEXP child_leftSEXP, SEXP child_rightSEXP, SEXP var_idsSEXP, SEXP split_valuesSEXP, SEXP is_orderedSEXP, SEXP class_countsSEXP, SEXP class_colsSEXP) {
@@ -267,6 +287,18 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< NumericVector >::type grid(gridSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_native_tree_pd(model, X, rows, w, j, grid, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_xgb_read
+SEXP cpp_xgb_read(RawVector ubj, int p, int keep);
+RcppExport SEXP _modelprofiles_cpp_xgb_read(SEXP ubjSEXP, SEXP pSEXP, SEXP keepSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< RawVector >::type ubj(ubjSEXP);
+    Rcpp::traits::input_parameter< int >::type p(pSEXP);
+    Rcpp::traits::input_parameter< int >::type keep(keepSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_xgb_read(ubj, p, keep));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -303,8 +335,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_native_size", (DL_FUNC) &_modelprofiles_cpp_native_size, 1},
     {"_modelprofiles_cpp_native_predict", (DL_FUNC) &_modelprofiles_cpp_native_predict, 6},
     {"_modelprofiles_cpp_native_ice", (DL_FUNC) &_modelprofiles_cpp_native_ice, 6},
+    {"_modelprofiles_cpp_native_randomforest", (DL_FUNC) &_modelprofiles_cpp_native_randomforest, 11},
     {"_modelprofiles_cpp_native_ranger", (DL_FUNC) &_modelprofiles_cpp_native_ranger, 7},
     {"_modelprofiles_cpp_native_tree_pd", (DL_FUNC) &_modelprofiles_cpp_native_tree_pd, 7},
+    {"_modelprofiles_cpp_xgb_read", (DL_FUNC) &_modelprofiles_cpp_xgb_read, 3},
     {"_modelprofiles_cpp_stack_frame", (DL_FUNC) &_modelprofiles_cpp_stack_frame, 5},
     {NULL, NULL, 0}
 };

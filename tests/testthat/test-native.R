@@ -22,9 +22,13 @@ plain <- function(y) {
 }
 
 # The thresholds of the numeric splits on feature k (1-based, of nm$features)
-# of a ranger or randomForest model, read from the fitted model (ranger) or
-# its flat arrays.
+# of a ranger or randomForest model, read from the fitted model.
 split_thresholds <- function(fit, nm, k) {
+  if (inherits(fit, "randomForest")) {
+    f <- fit$forest
+    inner <- f$nodestatus != -1L & f$bestvar == k
+    return(if (f$ncat[k] == 1L) f$xbestsplit[inner] else numeric())
+  }
   if (!inherits(fit, "ranger")) return(nm$threshold[nm$feature == k - 1L & nm$cat_start < 0L])
   f <- fit$forest
   unlist(Map(function(ch, v, s) s[v == k - 1L & !(ch[[1]] == 0 & ch[[2]] == 0)],
@@ -244,6 +248,42 @@ test_that("a malformed ranger forest is refused (NULL), not walked", {
   leaf <- which(fit$forest$child.nodeIDs[[1]][[1]] == 0)[1]
   bad <- fit
   bad$forest$terminal.class.counts[[1]][[leaf]] <- c(1, 0)
+  expect_null(native_model(bad))
+})
+
+test_that("a malformed randomForest forest is refused (NULL), not walked", {
+  skip_if_not_installed("randomForest")
+  d <- native_data()
+  set.seed(3)
+  fit <- randomForest::randomForest(y ~ a + b + f, d, ntree = 3)
+  expect_s3_class(native_model(fit), "mp_native")
+  f <- fit$forest
+  inner <- which(f$nodestatus[, 2] != -1L)
+  leaf <- which(f$nodestatus[seq_len(f$ndbigtree[2]), 2] == -1L)
+  corrupt <- function(el, value, i) {
+    bad <- fit
+    bad$forest[[el]][i, 2] <- value
+    native_model(bad)
+  }
+  expect_null(corrupt("leftDaughter", 1L, inner[2]))                  # back to the root
+  expect_null(corrupt("leftDaughter", f$leftDaughter[inner[3], 2], inner[2]))  # reached twice
+  expect_null(corrupt("rightDaughter", f$ndbigtree[2] + 1L, inner[1]))  # outside the tree
+  expect_null(corrupt("bestvar", 4L, inner[1]))                       # 3 variables
+  expect_null(corrupt("bestvar", 0L, inner[1]))
+  num <- inner[f$bestvar[inner, 2] != match("f", rownames(fit$importance))]
+  expect_null(corrupt("xbestsplit", NaN, num[1]))                     # no threshold
+  on_f <- inner[f$bestvar[inner, 2] == match("f", rownames(fit$importance))]
+  skip_if(length(on_f) == 0L)
+  expect_null(corrupt("xbestsplit", -1, on_f[1]))                     # a mask out of range
+  bad <- fit
+  bad$forest$ndbigtree[2] <- f$nrnodes + 1L
+  expect_null(native_model(bad))
+  # A classification leaf naming no class.
+  fit <- randomForest::randomForest(c3 ~ a + b, d, ntree = 3)
+  expect_s3_class(native_model(fit), "mp_native")
+  bad <- fit
+  lf <- which(bad$forest$nodestatus[, 1] == -1L)[1]
+  bad$forest$nodepred[lf, 1] <- 4L
   expect_null(native_model(bad))
 })
 
