@@ -45,8 +45,24 @@ cpp_affine_curves <- function(a, s, z, threads) {
     .Call(`_modelprofiles_cpp_affine_curves`, a, s, z, threads)
 }
 
+cpp_native_leaves <- function(model, X, threads) {
+    .Call(`_modelprofiles_cpp_native_leaves`, model, X, threads)
+}
+
+cpp_native_leaves_bytes <- function(leaves) {
+    .Call(`_modelprofiles_cpp_native_leaves_bytes`, leaves)
+}
+
+cpp_native_predict_cached <- function(model, X, src, js, vals, leaves, threads) {
+    .Call(`_modelprofiles_cpp_native_predict_cached`, model, X, src, js, vals, leaves, threads)
+}
+
 cpp_native_pack <- function(model) {
     .Call(`_modelprofiles_cpp_native_pack`, model)
+}
+
+cpp_native_size <- function(model) {
+    .Call(`_modelprofiles_cpp_native_size`, model)
 }
 
 cpp_native_predict <- function(model, X, src, js, vals, threads) {
@@ -57,12 +73,20 @@ cpp_native_ice <- function(model, X, rows, j, grid, threads) {
     .Call(`_modelprofiles_cpp_native_ice`, model, X, rows, j, grid, threads)
 }
 
+cpp_native_randomforest <- function(ndbigtree, nrnodes, nodestatus, bestvar, xbestsplit, left_daughter, right_daughter, treemap, nodepred, ncat, n_classes) {
+    .Call(`_modelprofiles_cpp_native_randomforest`, ndbigtree, nrnodes, nodestatus, bestvar, xbestsplit, left_daughter, right_daughter, treemap, nodepred, ncat, n_classes)
+}
+
 cpp_native_ranger <- function(child_left, child_right, var_ids, split_values, is_ordered, class_counts, class_cols) {
     .Call(`_modelprofiles_cpp_native_ranger`, child_left, child_right, var_ids, split_values, is_ordered, class_counts, class_cols)
 }
 
 cpp_native_tree_pd <- function(model, X, rows, w, j, grid, threads) {
     .Call(`_modelprofiles_cpp_native_tree_pd`, model, X, rows, w, j, grid, threads)
+}
+
+cpp_xgb_read <- function(ubj, p, keep) {
+    .Call(`_modelprofiles_cpp_xgb_read`, ubj, p, keep)
 }
 
 cpp_stack_frame <- function(data, src_, js, vals, threads) {

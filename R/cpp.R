@@ -78,6 +78,22 @@ native_eval <- function(nm, X, rows = NULL, features = integer(), values = list(
   cpp_native_predict(nm, X, as.integer(rows - 1L), as.integer(features - 1L), values, threads)
 }
 
+# The leaves of every row of X in every tree (an external pointer, for
+# native_eval_cached() with the same nm and X).
+native_leaves <- function(nm, X, threads) cpp_native_leaves(nm, X, threads)
+
+# native_eval() from the leaves of the rows of X (native_leaves(nm, X)), for
+# rows that change one feature at most; NULL when the leaves are not those
+# of nm and X.
+native_eval_cached <- function(nm, X, rows, features, values, leaves, threads) {
+  if (is.null(rows)) rows <- seq_len(nrow(X))
+  cpp_native_predict_cached(nm, X, as.integer(rows - 1L), as.integer(features - 1L), values,
+                            leaves, threads)
+}
+
+# Trees, nodes, outputs and bytes of a compiled ensemble's packing.
+native_packed_size <- function(nm) cpp_native_size(nm)
+
 # ICE curves of a compiled ensemble: rows `rows` (1-based) of X with feature
 # `feature` (1-based) over the codes z, observation-major.
 native_curves <- function(nm, X, rows, feature, z, threads) {

@@ -2,8 +2,13 @@
 # (inst/include/modelprofiles/, through R/cpp.R), standing in for the model's own predict function.
 
 # Compile the model for engines "auto" and "native" (only for the adapter's
-# own predict function, checked by new_setup()): list(model, X), or NULL
-# when the model cannot be compiled (an error for engine = "native").
+# own predict function, checked by new_setup()): list(model, X, bytes,
+# leaves_bytes, memo), or NULL when the model cannot be compiled (an error
+# for engine = "native"). `bytes` are what the compiled model and X take
+# (counted in the memory budget by chunk_policy()); `leaves_bytes` those of
+# the background rows' leaves (native_leaf_source()), 0 when they would take
+# more than native_leaves_share of the budget; `memo` (an environment) keeps
+# the leaves once computed, for the setup's lifetime.
 native_prepare <- function(setup, engine, call) {
   if (engine == "predict") return(NULL)
   nm <- if (setup$adapter$native) native_compile_cached(setup$model)
@@ -22,7 +27,11 @@ native_prepare <- function(setup, engine, call) {
   }
   X <- native_matrix(nm, structure(setup$data, class = "data.frame",
                                    row.names = .set_row_names(setup$n)))
-  list(model = nm, X = X)
+  size <- native_size(nm)
+  leaves_bytes <- 4 * setup$n * size[["trees"]]
+  if (leaves_bytes > native_leaves_share * setup$memory_budget * 2^20) leaves_bytes <- 0
+  list(model = nm, X = X, bytes = size[["bytes"]] + 8 * length(X), leaves_bytes = leaves_bytes,
+       memo = new.env(parent = emptyenv()))
 }
 
 native_fail <- function(engine, why, call) {
@@ -33,10 +42,30 @@ native_fail <- function(engine, why, call) {
 }
 
 # Stacked rows through the native engine (rows 1-based, or NULL for all
-# background rows in order): no data frame is built.
+# background rows in order): no data frame is built. Rows that change one
+# column of the background rows at most come from the leaves of the
+# background rows (native_leaf_source()).
 native_predict_stacked <- function(setup, rows, cols, values) {
   nat <- setup$native
-  native_outputs(setup, native_predict_rows(nat$model, nat$X, setup$data, rows, cols, values, setup$threads))
+  m <- if (is.null(rows)) setup$n else length(rows)
+  native_outputs(setup, native_predict_rows(nat$model, nat$X, setup$data, rows, cols, values,
+                                            setup$threads, native_leaf_source(setup, m)))
+}
+
+# The leaves of the background rows in every tree, as a function that
+# computes them once per setup (kept in its memo) and returns them: NULL
+# when they do not fit in the memory budget (leaves_bytes 0). Computing them
+# costs a prediction of every background row, so a request of fewer than a
+# quarter of that many rows does not start it (but uses them once made).
+native_leaf_source <- function(setup, m) {
+  nat <- setup$native
+  if (!isTRUE(nat$leaves_bytes > 0)) return(NULL)
+  memo <- nat$memo
+  if (is.null(memo$leaves) && 4 * m < setup$n) return(NULL)
+  function() {
+    if (is.null(memo$leaves)) memo$leaves <- native_leaves(nat$model, nat$X, setup$threads)
+    memo$leaves
+  }
 }
 
 # ICE curves of column j over `grid` (values of the column's type) for
@@ -81,8 +110,15 @@ native_missing <- function(setup) {
 # when the model is not supported. A converter may instead return the packing
 # itself (kind "packed", as ranger's does: checked as it is packed), which
 # lives only as long as the R session.
-native_compile <- function(model) {
-  nm <- native_model(model)
+native_compile <- function(model, fingerprint = NULL) {
+  # A booster's fingerprint is what its converter reads.
+  nm <- if (inherits(model, "lgb.Booster") && is.list(fingerprint)) {
+    lgb_native_parts(fingerprint)
+  } else if (inherits(model, "xgb.Booster") && is.raw(fingerprint$ubj)) {
+    xgb_native(model, fingerprint$ubj)
+  } else {
+    native_model(model)
+  }
   if (is.null(nm)) return(NULL)
   if (identical(nm$kind, "packed")) return(nm)
   nm$cache <- tryCatch(native_pack(nm), error = function(e) {
@@ -91,37 +127,128 @@ native_compile <- function(model) {
   nm
 }
 
-# Compiled models are reused within one top-level call (a profile per
-# subgroup, the three profiles of compare_profiles(), ...): inside a
-# native_cache_scope(), native_compile_cached() keeps the last model and its
-# compilation, and gives the compilation again for the same model
-# (identical(), which is immediate for the same object). The scope's end
-# drops both, so nothing outlives the call.
+# The session cache of compiled models. native_compile_cached(model) gives
+# the compilation of a model compiled before (in this session, or in this
+# call when the cache is off), else compiles it and keeps it: the last
+# native_cache_models models, of native_cache_mib MiB of compiled nodes in
+# all. An entry is the model itself (a reference, so no copy: R copies an
+# object on modification, so a changed model is another object, and
+# identical() is immediate for the same one and decides for equal ones),
+# with a fingerprint for models whose content lives outside the R object
+# (native_fingerprint(): the serialised booster of an xgb.Booster, the model
+# text of a lightgbm booster, which are changed in place), and the
+# compilation (NULL for a model that cannot be compiled). Option
+# modelprofiles.native_cache = FALSE keeps compilations for one top-level
+# call only (a profile per subgroup, the three of compare_profiles(), ...);
+# clear_native_cache() empties it.
 native_cache <- new.env(parent = emptyenv())
+native_cache$entries <- list()
+native_cache$hits <- 0L
+native_cache$compiles <- 0L
+
+native_cache_on <- function() !isFALSE(getOption("modelprofiles.native_cache", TRUE))
 
 # Open a scope (unless one is open); returns the function that closes it.
+# When the session cache is off, closing the scope drops its entries.
 native_cache_scope <- function() {
   if (isTRUE(native_cache$active)) return(function() invisible())
   native_cache$active <- TRUE
   function() {
     native_cache$active <- FALSE
-    native_cache$model <- NULL
-    native_cache$compiled <- NULL
+    if (!native_cache_on()) native_cache$entries <- list()
     invisible()
   }
 }
 
-native_compile_cached <- function(model) {
-  if (!isTRUE(native_cache$active)) return(native_compile(model))
-  if (!is.null(native_cache$compiled) && identical(native_cache$model, model)) {
-    return(native_cache$compiled)
+native_compile_cached <- function(model, max_mib = native_cache_mib) {
+  keep <- native_cache_on() || isTRUE(native_cache$active)
+  if (!keep) return(native_compile(model))
+  fp <- native_fingerprint(model)
+  # A model whose content cannot be fingerprinted is compiled each time.
+  if (identical(fp, NA)) return(native_compile(model))
+  k <- native_cache_find(model, fp)
+  if (k > 0L) {
+    e <- native_cache$entries[[k]]
+    native_cache$entries <- c(list(e), native_cache$entries[-k])
+    native_cache$hits <- native_cache$hits + 1L
+    return(e$compiled)
   }
-  native_cache$model <- NULL
-  native_cache$compiled <- NULL
-  nm <- native_compile(model)
-  native_cache$model <- model
-  native_cache$compiled <- nm
+  nm <- native_compile(model, fp)
+  native_cache$compiles <- native_cache$compiles + 1L
+  bytes <- if (is.null(nm)) 0 else native_size(nm)[["bytes"]]
+  entries <- c(list(list(model = model, fingerprint = fp, compiled = nm, bytes = bytes)),
+               native_cache$entries)
+  # The most recent first, within the bounds (a model larger than the
+  # byte bound is used, not kept).
+  total <- cumsum(vapply(entries, `[[`, numeric(1), "bytes"))
+  keep_n <- min(native_cache_models, sum(total <= max_mib * 2^20))
+  native_cache$entries <- entries[seq_len(keep_n)]
   nm
+}
+
+# The position of the model's entry in the cache, or 0.
+native_cache_find <- function(model, fp = native_fingerprint(model)) {
+  for (k in seq_along(native_cache$entries)) {
+    e <- native_cache$entries[[k]]
+    if (identical(e$model, model) && identical(e$fingerprint, fp)) return(k)
+  }
+  0L
+}
+
+#' Empty the cache of compiled models
+#'
+#' The native engine (see `engine` in [model_profile()]) compiles a tree
+#' ensemble (ranger, randomForest, gbm, xgboost, lightgbm) into the
+#' package's own representation once, and keeps the compilation for later
+#' calls with the same model in the session: the last 4 models, of 1 GiB of
+#' compiled nodes in all. The cache holds a reference to each model (so a
+#' model dropped by the user is freed once evicted or after this call). A
+#' model changed or refitted is compiled again: models are told apart by
+#' [identical()] and, for boosters that live outside R (xgboost, lightgbm),
+#' by their serialised model. `options(modelprofiles.native_cache = FALSE)`
+#' keeps compilations for one call only.
+#'
+#' @returns The number of models dropped, invisibly.
+#' @export
+#' @examples
+#' clear_native_cache()
+clear_native_cache <- function() {
+  n <- length(native_cache$entries)
+  native_cache$entries <- list()
+  invisible(n)
+}
+
+# What the cache did: entries, hits, compiles (for tests).
+native_cache_stats <- function() {
+  list(entries = length(native_cache$entries), hits = native_cache$hits,
+       compiles = native_cache$compiles)
+}
+
+# The part of a model that identical() on the R object does not see: NULL
+# for models that are plain R data (ranger, randomForest, gbm), the content
+# of a booster outside R (methods in R/native_boost.R and
+# R/native_lightgbm.R), or NA when it cannot be read (the model is then not
+# cached).
+native_fingerprint <- function(model) UseMethod("native_fingerprint")
+
+#' @exportS3Method
+#' @noRd
+native_fingerprint.default <- function(model) {
+  if (is.environment(model)) NA else NULL
+}
+
+# The size of a compiled model: trees, nodes, outputs, and the bytes of its
+# packing and node arrays.
+native_size <- function(nm) {
+  size <- native_packed_size(nm)
+  if (!identical(nm$kind, "packed")) {
+    arrays <- c("tree_start", "feature", "threshold", "left", "right", "missing",
+                "cat_start", "cat_len", "cat_left", "value")
+    size[["bytes"]] <- size[["bytes"]] + sum(vapply(nm[arrays], function(x) {
+      as.double(length(x)) * if (is.double(x)) 8 else 4
+    }, numeric(1)))
+  }
+  size
 }
 
 # The values of feature k (1-based) of a compiled model as doubles: a factor
@@ -157,11 +284,17 @@ native_matrix <- function(nm, data) {
 # all rows of X in order) of the
 # data with columns js (1-based columns of `data`) set to vals[[q]] (values of
 # the column's type). X = native_matrix(nm, data). Returns a matrix with one
-# column per model output (named by nm$outputs).
-native_predict_rows <- function(nm, X, data, rows, js, vals, threads) {
+# column per model output (named by nm$outputs). `leaves`: NULL, or a
+# function giving the leaves of the rows of X (native_leaves()), which serve
+# rows that change one of the model's features at most.
+native_predict_rows <- function(nm, X, data, rows, js, vals, threads, leaves = NULL) {
   k <- match(names(data)[js], nm$features)
   use <- !is.na(k)
   vals <- lapply(which(use), function(q) native_column(nm, k[q], vals[[q]], data[[js[q]]]))
+  if (sum(use) <= 1L && is.function(leaves)) {
+    y <- native_eval_cached(nm, X, rows, k[use], vals, leaves(), threads)
+    if (!is.null(y)) return(y)
+  }
   native_eval(nm, X, rows, k[use], vals, threads)
 }
 

@@ -52,30 +52,6 @@ new_native <- function(features, feature_levels, tree_start, feature, threshold,
   )
 }
 
-# Bits 0..(len - 1) of a whole number stored as a double (the bit mask of a
-# factor split), exactly for values below 2^64.
-split_bits <- function(x, len) {
-  as.integer(floor(floor(x) / 2^(seq_len(len) - 1L)) %% 2)
-}
-
-# Categorical split tables shared between nodes with the same mask: for
-# categorical nodes with masks `mask` (doubles) and lengths `len`, the
-# 0-based starts into cat_left and cat_left itself; `goes_left(bits)` turns
-# the mask bits into 1 = left.
-categorical_tables <- function(mask, len, goes_left) {
-  if (length(mask) == 0L) return(list(start = integer(), cat_left = integer()))
-  key <- paste(len, format(mask, digits = 17))
-  first <- !duplicated(key)
-  ukey <- key[first]
-  umask <- mask[first]
-  ulen <- len[first]
-  ustart <- c(0L, cumsum(ulen))[seq_along(ulen)]
-  cat_left <- unlist(lapply(seq_along(umask), function(u) {
-    goes_left(split_bits(umask[u], ulen[u]))
-  }), use.names = FALSE)
-  list(start = as.integer(ustart[match(key, ukey)]), cat_left = as.integer(cat_left))
-}
-
 # The data column a formula term label names ("x", "`my x`"), or NA for a
 # term computed from the data ("log(x)").
 term_column <- function(x) {
@@ -155,7 +131,10 @@ native_model.ranger <- function(model) {
 # unordered factor with ncat levels sends level k left when bit k - 1 of
 # xbestsplit is set. A regression forest averages the node predictions; a
 # classification leaf votes for its class (one-hot values), so the mean over
-# trees is predict(type = "prob") with norm.votes. Not supported: bias-corrected
+# trees is predict(type = "prob") with norm.votes. Converted straight into
+# the packed nodes by cpp_native_randomforest()
+# (inst/include/modelprofiles/randomforest.h), a tree at a time, each checked
+# as any compiled model's trees. Not supported: bias-corrected
 # regression (corr.bias = TRUE), unsupervised forests, formulas with
 # transformed terms, and factors of more than 32 levels.
 #' @exportS3Method
@@ -177,18 +156,24 @@ native_model.randomForest <- function(model) {
   }
   feature_levels <- rf_feature_levels(f$xlevels, p)
   if (any(ncat > 1L & vapply(feature_levels, is.null, logical(1)))) return(NULL)
-  nodes <- rf_nodes(f, type, p)
-  if (is.null(nodes)) return(NULL)
-  splits <- rf_splits(nodes, ncat)
-  leaves <- rf_leaf_values(nodes, f$nodepred, type, model$classes)
-  if (is.null(leaves)) return(NULL)
-  new_native(
-    features = features, feature_levels = feature_levels, tree_start = nodes$tree_start,
-    feature = nodes$feature, threshold = splits$threshold, left = nodes$left,
-    right = nodes$right, missing = rep(-1L, length(nodes$ix)), cat_start = splits$cat_start,
-    cat_len = splits$cat_len, cat_left = splits$cat_left, rule = 0L, value = leaves$value,
-    aggregate = "mean", base = rep(0, ncol(leaves$value)), transform = "identity",
-    outputs = leaves$outputs, source = "randomForest"
+  classes <- if (identical(type, "classification")) as.character(model$classes)
+  # Straight into the packed nodes, a tree at a time, in C++ (as ranger's):
+  # NULL when the forest is malformed.
+  int <- function(x) if (is.integer(x)) x else suppressWarnings(as.integer(x))
+  cache <- cpp_native_randomforest(
+    int(f$ndbigtree), as.integer(f$nrnodes)[1L], int(f$nodestatus), int(f$bestvar),
+    as.double(f$xbestsplit), f$leftDaughter, f$rightDaughter, f$treemap, f$nodepred, ncat,
+    length(classes)
+  )
+  if (is.null(cache)) return(NULL)
+  K <- max(1L, length(classes))
+  structure(
+    list(
+      kind = "packed", features = features, feature_levels = feature_levels,
+      rule = 0L, aggregate = "mean", base = rep(0, K), transform = "identity",
+      float32 = FALSE, outputs = classes, source = "randomForest", cache = cache
+    ),
+    class = "mp_native"
   )
 }
 
@@ -203,76 +188,4 @@ rf_feature_levels <- function(xlevels, p) {
     }
   }
   feature_levels
-}
-
-# The nodes of the forest's trees (the first ndbigtree rows of each tree's
-# column of the node matrices, at `ix`) with global 0-based children, or
-# NULL when malformed. Classification trees keep their children in treemap.
-rf_nodes <- function(f, type, p) {
-  ntree <- as.integer(f$ntree)
-  sizes <- as.integer(f$ndbigtree)
-  nrnodes <- as.integer(f$nrnodes)
-  if (length(sizes) != ntree || any(sizes < 1L)) return(NULL)
-  tree_start <- c(0L, cumsum(sizes))
-  node <- sequence(sizes)
-  tree <- rep(seq_len(ntree), sizes)
-  ix <- (tree - 1L) * nrnodes + node
-  offset <- tree_start[tree]
-  leaf <- f$nodestatus[ix] == -1L
-  var <- f$bestvar[ix]
-  if (any(var[!leaf] < 1L | var[!leaf] > p)) return(NULL)
-  if (identical(type, "regression")) {
-    l <- f$leftDaughter[ix]
-    r <- f$rightDaughter[ix]
-  } else {
-    l <- f$treemap[(tree - 1L) * nrnodes * 2L + node]
-    r <- f$treemap[(tree - 1L) * nrnodes * 2L + nrnodes + node]
-  }
-  feature <- var - 1L
-  feature[leaf] <- -1L
-  left <- offset + l - 1L
-  left[leaf] <- -1L
-  right <- offset + r - 1L
-  right[leaf] <- -1L
-  list(tree_start = tree_start, ix = ix, leaf = leaf, var = var, split = f$xbestsplit[ix],
-       feature = feature, left = left, right = right)
-}
-
-# The thresholds of the numeric splits and the tables of the splits on
-# factors of ncat > 1 levels (level k left when bit k - 1 of xbestsplit is
-# set).
-rf_splits <- function(nodes, ncat) {
-  n <- length(nodes$ix)
-  threshold <- nodes$split
-  threshold[nodes$leaf] <- 0
-  categorical <- !nodes$leaf & ncat[pmax(nodes$var, 1L)] > 1L
-  cat_start <- rep(-1L, n)
-  cat_len <- rep(0L, n)
-  cat_left <- integer()
-  if (any(categorical)) {
-    len <- ncat[nodes$var[categorical]]
-    tab <- categorical_tables(nodes$split[categorical], len, identity)
-    cat_start[categorical] <- tab$start
-    cat_len[categorical] <- len
-    cat_left <- tab$cat_left
-    threshold[categorical] <- 0
-  }
-  list(threshold = threshold, cat_start = cat_start, cat_len = cat_len, cat_left = cat_left)
-}
-
-# The leaf values: a regression tree's node predictions; a classification
-# leaf's vote for its class (one-hot, outputs the classes). NULL when a leaf
-# names no class.
-rf_leaf_values <- function(nodes, nodepred, type, classes) {
-  pred <- nodepred[nodes$ix]
-  if (identical(type, "regression")) {
-    pred[!nodes$leaf] <- 0
-    return(list(value = matrix(pred, ncol = 1L), outputs = NULL))
-  }
-  K <- length(classes)
-  leaf <- nodes$leaf
-  if (any(pred[leaf] < 1L | pred[leaf] > K)) return(NULL)
-  value <- matrix(0, length(pred), K)
-  value[cbind(which(leaf), pred[leaf])] <- 1
-  list(value = value, outputs = as.character(classes))
 }

@@ -185,29 +185,35 @@ gbm_leaf_values <- function(nodes, n_trees, n_classes, scale) {
 # xgboost -------------------------------------------------------------------
 
 # xgboost (tested with 1.7.8.1), tree boosters ("gbtree"; not "dart", whose
-# trees carry weights, nor "gblinear"). The text dump (xgb.dump) lists each
-# tree as
-#   <id>:[f<j><<threshold>] yes=<id>,no=<id>,missing=<id>
-#   <id>:leaf=<value>
-# with feature j 0-based and floats printed with enough digits to round-trip.
-# xgboost stores the data as float and compares x < threshold in float; the
-# leaf values are floats summed (in float) onto the base margin, then
-# transformed. The converter rounds thresholds and leaf values to float
-# exactly (so float32 = TRUE only needs the data cast).
+# trees carry weights, nor "gblinear"). The booster is read from its UBJSON
+# serialisation (xgb.save.raw(raw_format = "ubj")), which holds its
+# settings and, per tree, node arrays indexed by node id: left_children,
+# right_children (-1 at a leaf), split_indices (the feature, 0-based),
+# split_conditions (the threshold as a float; at a leaf, the leaf value),
+# default_left (where a missing value goes), split_type; tree_info gives a
+# tree's output group. xgboost stores the data as float and compares x <
+# threshold in float; the leaf values are floats summed (in float) onto the
+# base margin, then transformed. Thresholds and leaf values are the floats
+# themselves (so float32 = TRUE only needs the data cast).
 # The base margin is the objective's transform of base_score (from the
-# booster's configuration): logit for binary:logistic and reg:logistic, log
+# booster's settings): logit for binary:logistic and reg:logistic, log
 # for count:poisson, reg:gamma and reg:tweedie, base_score itself otherwise
 # (binary:logitraw included, as predict() shows).
-# Tree t (0-based) belongs to output group (t %/% num_parallel_tree) %%
-# n_groups; predict() uses the first best_iteration iterations when early
-# stopping set one.
+# Tree t (0-based) belongs to output group tree_info[t] ((t %/%
+# num_parallel_tree) %% n_groups); predict() uses the first best_iteration
+# iterations when early stopping set one.
 # Not supported (NULL): dart and gblinear boosters, objectives whose
 # prediction is not a transform of the margin (multi:softmax, binary:hinge,
 # ranking, survival), categorical splits, and boosters without feature names
 # (predict() then reads the columns by position).
 
 #' @exportS3Method native_model xgb.Booster
-native_model.xgb.Booster <- function(model) {
+native_model.xgb.Booster <- function(model) xgb_native(model)
+
+# The mp_native of a booster, read (in C++: cpp_xgb_read(),
+# inst/include/modelprofiles/xgboost.h) from its UBJSON serialisation `ubj`
+# (made here when NULL), or NULL.
+xgb_native <- function(model, ubj = NULL) {
   if (!requireNamespace("xgboost", quietly = TRUE)) return(NULL)
   model <- tryCatch(xgboost::xgb.Booster.complete(model, saveraw = FALSE),
                     error = function(e) NULL)
@@ -216,43 +222,56 @@ native_model.xgb.Booster <- function(model) {
   # Without feature names, predict() reads the columns by position.
   if (is.null(features) || anyNA(features) || anyDuplicated(features)) return(NULL)
   features <- as.character(features)
-  settings <- xgb_settings(model)
+  if (!is.raw(ubj)) {
+    ubj <- tryCatch(xgboost::xgb.save.raw(model, raw_format = "ubj"), error = function(e) NULL)
+  }
+  if (!is.raw(ubj)) return(NULL)
+  x <- cpp_xgb_read(ubj, length(features), -1L)
+  if (is.character(x)) return(NULL)
+  settings <- xgb_settings(x)
   if (is.null(settings)) return(NULL)
-  trees <- xgb_tree_lines(model, settings$n_groups * settings$parallel)
-  if (is.null(trees)) return(NULL)
-  nodes <- xgb_nodes(trees$lines, features)
-  if (is.null(nodes)) return(NULL)
-  links <- xgb_children(nodes, trees$tree, trees$n_trees)
-  if (is.null(links)) return(NULL)
-  n_nodes <- length(nodes$feature)
-  group <- (trees$tree %/% settings$parallel) %% settings$n_groups + 1L
-  value <- matrix(0, n_nodes, settings$n_groups)
-  leaf <- nodes$is_leaf
-  value[cbind(which(leaf), group[leaf])] <- nodes$leaf_value[leaf]
+  n_trees <- xgb_n_trees(x$n_trees_all, model$best_iteration, settings$n_groups * settings$parallel)
+  if (n_trees < 1L) return(NULL)
+  nodes <- seq_len(x$tree_start[n_trees + 1L])
+  group <- x$group[nodes]
+  if (any(group >= settings$n_groups)) return(NULL)
+  leaf <- x$feature[nodes] < 0L
+  value <- matrix(0, length(nodes), settings$n_groups)
+  value[cbind(which(leaf), group[leaf] + 1L)] <- x$leaf_value[nodes][leaf]
   base <- xgb_base(settings$link[1L], settings$base_score)
   if (!is.finite(base)) return(NULL)
+  n_nodes <- length(nodes)
   new_native(
     features = features, feature_levels = rep(list(NULL), length(features)),
-    tree_start = links$tree_start, feature = nodes$feature, threshold = nodes$threshold,
-    left = links$left, right = links$right, missing = links$missing,
-    cat_start = rep(-1L, n_nodes), cat_len = rep(0L, n_nodes), cat_left = integer(),
-    rule = 1L, value = value, aggregate = "sum", base = rep(base, settings$n_groups),
-    transform = settings$link[2L], float32 = TRUE,
+    tree_start = x$tree_start[seq_len(n_trees + 1L)], feature = x$feature[nodes],
+    threshold = x$threshold[nodes], left = x$left[nodes], right = x$right[nodes],
+    missing = x$missing[nodes], cat_start = rep(-1L, n_nodes), cat_len = rep(0L, n_nodes),
+    cat_left = integer(), rule = 1L, value = value, aggregate = "sum",
+    base = rep(base, settings$n_groups), transform = settings$link[2L], float32 = TRUE,
     outputs = if (settings$n_groups > 1L) as.character(seq_len(settings$n_groups) - 1L),
     source = "xgb.Booster"
   )
 }
 
-# From the booster's configuration: the link (of the base margin, and the
-# transform), base_score, the numbers of output groups and parallel trees.
-xgb_settings <- function(model) {
-  config <- tryCatch(xgboost::xgb.config(model), error = function(e) NULL)
-  if (!is.character(config) || length(config) != 1L) return(NULL)
-  booster <- json_string_field(config, "booster")
-  if (!identical(booster, "gbtree")) return(NULL)
-  objective <- json_object_name(config, "objective")
-  if (is.na(objective)) return(NULL)
-  link <- switch(objective,
+# The booster outside R (its handle, which xgboost's functions may change
+# in place) as the session cache's fingerprint: list(ubj), the model
+# serialised (UBJSON, with its configuration: what the converter reads), or
+# list(raw), the object's raw copy when the handle is not valid (after
+# readRDS(); compiling restores it); NA when neither is there.
+#' @exportS3Method native_fingerprint xgb.Booster
+native_fingerprint.xgb.Booster <- function(model) {
+  if (!requireNamespace("xgboost", quietly = TRUE)) return(NA)
+  ubj <- tryCatch(xgboost::xgb.save.raw(model, raw_format = "ubj"), error = function(e) NULL)
+  if (is.raw(ubj) && length(ubj)) return(list(ubj = ubj))
+  if (is.raw(model$raw) && length(model$raw)) list(raw = model$raw) else NA
+}
+
+# From the model's settings (read by cpp_xgb_read()): the link (of the base
+# margin, and the transform), base_score, the numbers of output groups and
+# parallel trees; NULL when not supported.
+xgb_settings <- function(x) {
+  if (!identical(x$booster, "gbtree")) return(NULL)
+  link <- switch(x$objective,
     "reg:squarederror" = , "reg:linear" = , "reg:pseudohubererror" = ,
     "reg:squaredlogerror" = , "reg:absoluteerror" = c("identity", "identity"),
     "binary:logistic" = , "reg:logistic" = c("logit", "logistic"),
@@ -262,110 +281,27 @@ xgb_settings <- function(model) {
     NULL
   )
   if (is.null(link)) return(NULL)
-  number <- function(field, cast) suppressWarnings(cast(json_string_field(config, field)))
-  base_score <- number("base_score", as.numeric)
-  num_class <- number("num_class", as.integer)
-  num_target <- number("num_target", as.integer)
-  parallel <- number("num_parallel_tree", as.integer)
+  number <- function(v, cast) suppressWarnings(cast(if (nzchar(v)) v else NA))
+  base_score <- number(x$base_score, as.numeric)
+  num_class <- number(x$num_class, as.integer)
+  num_target <- number(x$num_target, as.integer)
+  parallel <- number(x$num_parallel_tree, as.integer)
   if (is.na(num_target)) num_target <- 1L
   if (is.na(parallel)) parallel <- 1L
   # Multi-target models (num_target > 1) cannot be trained from R 1.7.
   if (anyNA(c(base_score, num_class)) || parallel < 1L || num_target != 1L) return(NULL)
-  if (identical(objective, "multi:softprob") != (num_class > 1L)) return(NULL)
+  if (identical(x$objective, "multi:softprob") != (num_class > 1L)) return(NULL)
   list(link = link, base_score = base_score, n_groups = max(num_class, 1L),
        parallel = parallel)
 }
 
-# The dump lines of the trees predict() uses (all, or the first
-# best_iteration iterations of per_iteration trees), with each one's 0-based tree.
-xgb_tree_lines <- function(model, per_iteration) {
-  dump <- tryCatch(xgboost::xgb.dump(model, with_stats = FALSE, dump_format = "text"),
-                   error = function(e) NULL)
-  if (!is.character(dump)) return(NULL)
-  dump <- trimws(dump)
-  header <- grepl("^booster\\[[0-9]+\\]:?$", dump)
-  if (!length(dump) || !header[1L]) return(NULL)
-  tree <- cumsum(header) - 1L
-  lines <- dump[!header]
-  tree <- tree[!header]
-  n_all <- sum(header)
-  n_trees <- n_all
-  best <- model$best_iteration
+# The trees predict() uses: all, or the first best_iteration iterations of
+# per_iteration trees.
+xgb_n_trees <- function(n_all, best, per_iteration) {
   if (!is.null(best) && length(best) == 1L && !is.na(best) && best > 0) {
-    n_trees <- min(n_all, as.integer(best) * per_iteration)
+    return(as.integer(min(n_all, as.integer(best) * per_iteration)))
   }
-  keep <- tree < n_trees
-  lines <- lines[keep]
-  tree <- tree[keep]
-  if (n_trees < 1L || !length(lines)) return(NULL)
-  list(lines = lines, tree = tree, n_trees = n_trees)
-}
-
-# The nodes of the dump lines (features by name or as f<j>; thresholds and
-# leaf values rounded to float), the children's ids as text; NULL for any
-# other line (categorical or indicator splits) or an unknown feature.
-xgb_nodes <- function(lines, features) {
-  num_rx <- "[-+]?(?:[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?|inf|INF|Inf)"
-  split_rx <- paste0("^([0-9]+):\\[(.+)<(", num_rx,
-                     ")\\] yes=([0-9]+),no=([0-9]+),missing=([0-9]+)$")
-  leaf_rx <- paste0("^([0-9]+):leaf=(", num_rx, ")$")
-  is_leaf <- grepl(leaf_rx, lines, perl = TRUE)
-  is_split <- !is_leaf & grepl(split_rx, lines, perl = TRUE)
-  if (!all(is_leaf | is_split)) return(NULL)
-  n_nodes <- length(lines)
-  feature <- rep(-1L, n_nodes)
-  threshold <- numeric(n_nodes)
-  id <- integer(n_nodes)
-  leaf_value <- numeric(n_nodes)
-  # Fields of the splits: id, feature, threshold, yes, no, missing.
-  sp <- split_fields(sub(split_rx, "\\1\t\\2\t\\3\t\\4\t\\5\t\\6", lines[is_split],
-                         perl = TRUE), 6L)
-  lf <- split_fields(sub(leaf_rx, "\\1\t\\2", lines[is_leaf], perl = TRUE), 2L)
-  if (is.null(sp) || is.null(lf)) return(NULL)
-  id[is_split] <- as.integer(sp[, 1L])
-  id[is_leaf] <- as.integer(lf[, 1L])
-  token <- sp[, 2L]
-  j <- match(token, features)
-  by_index <- is.na(j) & grepl("^f[0-9]+$", token)
-  j[by_index] <- as.integer(substring(token[by_index], 2L)) + 1L
-  if (anyNA(j) || any(j > length(features))) return(NULL)
-  feature[is_split] <- j - 1L
-  threshold[is_split] <- as_float(as.numeric(sp[, 3L]))
-  leaf_value[is_leaf] <- as_float(as.numeric(lf[, 2L]))
-  list(is_leaf = is_leaf, is_split = is_split, id = id, feature = feature,
-       threshold = threshold, leaf_value = leaf_value, children = sp[, 4:6, drop = FALSE])
-}
-
-# Global 0-based indices: the nodes of a tree in dump order (the root, id 0,
-# first), and the children (yes, no, missing) of the splits; NULL when the
-# ids are not those of a tree. A tree's node ids are small, so a table
-# indexed by (tree, id) finds them.
-xgb_children <- function(nodes, tree, n_trees) {
-  id <- nodes$id
-  sizes <- tabulate(tree + 1L, n_trees)
-  if (any(sizes < 1L) || anyNA(id)) return(NULL)
-  tree_start <- as.integer(cumsum(c(0, sizes)))
-  first <- tree_start[-length(tree_start)] + 1L
-  if (any(id[first] != 0L)) return(NULL)
-  id_span <- vapply(split(id, tree), max, integer(1)) + 1L
-  id_base <- cumsum(c(0, id_span))[seq_len(n_trees)]
-  slot <- id_base[tree + 1L] + id + 1L
-  if (anyDuplicated(slot)) return(NULL)
-  position <- rep(NA_integer_, sum(id_span))
-  position[slot] <- seq_along(id) - 1L
-  split_tree <- tree[nodes$is_split] + 1L
-  to_global <- function(ids) {
-    ids <- as.integer(ids)
-    ok <- !is.na(ids) & ids >= 0L & ids < id_span[split_tree]
-    out <- rep(NA_integer_, length(ids))
-    out[ok] <- position[(id_base[split_tree] + ids + 1L)[ok]]
-    out
-  }
-  links <- list(left = rep(-1L, length(id)), right = rep(-1L, length(id)),
-                missing = rep(-1L, length(id)))
-  for (k in 1:3) links[[k]][nodes$is_split] <- to_global(nodes$children[, k])
-  if (anyNA(unlist(links))) return(NULL)
-  c(list(tree_start = tree_start), links)
+  as.integer(n_all)
 }
 
 # The base margin: base_score through the objective's link, as a float.
@@ -376,13 +312,6 @@ xgb_base <- function(link, base_score) {
     log = log(as_float(base_score))
   )
   as_float(base)
-}
-
-# Tab-separated fields (exactly k per string) as a character matrix, or NULL.
-split_fields <- function(x, k) {
-  parts <- strsplit(x, "\t", fixed = TRUE)
-  if (any(lengths(parts) != k)) return(NULL)
-  matrix(as.character(unlist(parts, use.names = FALSE)), ncol = k, byrow = TRUE)
 }
 
 # Round doubles to the nearest single-precision float (as a double).

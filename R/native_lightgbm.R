@@ -58,14 +58,30 @@
 # predict() reads as.matrix() of the data.
 
 #' @exportS3Method native_model lgb.Booster
-native_model.lgb.Booster <- function(model) {
+native_model.lgb.Booster <- function(model) lgb_native_parts(lgb_parts(model))
+
+# What the converter reads of a booster: list(text, best_iter, sigmoid), or
+# NULL when the model text cannot be had. A booster is an R6 object (an
+# environment) whose model changes in place (update(), rollback_one_iter()),
+# so this is also its fingerprint in the session cache.
+lgb_parts <- function(model) {
   if (!requireNamespace("lightgbm", quietly = TRUE)) return(NULL)
   text <- tryCatch(model$save_model_to_string(num_iteration = -1L), error = function(e) NULL)
   if (!is.character(text) || length(text) != 1L || is.na(text)) return(NULL)
-  best <- tryCatch(model$best_iter, error = function(e) NULL)
-  sigmoid <- tryCatch(model$params$sigmoid, error = function(e) NULL)
-  tryCatch(lgb_native(text, best_iter = best, sigmoid_param = sigmoid),
+  list(text = text, best_iter = tryCatch(model$best_iter, error = function(e) NULL),
+       sigmoid = tryCatch(model$params$sigmoid, error = function(e) NULL))
+}
+
+lgb_native_parts <- function(parts) {
+  if (is.null(parts)) return(NULL)
+  tryCatch(lgb_native(parts$text, best_iter = parts$best_iter, sigmoid_param = parts$sigmoid),
            lgb_refuse = function(e) NULL)
+}
+
+#' @exportS3Method native_fingerprint lgb.Booster
+native_fingerprint.lgb.Booster <- function(model) {
+  parts <- lgb_parts(model)
+  if (is.null(parts)) NA else parts
 }
 
 # kZeroThreshold (1e-35f as a double) and the largest double below -kZ.

@@ -120,12 +120,18 @@ probe_predict <- function(predict_function, model, newdata, call) {
 # Chunk sizes, in stacked rows. A chunk takes a third of the memory budget
 # (the rest is for what R has not yet collected of the chunks before and
 # for the vectors of the background's length that a profile holds), and
-# through predict() at most max_chunk_rows. Under a plan, a future carries
-# the rows of up to 4 budget-sized chunks (at most max_chunks_per_future).
+# through predict() at most max_chunk_rows. What the native engine holds for
+# the call (the compiled model, its copy of the background rows and their
+# leaves) comes off the budget first (leaving a quarter of it at least).
+# Under a plan, a future carries the rows of up to 4 budget-sized chunks (at
+# most max_chunks_per_future).
 chunk_policy <- function(setup) {
   bytes <- vapply(setup$data, column_bytes, numeric(1))
   per_row <- adapter_row_bytes(setup$adapter, bytes)
-  budget_rows <- min(.Machine$integer.max, max(1, floor(setup$memory_budget / 3 * 2^20 / per_row)))
+  budget <- setup$memory_budget * 2^20
+  held <- if (is.null(setup$native)) 0 else setup$native$bytes + setup$native$leaves_bytes
+  avail <- max(budget - held, budget / 4)
+  budget_rows <- min(.Machine$integer.max, max(1, floor(avail / 3 / per_row)))
   predict_rows <- min(budget_rows, max_chunk_rows)
   list(chunk_rows_direct = budget_rows, chunk_rows_predict = predict_rows,
        per_future = min(max_chunks_per_future, as.integer(4 * budget_rows %/% predict_rows)))

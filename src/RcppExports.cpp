@@ -163,6 +163,44 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_native_leaves
+SEXP cpp_native_leaves(List model, NumericMatrix X, int threads);
+RcppExport SEXP _modelprofiles_cpp_native_leaves(SEXP modelSEXP, SEXP XSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< List >::type model(modelSEXP);
+    Rcpp::traits::input_parameter< NumericMatrix >::type X(XSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_leaves(model, X, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_native_leaves_bytes
+double cpp_native_leaves_bytes(SEXP leaves);
+RcppExport SEXP _modelprofiles_cpp_native_leaves_bytes(SEXP leavesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type leaves(leavesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_leaves_bytes(leaves));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_native_predict_cached
+SEXP cpp_native_predict_cached(List model, NumericMatrix X, IntegerVector src, IntegerVector js, List vals, SEXP leaves, int threads);
+RcppExport SEXP _modelprofiles_cpp_native_predict_cached(SEXP modelSEXP, SEXP XSEXP, SEXP srcSEXP, SEXP jsSEXP, SEXP valsSEXP, SEXP leavesSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< List >::type model(modelSEXP);
+    Rcpp::traits::input_parameter< NumericMatrix >::type X(XSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type src(srcSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type js(jsSEXP);
+    Rcpp::traits::input_parameter< List >::type vals(valsSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type leaves(leavesSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_predict_cached(model, X, src, js, vals, leaves, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_native_pack
 SEXP cpp_native_pack(List model);
 RcppExport SEXP _modelprofiles_cpp_native_pack(SEXP modelSEXP) {
@@ -170,6 +208,16 @@ BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< List >::type model(modelSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_native_pack(model));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_native_size
+NumericVector cpp_native_size(List model);
+RcppExport SEXP _modelprofiles_cpp_native_size(SEXP modelSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< List >::type model(modelSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_size(model));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -200,6 +248,26 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< NumericVector >::type grid(gridSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_native_ice(model, X, rows, j, grid, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_native_randomforest
+SEXP cpp_native_randomforest(IntegerVector ndbigtree, int nrnodes, IntegerVector nodestatus, IntegerVector bestvar, NumericVector xbestsplit, SEXP left_daughter, SEXP right_daughter, SEXP treemap, SEXP nodepred, IntegerVector ncat, int n_classes);
+RcppExport SEXP _modelprofiles_cpp_native_randomforest(SEXP ndbigtreeSEXP, SEXP nrnodesSEXP, SEXP nodestatusSEXP, SEXP bestvarSEXP, SEXP xbestsplitSEXP, SEXP left_daughterSEXP, SEXP right_daughterSEXP, SEXP treemapSEXP, SEXP nodepredSEXP, SEXP ncatSEXP, SEXP n_classesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< IntegerVector >::type ndbigtree(ndbigtreeSEXP);
+    Rcpp::traits::input_parameter< int >::type nrnodes(nrnodesSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type nodestatus(nodestatusSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type bestvar(bestvarSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type xbestsplit(xbestsplitSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type left_daughter(left_daughterSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type right_daughter(right_daughterSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type treemap(treemapSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type nodepred(nodepredSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type ncat(ncatSEXP);
+    Rcpp::traits::input_parameter< int >::type n_classes(n_classesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_randomforest(ndbigtree, nrnodes, nodestatus, bestvar, xbestsplit, left_daughter, right_daughter, treemap, nodepred, ncat, n_classes));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -235,6 +303,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_xgb_read
+SEXP cpp_xgb_read(RawVector ubj, int p, int keep);
+RcppExport SEXP _modelprofiles_cpp_xgb_read(SEXP ubjSEXP, SEXP pSEXP, SEXP keepSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< RawVector >::type ubj(ubjSEXP);
+    Rcpp::traits::input_parameter< int >::type p(pSEXP);
+    Rcpp::traits::input_parameter< int >::type keep(keepSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_xgb_read(ubj, p, keep));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_stack_frame
 List cpp_stack_frame(List data, Nullable<IntegerVector> src_, IntegerVector js, List vals, int threads);
 RcppExport SEXP _modelprofiles_cpp_stack_frame(SEXP dataSEXP, SEXP src_SEXP, SEXP jsSEXP, SEXP valsSEXP, SEXP threadsSEXP) {
@@ -262,11 +342,17 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_group_sums", (DL_FUNC) &_modelprofiles_cpp_group_sums, 5},
     {"_modelprofiles_cpp_nearest_sq", (DL_FUNC) &_modelprofiles_cpp_nearest_sq, 3},
     {"_modelprofiles_cpp_affine_curves", (DL_FUNC) &_modelprofiles_cpp_affine_curves, 4},
+    {"_modelprofiles_cpp_native_leaves", (DL_FUNC) &_modelprofiles_cpp_native_leaves, 3},
+    {"_modelprofiles_cpp_native_leaves_bytes", (DL_FUNC) &_modelprofiles_cpp_native_leaves_bytes, 1},
+    {"_modelprofiles_cpp_native_predict_cached", (DL_FUNC) &_modelprofiles_cpp_native_predict_cached, 7},
     {"_modelprofiles_cpp_native_pack", (DL_FUNC) &_modelprofiles_cpp_native_pack, 1},
+    {"_modelprofiles_cpp_native_size", (DL_FUNC) &_modelprofiles_cpp_native_size, 1},
     {"_modelprofiles_cpp_native_predict", (DL_FUNC) &_modelprofiles_cpp_native_predict, 6},
     {"_modelprofiles_cpp_native_ice", (DL_FUNC) &_modelprofiles_cpp_native_ice, 6},
+    {"_modelprofiles_cpp_native_randomforest", (DL_FUNC) &_modelprofiles_cpp_native_randomforest, 11},
     {"_modelprofiles_cpp_native_ranger", (DL_FUNC) &_modelprofiles_cpp_native_ranger, 7},
     {"_modelprofiles_cpp_native_tree_pd", (DL_FUNC) &_modelprofiles_cpp_native_tree_pd, 7},
+    {"_modelprofiles_cpp_xgb_read", (DL_FUNC) &_modelprofiles_cpp_xgb_read, 3},
     {"_modelprofiles_cpp_stack_frame", (DL_FUNC) &_modelprofiles_cpp_stack_frame, 5},
     {NULL, NULL, 0}
 };

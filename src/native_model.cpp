@@ -142,3 +142,20 @@ SEXP cpp_native_pack(List model) {
   pk->n_outputs = M.F.n_outputs;
   return out;
 }
+
+// Trees, nodes, outputs and the bytes of the packing of a model (packing it
+// when it has no valid cache).
+// [[Rcpp::export(rng = false)]]
+NumericVector cpp_native_size(List model) {
+  NativeModel M(model);
+  const NativeCache* pk = cache_of(model);
+  const mp::Packed* P = pk != nullptr && M.F.nodes == pk->packed.nodes.data() ? &pk->packed : &M.own;
+  const double bytes = static_cast<double>(P->nodes.size()) * sizeof(mp::Node) +
+                       static_cast<double>(P->aux.size()) * sizeof(int) +
+                       static_cast<double>(P->table.size()) * sizeof(mp::Aux) +
+                       static_cast<double>(P->tree_start.size() + P->cat_left.size()) * sizeof(int) +
+                       static_cast<double>(P->leaf_values.size()) * sizeof(double);
+  NumericVector out = NumericVector::create(M.F.n_trees, M.F.n_nodes, M.F.n_outputs, bytes);
+  out.names() = CharacterVector::create("trees", "nodes", "outputs", "bytes");
+  return out;
+}

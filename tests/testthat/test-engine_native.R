@@ -133,8 +133,11 @@ test_that("a ranger forest compiled straight into packed nodes lives in the sess
   expect_error(native_eval(reloaded, X, 1:5, threads = 1L), "no longer in memory")
 })
 
-test_that("within one call, a model is compiled once; nothing is kept after it", {
+test_that("with the session cache off, a model is compiled once within a call, and not kept", {
   skip_if_not_installed("ranger")
+  old <- options(modelprofiles.native_cache = FALSE)
+  on.exit(options(old), add = TRUE)
+  clear_native_cache()
   d <- engine_data(100)
   fit <- ranger::ranger(x = d$X, y = d$y, num.trees = 10, num.threads = 1, seed = 1)
   close <- native_cache_scope()
@@ -145,12 +148,10 @@ test_that("within one call, a model is compiled once; nothing is kept after it",
   inner <- native_cache_scope()
   inner()
   expect_true(identical(native_compile_cached(fit)$cache, a$cache))
-  # Another model replaces it.
   fit2 <- ranger::ranger(x = d$X, y = d$y, num.trees = 5, num.threads = 1, seed = 2)
   expect_false(identical(native_compile_cached(fit2)$cache, a$cache))
   close()
-  expect_null(native_cache$model)
-  expect_null(native_cache$compiled)
+  expect_identical(native_cache_stats()$entries, 0L)
   expect_false(identical(native_compile_cached(fit)$cache, native_compile_cached(fit)$cache))
   # Subgroups and compare_profiles() with the native engine: the predict path's numbers.
   g <- model_profile(fit, d$X, variables = "a", groups = "g", engine = "native")
@@ -159,5 +160,142 @@ test_that("within one call, a model is compiled once; nothing is kept after it",
   cp <- compare_profiles(fit, d$X, variables = c("a", "b"), N = NULL, engine = "native")
   cq <- compare_profiles(fit, d$X, variables = c("a", "b"), N = NULL, engine = "predict")
   expect_equal(cp$distances, cq$distances, tolerance = 1e-10)
-  expect_null(native_cache$model)
+  expect_identical(native_cache_stats()$entries, 0L)
+})
+
+# An AL profile of every column through the native engine equals the predict
+# path's; returns the profile.
+al_native <- function(fit, X, tol = 1e-12, ...) {
+  a <- model_profile(fit, X, type = "accumulated", intervals = 10, N = NULL, engine = "native", ...)
+  b <- model_profile(fit, X, type = "accumulated", intervals = 10, N = NULL, engine = "predict", ...)
+  expect_equal(a$engine, "native")
+  expect_equal(a$agr_profiles, b$agr_profiles, tolerance = tol)
+  a
+}
+
+test_that("the session cache compiles a model once across calls, and is bounded", {
+  skip_if_not_installed("ranger")
+  clear_native_cache()
+  d <- engine_data(200)
+  fit <- ranger::ranger(x = d$X, y = d$y, num.trees = 10, num.threads = 1, seed = 1)
+  s0 <- native_cache_stats()
+  al_native(fit, d$X)
+  s1 <- native_cache_stats()
+  expect_identical(s1$compiles - s0$compiles, 1L)
+  al_native(fit, d$X)
+  model_profile(fit, d$X, variables = "a", engine = "native")
+  s2 <- native_cache_stats()
+  expect_identical(s2$compiles, s1$compiles)
+  expect_gte(s2$hits - s1$hits, 2L)
+  expect_identical(s2$entries, 1L)
+  # An equal copy (another object with the same content) is found too.
+  copy <- fit
+  copy$num.trees <- fit$num.trees
+  expect_identical(native_compile_cached(copy), native_compile_cached(fit))
+  expect_identical(native_cache_stats()$compiles, s2$compiles)
+  # The last native_cache_models models are kept, the most recent first.
+  fits <- lapply(1:5, function(s) ranger::ranger(x = d$X, y = d$y, num.trees = 3, num.threads = 1, seed = s))
+  for (f in fits) native_compile_cached(f)
+  expect_identical(native_cache_stats()$entries, native_cache_models)
+  expect_identical(native_cache_find(fits[[5]]), 1L)
+  expect_identical(native_cache_find(fit), 0L)
+  expect_identical(clear_native_cache(), native_cache_models)
+  expect_identical(native_cache_stats()$entries, 0L)
+  # A model over the byte bound is used, not kept.
+  expect_s3_class(native_compile_cached(fit, max_mib = 1e-6), "mp_native")
+  expect_identical(native_cache_stats()$entries, 0L)
+})
+
+test_that("a changed model is never served from the cache", {
+  skip_if_not_installed("ranger")
+  clear_native_cache()
+  d <- engine_data(200)
+  fit <- ranger::ranger(x = d$X, y = d$y, num.trees = 10, num.threads = 1, seed = 1)
+  a <- al_native(fit, d$X)
+  # One leaf value changed: another object (R copies on modification).
+  f <- fit$forest
+  leaf <- which(f$child.nodeIDs[[1]][[1]] == 0 & f$child.nodeIDs[[1]][[2]] == 0)[1]
+  fit$forest$split.values[[1]][leaf] <- fit$forest$split.values[[1]][leaf] + 100
+  b <- al_native(fit, d$X)
+  expect_false(isTRUE(all.equal(a$agr_profiles, b$agr_profiles)))
+  nm <- native_compile_cached(fit)
+  expect_equal(native_eval(nm, native_matrix(nm, d$X))[, 1],
+               predict(fit, d$X, num.threads = 1)$predictions, tolerance = 1e-12)
+})
+
+test_that("xgboost: a booster changed in place or refitted is compiled again", {
+  skip_if_not_installed("xgboost")
+  clear_native_cache()
+  d <- engine_data(300)
+  X <- d$X[c("a", "b", "c")]
+  M <- as.matrix(X)
+  dtrain <- xgboost::xgb.DMatrix(M, label = d$y)
+  fit <- xgboost::xgb.train(params = list(max_depth = 3, eta = 0.3, nthread = 1), data = dtrain,
+                            nrounds = 5, verbose = 0)
+  a <- al_native(fit, X, tol = 1e-6)
+  n0 <- native_cache_stats()$compiles
+  al_native(fit, X, tol = 1e-6)
+  expect_identical(native_cache_stats()$compiles, n0)
+  # Another booster in the same variable.
+  fit <- xgboost::xgb.train(params = list(max_depth = 2, eta = 0.5, nthread = 1), data = dtrain,
+                            nrounds = 5, verbose = 0)
+  nm <- native_compile_cached(fit)
+  expect_identical(native_cache_stats()$compiles, n0 + 1L)
+  expect_equal(native_eval(nm, native_matrix(nm, X))[, 1], predict(fit, M), tolerance = 1e-6)
+  # More rounds trained into the same handle: the R object is unchanged, the
+  # booster is not.
+  before <- native_eval(nm, native_matrix(nm, X))[, 1]
+  for (i in 5:7) xgboost:::xgb.iter.update(fit$handle, dtrain, i)
+  nm2 <- native_compile_cached(fit)
+  expect_identical(native_cache_stats()$compiles, n0 + 2L)
+  y2 <- native_eval(nm2, native_matrix(nm2, X))[, 1]
+  expect_false(isTRUE(all.equal(before, y2)))
+  expect_equal(y2, predict(fit, M), tolerance = 1e-6)
+})
+
+test_that("lightgbm: a booster updated in place is compiled again", {
+  skip_if_not_installed("lightgbm")
+  clear_native_cache()
+  d <- engine_data(300)
+  X <- d$X[c("a", "b", "c")]
+  M <- as.matrix(X)
+  ds <- lightgbm::lgb.Dataset(M, label = d$y)
+  fit <- lightgbm::lgb.train(params = list(objective = "regression", num_leaves = 7, verbose = -1,
+                                           num_threads = 1, min_data_in_leaf = 5),
+                             data = ds, nrounds = 4)
+  y0 <- native_eval(native_compile_cached(fit), M)[, 1]
+  n0 <- native_cache_stats()$compiles
+  expect_identical(native_eval(native_compile_cached(fit), M)[, 1], y0)
+  expect_identical(native_cache_stats()$compiles, n0)
+  # The same R6 object (identical() to itself) with one more iteration.
+  fit$update()
+  nm <- native_compile_cached(fit)
+  expect_identical(native_cache_stats()$compiles, n0 + 1L)
+  y1 <- native_eval(nm, M)[, 1]
+  expect_false(isTRUE(all.equal(y0, y1)))
+  expect_equal(y1, predict(fit, M), tolerance = 1e-12)
+  fit$rollback_one_iter()
+  expect_identical(native_eval(native_compile_cached(fit), M)[, 1], y0)
+  al_native(fit, X)
+})
+
+test_that("the native engine's memory comes off the chunks' budget", {
+  skip_if_not_installed("ranger")
+  d <- engine_data(2000)
+  fit <- ranger::ranger(x = d$X, y = d$y, num.trees = 50, num.threads = 1, seed = 1)
+  inputs <- setup_inputs(fit, d$X, NULL, NULL, NULL, 1L, 8, environment())
+  rows <- seq_len(nrow(d$X))
+  s_pred <- new_setup(inputs, rows, engine = "predict")
+  s_nat <- new_setup(inputs, rows, engine = "native")
+  nat <- s_nat$native
+  size <- native_size(nat$model)
+  expect_identical(nat$bytes, size[["bytes"]] + 8 * length(nat$X))
+  expect_identical(nat$leaves_bytes, 4 * 2000 * 50)
+  per_row <- 8 * 2^20 / 3 / s_pred$chunk_rows_direct
+  expect_equal(s_nat$chunk_rows_direct,
+               floor(max(8 * 2^20 - nat$bytes - nat$leaves_bytes, 2^21) / 3 / per_row), tolerance = 1)
+  expect_lt(s_nat$chunk_rows_direct, s_pred$chunk_rows_direct)
+  # Leaves over their share of the budget are not kept.
+  small <- setup_inputs(fit, d$X, NULL, NULL, NULL, 1L, 1, environment())
+  expect_identical(new_setup(small, rows, engine = "native")$native$leaves_bytes, 0)
 })

@@ -22,9 +22,13 @@ plain <- function(y) {
 }
 
 # The thresholds of the numeric splits on feature k (1-based, of nm$features)
-# of a ranger or randomForest model, read from the fitted model (ranger) or
-# its flat arrays.
+# of a ranger or randomForest model, read from the fitted model.
 split_thresholds <- function(fit, nm, k) {
+  if (inherits(fit, "randomForest")) {
+    f <- fit$forest
+    inner <- f$nodestatus != -1L & f$bestvar == k
+    return(if (f$ncat[k] == 1L) f$xbestsplit[inner] else numeric())
+  }
   if (!inherits(fit, "ranger")) return(nm$threshold[nm$feature == k - 1L & nm$cat_start < 0L])
   f <- fit$forest
   unlist(Map(function(ch, v, s) s[v == k - 1L & !(ch[[1]] == 0 & ch[[2]] == 0)],
@@ -247,6 +251,42 @@ test_that("a malformed ranger forest is refused (NULL), not walked", {
   expect_null(native_model(bad))
 })
 
+test_that("a malformed randomForest forest is refused (NULL), not walked", {
+  skip_if_not_installed("randomForest")
+  d <- native_data()
+  set.seed(3)
+  fit <- randomForest::randomForest(y ~ a + b + f, d, ntree = 3)
+  expect_s3_class(native_model(fit), "mp_native")
+  f <- fit$forest
+  inner <- which(f$nodestatus[, 2] != -1L)
+  leaf <- which(f$nodestatus[seq_len(f$ndbigtree[2]), 2] == -1L)
+  corrupt <- function(el, value, i) {
+    bad <- fit
+    bad$forest[[el]][i, 2] <- value
+    native_model(bad)
+  }
+  expect_null(corrupt("leftDaughter", 1L, inner[2]))                  # back to the root
+  expect_null(corrupt("leftDaughter", f$leftDaughter[inner[3], 2], inner[2]))  # reached twice
+  expect_null(corrupt("rightDaughter", f$ndbigtree[2] + 1L, inner[1]))  # outside the tree
+  expect_null(corrupt("bestvar", 4L, inner[1]))                       # 3 variables
+  expect_null(corrupt("bestvar", 0L, inner[1]))
+  num <- inner[f$bestvar[inner, 2] != match("f", rownames(fit$importance))]
+  expect_null(corrupt("xbestsplit", NaN, num[1]))                     # no threshold
+  on_f <- inner[f$bestvar[inner, 2] == match("f", rownames(fit$importance))]
+  skip_if(length(on_f) == 0L)
+  expect_null(corrupt("xbestsplit", -1, on_f[1]))                     # a mask out of range
+  bad <- fit
+  bad$forest$ndbigtree[2] <- f$nrnodes + 1L
+  expect_null(native_model(bad))
+  # A classification leaf naming no class.
+  fit <- randomForest::randomForest(c3 ~ a + b, d, ntree = 3)
+  expect_s3_class(native_model(fit), "mp_native")
+  bad <- fit
+  lf <- which(bad$forest$nodestatus[, 1] == -1L)[1]
+  bad$forest$nodepred[lf, 1] <- 4L
+  expect_null(native_model(bad))
+})
+
 test_that("native_matrix maps factor levels by name and names missing variables", {
   skip_if_not_installed("ranger")
   d <- native_data()
@@ -377,6 +417,18 @@ test_that("the flat format's rules: missing values, rule, float32, sums, transfo
     no_cache <- nm
     no_cache$cache <- NULL
     expect_identical(native_eval(no_cache, X, threads = 1L), y)
+    # The leaves of the rows: the same predictions, for the rows as they are.
+    leaves <- native_leaves(nm, X, 2L)
+    expect_identical(native_eval_cached(nm, X, NULL, integer(), list(), leaves, 1L), y)
+    expect_identical(native_eval_cached(nm, X, 200:1, integer(), list(), leaves, 2L),
+                     native_eval(nm, X, 200:1, threads = 1L))
+    # Leaves of other data or of another model are not used; a model without
+    # a kept packing has none.
+    expect_null(native_eval_cached(nm, X + 0, NULL, integer(), list(), leaves, 1L))
+    other <- nm
+    other$cache <- native_pack(nm)
+    expect_null(native_eval_cached(other, X, NULL, integer(), list(), leaves, 1L))
+    expect_error(native_leaves(no_cache, X, 1L), "kept packing")
     rows <- c(1:12, which(is.na(d$u))[1:3], which(is.na(d$v))[1:3])
     grids <- list(
       c(NaN, -2, -1, -0.5, 0, 0.1, 0.1 + 1e-9, 0.3, 0.5, 1, 2, 0.1),
@@ -390,6 +442,9 @@ test_that("the flat format's rules: missing values, rule, float32, sums, transfo
       src <- rep(rows, each = G)
       vals <- rep(grid, times = length(rows))
       expect_identical(ice, native_eval(nm, X, src, k, list(vals), 1L))
+      # From the leaves of the rows, with 1 and 2 threads.
+      expect_identical(native_eval_cached(nm, X, src, k, list(vals), leaves, 1L), ice)
+      expect_identical(native_eval_cached(nm, X, src, k, list(vals), leaves, 2L), ice)
       expect_identical(ice, native_curves(no_cache, X, rows, k, grid, 1L))
       Xs <- X[src, , drop = FALSE]
       Xs[, k] <- vals

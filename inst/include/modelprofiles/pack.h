@@ -6,6 +6,7 @@
 #define MODELPROFILES_PACK_H
 
 #include <cmath>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -147,6 +148,61 @@ inline void pack_forest(const Forest& F, Packed& P) {
   P.leaf_values.clear();
   std::vector<int> to(F.n_nodes), stack;
   for (int t = 0; t < F.n_trees; ++t) pack_tree(F, t, F.tree_start[t], P, to, stack);
+}
+
+// One tree's flat arrays, for converters that check and pack a model a tree
+// at a time (ranger.h, randomforest.h) instead of building the flat arrays
+// of the whole forest; scratch reused from tree to tree.
+struct FlatTree {
+  std::vector<int> feature, left, right, missing, cat_start, cat_len;
+  std::vector<double> threshold, value;
+  int tree_start[2] = {0, 0};
+  // m nodes of K outputs, all leaves of value 0 without a missing child.
+  void resize(int m, int K) {
+    feature.assign(m, -1);
+    left.assign(m, -1);
+    right.assign(m, -1);
+    missing.assign(m, -1);
+    cat_start.assign(m, -1);
+    cat_len.assign(m, 0);
+    threshold.assign(m, 0.0);
+    value.assign(static_cast<std::size_t>(m) * K, 0.0);
+    tree_start[1] = m;
+  }
+};
+
+// Check the tree in `flat` (of a model of p features and K outputs, whose
+// categorical tables are P.cat_left) as check_tree() does, then pack it
+// into P.nodes from packed index `start` on (P.nodes already sized, as
+// pack_tree() needs). "" when valid, else the problem. `seen`, `to` and
+// `stack` are scratch.
+inline std::string pack_flat_tree(const FlatTree& flat, int p, int K, Packed& P, int start,
+                                  std::vector<unsigned char>& seen, std::vector<int>& to,
+                                  std::vector<int>& stack) {
+  const int m = flat.tree_start[1];
+  Forest F;
+  F.n_trees = 1;
+  F.n_nodes = m;
+  F.n_outputs = K;
+  F.n_features = p;
+  F.tree_start = flat.tree_start;
+  F.feature = flat.feature.data();
+  F.threshold = flat.threshold.data();
+  F.left = flat.left.data();
+  F.right = flat.right.data();
+  F.missing = flat.missing.data();
+  F.cat_start = flat.cat_start.data();
+  F.cat_len = flat.cat_len.data();
+  F.cat_left = P.cat_left.data();
+  F.n_cat = static_cast<int>(P.cat_left.size());
+  F.value = flat.value.data();
+  seen.assign(m, 0);
+  to.resize(m);
+  std::string problem = check_shape(F);
+  if (problem.empty()) problem = check_tree(F, 0, seen, stack);
+  if (!problem.empty()) return problem;
+  pack_tree(F, 0, start, P, to, stack);
+  return "";
 }
 
 }  // namespace mp

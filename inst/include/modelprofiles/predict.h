@@ -116,40 +116,130 @@ inline void finish(const Forest& F, const double* s, double* out, std::size_t st
   }
 }
 
-// Rows walked in lockstep by predict_rows() (their memory reads overlap).
+// The split rules of a model as template parameters of the walks, so that
+// the inner loop has no test of them: AUX (the model has nodes with a
+// missing child or a categorical split; without, a missing value is
+// unroutable), RULE and F32 as Forest::rule and Forest::float32. next() is
+// child_of() with the numeric choice made without a branch (the direction
+// is a coin flip to the branch predictor): the same child for every value.
+template <bool AUX, int RULE, bool F32>
+struct Step {
+  static MP_INLINE bool left(double x, double t) {
+    if (F32) {
+      const float xf = static_cast<float>(x), tf = static_cast<float>(t);
+      return RULE == 0 ? xf <= tf : xf < tf;
+    }
+    return RULE == 0 ? x <= t : x < t;
+  }
+  static MP_INLINE int next(const Forest& F, int node, const Node& d, double x) {
+    if (std::isnan(x)) return AUX ? missing_child(F, node) : -1;
+    if (AUX && (d.feature & CAT_FLAG)) {
+      return goes_left_categorical(F, node, x) ? node + 1 : d.right;
+    }
+    const int l = node + 1;
+    const int go_right = -static_cast<int>(!left(x, d.threshold));
+    return l ^ (go_right & (l ^ d.right));
+  }
+};
+
+// Call fn(Step<...>()) with the model's rules.
+template <typename Fn>
+inline void with_rules(const Forest& F, Fn&& fn) {
+  if (F.aux != nullptr) {
+    if (F.rule == 0) {
+      if (F.float32) fn(Step<true, 0, true>()); else fn(Step<true, 0, false>());
+    } else {
+      if (F.float32) fn(Step<true, 1, true>()); else fn(Step<true, 1, false>());
+    }
+  } else {
+    if (F.rule == 0) {
+      if (F.float32) fn(Step<false, 0, true>()); else fn(Step<false, 0, false>());
+    } else {
+      if (F.float32) fn(Step<false, 1, true>()); else fn(Step<false, 1, false>());
+    }
+  }
+}
+
+// Rows walked at once (their memory reads overlap).
 const int LANES = 16;
+
+// Walk rows 0..B-1 (row b's feature values at rows[b * p ...]) down the
+// tree rooted at `root`, LANES rows at a time, a lane that reaches a leaf
+// taking the next row; done(b, leaf) for each row (leaf = -1: unroutable).
+template <typename S, typename Done>
+inline void walk_tree(const Forest& F, int root, const double* rows, std::size_t p, int B,
+                      Done&& done) {
+  const int idle = std::numeric_limits<int>::min();
+  int cur[LANES], who[LANES];
+  const double* at[LANES];
+  int next = 0, active = 0;
+  for (int l = 0; l < LANES; ++l) {
+    who[l] = 0;
+    at[l] = rows;
+    cur[l] = idle;
+    if (next < B) {
+      cur[l] = root;
+      who[l] = next;
+      at[l] = rows + static_cast<std::size_t>(next) * p;
+      ++next;
+      ++active;
+    }
+  }
+  const Node* nodes = F.nodes;
+  while (active > 0) {
+    for (int l = 0; l < LANES; ++l) {
+      const int c = cur[l];
+      if (c == idle) continue;
+      if (c >= 0) {
+        const Node& d = nodes[c];
+        if (d.feature >= 0) {
+          cur[l] = S::next(F, c, d, at[l][d.feature & ~CAT_FLAG]);
+          continue;
+        }
+      }
+      done(who[l], c);
+      if (next < B) {
+        cur[l] = root;
+        who[l] = next;
+        at[l] = rows + static_cast<std::size_t>(next) * p;
+        ++next;
+      } else {
+        cur[l] = idle;
+        --active;
+      }
+    }
+  }
+}
 
 // Predictions of B rows (row-major feature values rows[b * p + f], p >=
 // n_features): output k of row b to out[b + k * stride]. `sums` is scratch
-// of B * n_outputs cells.
+// of B * n_outputs cells. Each row's sums take the trees in order.
 inline void predict_rows(const Forest& F, const double* rows, int B, int p, double* sums,
                          double* out, std::size_t stride) {
-  const int K = F.n_outputs;
-  for (int b = 0; b < B; ++b) init_sums(F, sums + static_cast<std::size_t>(b) * K);
-  for (int t = 0; t < F.n_trees; ++t) {
-    const int root = F.roots[t];
-    for (int b0 = 0; b0 < B; b0 += LANES) {
-      const int nl = std::min(LANES, B - b0);
-      int cur[LANES];
-      for (int l = 0; l < nl; ++l) cur[l] = root;
-      bool moving = true;
-      while (moving) {
-        moving = false;
-        for (int l = 0; l < nl; ++l) {
-          const int node = cur[l];
-          if (node < 0) continue;
-          const Node& d = F.nodes[node];
-          if (d.feature < 0) continue;
-          const double* row = rows + static_cast<std::size_t>(b0 + l) * p;
-          cur[l] = child_of(F, node, d, row[d.feature & ~CAT_FLAG]);
-          moving = true;
-        }
-      }
-      for (int l = 0; l < nl; ++l)
-        add_leaf(F, cur[l], sums + static_cast<std::size_t>(b0 + l) * K);
+  const std::size_t K = static_cast<std::size_t>(F.n_outputs);
+  for (int b = 0; b < B; ++b) init_sums(F, sums + b * K);
+  with_rules(F, [&](auto step) {
+    using S = decltype(step);
+    for (int t = 0; t < F.n_trees; ++t) {
+      walk_tree<S>(F, F.roots[t], rows, static_cast<std::size_t>(p), B,
+                   [&](int b, int leaf) { add_leaf(F, leaf, sums + b * K); });
     }
-  }
-  for (int b = 0; b < B; ++b) finish(F, sums + static_cast<std::size_t>(b) * K, out + b, stride);
+  });
+  for (int b = 0; b < B; ++b) finish(F, sums + b * K, out + b, stride);
+}
+
+// The leaf (packed index, -1 when unroutable) of each of B rows (as in
+// predict_rows()) in each tree: tree t's leaf of row b to leaves[b + t * ld].
+inline void leaf_rows(const Forest& F, const double* rows, int B, int p, int* leaves,
+                      std::size_t ld) {
+  with_rules(F, [&](auto step) {
+    using S = decltype(step);
+    for (int t = 0; t < F.n_trees; ++t) {
+      int* col = leaves + static_cast<std::size_t>(t) * ld;
+      walk_tree<S>(F, F.roots[t], rows, static_cast<std::size_t>(p), B,
+                   [&](int b, int leaf) { col[b] = leaf; });
+    }
+  });
 }
 
 // A stacked design: row r is row src[r] of the column-major n x p matrix X,
@@ -174,13 +264,14 @@ inline void design_rows(const Design& D, std::size_t r0, std::size_t r1, double*
   }
 }
 
-// Rows per block of predict_range(): their feature values fit in 2 MB (a
-// tree's nodes are read once per block), and each of `threads` threads gets
-// a block of the m rows at least.
+// Rows per block of predict_range(): their feature values fit in 256 KB
+// (with a tree's nodes, in a core's level-2 cache: a tree's nodes are read
+// once per block), and each of `threads` threads gets a block of the m rows
+// at least.
 inline std::size_t predict_block(int p, std::size_t m, int threads) {
   const std::size_t pp = static_cast<std::size_t>(std::max(p, 1));
   const std::size_t nt = static_cast<std::size_t>(std::max(threads, 1));
-  std::size_t block = std::max<std::size_t>(16, std::min<std::size_t>(2048, 262144 / pp));
+  std::size_t block = std::max<std::size_t>(16, std::min<std::size_t>(4096, 32768 / pp));
   return std::max<std::size_t>(1, std::min(block, (m + nt - 1) / nt));
 }
 

@@ -53,24 +53,6 @@ inline int ranger_id(double x, int n, int invalid) {
   return x >= 0 && x < n && x == std::floor(x) ? static_cast<int>(x) : invalid;
 }
 
-// One tree's flat arrays (scratch reused from tree to tree).
-struct FlatTree {
-  std::vector<int> feature, left, right, missing, cat_start, cat_len;
-  std::vector<double> threshold, value;
-  int tree_start[2] = {0, 0};
-  void resize(int m, int K) {
-    feature.assign(m, -1);
-    left.assign(m, -1);
-    right.assign(m, -1);
-    missing.assign(m, -1);
-    cat_start.assign(m, -1);
-    cat_len.assign(m, 0);
-    threshold.assign(m, 0.0);
-    value.assign(static_cast<std::size_t>(m) * K, 0.0);
-    tree_start[1] = m;
-  }
-};
-
 }  // namespace detail
 
 // Pack a ranger forest into P. Partition splits with the same mask share
@@ -93,7 +75,7 @@ inline std::string pack_ranger(const RangerForest& R, Packed& P) {
   P = Packed();
   P.nodes.assign(static_cast<std::size_t>(total), Node{0.0, -1, -1});
   P.tree_start.assign(n_trees + 1, 0);
-  detail::FlatTree flat;
+  FlatTree flat;
   std::map<double, int> masks;  // mask -> start in cat_left
   std::vector<unsigned char> seen;
   std::vector<int> to, stack;
@@ -136,29 +118,9 @@ inline std::string pack_ranger(const RangerForest& R, Packed& P) {
       flat.cat_start[u] = it->second;
       flat.cat_len[u] = 64;
     }
-    Forest F;
-    F.n_trees = 1;
-    F.n_nodes = m;
-    F.n_outputs = K;
-    F.n_features = p;
-    F.tree_start = flat.tree_start;
-    F.feature = flat.feature.data();
-    F.threshold = flat.threshold.data();
-    F.left = flat.left.data();
-    F.right = flat.right.data();
-    F.missing = flat.missing.data();
-    F.cat_start = flat.cat_start.data();
-    F.cat_len = flat.cat_len.data();
-    F.cat_left = P.cat_left.data();
-    F.n_cat = static_cast<int>(P.cat_left.size());
-    F.value = flat.value.data();
-    seen.assign(m, 0);
-    to.resize(m);
-    std::string problem = check_shape(F);
-    if (problem.empty()) problem = check_tree(F, 0, seen, stack);
+    const std::string problem = pack_flat_tree(flat, p, K, P, start, seen, to, stack);
     if (!problem.empty()) return where + problem;
     P.tree_start[t] = start;
-    pack_tree(F, 0, start, P, to, stack);
     start += m;
   }
   P.tree_start[n_trees] = start;
