@@ -4,15 +4,20 @@
 #   tools/setup.sh run    what the package and the quick start need
 #   tools/setup.sh check  that, plus what R CMD check --as-cran needs
 #                         (LaTeX for the manual, every suggested package)
+#   tools/setup.sh bench  that, plus the peers and tools of the benchmarks
+#                         (inst/bench/): effectplots, ALEPlot, callr
 set -euo pipefail
 what=${1:-check}
+# bench includes everything of check.
+check=no
+if [ "$what" = "check" ] || [ "$what" = "bench" ]; then check=yes; fi
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 pkgs="r-base-dev r-cran-rcpp r-cran-rcppparallel
   r-cran-cli r-cran-rlang r-cran-ggplot2 r-cran-ranger r-cran-mass"
-if [ "$what" = "check" ]; then
+if [ "$check" = "yes" ]; then
   pkgs="$pkgs r-cran-testthat r-cran-randomforest r-cran-gbm
   r-cran-knitr r-cran-rmarkdown r-cran-vdiffr r-cran-withr
   r-cran-data.table r-cran-jsonlite r-cran-matrix r-cran-nnet r-cran-rpart
@@ -24,7 +29,7 @@ if [ "$what" = "check" ]; then
 fi
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends $pkgs > /dev/null
-if [ "$what" = "check" ]; then
+if [ "$check" = "yes" ]; then
   # Suggested packages that Debian does not build, from CRAN through the
   # repositories R is configured with. xgboost's current release needs
   # R >= 4.3; on older R take 1.7.8.1 from the repository's archive.
@@ -64,5 +69,27 @@ if [ "$what" = "check" ]; then
     # (From the libraries: this session has loaded the old future.)
     fv <- utils::packageVersion("future", lib.loc = .libPaths())
     if (fv < "1.40.0") stop("future >= 1.40.0 is needed, found ", fv)
+  '
+fi
+if [ "$what" = "bench" ]; then
+  # effectplots needs plotly (and so curl, which needs libcurl to build):
+  # Debian's builds.
+  $SUDO apt-get install -y -qq --no-install-recommends r-cran-plotly r-cran-patchwork > /dev/null
+  # The rest from the repositories R is configured with. ALEPlot is archived
+  # there: its last release (1.1) from the repository's archive.
+  $SUDO Rscript -e '
+    repos <- getOption("repos")
+    have <- function(p) requireNamespace(p, quietly = TRUE)
+    need <- c("effectplots", "callr")
+    miss <- need[!vapply(need, have, logical(1))]
+    if (length(miss)) install.packages(miss, Ncpus = 2)
+    if (!have("ALEPlot")) suppressWarnings(install.packages("ALEPlot"))
+    if (!have("ALEPlot")) {
+      install.packages(paste0(sub("/$", "", repos[1L]), "/src/contrib/Archive/ALEPlot/ALEPlot_1.1.tar.gz"),
+                       repos = NULL, type = "source")
+    }
+    need <- c(need, "ALEPlot")
+    ok <- vapply(need, have, logical(1))
+    if (!all(ok)) stop("could not install: ", paste(need[!ok], collapse = ", "))
   '
 fi
