@@ -107,13 +107,25 @@ stack_rows <- function(X, idx) {
 
 bind_rows <- function(lst) do.call(rbind, lst)
 
+# The ICE curves a result keeps, counted without making DALEX's long frame
+# (which modelprofiles makes only when $cp_profiles is read).
+ice_count <- function(r) {
+  cp <- .subset2(r, "cp_profiles")
+  if (inherits(cp, "mp_ice")) {
+    sum(vapply(cp$blocks, function(b) length(b$x) * length(b$ids) * length(b$labels), numeric(1)))
+  } else NROW(cp)
+}
+ice_variables <- function(r) {
+  cp <- .subset2(r, "cp_profiles")
+  if (inherits(cp, "mp_ice")) unique(vapply(cp$blocks, `[[`, "", "v")) else unique(as.character(cp$`_vname_`))
+}
+
 # A modelprofiles result as (var, x, yhat) plus what the checks need.
 mp_out <- function(r, ice = FALSE) {
   a <- r$agr_profiles
   list(profile = data.frame(var = a$`_vname_`, x = a$`_x_`, yhat = a$`_yhat_`),
        info = list(n_predictions = r$n_predictions, engine = r$engine, grids = r$grids,
-                   ice_rows = NROW(r$cp_profiles),
-                   ice_vars = unique(as.character(r$cp_profiles$`_vname_`))),
+                   ice_rows = ice_count(r), ice_vars = ice_variables(r)),
        ice = if (ice) r$cp_profiles$`_yhat_`)
 }
 
