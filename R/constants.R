@@ -13,10 +13,10 @@ max_chunks_per_future <- 64L
 # grid value by grid value (sharing columns) rather than row by row.
 grid_order_rows <- 2000
 
-# Background rows from which engine = "auto" compiles a model for the
-# interval methods (two predictions per row, which below this rarely repay
-# the compilation).
-native_auto_rows <- 20000
+# Stacked rows (per variable) from which engine = "auto" compiles a model
+# of these classes for the interval methods (see native_pays(); families
+# not named: any number).
+native_auto_rows <- c(lgb.Booster = 2000)
 
 # The largest memory budget used, in MiB (1 PiB): more than any machine has,
 # and more than a chunk of 2^31 - 1 stacked rows can use.

@@ -34,6 +34,22 @@ native_prepare <- function(setup, engine, call) {
        memo = new.env(parent = emptyenv()))
 }
 
+# Is compiling `model` (cold) and evaluating m stacked rows natively faster
+# than predicting them through the model's predict()? Yes when the model is
+# compiled already (in the session cache), and for m of at least
+# native_auto_rows[family] (any number for families not named there):
+# measured by inst/bench/bench-native-al.R, where compiling costs less than
+# one call of predict() on a few hundred rows for ranger, randomForest, gbm
+# and xgboost (ranger's and randomForest's predict() rebuild the forest at
+# each call), and repays itself from about 2,000 stacked rows for lightgbm
+# (whose model text takes longest to read).
+native_pays <- function(model, m) {
+  if (is.null(model)) return(TRUE)
+  need <- native_auto_rows[class(model)[1L]]
+  if (is.na(need) || m >= need) return(TRUE)
+  native_cache_on() && tryCatch(native_cache_find(model) > 0L, error = function(e) FALSE)
+}
+
 native_fail <- function(engine, why, call) {
   if (engine == "native") {
     cli::cli_abort(c("The native engine cannot be used: {why}", i = "Use {.code engine = \"auto\"} or {.code \"predict\"}."), call = call)

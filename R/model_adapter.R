@@ -75,6 +75,7 @@ new_adapter <- function(family, predict, task = "regression", classes = NULL,
                         positive = NULL, native = FALSE, linear = FALSE,
                         copies = 2, row_bytes = function(bytes) 0, tree = FALSE,
                         refuse = NULL) {
+  if (is.null(refuse)) refuse <- load_family_package(family)
   if (!is.null(refuse)) {
     why <- refuse
     predict <- function(model, newdata) cli::cli_abort(why, call = NULL)
@@ -90,6 +91,27 @@ new_adapter <- function(family, predict, task = "regression", classes = NULL,
     ),
     class = "mp_adapter"
   )
+}
+
+# The packages whose predict() methods the known families call: loaded when
+# an adapter is made, so that a model read with readRDS() in a session that
+# never attached its package predicts (S3 dispatch finds a method only in a
+# loaded namespace).
+family_packages <- c(
+  ranger = "ranger", randomForest = "randomForest", gbm = "gbm", xgb.Booster = "xgboost",
+  lgb.Booster = "lightgbm", svm = "e1071", train = "caret", model_fit = "parsnip",
+  workflow = "workflows", multinom = "nnet", gam = "mgcv", bam = "mgcv", glmnet = "glmnet",
+  cv.glmnet = "glmnet"
+)
+
+# Load the package of a known family: NULL, or (when it is not installed)
+# the reason its default predictions are refused.
+load_family_package <- function(family, packages = family_packages) {
+  pkg <- unname(packages[family])
+  if (length(pkg) != 1L || is.na(pkg) || isNamespaceLoaded(pkg)) return(NULL)
+  if (requireNamespace(pkg, quietly = TRUE)) return(NULL)
+  c(paste0("Models of class <", family, "> predict through package {.pkg ", pkg, "}, which is not installed."),
+    i = paste0("Install it: {.code install.packages(\"", pkg, "\")}."))
 }
 
 #' @export

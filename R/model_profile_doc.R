@@ -223,9 +223,13 @@
 #' piecewise-constant function of it), instead of one prediction per grid
 #' point. Its outputs are the adapter's classes in the same order, so both
 #' engines label every class alike. With `engine = "auto"` this is used when
-#' the model is supported, except for the interval methods of LD and AL on
-#' fewer than 20,000 background rows: they make two predictions per row,
-#' which rarely repay compiling the model. The native engine does not call
+#' the model is supported; for the interval methods of LD and AL (two
+#' predictions per row and variable) it is used when compiling is faster
+#' than predicting: always for ranger, randomForest, gbm and xgboost, from
+#' 1,000 background rows for lightgbm (whose model text takes longest to
+#' read), and whenever the model is compiled already (compilations are
+#' cached for the session, see [clear_native_cache()]). The native engine
+#' does not call
 #' `predict()` at all (for a large ranger forest each call costs seconds).
 #' `$engine` says which engine was used.
 #'

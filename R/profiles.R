@@ -14,12 +14,13 @@ profile_settings <- function(type, method = "exact", grid_points = 101, splits_t
        level_order = level_order, na_level = na_level, native = native)
 }
 
-# May the native engine stand in for a profile of this type and method?
-# "auto" keeps predict() for the interval methods (two predictions per row,
-# which rarely repay compiling a model) below native_auto_rows rows.
-native_for <- function(engine, type, method, n) {
+# May the native engine stand in for a profile of this type and method
+# over n background rows? "auto" compiles the model for the interval
+# methods (two predictions per row and variable) only when that is faster
+# than predicting (native_pays()).
+native_for <- function(engine, type, method, n, model = NULL) {
   if (engine == "predict") return(FALSE)
-  engine == "native" || type == "partial" || method != "interval" || n >= native_auto_rows
+  engine == "native" || type == "partial" || method != "interval" || native_pays(model, 2 * n)
 }
 
 # The engine a profile reports: "native" when the native or linear engine

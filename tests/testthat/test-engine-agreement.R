@@ -64,7 +64,7 @@ test_that("ranger on a numeric 0/1 response whose first row is class 1: labels a
   expect_identical(model_adapter(fit)$classes, c("1", "0"))
   # The default profiles class "1" in both engines (PD native, AL predict).
   pd <- model_profile(fit, d$X, variables = "a", N = NULL, grid_points = 6)
-  al <- model_profile(fit, d$X, variables = "a", N = NULL, type = "accumulated")
+  al <- model_profile(fit, d$X, variables = "a", N = NULL, type = "accumulated", engine = "predict")
   expect_identical(pd$engine, "native")
   expect_identical(al$engine, "predict")
   expect_identical(pd$class, "1")

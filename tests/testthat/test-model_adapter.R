@@ -338,3 +338,40 @@ test_that("missing values in the first rows do not stop a model whose predict() 
   ref <- model_profile(rf, X[-(1:2), ], variables = "a", type = "accumulated", engine = "predict", N = NULL)
   expect_equal(al$agr_profiles$`_yhat_`, ref$agr_profiles$`_yhat_`, tolerance = 1e-12)
 })
+
+test_that("a model read in a session that never loaded its package predicts", {
+  skip_if_not_installed("ranger")
+  skip_on_cran()
+  fit <- ranger::ranger(mpg ~ ., data = mtcars, num.trees = 20, seed = 1, num.threads = 1)
+  f <- tempfile(fileext = ".rds")
+  script <- tempfile(fileext = ".R")
+  on.exit(unlink(c(f, script)), add = TRUE)
+  saveRDS(fit, f)
+  # A fresh R process: ranger's namespace is not loaded there.
+  code <- sprintf(paste(
+    "fit <- readRDS('%s')",
+    "stopifnot(!isNamespaceLoaded('ranger'))",
+    "p <- modelprofiles::model_profile(fit, data = mtcars, variables = 'wt', N = NULL,",
+    "  engine = 'predict', grid_points = 5, keep_ice = FALSE)",
+    "cat(format(p$agr_profiles[['_yhat_']], digits = 17), sep = '\\n')",
+    sep = "\n"), f)
+  writeLines(code, script)
+  out <- system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", script), stdout = TRUE, stderr = TRUE,
+                 env = paste0("R_LIBS=", paste(.libPaths(), collapse = .Platform$path.sep)))
+  expect_null(attr(out, "status"))
+  grid <- model_profile(fit, data = mtcars, variables = "wt", N = NULL, engine = "predict",
+                        grid_points = 5, keep_ice = FALSE)$agr_profiles
+  ref <- vapply(grid[["_x_"]], function(z) {
+    d <- mtcars
+    d$wt <- z
+    mean(predict(fit, d)$predictions)
+  }, numeric(1))
+  expect_equal(as.numeric(out), ref, tolerance = 1e-14)
+})
+
+test_that("a known family whose package is missing is refused by name", {
+  expect_null(load_family_package("lm"))
+  why <- load_family_package("ranger", c(ranger = "notapackage.mp"))
+  expect_match(why[[1L]], "package {.pkg notapackage.mp}, which is not installed", fixed = TRUE)
+  expect_match(why[["i"]], "install.packages", fixed = TRUE)
+})

@@ -1,13 +1,39 @@
 # One-variable profiles within parts (R/profiles.R): the engine rule of
 # "auto", the ICE budget, and predictions requested once for all variables.
 
-test_that("engine = \"auto\" keeps predict() for interval methods on small backgrounds", {
+test_that("engine = \"auto\" compiles for interval methods when that is faster", {
   expect_true(native_for("auto", "partial", "exact", 10))
   expect_true(native_for("auto", "conditional", "kernel", 10))
-  expect_false(native_for("auto", "accumulated", "interval", native_auto_rows - 1))
-  expect_true(native_for("auto", "accumulated", "interval", native_auto_rows))
   expect_true(native_for("native", "accumulated", "interval", 10))
   expect_false(native_for("predict", "partial", "exact", 1e6))
+  # Families without a threshold (ranger, randomForest): any size.
+  forest <- structure(list(), class = "ranger")
+  expect_true(native_for("auto", "accumulated", "interval", 10, forest))
+  # Boosters: from their measured number of stacked rows (2 per row).
+  booster <- structure(list(), class = "lgb.Booster")
+  need <- native_auto_rows[["lgb.Booster"]]
+  expect_false(native_for("auto", "accumulated", "interval", need / 2 - 1, booster))
+  expect_true(native_for("auto", "accumulated", "interval", need / 2, booster))
+})
+
+test_that("a booster compiled already is used natively at any size", {
+  skip_if_not_installed("lightgbm")
+  clear_native_cache()
+  on.exit(clear_native_cache(), add = TRUE)
+  set.seed(3)
+  d <- data.frame(a = runif(300), b = runif(300))
+  y <- d$a * 2 + sin(3 * d$b) + rnorm(300, sd = 0.1)
+  fit <- lightgbm::lightgbm(data = as.matrix(d), label = y, nrounds = 10, verbose = -1,
+                            params = list(objective = "regression", num_threads = 1, min_data_in_leaf = 5))
+  small <- d[1:40, ]
+  expect_false(native_pays(fit, 80))
+  al <- model_profile(fit, data = small, N = NULL, type = "accumulated", intervals = 5)
+  expect_identical(al$engine, "predict")
+  model_profile(fit, data = d, N = NULL, variables = "a", grid_points = 3)
+  expect_true(native_pays(fit, 80))
+  al2 <- model_profile(fit, data = small, N = NULL, type = "accumulated", intervals = 5)
+  expect_identical(al2$engine, "native")
+  expect_equal(al2$agr_profiles[["_yhat_"]], al$agr_profiles[["_yhat_"]], tolerance = 1e-12)
 })
 
 test_that("ICE curves are kept in order while they fit in half the budget", {
