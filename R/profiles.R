@@ -56,11 +56,13 @@ run_profiles <- function(setup, inputs, s, variables, parts, progress = NULL) {
   # Part by part, each variable in order.
   p <- rep(seq_along(parts), each = length(variables))
   i <- rep(seq_along(variables), times = length(parts))
+  unsupported <- new.env(parent = emptyenv())
   makers <- Map(function(p, i) {
     profile_maker(setup, s, js[i], parts[[p]], grids[[i]], bandwidth[[variables[i]]], keep[p, i],
-                  fitted$values, whole)
+                  fitted$values, whole, unsupported)
   }, p, i)
   res <- execute(setup, unname(makers), progress)
+  warn_no_support(unsupported, setup$call)
   raw <- lapply(seq_along(parts), function(p) {
     stats::setNames(res[(p - 1L) * length(variables) + seq_along(variables)], variables)
   })
@@ -131,7 +133,8 @@ profile_fitted <- function(setup, s, js, parts, progress) {
 # starts (so that its messages come in order): its checks, then the
 # estimator's request, whose result is the estimate (or NULL when the
 # variable takes a single value in a subgroup).
-profile_maker <- function(setup, s, j, part, grid, bandwidth, keep, fitted, whole) {
+profile_maker <- function(setup, s, j, part, grid, bandwidth, keep, fitted, whole,
+                          unsupported = new.env(parent = emptyenv())) {
   function() {
     v <- names(setup$data)[j]
     col <- setup$data[[j]]
@@ -156,7 +159,11 @@ profile_maker <- function(setup, s, j, part, grid, bandwidth, keep, fitted, whol
     req <- estimator_request(setup, s, j, kind, part$rows, grid, bandwidth, keep, fitted)
     finish <- req$finish
     req$finish <- function(acc) {
-      e <- warn_no_support(v, finish(acc), call)
+      e <- finish(acc)
+      if (!is.null(e) && any(e$no_support)) {
+        key <- if (whole) v else paste0(v, " (", part$level, ")")
+        unsupported$found[[key]] <- e$x[e$no_support]
+      }
       if (band_type(setup) %in% c("trees", "infjack")) e <- tree_bands(setup, j, grid, part$rows, e)
       e
     }
@@ -189,16 +196,26 @@ estimator_request <- function(setup, s, j, kind, rows, grid, bandwidth, keep, fi
   )
 }
 
-# Grid points of an LD profile without support: a warning (the estimate
-# goes on unchanged).
-warn_no_support <- function(v, res, call) {
-  if (is.null(res) || !any(res$no_support)) return(res)
-  bad <- res$x[res$no_support]
-  cli::cli_warn(c(
-    "{.field {v}}: {length(bad)} grid point{?s} without background rows nearby; {?its/their} local dependence is {.val {NA}}.",
-    i = "Grid point{?s}: {.val {format(bad, digits = 4)}}."
-  ), call = call)
-  res
+# Grid points of LD profiles without support (the list `found` of
+# environment `unsupported`, by variable, in the order they were met): one warning for all of them (the
+# estimates go on unchanged).
+warn_no_support <- function(unsupported, call) {
+  bad <- unsupported$found
+  if (!length(bad)) return(invisible())
+  n <- sum(lengths(bad))
+  where <- vapply(names(bad), function(k) {
+    paste0(k, ": ", paste(trimws(format(bad[[k]], digits = 4)), collapse = ", "))
+  }, character(1))
+  head <- if (length(bad) == 1L) {
+    "{.field {names(bad)}}: {n} grid point{?s} without background rows nearby; {?its/their} local dependence is {.val {NA}}."
+  } else {
+    "{n} grid points of {length(bad)} profiles without background rows nearby; their local dependence is {.val {NA}}."
+  }
+  if (length(bad) == 1L) {
+    where <- paste0(if (n == 1L) "Grid point: " else "Grid points: ", sub("^[^:]*: ", "", where))
+  }
+  cli::cli_warn(c(head, stats::setNames(where, rep("i", length(where)))), call = call,
+                class = "modelprofiles_no_support")
 }
 
 # Do the bands of the estimator of a column of this kind need its ICE

@@ -162,3 +162,22 @@ test_that("rows with NA in the profiled column are left out of LD, with a warnin
   res <- model_profile(NULL, X, predict_function = pf, variables = "a")
   expect_equal(profile_of(res)$`_yhat_`, profile_of(res)$`_x_` + mean(X$b))
 })
+
+test_that("grid points without support in several variables give one warning", {
+  X <- data.frame(x1 = c(0, 0.1, 0.2, 5, 5.1, 5.2), x2 = c(1, 1.1, 1.2, 9, 9.1, 9.2))
+  pf <- function(m, newdata) newdata$x1 - newdata$x2
+  w <- testthat::capture_warnings(
+    res <- model_profile(NULL, X, pf, type = "conditional", method = "kernel", N = NULL,
+                         bandwidth = c(x1 = 0.05, x2 = 0.05),
+                         variable_splits = list(x1 = c(0.1, 2.5, 5.1), x2 = c(1.1, 4, 5, 9.1)))
+  )
+  expect_length(w, 1L)
+  expect_match(w, "3 grid points of 2 profiles without background rows nearby", fixed = TRUE)
+  expect_match(w, "x1: 2.5", fixed = TRUE)
+  expect_match(w, "x2: 4, 5", fixed = TRUE)
+  expect_identical(res$no_support$x1, 2.5)
+  expect_identical(res$no_support$x2, c(4, 5))
+  # The supported points: the kernel means of the ICE values (the nearest rows dominate).
+  a <- res$agr_profiles
+  expect_identical(is.na(a$`_yhat_`), c(FALSE, TRUE, FALSE, FALSE, TRUE, TRUE, FALSE))
+})
