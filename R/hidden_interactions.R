@@ -10,8 +10,13 @@
 #' the slope of its partial-dependence profile, the profile at the last grid
 #' point minus the profile at the first, over all background rows and within
 #' each subgroup, and flags the variables that are flat overall
-#' (\eqn{|slope| <} `flat`) but slope in opposite directions in subgroups
-#' (some subgroup's slope above `sloped`, another's below `-sloped`).
+#' (\eqn{|slope| <} `flat` \eqn{\times} `scale`) but slope in opposite
+#' directions in subgroups (some subgroup's slope above `sloped`
+#' \eqn{\times} `scale`, another's below minus that). The thresholds are
+#' fractions of the model's prediction scale, so that they mean the same for
+#' a probability and for a price: by default 1 for a classifier's
+#' probabilities, else the standard deviation of the predictions at the
+#' background rows; `scale = 1` makes them absolute.
 #'
 #' Subgroups come from one or more groupings of the rows (`groups`): each
 #' grouping splits the rows by its values (a numeric column with more than
@@ -27,10 +32,14 @@
 #' @param groups The groupings of the rows: names of columns of `data`, or
 #'   a named list (or data frame) of vectors with one value per row of
 #'   `data`.
-#' @param flat A variable whose absolute overall slope is below `flat` is
-#'   flat.
-#' @param sloped A subgroup whose slope exceeds `sloped` in absolute value
-#'   slopes.
+#' @param flat A variable whose absolute overall slope is below `flat`
+#'   times `scale` is flat.
+#' @param sloped A subgroup whose slope exceeds `sloped` times `scale` in
+#'   absolute value slopes.
+#' @param scale The unit of `flat` and `sloped`, on the prediction scale:
+#'   `NULL` (the default) for 1 with a classifier's probabilities and the
+#'   (weighted) standard deviation of the predictions at the background
+#'   rows otherwise, or a positive number (1: absolute thresholds).
 #' @param min_group_size Subgroups with fewer background rows are not read.
 #' @param N Number of background rows to sample when `data` has more; `NULL` uses all rows.
 #' @param grid_points,variable_splits_type The grid, by default five values
@@ -47,7 +56,9 @@
 #'     (the profile at the first and last grid points) and `slope`;
 #'   * `left_out`: the subgroups not read and their numbers of rows;
 #'   * `profiles`: the overall [model_profile()] result and one per grouping;
-#'   * `flat`, `sloped`, `min_group_size`, `grids`, `label`.
+#'   * `flat`, `sloped` (as given), `scale` (the unit used, with attribute
+#'     `"source"`), `flat_abs`, `sloped_abs` (the thresholds on the
+#'     prediction scale), `min_group_size`, `grids`, `label`.
 #' @seealso [model_profile()] with `groups` for the profiles themselves.
 #' @examples
 #' # A model in which x moves the prediction up for one half of the rows and
@@ -60,7 +71,8 @@
 #' plot(h)
 #' @export
 hidden_interactions <- function(x, data = NULL, predict_function = NULL, variables = NULL,
-                                groups, N = 1000, flat = 0.05, sloped = 0.02, min_group_size = 25,
+                                groups, N = 1000, flat = 0.05, sloped = 0.02, scale = NULL,
+                                min_group_size = 25,
                                 grid_points = 5, variable_splits_type = "distinct",
                                 variable_splits = NULL, group_bins = 3,
                                 label = NULL, seed = NULL, weights = NULL, class = NULL,
@@ -79,6 +91,9 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
     if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0) {
       cli::cli_abort("{.arg {th}} must be a non-negative number.", call = env)
     }
+  }
+  if (!is.null(scale) && (!is.numeric(scale) || length(scale) != 1L || !is.finite(scale) || scale <= 0)) {
+    cli::cli_abort("{.arg scale} must be {.code NULL} or a positive number.", call = env)
   }
   inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
   groupings <- resolve_groupings(groups, inputs$data, env)
@@ -126,15 +141,33 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
     ))
   }
   slopes <- slope_table(profiles, overall$variables)
+  scale <- slope_scale(setup, scale, s$native)
   structure(
     list(
-      summary = slope_summary(slopes, overall$variables, flat, sloped),
+      summary = slope_summary(slopes, overall$variables, flat * c(scale), sloped * c(scale)),
       slopes = slopes, left_out = left_out, profiles = profiles,
-      flat = flat, sloped = sloped, min_group_size = min_group_size,
+      flat = flat, sloped = sloped, scale = scale, flat_abs = flat * c(scale),
+      sloped_abs = sloped * c(scale), min_group_size = min_group_size,
       grids = overall$grids, label = setup$label, call = call
     ),
     class = "mp_slopes"
   )
+}
+
+# The unit of the thresholds (with attribute "source"): the one given, 1
+# for a classifier's probabilities, else the weighted standard deviation of
+# the predictions at the background rows (1 if they are all equal).
+slope_scale <- function(setup, scale, native) {
+  if (!is.null(scale)) return(structure(scale, source = "given"))
+  if (identical(setup$adapter$task, "classification")) {
+    return(structure(1, source = "probabilities"))
+  }
+  y <- execute(setup, list(fitted_request(setup, seq_len(setup$n), native)))[[1L]][, 1L]
+  w <- setup$weights
+  m <- sum(w * y) / sum(w)
+  sd <- sqrt(sum(w * (y - m)^2) / sum(w))
+  if (!is.finite(sd) || sd <= 0) return(structure(1, source = "constant predictions"))
+  structure(sd, source = "sd of the predictions")
 }
 
 # Slopes of every profile: one row per subgroup and variable.
@@ -198,8 +231,15 @@ print.mp_slopes <- function(x, ...) {
                 n_sub, " subgroups read",
                 if (nrow(x$left_out)) paste0("; ", nrow(x$left_out), " with fewer than ",
                                              x$min_group_size, " rows not read"))
-  cli::cat_line("  flat: |slope| < ", x$flat, " overall; sloped: |slope| > ", x$sloped,
-                " in a subgroup")
+  sc <- x$scale %||% 1
+  unit <- if (identical(attr(sc, "source"), "given") && sc == 1) "" else {
+    paste0(" x ", format(signif(sc, 4)), " (", attr(sc, "source") %||% "scale", ")")
+  }
+  thr <- function(f, a) {
+    if (nzchar(unit)) paste0(f, unit, " = ", format(signif(a, 4))) else format(f)
+  }
+  cli::cat_line("  flat: |slope| < ", thr(x$flat, x$flat_abs %||% x$flat), " overall; sloped: |slope| > ",
+                thr(x$sloped, x$sloped_abs %||% x$sloped), " in a subgroup")
   cli::cat_line("  ", n_flat, " flat variable", if (n_flat != 1L) "s", ", ",
                 sum(s$hidden), " of them sloped in opposite directions in subgroups")
   shown <- s
@@ -244,7 +284,8 @@ autoplot.mp_slopes <- function(object, ..., geom = c("slopes", "profiles"), vari
     all$variable <- factor(all$variable, levels = variables)
     return(
       ggplot2::ggplot(d, ggplot2::aes(.data$slope, .data$subgroup)) +
-        ggplot2::annotate("rect", xmin = -object$sloped, xmax = object$sloped,
+        ggplot2::annotate("rect", xmin = -(object$sloped_abs %||% object$sloped),
+                          xmax = object$sloped_abs %||% object$sloped,
                           ymin = -Inf, ymax = Inf, alpha = 0.12) +
         ggplot2::geom_vline(xintercept = 0, colour = "grey50") +
         ggplot2::geom_vline(data = all, ggplot2::aes(xintercept = .data$slope),
@@ -256,7 +297,8 @@ autoplot.mp_slopes <- function(object, ..., geom = c("slopes", "profiles"), vari
         ggplot2::facet_wrap(ggplot2::vars(.data$variable)) +
         ggplot2::labs(x = "slope (last grid point minus first)", y = NULL,
                       subtitle = paste0("Slopes of partial dependence by subgroup, ", object$label),
-                      caption = paste0("dashed: all rows; shaded: |slope| <= ", object$sloped)) +
+                      caption = paste0("dashed: all rows; shaded: |slope| <= ",
+                                       format(signif(object$sloped_abs %||% object$sloped, 4)))) +
         ggplot2::theme_bw()
     )
   }

@@ -6,7 +6,7 @@ test_that("opposite slopes in two halves: a flat profile, flagged", {
   d <- data.frame(x = runif(400), z = runif(400), s = sample(c("a", "b"), 400, TRUE))
   f <- function(m, nd) ifelse(nd$s == "a", 1, -1) * nd$x + 0.5 * nd$z
   h <- hidden_interactions(NULL, d, predict_function = f, variables = c("x", "z"), groups = "s",
-                           grid_points = 3, variable_splits_type = "uniform")
+                           grid_points = 3, variable_splits_type = "uniform", scale = 1)
   s <- h$summary
   gx <- h$grids$x
   span <- gx[3] - gx[1]
@@ -88,7 +88,7 @@ test_that("the lesson's slopes, flat columns, opposite subgroups and gaps", {
   s <- lesson_setup()
   expect_message(
     h <- hidden_interactions(subscriber_tree, s$test, predict_function = s$pf, variables = s$vars,
-                             groups = s$groups, variable_splits = s$grids),
+                             groups = s$groups, variable_splits = s$grids, scale = 1),
     "tariff 10 \\(12\\)"
   )
   sm <- h$summary
@@ -120,4 +120,44 @@ test_that("the lesson's slopes, flat columns, opposite subgroups and gaps", {
   expect_true(all(sl$slope[sl$variable == "period"] == 0))
   expect_equal(h$left_out, data.frame(subgroup = "tariff 10", rows = 12L))
   expect_equal(length(unique(sl$subgroup)) - 1L, 12)
+})
+
+test_that("thresholds are fractions of the prediction scale: a price model is flagged", {
+  set.seed(52)
+  d <- data.frame(x = runif(400), z = runif(400), s = sample(c("a", "b"), 400, TRUE))
+  # Prices: x moves them by +-20,000 in the two halves, z by 50,000.
+  f <- function(m, nd) 2e5 + ifelse(nd$s == "a", 2e4, -2e4) * nd$x + 5e4 * nd$z
+  h <- hidden_interactions(NULL, d, predict_function = f, variables = c("x", "z"), groups = "s",
+                           grid_points = 3, variable_splits_type = "uniform", N = NULL)
+  y <- f(NULL, d)
+  sd_y <- sqrt(mean((y - mean(y))^2))
+  expect_equal(c(h$scale), sd_y, tolerance = 1e-12)
+  expect_identical(attr(h$scale, "source"), "sd of the predictions")
+  expect_equal(h$flat_abs, 0.05 * sd_y, tolerance = 1e-12)
+  expect_equal(h$sloped_abs, 0.02 * sd_y, tolerance = 1e-12)
+  expect_identical(h$summary$hidden, c(TRUE, FALSE))
+  expect_output(print(h), paste0("flat: |slope| < 0.05 x ", format(signif(sd_y, 4))), fixed = TRUE)
+  # Absolute thresholds (scale = 1) flag nothing on a price scale.
+  h1 <- hidden_interactions(NULL, d, predict_function = f, variables = c("x", "z"), groups = "s",
+                            grid_points = 3, variable_splits_type = "uniform", N = NULL, scale = 1)
+  expect_identical(h1$summary$hidden, c(FALSE, FALSE))
+  expect_identical(h1$summary$slope, h$summary$slope)
+  expect_output(print(h1), "flat: |slope| < 0.05 overall", fixed = TRUE)
+  # The shaded band of the plot is the absolute one.
+  ld <- ggplot2::layer_data(plot(h), 1)
+  expect_equal(ld$xmax, 0.02 * sd_y, tolerance = 1e-12)
+  expect_error(hidden_interactions(NULL, d, predict_function = f, groups = "s", scale = 0), "positive number")
+})
+
+test_that("a classifier's thresholds are on the probability scale", {
+  skip_if_not_installed("ranger")
+  set.seed(53)
+  d <- data.frame(x = runif(300), z = runif(300), s = factor(sample(c("a", "b"), 300, TRUE)))
+  d$y <- factor(ifelse(d$x + d$z + rnorm(300, sd = 0.3) > 1, "yes", "no"))
+  fit <- ranger::ranger(y ~ x + z + s, data = d, probability = TRUE, num.trees = 20, seed = 1,
+                        num.threads = 1)
+  h <- hidden_interactions(fit, d[c("x", "z", "s")], variables = c("x", "z"), groups = "s", N = NULL)
+  expect_identical(c(h$scale), 1)
+  expect_identical(attr(h$scale, "source"), "probabilities")
+  expect_identical(h$flat_abs, 0.05)
 })
