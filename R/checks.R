@@ -129,7 +129,7 @@ warn_left_out <- function(v, n_na, n, kind, call) {
       i = hint
     ), call = call)
   }
-  cli::cli_warn(c(
+  mp_warn(c(
     "{.field {v}} has {n_na} missing value{?s} among the {n} background rows; {cli::qty(n_na)}{?that row is/those rows are} left out of its profile.",
     i = hint
   ), call = call, class = "modelprofiles_rows_left_out")

@@ -30,7 +30,7 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
     if (length(edges) < 2L) cli::cli_abort("Interval AL needs at least two edges.", call = call)
     inside <- x >= edges[1L] & x <= edges[length(edges)]
     if (!all(inside)) {
-      cli::cli_warn("{sum(!inside)} background row{?s} outside the edges [{format(edges[1L])}, {format(edges[length(edges)])}] {?is/are} left out of the AL profile of {.field {names(setup$data)[j]}}.", call = call)
+      mp_warn("{sum(!inside)} background row{?s} outside the edges [{format(edges[1L])}, {format(edges[length(edges)])}] {?is/are} left out of the AL profile of {.field {names(setup$data)[j]}}.", call = call)
       rows <- rows[inside]
       x <- x[inside]
       w <- w[inside]

@@ -214,7 +214,7 @@ warn_no_support <- function(unsupported, call) {
   if (length(bad) == 1L) {
     where <- paste0(if (n == 1L) "Grid point: " else "Grid points: ", sub("^[^:]*: ", "", where))
   }
-  cli::cli_warn(c(head, stats::setNames(where, rep("i", length(where)))), call = call,
+  mp_warn(c(head, stats::setNames(where, rep("i", length(where)))), call = call,
                 class = "modelprofiles_no_support")
 }
 

@@ -98,3 +98,25 @@ background_rows <- function(data, rows) {
 
 # Weighted column means of an n x outputs matrix (hstats' wcolMeans()).
 weighted_col_means <- function(M, w) colSums(w * M) / sum(w)
+
+# A warning that names the user's call: `call` (an entry point's frame, or
+# a call) as the call the user wrote, with the function's name where it was
+# called through do.call() or as a function object (which R would print as
+# "In (function (x, ...").
+mp_warn <- function(message, call, ..., .envir = parent.frame()) {
+  cli::cli_warn(message, call = user_call(call), ..., .envir = .envir)
+}
+
+user_call <- function(call) {
+  cl <- if (is.environment(call)) rlang::frame_call(call) else call
+  if (!is.call(cl) || is.symbol(cl[[1L]]) || !is.function(cl[[1L]])) return(cl)
+  ns <- asNamespace("modelprofiles")
+  for (fn in getNamespaceExports(ns)) {
+    if (identical(cl[[1L]], get(fn, envir = ns))) {
+      cl[[1L]] <- as.name(fn)
+      return(cl)
+    }
+  }
+  cl[[1L]] <- as.name("<function>")
+  cl
+}

@@ -187,3 +187,19 @@ test_that("bands change no distance, make no prediction and do not depend on thr
   expect_length(plot(c1, geom = "distances", bands = FALSE)$layers, 1L)
   expect_s3_class(plot(c1), "ggplot")
 })
+
+test_that("warnings name the function, also when it is called through do.call()", {
+  X <- data.frame(x1 = c(0, 0.1, 0.2, 5, 5.1, 5.2), x2 = c(1, 1.1, 1.2, 9, 9.1, 9.2))
+  pf <- function(m, newdata) newdata$x1 - newdata$x2
+  args <- list(NULL, X, pf, N = NULL, grid_points = 5, bandwidth = c(x1 = 0.05, x2 = 0.05))
+  w <- tryCatch(do.call(compare_profiles, args), warning = function(w) w)
+  expect_s3_class(w, "modelprofiles_no_support")
+  expect_identical(conditionCall(w)[[1L]], as.name("compare_profiles"))
+  expect_match(paste(deparse(conditionCall(w)), collapse = " "), "^compare_profiles\\(")
+  w2 <- tryCatch(do.call(model_profile, c(args, type = "conditional")), warning = function(w) w)
+  expect_identical(conditionCall(w2)[[1L]], as.name("model_profile"))
+  # Called by name, the call is the user's.
+  w3 <- tryCatch(compare_profiles(NULL, X, pf, N = NULL, grid_points = 5,
+                                  bandwidth = c(x1 = 0.05, x2 = 0.05)), warning = function(w) w)
+  expect_identical(conditionCall(w3)[[1L]], as.name("compare_profiles"))
+})
