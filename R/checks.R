@@ -348,3 +348,27 @@ profile_variables <- function(inputs, variables, type, group_column, given_grids
   }
   usable_variables(data, variables, type, explicit, call, given_grids)
 }
+
+# Arguments given that the estimator does not read (`given`: a logical
+# vector by argument name): one message naming them and what the estimator
+# reads instead, so that none is ignored silently.
+inform_unused <- function(type, method, given) {
+  reads <- switch(
+    paste(type, method),
+    "partial exact" = "grid_points",
+    "conditional kernel" = c("grid_points", "bandwidth"),
+    "conditional interval" = c("grid_points", "intervals"),
+    "accumulated interval" = "intervals",
+    "accumulated kernel" = c("grid_points", "bandwidth"),
+    names(given)
+  )
+  unused <- setdiff(names(given)[given], reads)
+  if (!length(unused)) return(invisible())
+  estimator <- switch(type, partial = "PD", conditional = "LD", accumulated = "AL")
+  cli::cli_inform(c(
+    "{.arg {unused}} {?is/are} not used by {method} {estimator}, which reads {.arg {reads}}.",
+    i = if (type == "accumulated" && method == "interval" && "grid_points" %in% unused) {
+      "Its grid is the edges of {.arg intervals} quantile intervals (or {.arg variable_splits})."
+    }
+  ), class = "modelprofiles_unused_argument")
+}

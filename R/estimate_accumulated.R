@@ -87,11 +87,16 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
 # observed rows (of whole numbers for integer and Date columns): list(x,
 # yhat, ice, ice_rows).
 accumulated_kernel_request <- function(setup, j, grid_points, rows, bandwidth, keep_ice, fitted,
-                                       native = TRUE) {
+                                       native = TRUE, grid = NULL) {
   col <- setup$data[[j]]
-  x <- as.double(col[observed_rows(setup, j, rows)])
-  z <- seq(min(x), max(x), length.out = grid_points)
-  if (whole_scale(col)) z <- unique(round(z))
+  if (!is.null(grid)) {
+    # The user's grid (variable_splits), in increasing order.
+    z <- sort(unique(as.double(grid)))
+  } else {
+    x <- as.double(col[observed_rows(setup, j, rows)])
+    z <- seq(min(x), max(x), length.out = grid_points)
+    if (whole_scale(col)) z <- unique(round(z))
+  }
   kernel_request(setup, j, z, rows, bandwidth, TRUE, keep_ice, native = native, finish = function(k) {
     mp <- mean_at(setup, fitted, k$rows)
     yhat <- matrix(0, length(z), ncol(k$num))

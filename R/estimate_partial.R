@@ -19,9 +19,15 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
                           native = TRUE, linear = FALSE, bands = NULL, affine = FALSE) {
   G <- length(grid[[1L]])
   n <- length(rows)
-  chunk_rows <- request_chunk_rows(setup, native, linear)
-  order <- if (length(cols) == 1L) row_order(setup, n, uses_direct(setup, native, linear)) else "observation"
   lin <- linear_curves(setup, cols, linear)
+  # The native engine takes the predict() path's chunks, so that both sum
+  # the same rows in the same order and give the same numbers bit for bit.
+  chunk_rows <- if (!lin && uses_direct(setup, native)) {
+    min(setup$chunk_rows_direct, setup$chunk_rows_predict)
+  } else {
+    request_chunk_rows(setup, native, linear)
+  }
+  order <- if (length(cols) == 1L) row_order(setup, n, uses_direct(setup, native, linear)) else "observation"
   # Stacked rows per background row: G, or the linear engine's 2 when its
   # curves are never made into a table (an identity link, no bands).
   per_row <- if (lin && affine && setup$linear$identity && band_type(setup) == "none") 2 else G

@@ -58,7 +58,8 @@
 #'   * `profiles`: the overall [model_profile()] result and one per grouping;
 #'   * `flat`, `sloped` (as given), `scale` (the unit used, with attribute
 #'     `"source"`), `flat_abs`, `sloped_abs` (the thresholds on the
-#'     prediction scale), `min_group_size`, `grids`, `label`.
+#'     prediction scale), `min_group_size`, `grids`, `label`,
+#'     `n_predictions` (all the predictions made, the scale's included).
 #' @seealso [model_profile()] with `groups` for the profiles themselves.
 #' @examples
 #' # A model in which x moves the prediction up for one half of the rows and
@@ -142,13 +143,15 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
   }
   slopes <- slope_table(profiles, overall$variables)
   scale <- slope_scale(setup, scale, s$native)
+  made <- sum(vapply(profiles, `[[`, numeric(1), "n_predictions")) + (attr(scale, "n_predictions") %||% 0)
+  attr(scale, "n_predictions") <- NULL
   structure(
     list(
       summary = slope_summary(slopes, overall$variables, flat * c(scale), sloped * c(scale)),
       slopes = slopes, left_out = left_out, profiles = profiles,
       flat = flat, sloped = sloped, scale = scale, flat_abs = flat * c(scale),
       sloped_abs = sloped * c(scale), min_group_size = min_group_size,
-      grids = overall$grids, label = setup$label, call = call
+      grids = overall$grids, label = setup$label, n_predictions = made, call = call
     ),
     class = "mp_slopes"
   )
@@ -162,12 +165,14 @@ slope_scale <- function(setup, scale, native) {
   if (identical(setup$adapter$task, "classification")) {
     return(structure(1, source = "probabilities"))
   }
-  y <- execute(setup, list(fitted_request(setup, seq_len(setup$n), native)))[[1L]][, 1L]
+  out <- execute(setup, list(fitted_request(setup, seq_len(setup$n), native)))
+  y <- out[[1L]][, 1L]
   w <- setup$weights
   m <- sum(w * y) / sum(w)
   sd <- sqrt(sum(w * (y - m)^2) / sum(w))
-  if (!is.finite(sd) || sd <= 0) return(structure(1, source = "constant predictions"))
-  structure(sd, source = "sd of the predictions")
+  made <- sum(attr(out, "n_predictions"))
+  if (!is.finite(sd) || sd <= 0) return(structure(1, source = "constant predictions", n_predictions = made))
+  structure(sd, source = "sd of the predictions", n_predictions = made)
 }
 
 # Slopes of every profile: one row per subgroup and variable.

@@ -211,6 +211,9 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
                           memory_budget = getOption("modelprofiles.memory_budget", 256),
                           engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
+  # (Before the checks assign them.)
+  given <- c(grid_points = !missing(grid_points), intervals = !missing(intervals),
+             bandwidth = !is.null(bandwidth))
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "model_profile", env)
   # DALEX's positional order: model_profile(explainer, variables, N).
@@ -250,6 +253,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
   intervals <- check_whole(intervals, "intervals", 1, env)
   method <- resolve_method(type, method, env)
+  inform_unused(type, method, given)
   grouping <- resolve_group_values(groups, inputs$data, group_title, env)
   variables <- profile_variables(inputs, variables, type, grouping$column, names(variable_splits), env)
   s <- profile_settings(

@@ -191,7 +191,8 @@ estimator_request <- function(setup, s, j, kind, rows, grid, bandwidth, keep, fi
     } else if (s$method == "interval") {
       accumulated_interval_request(setup, j, s$intervals, rows, fitted, edges = grid, native = native)
     } else {
-      accumulated_kernel_request(setup, j, s$grid_points, rows, bandwidth, keep, fitted, native = native)
+      accumulated_kernel_request(setup, j, s$grid_points, rows, bandwidth, keep, fitted, native = native,
+                                 grid = grid)
     }
   )
 }

@@ -299,3 +299,19 @@ test_that("the native engine's memory comes off the chunks' budget", {
   small <- setup_inputs(fit, d$X, NULL, NULL, NULL, 1L, 1, environment())
   expect_identical(new_setup(small, rows, engine = "native")$native$leaves_bytes, 0)
 })
+
+test_that("native and predict() PD are identical bit for bit when the predict path takes several chunks", {
+  skip_if_not_installed("ranger")
+  set.seed(71)
+  n <- 1500
+  X <- data.frame(x1 = rnorm(n), x2 = rnorm(n), x3 = runif(n))
+  y <- X$x1 * X$x2 + sin(3 * X$x3) + rnorm(n, sd = 0.2)
+  fit <- ranger::ranger(x = X, y = y, num.trees = 30, seed = 1, num.threads = 1)
+  # 1,500 rows x 101 points: more stacked rows than one predict() chunk.
+  expect_gt(n * 101, max_chunk_rows)
+  a <- model_profile(fit, X, N = NULL, grid_points = 101, keep_ice = FALSE, engine = "native", threads = 2)
+  b <- model_profile(fit, X, N = NULL, grid_points = 101, keep_ice = FALSE, engine = "predict", threads = 2)
+  expect_identical(a$engine, "native")
+  expect_identical(b$engine, "predict")
+  expect_identical(a$agr_profiles$`_yhat_`, b$agr_profiles$`_yhat_`)
+})

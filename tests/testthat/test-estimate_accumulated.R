@@ -133,3 +133,31 @@ test_that("interval AL on the user's edges", {
   expect_error(model_profile(NULL, X, function(m, d) f(d), variables = "a", type = "accumulated",
                              variable_splits = list(a = c(0, 0.5, 0.5001, 1))), "empty")
 })
+
+test_that("kernel AL honours variable_splits; arguments an estimator does not read are named", {
+  set.seed(61)
+  X <- data.frame(x1 = runif(150), x2 = runif(150))
+  pf <- function(m, nd) sin(3 * nd$x1) + nd$x1 * nd$x2
+  bw <- c(x1 = 0.1)
+  a <- model_profile(NULL, X, pf, type = "accumulated", method = "kernel", N = NULL,
+                     grid_points = 9, bandwidth = bw, variables = "x1")
+  z <- seq(min(X$x1), max(X$x1), length.out = 9)
+  b <- model_profile(NULL, X, pf, type = "accumulated", method = "kernel", N = NULL,
+                     bandwidth = bw, variables = "x1", variable_splits = list(x1 = rev(z)))
+  expect_identical(b$agr_profiles$`_x_`, z)
+  expect_equal(b$agr_profiles$`_yhat_`, a$agr_profiles$`_yhat_`, tolerance = 1e-13)
+  # Another grid is another profile, on that grid.
+  z2 <- c(0.2, 0.4, 0.6, 0.8)
+  c2 <- model_profile(NULL, X, pf, type = "accumulated", method = "kernel", N = NULL,
+                      bandwidth = bw, variables = "x1", variable_splits = list(x1 = z2))
+  expect_identical(c2$agr_profiles$`_x_`, z2)
+  expect_snapshot({
+    r <- model_profile(NULL, X, pf, type = "accumulated", N = NULL, grid_points = 11, variables = "x1")
+    r <- model_profile(NULL, X, pf, type = "accumulated", method = "kernel", N = NULL, intervals = 5,
+                       bandwidth = bw, variables = "x1")
+    r <- model_profile(NULL, X, pf, N = NULL, bandwidth = bw, intervals = 5, variables = "x1",
+                       grid_points = 5)
+  })
+  expect_no_message(model_profile(NULL, X, pf, type = "conditional", method = "interval", N = NULL,
+                                  intervals = 5, grid_points = 5, variables = "x1"))
+})
