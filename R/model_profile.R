@@ -120,6 +120,16 @@
 #'   used) or `"auto"` (the default: native when the model is supported and
 #'   `predict_function` is not given, else predict). See the section on the
 #'   native engine.
+#' @param variable_type `NULL` (every kind of variable) or, as in DALEX,
+#'   `"numerical"` or `"categorical"`: profile only the variables of that
+#'   kind (numeric, date and time-difference columns; or factors, character
+#'   and logical columns). Named `variables` of the other kind are left out
+#'   with a message. DALEX's default is `"numerical"`; this package's,
+#'   `NULL`.
+#' @param center `NULL` or `TRUE`/`FALSE`: DALEX's name for
+#'   `cluster_center` (with `k`, cluster the ICE curves centred on their
+#'   means, or by their values). As in DALEX, it does not shift the
+#'   profiles: AL profiles are always on the mean prediction.
 #' @param ... Must be empty.
 #'
 #' @returns An object of class `mp_profile`: a list with
@@ -209,16 +219,20 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
                           label = NULL, seed = NULL, weights = NULL, class = NULL,
                           threads = NULL,
                           memory_budget = getOption("modelprofiles.memory_budget", 256),
-                          engine = c("auto", "native", "predict"), ...) {
+                          engine = c("auto", "native", "predict"),
+                          variable_type = NULL, center = NULL, ...) {
   call <- match.call()
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "model_profile", env)
   # DALEX's positional order: model_profile(explainer, variables, N).
-  if (is_explainer(x) && is.character(data)) {
-    if (is.null(variables)) variables <- data
-    data <- NULL
-    if (is.numeric(predict_function) && missing(N)) N <- predict_function
-    if (is.numeric(predict_function)) predict_function <- NULL
+  if (is_explainer(x)) dalex_positional(sys.call(), sys.function(), env)
+  variable_type <- check_variable_type(variable_type, env)
+  if (!is.null(center)) {
+    check_flag(center, "center", env)
+    if (!missing(cluster_center) && !identical(center, cluster_center)) {
+      cli::cli_abort("{.arg center} is DALEX's name for {.arg cluster_center}; give one of them.", call = env)
+    }
+    cluster_center <- center
   }
   if (identical(tolower(type[1L]), "ale")) {
     cli::cli_abort(c("{.arg type} must be one of {.val partial}, {.val conditional} or {.val accumulated}, not {.val {type}}.",
@@ -251,7 +265,9 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
   intervals <- check_whole(intervals, "intervals", 1, env)
   method <- resolve_method(type, method, env)
   grouping <- resolve_group_values(groups, inputs$data, group_title, env)
+  explicit <- !is.null(variables)
   variables <- profile_variables(inputs, variables, type, grouping$column, names(variable_splits), env)
+  variables <- variables_of_type(variables, inputs$data, variable_type, explicit, env)
   s <- profile_settings(
     type, method, grid_points, variable_splits_type,
     check_splits(variable_splits, inputs$data, variables, env, na_level), intervals,
