@@ -22,6 +22,18 @@
 #'   kernel-smoothed estimator of eq. 18.9 on an evenly spaced grid of
 #'   `grid_points` values.
 #'
+#' **For DALEX users.** DALEX has a `model_profile()` too: whichever of
+#' DALEX and modelprofiles is attached last (`library()`) masks the other's,
+#' and `modelprofiles::model_profile(explainer, ...)` always calls this one.
+#' With modelprofiles attached last, DALEX's calls work unchanged:
+#' `model_profile(explainer, variables, N)` by position, `type`, `groups`,
+#' `k`, `center`, `variable_type`, `grid_points`, `variable_splits` and
+#' `variable_splits_type` mean what they mean in DALEX (see the section on
+#' DALEX explainers for the differences: the default `N`, every kind of
+#' variable, and the explainer's `weights`, which are used). `plot()`
+#' draws DALEX results next to these ([plot.mp_profile()]), and
+#' [as_dalex()] converts these for DALEX's plot.
+#'
 #' @param x A fitted model, or a DALEX explainer (from `DALEX::explain()`),
 #'   whose model, data, predict function and label are used (DALEX itself is
 #'   not needed).
@@ -205,6 +217,13 @@
 #' # Case weights: a weight of 2 counts a row twice.
 #' w <- rep(1:2, length.out = nrow(mtcars))
 #' model_profile(fit, X, variables = "wt", weights = w, grid_points = 5)
+#'
+#' # A DALEX explainer, in DALEX's positional order (variables, N).
+#' if (requireNamespace("DALEX", quietly = TRUE)) {
+#'   ex <- DALEX::explain(fit, data = X, y = mtcars$mpg, label = "lm", verbose = FALSE)
+#'   pd_ex <- modelprofiles::model_profile(ex, c("wt", "hp"), NULL)
+#'   plot(pd_ex, DALEX::model_profile(ex, c("wt", "hp"), NULL))
+#' }
 #' @export
 model_profile <- function(x, data = NULL, predict_function = NULL, variables = NULL,
                           type = c("partial", "conditional", "accumulated"),
