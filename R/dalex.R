@@ -8,11 +8,21 @@
 # frame of model_profile()) of the parameters they landed in are reset to
 # their defaults and their values moved to `variables` and `N`. A data
 # frame or matrix given second stays the background data (the package's
-# own order). `call` is the user's call (sys.call()), `fn` model_profile.
-dalex_positional <- function(call, fn, env) {
+# own order). `call` is the user's call (sys.call()), `fn` model_profile,
+# `caller` the frame the call was made in (for a `...` passed on to it).
+dalex_positional <- function(call, fn, env, caller) {
   args <- as.list(call)[-1L]
   if (!length(args)) return(invisible())
   given <- names(args) %||% rep("", length(args))
+  # model_profile(...) in a function: the names of the arguments in its `...`.
+  dots <- vapply(args, identical, logical(1), quote(...))
+  if (any(dots)) {
+    n <- eval(quote(...length()), caller)
+    nms <- if (n) eval(quote(...names()), caller)
+    nms <- if (is.null(nms)) rep("", n) else ifelse(is.na(nms), "", nms)
+    at <- which(dots)[1L]
+    given <- c(given[seq_len(at - 1L)], nms, given[-seq_len(at)])
+  }
   params <- setdiff(names(formals(fn)), "...")
   named <- params[stats::na.omit(pmatch(given[nzchar(given)], params))]
   slots <- setdiff(params, named)[seq_len(min(sum(!nzchar(given)), length(setdiff(params, named))))]

@@ -244,7 +244,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "model_profile", env)
   # DALEX's positional order: model_profile(explainer, variables, N).
-  if (is_explainer(x)) dalex_positional(sys.call(), sys.function(), env)
+  if (is_explainer(x)) dalex_positional(sys.call(), sys.function(), env, parent.frame())
   variable_type <- check_variable_type(variable_type, env)
   if (!is.null(center)) {
     check_flag(center, "center", env)

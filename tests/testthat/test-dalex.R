@@ -42,6 +42,15 @@ test_that("an explainer takes DALEX's positional order: model_profile(explainer,
   expect_identical(m$variables, "wt")
   expect_identical(m$N, 32L)
   expect_snapshot(model_profile(ex, "wt", 10, "partial"), error = TRUE)
+  # Called from a function that passes its `...` on, or by do.call().
+  f <- function(...) model_profile(...)
+  expect_identical(f(ex, "wt", NULL, grid_points = 4)$N, 32L)
+  g <- function(e, ...) model_profile(e, ...)
+  r <- g(ex, c("hp", "wt"), 11, grid_points = 4)
+  expect_identical(r$variables, c("hp", "wt"))
+  expect_identical(r$N, 11L)
+  expect_identical(g(ex, variables = "hp", 11, grid_points = 4)$N, 11L)
+  expect_identical(do.call(model_profile, list(ex, "wt", 9, grid_points = 4))$N, 9L)
 })
 
 test_that("PD equals DALEX::model_profile() for numerical and categorical variables", {
