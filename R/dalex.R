@@ -82,8 +82,8 @@ check_variable_type <- function(variable_type, call) {
 inform_explainer_weights <- function(w) {
   if (length(unique(w)) <= 1L) return(invisible())
   cli::cli_inform(c(
-    "The explainer's {.field weights} are used as case weights: the profiles are weighted means.",
-    i = "{.fn DALEX::model_profile} ignores them; give {.code weights = rep(1, nrow(data))} for unweighted profiles."
+    "The explainer's {.field weights} are used as case weights: means over the background rows are weighted.",
+    i = "{.fn DALEX::model_profile} ignores them; {.code weights = rep(1, nrow(data))} gives unweighted results."
   ), .frequency = "once", .frequency_id = "modelprofiles_explainer_weights")
   invisible()
 }
