@@ -219,9 +219,16 @@ check_plot_dots <- function(dots, method, call = rlang::caller_env()) {
   bad <- nms[nzchar(nms) & !results]
   if (!length(bad)) return(invisible())
   known <- setdiff(names(formals(get(method))), c("object", "..."))
+  # DALEX's (ingredients') names of arguments that are here under others.
+  dalex <- c(facet_ncol = "ncol", facet_scales = "scales")
+  renamed <- intersect(bad, names(dalex))
+  hint <- if (length(renamed)) {
+    c(i = paste0("DALEX's ", paste0("{.arg ", renamed, "} is {.arg ", dalex[renamed], "}", collapse = ", "), " here."))
+  }
   cli::cli_abort(c(
     "Unknown argument{?s} to {.fn plot}: {.arg {bad}}.",
-    i = "{.fn plot} of this result takes {.arg {known}}."
+    i = "{.fn plot} of this result takes {.arg {known}}.",
+    hint
   ), call = call)
 }
 

@@ -163,6 +163,7 @@ test_that("plot(ours, DALEX's) draws both in one chart, for each geom", {
   expect_setequal(unique(as.character(pg$layers[[1]]$data$`_label_`)),
                   c("partial dependence", paste0("partial dependence, DALEX: ", c(4, 6, 8))))
   expect_error(plot(ours, list(1)), "DALEX")
+  expect_snapshot(plot(ours, facet_ncol = 1), error = TRUE)
 })
 
 test_that("geom = 'bars', variable_type and a logical center in plot()", {
