@@ -300,3 +300,36 @@ from_dalex <- function(d, call = rlang::caller_env()) {
 }
 
 is_dalex_result <- function(x) inherits(x, "model_profile") && !inherits(x, "mp_profile")
+
+# DALEX's span: for the kernel methods only, one positive number, not with
+# a bandwidth.
+check_span <- function(span, bandwidth, type, method, call) {
+  if (is.null(span)) return(invisible())
+  if (!is.numeric(span) || length(span) != 1L || !is.finite(span) || span <= 0) {
+    cli::cli_abort("{.arg span} must be one positive number, not {.val {format_value(span)}}.", call = call)
+  }
+  if (!is.null(bandwidth)) cli::cli_abort("Give {.arg span} (DALEX's) or {.arg bandwidth}, not both.", call = call)
+  if (type == "partial" || !identical(method, "kernel")) {
+    cli::cli_abort(c(
+      "{.arg span} sets the kernel's bandwidth, which {if (type == 'partial') 'partial dependence' else 'the interval method'} does not have.",
+      i = "Use {.code type = \"conditional\"} or {.code method = \"kernel\"}."
+    ), call = call)
+  }
+  invisible()
+}
+
+# The bandwidths of DALEX's span: span times the range of each numeric
+# variable's grid (given, or made from the values of the rows of positive
+# weight, whose extremes it spans).
+span_bandwidth <- function(span, inputs, variables, variable_splits) {
+  w <- inputs$weights
+  out <- list()
+  for (v in variables) {
+    x <- if (!is.null(variable_splits[[v]])) variable_splits[[v]] else inputs$data[[v]]
+    if (!is.numeric(x) || is.factor(x) || is_time_scale(x)) next
+    if (is.null(variable_splits[[v]]) && !is.null(w)) x <- x[w > 0]
+    r <- diff(range(x[is.finite(x)]))
+    out[[v]] <- span * if (r > 0) r else 1
+  }
+  if (length(out)) unlist(out)
+}

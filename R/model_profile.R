@@ -27,8 +27,8 @@
 #' and `modelprofiles::model_profile(explainer, ...)` always calls this one.
 #' With modelprofiles attached last, DALEX's calls work unchanged:
 #' `model_profile(explainer, variables, N)` by position, `type`, `groups`,
-#' `k`, `center`, `variable_type`, `grid_points`, `variable_splits` and
-#' `variable_splits_type` mean what they mean in DALEX (see the section on
+#' `k`, `center`, `variable_type`, `span`, `grid_points`, `variable_splits`
+#' and `variable_splits_type` mean what they mean in DALEX (see the section on
 #' DALEX explainers for the differences: the default `N`, every kind of
 #' variable, and the explainer's `weights`, which are used). `plot()`
 #' draws DALEX results next to these ([plot.mp_profile()]), and
@@ -142,6 +142,11 @@
 #'   `cluster_center` (with `k`, cluster the ICE curves centred on their
 #'   means, or by their values). As in DALEX, it does not shift the
 #'   profiles: AL profiles are always on the mean prediction.
+#' @param span `NULL` or DALEX's `span` (one positive number) for the
+#'   kernel methods: the bandwidth of each numeric variable is `span` times
+#'   the range of its grid (of `variable_splits`, or of the variable's
+#'   values in `data`, from which the grid is made), as in DALEX. Give
+#'   `span` or `bandwidth`, not both.
 #' @param ... Must be empty.
 #'
 #' @returns An object of class `mp_profile`: a list with
@@ -239,7 +244,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
                           threads = NULL,
                           memory_budget = getOption("modelprofiles.memory_budget", 256),
                           engine = c("auto", "native", "predict"),
-                          variable_type = NULL, center = NULL, ...) {
+                          variable_type = NULL, center = NULL, span = NULL, ...) {
   call <- match.call()
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "model_profile", env)
@@ -283,10 +288,12 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
   intervals <- check_whole(intervals, "intervals", 1, env)
   method <- resolve_method(type, method, env)
+  check_span(span, bandwidth, type, method, env)
   grouping <- resolve_group_values(groups, inputs$data, group_title, env)
   explicit <- !is.null(variables)
   variables <- profile_variables(inputs, variables, type, grouping$column, names(variable_splits), env)
   variables <- variables_of_type(variables, inputs$data, variable_type, explicit, env)
+  if (!is.null(span)) bandwidth <- span_bandwidth(span, inputs, variables, variable_splits)
   s <- profile_settings(
     type, method, grid_points, variable_splits_type,
     check_splits(variable_splits, inputs$data, variables, env, na_level), intervals,

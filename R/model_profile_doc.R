@@ -193,10 +193,10 @@
 #' NULL)` uses all rows; give `data` and `predict_function` by name (a data
 #' frame given second is still the background data). Beyond the arguments
 #' DALEX passes on to ingredients (`grid_points`, `variable_splits`,
-#' `variable_splits_type`, `variable_type`), `groups`, `k` and `center`
-#' (= `cluster_center`) have DALEX's meaning; DALEX's `span` is
-#' `bandwidth = span * diff(range(grid))`, for which LD profiles equal
-#' DALEX's. Where they differ, on purpose:
+#' `variable_splits_type`, `variable_type`, `span`), `groups`, `k` and
+#' `center` (= `cluster_center`) have DALEX's meaning; with `span` (the
+#' bandwidth `span * diff(range(grid))`) LD profiles equal DALEX's. Where
+#' they differ, on purpose:
 #' * `N` is 1000 by default (DALEX: 100), so profiles of the same call
 #'   differ by sampling unless `N = NULL` (all rows);
 #' * every kind of variable is profiled unless `variable_type` is given

@@ -88,6 +88,23 @@ test_that("LD equals DALEX's conditional profile at its bandwidth, span times th
   ours <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp, type = "conditional",
                         bandwidth = bw)
   expect_equal(agr_xy(ours$agr_profiles)$y, agr_xy(theirs$agr_profiles)$y, tolerance = 1e-10)
+  # DALEX's span gives that bandwidth.
+  sp <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp, type = "conditional", span = 0.25)
+  expect_equal(sp$bandwidth, bw, tolerance = 1e-14)
+  expect_equal(sp$agr_profiles$`_yhat_`, ours$agr_profiles$`_yhat_`, tolerance = 1e-14)
+  theirs5 <- DALEX::model_profile(k$ex, "wt", NULL, variable_splits = k$sp["wt"], type = "conditional", span = 0.5)
+  sp5 <- model_profile(k$ex, "wt", NULL, variable_splits = k$sp["wt"], type = "conditional", span = 0.5)
+  expect_equal(sp5$agr_profiles$`_yhat_`, theirs5$agr_profiles$`_yhat_`, tolerance = 1e-10)
+  # Without variable_splits: the range of the data, which the grid spans.
+  d <- model_profile(k$ex, "wt", NULL, type = "conditional", span = 0.25, grid_points = 7)
+  expect_equal(unname(d$bandwidth), 0.25 * diff(range(k$X$wt)), tolerance = 1e-14)
+  expect_equal(range(d$grids$wt), range(k$X$wt))
+  expect_snapshot(model_profile(k$ex, "wt", span = 0.25), error = TRUE)
+  expect_snapshot(model_profile(k$ex, "wt", type = "accumulated", span = 0.25), error = TRUE)
+  expect_error(model_profile(k$ex, "wt", type = "conditional", span = 0.25, bandwidth = 1), "not both")
+  expect_error(model_profile(k$ex, "wt", type = "conditional", span = -1), "positive")
+  # A categorical variable keeps its indicator weights.
+  expect_identical(model_profile(k$ex, "cyl", NULL, type = "conditional", span = 0.25)$variables, "cyl")
 })
 
 test_that("center is DALEX's name for cluster_center", {
