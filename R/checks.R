@@ -4,7 +4,8 @@
 # Case weights: NULL, a column of data (by name), or one number per row of
 # data; from an explainer's weights when not given.
 resolve_weights <- function(weights, x, data, call) {
-  if (is.null(weights) && is_explainer(x)) weights <- x$weights
+  from_explainer <- is.null(weights) && is_explainer(x) && !is.null(x$weights)
+  if (from_explainer) weights <- x$weights
   if (is.null(weights)) return(NULL)
   column <- NULL
   if (is.character(weights) && length(weights) == 1L) {
@@ -33,6 +34,7 @@ resolve_weights <- function(weights, x, data, call) {
     ), call = call)
   }
   weights <- as.double(weights)
+  if (from_explainer) inform_explainer_weights(weights)
   attr(weights, "column") <- column
   weights
 }

@@ -22,6 +22,18 @@
 #'   kernel-smoothed estimator of eq. 18.9 on an evenly spaced grid of
 #'   `grid_points` values.
 #'
+#' **For DALEX users.** DALEX has a `model_profile()` too: whichever of
+#' DALEX and modelprofiles is attached last (`library()`) masks the other's,
+#' and `modelprofiles::model_profile(explainer, ...)` always calls this one.
+#' With modelprofiles attached last, DALEX's calls work unchanged:
+#' `model_profile(explainer, variables, N)` by position, `type`, `groups`,
+#' `k`, `center`, `variable_type`, `span`, `grid_points`, `variable_splits`
+#' and `variable_splits_type` mean what they mean in DALEX (see the section on
+#' DALEX explainers for the differences: the default `N`, every kind of
+#' variable, and the explainer's `weights`, which are used). `plot()`
+#' draws DALEX results next to these ([plot.mp_profile()]), and
+#' [as_dalex()] converts these for DALEX's plot.
+#'
 #' @param x A fitted model, or a DALEX explainer (from `DALEX::explain()`),
 #'   whose model, data, predict function and label are used (DALEX itself is
 #'   not needed).
@@ -120,6 +132,21 @@
 #'   used) or `"auto"` (the default: native when the model is supported and
 #'   `predict_function` is not given, else predict). See the section on the
 #'   native engine.
+#' @param variable_type `NULL` (every kind of variable) or, as in DALEX,
+#'   `"numerical"` or `"categorical"`: profile only the variables of that
+#'   kind (numeric, date and time-difference columns; or factors, character
+#'   and logical columns). Named `variables` of the other kind are left out
+#'   with a message. DALEX's default is `"numerical"`; this package's,
+#'   `NULL`.
+#' @param center `NULL` or `TRUE`/`FALSE`: DALEX's name for
+#'   `cluster_center` (with `k`, cluster the ICE curves centred on their
+#'   means, or by their values). As in DALEX, it does not shift the
+#'   profiles: AL profiles are always on the mean prediction.
+#' @param span `NULL` or DALEX's `span` (one positive number) for the
+#'   kernel methods: the bandwidth of each numeric variable is `span` times
+#'   the range of its grid (of `variable_splits`, or of the variable's
+#'   values in `data`, from which the grid is made), as in DALEX. Give
+#'   `span` or `bandwidth`, not both.
 #' @param ... Must be empty.
 #'
 #' @returns An object of class `mp_profile`: a list with
@@ -195,6 +222,13 @@
 #' # Case weights: a weight of 2 counts a row twice.
 #' w <- rep(1:2, length.out = nrow(mtcars))
 #' model_profile(fit, X, variables = "wt", weights = w, grid_points = 5)
+#'
+#' # A DALEX explainer, in DALEX's positional order (variables, N).
+#' if (requireNamespace("DALEX", quietly = TRUE)) {
+#'   ex <- DALEX::explain(fit, data = X, y = mtcars$mpg, label = "lm", verbose = FALSE)
+#'   pd_ex <- modelprofiles::model_profile(ex, c("wt", "hp"), NULL)
+#'   plot(pd_ex, DALEX::model_profile(ex, c("wt", "hp"), NULL))
+#' }
 #' @export
 model_profile <- function(x, data = NULL, predict_function = NULL, variables = NULL,
                           type = c("partial", "conditional", "accumulated"),
@@ -209,7 +243,8 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
                           label = NULL, seed = NULL, weights = NULL, class = NULL,
                           threads = NULL,
                           memory_budget = getOption("modelprofiles.memory_budget", 256),
-                          engine = c("auto", "native", "predict"), ...) {
+                          engine = c("auto", "native", "predict"),
+                          variable_type = NULL, center = NULL, span = NULL, ...) {
   call <- match.call()
   # (Before the checks assign them.)
   given <- c(grid_points = !missing(grid_points), intervals = !missing(intervals),
@@ -217,11 +252,14 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "model_profile", env)
   # DALEX's positional order: model_profile(explainer, variables, N).
-  if (is_explainer(x) && is.character(data)) {
-    if (is.null(variables)) variables <- data
-    data <- NULL
-    if (is.numeric(predict_function) && missing(N)) N <- predict_function
-    if (is.numeric(predict_function)) predict_function <- NULL
+  if (is_explainer(x)) dalex_positional(sys.call(), sys.function(), env, parent.frame())
+  variable_type <- check_variable_type(variable_type, env)
+  if (!is.null(center)) {
+    check_flag(center, "center", env)
+    if (!missing(cluster_center) && !identical(center, cluster_center)) {
+      cli::cli_abort("{.arg center} is DALEX's name for {.arg cluster_center}; give one of them.", call = env)
+    }
+    cluster_center <- center
   }
   if (identical(tolower(type[1L]), "ale")) {
     cli::cli_abort(c("{.arg type} must be one of {.val partial}, {.val conditional} or {.val accumulated}, not {.val {type}}.",
@@ -253,9 +291,13 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
   intervals <- check_whole(intervals, "intervals", 1, env)
   method <- resolve_method(type, method, env)
+  check_span(span, bandwidth, type, method, env)
   inform_unused(type, method, given)
   grouping <- resolve_group_values(groups, inputs$data, group_title, env)
+  explicit <- !is.null(variables)
   variables <- profile_variables(inputs, variables, type, grouping$column, names(variable_splits), env)
+  variables <- variables_of_type(variables, inputs$data, variable_type, explicit, env)
+  if (!is.null(span)) bandwidth <- span_bandwidth(span, inputs, variables, variable_splits)
   s <- profile_settings(
     type, method, grid_points, variable_splits_type,
     check_splits(variable_splits, inputs$data, variables, env, na_level), intervals,

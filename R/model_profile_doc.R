@@ -186,9 +186,38 @@
 #' weight 0 are left out (as they are of the grids).
 #'
 #' @section DALEX explainers:
-#' An explainer's model, data, predict function, label and weights are used;
-#' DALEX's positional call `model_profile(explainer, variables, N)` works as
-#' in DALEX. With DALEX's default predict function (`DALEX::yhat`), the
+#' An explainer's model, data, predict function, label and weights are used.
+#' Arguments given by position after an explainer are DALEX's:
+#' `model_profile(explainer, "wt")` profiles `wt`, `model_profile(explainer,
+#' c("wt", "hp"), 500)` draws 500 rows and `model_profile(explainer, "wt",
+#' NULL)` uses all rows; give `data` and `predict_function` by name (a data
+#' frame given second is still the background data). Beyond the arguments
+#' DALEX passes on to ingredients (`grid_points`, `variable_splits`,
+#' `variable_splits_type`, `variable_type`, `span`), `groups`, `k` and
+#' `center` (= `cluster_center`) have DALEX's meaning; with `span` (the
+#' bandwidth `span * diff(range(grid))`) LD profiles equal DALEX's. Where
+#' they differ, on purpose:
+#' * `N` is 1000 by default (DALEX: 100), so profiles of the same call
+#'   differ by sampling unless `N = NULL` (all rows);
+#' * every kind of variable is profiled unless `variable_type` is given
+#'   (DALEX: `"numerical"`);
+#' * the explainer's `weights` are case weights (DALEX ignores them): the
+#'   first time in a session that weights which are not all equal change
+#'   the numbers, a message says so; `weights = rep(1, nrow(data))` gives
+#'   DALEX's unweighted profiles;
+#' * AL profiles are Apley's interval estimator by default (DALEX's
+#'   weights the grid's differences with a kernel; `method = "kernel"` is
+#'   this package's kernel estimator); both are shifted by the mean
+#'   prediction.
+#'
+#' Whichever of DALEX and modelprofiles is attached last owns
+#' `model_profile()`: with DALEX attached last, `model_profile(explainer)`
+#' is DALEX's (which needs an explainer) and
+#' `modelprofiles::model_profile(explainer)` this one; with modelprofiles
+#' attached last, `DALEX::model_profile()` is DALEX's. Either way, both
+#' packages' calls work for an explainer.
+#'
+#' With DALEX's default predict function (`DALEX::yhat`), the
 #' package uses its own for the model's family (see [model_adapter()]): the
 #' same probabilities with every class named, and the native engine where it
 #' applies. For a binary classifier the second class in the adapter's order

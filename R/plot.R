@@ -26,12 +26,26 @@
 #'   partial-dependence results (and kernel LD and AL results) keep.
 #' * `geom = "points"`: as `"profiles"`, plus each background row's own
 #'   value drawn on its curve.
+#' * `geom = "bars"`: the profiles of categorical variables as bars, side by
+#'   side for several profiles, as DALEX draws them (bands as error bars).
 #'
 #' `center` anchors every ICE curve (and the aggregate) at 0: `"first"` at the
 #' first grid point, `"middle"` at the grid point in the middle of the grid,
 #' `"mean"` at the curve's own mean over the grid, or a number at that value
 #' of the variable (curves are interpolated linearly between grid points).
 #' Centred ICE curves make differences in shape, i.e. interactions, visible.
+#' `center = FALSE` is no centring and `center = TRUE` is `"mean"` (each
+#' curve on its own mean, as DALEX's `center = TRUE` clusters them).
+#'
+#' @section DALEX results:
+#' Results of `DALEX::model_profile()` can be drawn with the package's own,
+#' in one chart: `plot(ours, dalex_result)` (or several of each, in any
+#' order after the first). Their profiles, ICE curves and observations are
+#' drawn as the package draws its own; when results of both packages are
+#' drawn, DALEX's are named `"<type>, DALEX"` in the legend. The other way
+#' round, DALEX's plot method needs DALEX's object: `plot(dalex_result,
+#' as_dalex(ours))` (see [as_dalex()]). `geom`, `variables` and
+#' `variable_type` have DALEX's meaning.
 #'
 #' A rug at the bottom of each numeric panel shows the background rows'
 #' values of the variable, so the reader sees where a profile rests on few
@@ -47,12 +61,17 @@
 #' names the others (draw them with `variables =`).
 #'
 #' @param object,x An `mp_profile` result.
-#' @param ... More `mp_profile` results to draw in the same chart.
-#' @param geom `"aggregates"`, `"profiles"` or `"points"`.
+#' @param ... More `mp_profile` results (or results of
+#'   `DALEX::model_profile()`) to draw in the same chart.
+#' @param geom `"aggregates"`, `"profiles"`, `"points"` or `"bars"`.
 #' @param variables Variables to draw (default: all).
-#' @param center `NULL` (no centring), `"first"`, `"middle"`, `"mean"` or a
-#'   number (or a Date or date-time, for such variables); for
-#'   `geom = "profiles"` and `"points"`.
+#' @param variable_type `NULL` (the variables of one kind of x axis, see
+#'   below), `"numerical"` or `"categorical"`: draw the variables of that
+#'   kind, as DALEX's `variable_type`. `geom = "bars"` draws the
+#'   categorical ones.
+#' @param center `NULL` or `FALSE` (no centring), `"first"`, `"middle"`,
+#'   `"mean"` (or `TRUE`) or a number (or a Date or date-time, for such
+#'   variables); for `geom = "profiles"` and `"points"`.
 #' @param max_curves Maximum number of ICE curves per variable and profile.
 #' @param rug Draw a rug of the observed values?
 #' @param bands Draw the profiles' bands (see the `bands` argument of
@@ -75,13 +94,24 @@
 #' plot(pd, ld, al)
 #' plot(pd, geom = "profiles", center = "first")
 #' plot(pd, ld, al, sort = "importance")
+#'
+#' # Categorical variables as bars.
+#' d <- transform(mtcars, cyl = factor(cyl))
+#' fit2 <- lm(mpg ~ cyl + wt, data = d)
+#' plot(model_profile(fit2, d[c("cyl", "wt")]), geom = "bars")
+#'
+#' # A DALEX result in the same chart.
+#' if (requireNamespace("DALEX", quietly = TRUE)) {
+#'   ex <- DALEX::explain(fit, data = X, y = mtcars$mpg, label = "lm", verbose = FALSE)
+#'   plot(pd, DALEX::model_profile(ex, N = NULL))
+#' }
 #' @name plot.mp_profile
 NULL
 
 #' @rdname plot.mp_profile
 #' @exportS3Method ggplot2::autoplot
-autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", "points"),
-                                variables = NULL, center = NULL, max_curves = 100,
+autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", "points", "bars"),
+                                variables = NULL, variable_type = NULL, center = NULL, max_curves = 100,
                                 rug = TRUE, bands = TRUE, ncol = NULL, scales = c("free_x", "free"),
                                 title = NULL, subtitle = NULL, sort = c("none", "importance")) {
   geom <- match.arg(geom)
@@ -89,15 +119,27 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
   sort <- match.arg(sort)
   check_plot_dots(list(...), "autoplot.mp_profile")
   objs <- c(list(object), list(...))
+  objs <- lapply(objs, function(o) if (is_dalex_result(o)) from_dalex(o) else o)
   is_prof <- vapply(objs, inherits, logical(1), "mp_profile")
   if (!all(is_prof)) {
-    cli::cli_abort("Every object to draw must be a {.fn model_profile} result; argument{?s} {which(!is_prof)} {?is/are} not.")
+    cli::cli_abort("Every object to draw must be a {.fn model_profile} result (of modelprofiles or DALEX); argument{?s} {which(!is_prof)} {?is/are} not.")
   }
-  if (!is.null(center) && geom == "aggregates") {
+  # DALEX's logical `center`: FALSE is none, TRUE each curve on its mean.
+  if (isFALSE(center)) center <- NULL
+  if (isTRUE(center)) center <- "mean"
+  if (!is.null(center) && geom %in% c("aggregates", "bars")) {
     cli::cli_abort("{.arg center} applies to ICE curves: use {.code geom = \"profiles\"} or {.code \"points\"}.")
   }
   check_center(center)
-  d <- profile_plot_data(objs, geom, variables, center, max_curves, rug, isTRUE(bands), sort)
+  variable_type <- check_variable_type(variable_type, rlang::current_env())
+  if (geom == "bars") {
+    if (identical(variable_type, "numerical")) {
+      cli::cli_abort("{.code geom = \"bars\"} draws categorical variables; numerical ones are drawn as lines ({.code geom = \"aggregates\"}).")
+    }
+    variable_type <- "categorical"
+  }
+  d <- profile_plot_data(objs, geom, variables, center, max_curves, rug, isTRUE(bands), sort, variable_type)
+  if (geom == "bars") return(finish_plot(bar_plot(d), d, objs, center, scales, ncol, title, subtitle))
   p <- ggplot2::ggplot()
   p <- add_band_layer(p, d)
   xy <- function(...) ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_label_"]], ...)
@@ -121,20 +163,45 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     p <- p + ggplot2::geom_rug(data = d$rug, ggplot2::aes(x = .data[["_x_"]]), inherit.aes = FALSE,
                                alpha = 0.25, sides = "b", length = ggplot2::unit(0.02, "npc"), na.rm = TRUE)
   }
+  finish_plot(p, d, objs, center, scales, ncol, title, subtitle)
+}
+
+# Aggregated profiles of categorical variables as dodged bars, as DALEX
+# draws them, with the bands as error bars.
+bar_plot <- function(d) {
+  dodge <- ggplot2::position_dodge(width = 0.9)
+  p <- ggplot2::ggplot() +
+    ggplot2::geom_col(data = d$agr, ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], fill = .data[["_label_"]]),
+                      position = dodge, width = 0.85, na.rm = TRUE)
+  b <- d$agr[!is.na(d$agr$`_lower_`) & !is.na(d$agr$`_upper_`), , drop = FALSE]
+  if (nrow(b)) {
+    p <- p + ggplot2::geom_errorbar(
+      data = b, ggplot2::aes(.data[["_x_"]], ymin = .data[["_lower_"]], ymax = .data[["_upper_"]],
+                             group = .data[["_label_"]]),
+      position = dodge, width = 0.3, colour = "grey30", show.legend = FALSE
+    )
+  }
+  p
+}
+
+# Panels, labels, legend and theme of a plot of profiles.
+finish_plot <- function(p, d, objs, center, scales, ncol, title, subtitle) {
   entries <- d$entries
   p + ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = scales, ncol = ncol) +
     ggplot2::labs(x = NULL, y = y_label(d$types, center), colour = legend_title(objs, d$labels),
-                  title = title, subtitle = subtitle) +
-    ggplot2::guides(colour = ggplot2::guide_legend(
-      nrow = if (sum(nchar(entries)) > 60) ceiling(length(entries) / 2) else 1,
-      title.position = "top"
-    )) +
+                  fill = legend_title(objs, d$labels), title = title, subtitle = subtitle) +
+    ggplot2::guides(colour = legend_guide(entries), fill = legend_guide(entries)) +
     ggplot2::theme_bw() +
     ggplot2::theme(
       legend.position = if (length(entries) > 1L) "bottom" else "none",
       strip.background = ggplot2::element_rect(fill = "grey95"),
       panel.grid.minor = ggplot2::element_blank()
     )
+}
+
+legend_guide <- function(entries) {
+  ggplot2::guide_legend(nrow = if (sum(nchar(entries)) > 60) ceiling(length(entries) / 2) else 1,
+                        title.position = "top")
 }
 
 #' @rdname plot.mp_profile
@@ -148,13 +215,20 @@ plot.mp_profile <- function(x, ...) {
 check_plot_dots <- function(dots, method, call = rlang::caller_env()) {
   nms <- names(dots)
   if (is.null(nms)) return(invisible())
-  results <- vapply(dots, inherits, logical(1), c("mp_profile", "mp_profile_2d"))
+  results <- vapply(dots, inherits, logical(1), c("mp_profile", "mp_profile_2d", "model_profile"))
   bad <- nms[nzchar(nms) & !results]
   if (!length(bad)) return(invisible())
   known <- setdiff(names(formals(get(method))), c("object", "..."))
+  # DALEX's (ingredients') names of arguments that are here under others.
+  dalex <- c(facet_ncol = "ncol", facet_scales = "scales")
+  renamed <- intersect(bad, names(dalex))
+  hint <- if (length(renamed)) {
+    c(i = paste0("DALEX's ", paste0("{.arg ", renamed, "} is {.arg ", dalex[renamed], "}", collapse = ", "), " here."))
+  }
   cli::cli_abort(c(
     "Unknown argument{?s} to {.fn plot}: {.arg {bad}}.",
-    i = "{.fn plot} of this result takes {.arg {known}}."
+    i = "{.fn plot} of this result takes {.arg {known}}.",
+    hint
   ), call = call)
 }
 

@@ -6,9 +6,9 @@
 # one kind of x axis, with the legend's entries; panels in the order of
 # the variables, or by importance (sort = "importance").
 profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, bands = TRUE,
-                              sort = "none") {
+                              sort = "none", variable_type = NULL) {
   labels <- profile_labels(objs)
-  vars <- plot_variables(objs, variables)
+  vars <- plot_variables(objs, variables, variable_type)
   if (sort == "importance") vars <- importance_order(objs[[1L]], vars)
   # The kind of the x axis: "numeric", "Date", "POSIXct" (continuous) or
   # "categorical"; `_x_` is made of that kind (plot_x()).
@@ -16,7 +16,7 @@ profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, ba
   x_kind <- structure(kinds[[vars[1L]]], tz = x_tz(objs, vars))
   numeric_x <- x_kind != "categorical"
   agr <- do.call(rbind, lapply(seq_along(objs), function(i) {
-    d <- plot_bands(objs[[i]], if (geom != "aggregates") center, bands)
+    d <- plot_bands(objs[[i]], if (geom %in% c("profiles", "points")) center, bands)
     d <- d[d$`_vname_` %in% vars, c("_vname_", "_label_", "_x_", "_yhat_", "_lower_", "_upper_"), drop = FALSE]
     d$`_label_` <- unname(shown_labels(objs[[i]], labels[i], length(objs))[d$`_label_`])
     d$`_x_` <- plot_x(d$`_x_`, x_kind)
@@ -24,7 +24,7 @@ profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, ba
   }))
   agr <- order_vars(fix_x(agr, numeric_x, objs, vars), vars)
   curves <- points <- NULL
-  if (geom != "aggregates") {
+  if (geom %in% c("profiles", "points")) {
     curves <- order_vars(ice_curves(objs, labels, vars, max_curves, x_kind), vars)
     if (!is.null(center)) {
       curves <- center_curves(curves, center)
@@ -45,7 +45,7 @@ profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, ba
 # The variables to draw: those asked for (all by default) of one kind of x
 # axis, the numeric ones when the kinds are mixed (with a message saying
 # how to draw the others).
-plot_variables <- function(objs, variables, call = rlang::caller_env()) {
+plot_variables <- function(objs, variables, variable_type = NULL, call = rlang::caller_env()) {
   kinds <- variable_kinds(objs)
   vars <- names(kinds)
   if (!is.null(variables)) {
@@ -54,6 +54,14 @@ plot_variables <- function(objs, variables, call = rlang::caller_env()) {
       cli::cli_abort("No profile of {.val {unknown}} to draw; the profiles have {.val {vars}}.", call = call)
     }
     vars <- intersect(variables, vars)
+  }
+  if (!is.null(variable_type)) {
+    # DALEX's variable_type: the kind of variables drawn.
+    of_type <- vars[(kinds[vars] == "categorical") == (variable_type == "categorical")]
+    if (!length(of_type)) {
+      cli::cli_abort("No {variable_type} variable to draw; the profiles have {.val {vars}}.", call = call)
+    }
+    vars <- of_type
   }
   if (length(unique(kinds[vars])) <= 1L) return(vars)
   drawn <- if (any(kinds[vars] == "numeric")) "numeric" else kinds[[vars[1L]]]
@@ -82,6 +90,9 @@ order_vars <- function(d, vars) {
 profile_labels <- function(objs) {
   labels <- vapply(objs, function(o) o$label, character(1))
   types <- vapply(objs, function(o) legend_type(o$type), character(1))
+  # DALEX's results drawn with the package's own are told apart.
+  dalex <- vapply(objs, function(o) identical(o$source, "DALEX"), logical(1))
+  if (any(dalex) && !all(dalex)) types[dalex] <- paste0(types[dalex], ", DALEX")
   title <- NULL
   if (anyDuplicated(labels)) {
     if (length(unique(labels)) == 1L && !anyDuplicated(types)) {

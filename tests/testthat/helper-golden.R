@@ -674,7 +674,9 @@ golden_options <- list(cli.width = 80, cli.condition_width = Inf, cli.unicode = 
                        cli.hyperlink_vignette = FALSE, crayon.enabled = FALSE,
                        useFancyQuotes = FALSE, width = 80, digits = 7, scipen = 0, OutDec = ".",
                        modelprofiles.memory_budget = NULL, modelprofiles.threads = NULL,
-                       modelprofiles.row_order = NULL)
+                       modelprofiles.row_order = NULL,
+                       # Messages said once a session are said in every case.
+                       rlib_message_verbosity = "verbose")
 
 # Run one case: its result's digest, with the messages, warnings and error
 # it gave and the rows of each call of the counted predict functions.

@@ -1,0 +1,335 @@
+# DALEX interoperability: DALEX's positional call for explainers, results
+# converted both ways (as_dalex() for DALEX's and ingredients' plot
+# methods; from_dalex() for plot() of ours), and the once-a-session note
+# that an explainer's weights are used.
+
+# For an explainer, arguments given by position after it are DALEX's
+# `model_profile(explainer, variables, N)`: the names (in `env`, the
+# frame of model_profile()) of the parameters they landed in are reset to
+# their defaults and their values moved to `variables` and `N`. A data
+# frame or matrix given second stays the background data (the package's
+# own order). `call` is the user's call (sys.call()), `fn` model_profile,
+# `caller` the frame the call was made in (for a `...` passed on to it).
+dalex_positional <- function(call, fn, env, caller) {
+  args <- as.list(call)[-1L]
+  if (!length(args)) return(invisible())
+  given <- names(args) %||% rep("", length(args))
+  # model_profile(...) in a function: the names of the arguments in its `...`.
+  dots <- vapply(args, identical, logical(1), quote(...))
+  if (any(dots)) {
+    n <- eval(quote(...length()), caller)
+    nms <- if (n) eval(quote(...names()), caller)
+    nms <- if (is.null(nms)) rep("", n) else ifelse(is.na(nms), "", nms)
+    at <- which(dots)[1L]
+    given <- c(given[seq_len(at - 1L)], nms, given[-seq_len(at)])
+  }
+  params <- setdiff(names(formals(fn)), "...")
+  named <- params[stats::na.omit(pmatch(given[nzchar(given)], params))]
+  slots <- setdiff(params, named)[seq_len(min(sum(!nzchar(given)), length(setdiff(params, named))))]
+  slots <- setdiff(slots, "x")
+  if (length(slots) && slots[1L] == "data") {
+    first <- get("data", envir = env)
+    if (is.data.frame(first) || is.matrix(first)) slots <- slots[-1L]
+  }
+  if (!length(slots)) return(invisible())
+  free <- setdiff(c("variables", "N"), named)
+  if (length(slots) > length(free)) {
+    cli::cli_abort(c(
+      "An explainer takes {.arg variables} and {.arg N} by position, as in {.fn DALEX::model_profile}; name the other arguments.",
+      i = "E.g. {.code model_profile(explainer, \"x1\", 500, type = \"accumulated\")}."
+    ), call = env)
+  }
+  values <- mget(slots, envir = env)
+  for (s in slots) assign(s, eval(formals(fn)[[s]], env), envir = env)
+  for (i in seq_along(slots)) assign(free[i], values[[i]], envir = env)
+  invisible()
+}
+
+# The variables of kind `variable_type` ("numerical": numbers, dates and
+# time differences; "categorical": factors, character and logical columns),
+# as DALEX's `variable_type` chooses them; those of the other kind that the
+# user named are left out with a message. NULL keeps every kind.
+variables_of_type <- function(variables, data, variable_type, explicit, call) {
+  if (is.null(variable_type)) return(variables)
+  kind <- vapply(variables, function(v) column_kind(data[[v]]), character(1))
+  want <- if (variable_type == "numerical") "numeric" else "categorical"
+  keep <- variables[kind == want]
+  dropped <- setdiff(variables, keep)
+  if (!length(keep)) {
+    among <- if (explicit) " among {.arg variables}" else ""
+    cli::cli_abort(c(
+      paste0("No {variable_type} variable to profile", among, "."),
+      i = "Use {.code variable_type = NULL} for every kind of variable."
+    ), call = call)
+  }
+  if (explicit && length(dropped)) {
+    cli::cli_inform("{.code variable_type = \"{variable_type}\"}: leaving out {.val {dropped}}.")
+  }
+  keep
+}
+
+check_variable_type <- function(variable_type, call) {
+  if (is.null(variable_type)) return(NULL)
+  if (!is.character(variable_type) || length(variable_type) != 1L ||
+      !variable_type %in% c("numerical", "categorical")) {
+    cli::cli_abort("{.arg variable_type} must be {.val numerical}, {.val categorical} or {.code NULL}, not {.val {format_value(variable_type)}}.", call = call)
+  }
+  variable_type
+}
+
+# An explainer's weights (checked, `w`) that are not all equal change the
+# profiles; DALEX ignores them. Said once a session.
+inform_explainer_weights <- function(w) {
+  if (length(unique(w)) <= 1L) return(invisible())
+  cli::cli_inform(c(
+    "The explainer's {.field weights} are used as case weights: means over the background rows are weighted.",
+    i = "{.fn DALEX::model_profile} ignores them; {.code weights = rep(1, nrow(data))} gives unweighted results."
+  ), .frequency = "once", .frequency_id = "modelprofiles_explainer_weights")
+  invisible()
+}
+
+#' Convert profiles to DALEX's `model_profile` objects
+#'
+#' `as_dalex()` turns a [model_profile()] result into the object
+#' `DALEX::model_profile()` returns (class `"model_profile"`), so that
+#' DALEX's and ingredients' plot methods draw it as they draw their own:
+#' `plot(as_dalex(x))`, `plot(dalex_result, as_dalex(x))` (one chart with
+#' both), `plot(as_dalex(x), geom = "profiles")`, or ingredients'
+#' `plot(as_dalex(x)$agr_profiles)`.
+#'
+#' The other way needs no conversion: `plot()` of a modelprofiles result
+#' draws DALEX results given with it, `plot(x, dalex_result)`.
+#'
+#' Why a converter: DALEX's plot method binds the rows of every
+#' `agr_profiles` it is given, which must then have exactly DALEX's
+#' columns, while a modelprofiles result carries more (`_support_`, bands).
+#'
+#' The conversion keeps DALEX's conventions:
+#' * `agr_profiles` has DALEX's columns `_vname_`, `_label_`, `_x_`,
+#'   `_yhat_`, `_ids_` (and `_groups_` for subgroups, `_cluster_` for
+#'   clusters), and DALEX's classes (`"aggregated_profiles_explainer"`,
+#'   `"partial_dependence_explainer"`, ...);
+#' * one kind of variable, as DALEX computes: `variable_type =
+#'   "numerical"` (the default when `x` has numeric variables, with a
+#'   message naming the categorical ones left out) or `"categorical"`;
+#' * `cp_profiles`, when `x` keeps ICE curves, is ingredients' wide
+#'   `ceteris_paribus_explainer` table: a row per curve point with the
+#'   profiled variables' columns (the variable of the curve set to the grid
+#'   value), `_yhat_`, `_vname_`, `_ids_` and `_label_`, and attribute
+#'   `"observations"` (the background rows, at most `max_curves` of them).
+#'   The prediction an observation has there (`_yhat_`, which DALEX's
+#'   `geom = "points"` draws) is read off its ICE curve of the first
+#'   variable, interpolated linearly between grid points.
+#'
+#' @param x An `mp_profile` result of [model_profile()].
+#' @param variable_type `NULL` (see above), `"numerical"` or
+#'   `"categorical"`: the variables kept.
+#' @param max_curves Maximum number of ICE curves kept per variable (an
+#'   evenly spaced selection of the background rows).
+#' @param label `NULL` (the result's label) or a new label of the model:
+#'   DALEX's plot tells results apart by their labels only.
+#' @returns An object of class `"model_profile"`: a list with
+#'   `cp_profiles` (or `NULL`), `agr_profiles` and `color`, as
+#'   `DALEX::model_profile()` returns.
+#' @seealso [plot.mp_profile()], which draws DALEX results next to ours.
+#' @examples
+#' if (requireNamespace("DALEX", quietly = TRUE)) {
+#'   fit <- lm(mpg ~ wt * hp, data = mtcars)
+#'   ex <- DALEX::explain(fit, data = mtcars[c("wt", "hp")], y = mtcars$mpg,
+#'                        label = "lm", verbose = FALSE)
+#'   ours <- modelprofiles::model_profile(ex, N = NULL, type = "accumulated")
+#'   theirs <- DALEX::model_profile(ex, N = NULL, type = "accumulated")
+#'   plot(theirs, as_dalex(ours, label = "lm, modelprofiles"))  # DALEX's plot
+#'   plot(ours, theirs)            # our plot, both results
+#' }
+#' @export
+as_dalex <- function(x, variable_type = NULL, max_curves = 100, label = NULL) {
+  call <- rlang::current_env()
+  if (!inherits(x, "mp_profile")) {
+    cli::cli_abort("{.arg x} must be a {.fn model_profile} result, not {.cls {class(x)}}.", call = call)
+  }
+  variable_type <- check_variable_type(variable_type, call)
+  max_curves <- check_whole(max_curves, "max_curves", 1, call)
+  kinds <- vapply(x$variables, function(v) column_kind(x$grids[[v]]), character(1))
+  if (is.null(variable_type)) {
+    variable_type <- if (any(kinds == "numeric")) "numerical" else "categorical"
+    other <- x$variables[kinds != if (variable_type == "numerical") "numeric" else "categorical"]
+    if (length(other)) {
+      cli::cli_inform(c(
+        "A DALEX result has one kind of variable: keeping the numerical ones.",
+        i = "Convert {.val {other}} with {.code as_dalex(x, variable_type = \"categorical\")}."
+      ))
+    }
+  }
+  vars <- x$variables[kinds == if (variable_type == "numerical") "numeric" else "categorical"]
+  if (!length(vars)) cli::cli_abort("{.arg x} has no {variable_type} variable.", call = call)
+  a <- x$agr_profiles
+  a <- a[a$`_vname_` %in% vars, , drop = FALSE]
+  cols <- intersect(c("_vname_", "_label_", "_x_", "_groups_", "_cluster_", "_yhat_", "_ids_"), names(a))
+  a <- a[cols]
+  a$`_x_` <- if (variable_type == "numerical") as.numeric(as.character(a$`_x_`)) else as.character(a$`_x_`)
+  a$`_ids_` <- 0
+  rownames(a) <- NULL
+  kind_class <- if (!is.null(a$`_cluster_`)) character() else
+    switch(x$type, partial = "partial_dependence_explainer",
+           conditional = "conditional_dependence_explainer",
+           accumulated = "accumulated_dependence_explainer")
+  class(a) <- c("aggregated_profiles_explainer", kind_class, "data.frame")
+  if (!is.null(x$mean_prediction)) attr(a, "mean_prediction") <- unname(x$mean_prediction[1L])
+  cp <- dalex_cp(x, vars, max_curves, variable_type)
+  if (!is.null(label)) {
+    if (!is.character(label) || length(label) != 1L || is.na(label)) {
+      cli::cli_abort("{.arg label} must be a single string.", call = call)
+    }
+    relabel <- function(l) ifelse(startsWith(l, x$label), paste0(label, substring(l, nchar(x$label) + 1L)), l)
+    a$`_label_` <- relabel(a$`_label_`)
+    if (!is.null(cp)) {
+      cp$`_label_` <- relabel(cp$`_label_`)
+      obs <- attr(cp, "observations")
+      obs$`_label_` <- label
+      attr(cp, "observations") <- obs
+    }
+  }
+  single <- is.null(x$groups) && is.null(a$`_cluster_`) && length(unique(a$`_label_`)) == 1L
+  structure(list(cp_profiles = cp, agr_profiles = a,
+                 color = if (single) dalex_colour() else "_label_"),
+            class = "model_profile")
+}
+
+dalex_colour <- function() {
+  if (requireNamespace("DALEX", quietly = TRUE)) DALEX::colors_discrete_drwhy(1) else "#4378bf"
+}
+
+# ingredients' wide table of ICE curves (ceteris_paribus_explainer) of
+# variables `vars`, with the background rows as attribute "observations".
+dalex_cp <- function(x, vars, max_curves, variable_type) {
+  if (is.null(ice_of(x))) return(NULL)
+  long <- ice_frame_of(x, vars, max_curves)
+  if (is.null(long) || !nrow(long)) return(NULL)
+  obs <- x$observed[match(unique(long$`_ids_`), x$rows), x$variables, drop = FALSE]
+  ids <- unique(long$`_ids_`)
+  at <- match(long$`_ids_`, ids)
+  wide <- obs[at, , drop = FALSE]
+  for (v in vars) {
+    r <- long$`_vname_` == v
+    col <- wide[[v]]
+    val <- long$`_x_`[r]
+    wide[[v]][r] <- if (is.factor(col)) as.character(val) else if (is.numeric(col)) as.numeric(as.character(val)) else val
+  }
+  wide$`_yhat_` <- long$`_yhat_`
+  wide$`_vname_` <- as.character(long$`_vname_`)
+  wide$`_ids_` <- as.character(long$`_ids_`)
+  wide$`_label_` <- long$`_label_`
+  rownames(wide) <- NULL
+  # The prediction at each observation: its first variable's curve at its
+  # own value.
+  v1 <- vars[1L]
+  first <- long[long$`_vname_` == v1 & long$`_label_` == long$`_label_`[1L], , drop = FALSE]
+  yhat <- vapply(ids, function(id) {
+    r <- first$`_ids_` == id
+    own <- obs[[v1]][match(id, ids)]
+    if (variable_type == "numerical") {
+      stats::approx(as.numeric(as.character(first$`_x_`[r])), first$`_yhat_`[r],
+                    xout = as.numeric(own), rule = 2, ties = "ordered")$y
+    } else {
+      first$`_yhat_`[r][match(as.character(own), as.character(first$`_x_`[r]))]
+    }
+  }, numeric(1))
+  obs$`_yhat_` <- yhat
+  obs$`_label_` <- x$label
+  obs$`_ids_` <- seq_along(ids)
+  rownames(obs) <- as.character(ids)
+  attr(wide, "observations") <- obs
+  class(wide) <- c("ceteris_paribus_explainer", "data.frame")
+  wide
+}
+
+# A DALEX result (DALEX::model_profile()) as an mp_profile that the plot
+# methods can draw: its profiles, ICE curves and observations.
+from_dalex <- function(d, call = rlang::caller_env()) {
+  a <- d$agr_profiles
+  if (!is.data.frame(a) || !all(c("_vname_", "_label_", "_x_", "_yhat_") %in% names(a))) {
+    cli::cli_abort("A DALEX {.cls model_profile} result must have {.field agr_profiles} with DALEX's columns.", call = call)
+  }
+  type <- if (inherits(a, "conditional_dependence_explainer")) "conditional" else
+    if (inherits(a, "accumulated_dependence_explainer")) "accumulated" else "partial"
+  a <- as.data.frame(structure(a, class = "data.frame"), stringsAsFactors = FALSE)
+  a$`_label_` <- as.character(a$`_label_`)
+  a$`_vname_` <- as.character(a$`_vname_`)
+  vars <- unique(a$`_vname_`)
+  cp <- d$cp_profiles
+  obs <- if (!is.null(cp)) attr(cp, "observations")
+  base <- if (!is.null(cp)) as.character(cp$`_label_`[1L]) else a$`_label_`[1L]
+  labels <- unique(a$`_label_`)
+  prefix <- paste0(base, "_")
+  group <- ifelse(startsWith(labels, prefix), substring(labels, nchar(prefix) + 1L), NA_character_)
+  label_parts <- data.frame(label = labels, group = group, class = NA_character_, stringsAsFactors = FALSE)
+  long <- NULL
+  if (!is.null(cp)) {
+    cp <- structure(cp, class = "data.frame")
+    cp <- cp[as.character(cp$`_vname_`) %in% vars, , drop = FALSE]
+    vn <- as.character(cp$`_vname_`)
+    x <- lapply(vars, function(v) cp[[v]][vn == v])
+    numeric_x <- all(vapply(x, is.numeric, logical(1)))
+    xs <- vector(if (numeric_x) "numeric" else "character", nrow(cp))
+    for (i in seq_along(vars)) xs[vn == vars[i]] <- if (numeric_x) x[[i]] else as.character(x[[i]])
+    long <- data.frame(`_vname_` = vn, `_label_` = as.character(cp$`_label_`),
+                       `_ids_` = as.character(cp$`_ids_`), `_x_` = xs, `_yhat_` = cp$`_yhat_`,
+                       check.names = FALSE, stringsAsFactors = FALSE)
+    if (!base %in% labels) {
+      label_parts <- rbind(label_parts, data.frame(label = base, group = NA_character_, class = NA_character_))
+    }
+  }
+  rows <- if (!is.null(long)) unique(long$`_ids_`) else character()
+  observed <- NULL
+  if (!is.null(obs)) {
+    keep <- intersect(vars, names(obs))
+    observed <- as.data.frame(obs[keep], stringsAsFactors = FALSE)
+    own_ids <- rownames(obs)
+    if (!all(rows %in% own_ids)) own_ids <- rows[seq_len(nrow(obs))]
+    rows <- own_ids
+  }
+  grids <- lapply(stats::setNames(vars, vars), function(v) unique(a$`_x_`[a$`_vname_` == v]))
+  structure(list(
+    agr_profiles = a, cp_profiles = long, type = type, method = NA_character_,
+    variables = vars, label = base, labels = label_parts$label,
+    label_parts = if (any(!is.na(label_parts$group))) label_parts,
+    grids = grids, observed = observed, rows = rows, weights = NULL, bands = NULL,
+    groups = NULL, source = "DALEX"
+  ), class = "mp_profile")
+}
+
+is_dalex_result <- function(x) inherits(x, "model_profile") && !inherits(x, "mp_profile")
+
+# DALEX's span: for the kernel methods only, one positive number, not with
+# a bandwidth.
+check_span <- function(span, bandwidth, type, method, call) {
+  if (is.null(span)) return(invisible())
+  if (!is.numeric(span) || length(span) != 1L || !is.finite(span) || span <= 0) {
+    cli::cli_abort("{.arg span} must be one positive number, not {.val {format_value(span)}}.", call = call)
+  }
+  if (!is.null(bandwidth)) cli::cli_abort("Give {.arg span} (DALEX's) or {.arg bandwidth}, not both.", call = call)
+  if (type == "partial" || !identical(method, "kernel")) {
+    cli::cli_abort(c(
+      "{.arg span} sets the kernel's bandwidth, which {if (type == 'partial') 'partial dependence' else 'the interval method'} does not have.",
+      i = "Use {.code type = \"conditional\"} or {.code method = \"kernel\"}."
+    ), call = call)
+  }
+  invisible()
+}
+
+# The bandwidths of DALEX's span: span times the range of each numeric
+# variable's grid (given, or made from the values of the rows of positive
+# weight, whose extremes it spans).
+span_bandwidth <- function(span, inputs, variables, variable_splits) {
+  w <- inputs$weights
+  out <- list()
+  for (v in variables) {
+    x <- if (!is.null(variable_splits[[v]])) variable_splits[[v]] else inputs$data[[v]]
+    if (!is.numeric(x) || is.factor(x) || is_time_scale(x)) next
+    if (is.null(variable_splits[[v]]) && !is.null(w)) x <- x[w > 0]
+    r <- diff(range(x[is.finite(x)]))
+    out[[v]] <- span * if (r > 0) r else 1
+  }
+  if (length(out)) unlist(out)
+}

@@ -1,0 +1,295 @@
+# DALEX as a drop-in (R/dalex.R, R/plot.R): DALEX's positional call and
+# arguments, the same numbers as DALEX::model_profile(), results drawn by
+# either package's plot method, explainer weights, and the order of
+# attaching.
+
+dalex_case <- function(weights = NULL, label = "lm") {
+  d <- transform(mtcars, cyl = factor(cyl))
+  fit <- lm(mpg ~ wt * hp + cyl, data = d)
+  X <- d[c("wt", "hp", "cyl")]
+  ex <- DALEX::explain(fit, data = X, y = d$mpg, label = label, weights = weights, verbose = FALSE)
+  # Grids from the minimum to the maximum (the lm is linear in each
+  # variable, so an observation's prediction is on its ICE curve).
+  sp <- list(wt = seq(min(X$wt), max(X$wt), length.out = 6), hp = seq(min(X$hp), max(X$hp), length.out = 5))
+  list(fit = fit, X = X, ex = ex, sp = sp)
+}
+
+agr_xy <- function(a) {
+  a <- as.data.frame(structure(a, class = "data.frame"))
+  a <- a[order(a$`_vname_`, as.character(a$`_label_`), a$`_x_`), ]
+  list(v = as.character(a$`_vname_`), x = a$`_x_`, y = a$`_yhat_`)
+}
+
+test_that("an explainer takes DALEX's positional order: model_profile(explainer, variables, N)", {
+  skip_if_not_installed("DALEX")
+  k <- dalex_case()
+  ex <- k$ex
+  a <- model_profile(ex, "wt", grid_points = 4)
+  expect_identical(a$variables, "wt")
+  a <- model_profile(ex, c("wt", "hp"), 10, grid_points = 4)
+  expect_identical(a$variables, c("wt", "hp"))
+  expect_identical(a$N, 10L)
+  expect_identical(model_profile(ex, "wt", NULL, grid_points = 4)$N, 32L)
+  expect_identical(model_profile(ex, NULL, 12, grid_points = 4)$N, 12L)
+  b <- model_profile(ex, variables = "hp", 10, grid_points = 4)
+  expect_identical(b$variables, "hp")
+  expect_identical(b$N, 10L)
+  # A data frame given second is the background data, as for a model.
+  d <- model_profile(ex, k$X[1:20, ], variables = "wt", grid_points = 4)
+  expect_identical(d$N, 20L)
+  # A plain model keeps the package's order: model_profile(fit, data, ...).
+  m <- model_profile(k$fit, k$X, NULL, "wt", N = NULL, grid_points = 4)
+  expect_identical(m$variables, "wt")
+  expect_identical(m$N, 32L)
+  expect_snapshot(model_profile(ex, "wt", 10, "partial"), error = TRUE)
+  # Called from a function that passes its `...` on, or by do.call().
+  f <- function(...) model_profile(...)
+  expect_identical(f(ex, "wt", NULL, grid_points = 4)$N, 32L)
+  g <- function(e, ...) model_profile(e, ...)
+  r <- g(ex, c("hp", "wt"), 11, grid_points = 4)
+  expect_identical(r$variables, c("hp", "wt"))
+  expect_identical(r$N, 11L)
+  expect_identical(g(ex, variables = "hp", 11, grid_points = 4)$N, 11L)
+  expect_identical(do.call(model_profile, list(ex, "wt", 9, grid_points = 4))$N, 9L)
+})
+
+test_that("PD equals DALEX::model_profile() for numerical and categorical variables", {
+  skip_if_not_installed("DALEX")
+  k <- dalex_case()
+  ours <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp)
+  theirs <- DALEX::model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp)
+  a <- agr_xy(ours$agr_profiles)
+  b <- agr_xy(theirs$agr_profiles)
+  expect_identical(a$v, b$v)
+  expect_equal(a$x, b$x, tolerance = 1e-10)
+  expect_equal(a$y, b$y, tolerance = 1e-10)
+  # DALEX's variable_type.
+  oc <- model_profile(k$ex, N = NULL, variable_type = "categorical")
+  expect_identical(oc$variables, "cyl")
+  tc <- DALEX::model_profile(k$ex, N = NULL, variable_type = "categorical")
+  a <- agr_xy(oc$agr_profiles)
+  b <- agr_xy(tc$agr_profiles)
+  expect_identical(as.character(a$x), as.character(b$x))
+  expect_equal(a$y, b$y, tolerance = 1e-10)
+  expect_identical(model_profile(k$ex, N = 5, variable_type = "numerical", grid_points = 3)$variables, c("wt", "hp"))
+  expect_snapshot({
+    r <- model_profile(k$ex, c("wt", "cyl"), 5, variable_type = "numerical", grid_points = 3)
+  })
+  expect_identical(r$variables, "wt")
+  expect_snapshot(model_profile(k$ex, "cyl", variable_type = "numerical"), error = TRUE)
+  expect_snapshot(model_profile(k$ex, variable_type = "factors"), error = TRUE)
+})
+
+test_that("LD equals DALEX's conditional profile at its bandwidth, span times the grid's range", {
+  skip_if_not_installed("DALEX")
+  k <- dalex_case()
+  theirs <- DALEX::model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp, type = "conditional")
+  bw <- vapply(k$sp, function(g) 0.25 * diff(range(g)), numeric(1))
+  ours <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp, type = "conditional",
+                        bandwidth = bw)
+  expect_equal(agr_xy(ours$agr_profiles)$y, agr_xy(theirs$agr_profiles)$y, tolerance = 1e-10)
+  # DALEX's span gives that bandwidth.
+  sp <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp, type = "conditional", span = 0.25)
+  expect_equal(sp$bandwidth, bw, tolerance = 1e-14)
+  expect_equal(sp$agr_profiles$`_yhat_`, ours$agr_profiles$`_yhat_`, tolerance = 1e-14)
+  theirs5 <- DALEX::model_profile(k$ex, "wt", NULL, variable_splits = k$sp["wt"], type = "conditional", span = 0.5)
+  sp5 <- model_profile(k$ex, "wt", NULL, variable_splits = k$sp["wt"], type = "conditional", span = 0.5)
+  expect_equal(sp5$agr_profiles$`_yhat_`, theirs5$agr_profiles$`_yhat_`, tolerance = 1e-10)
+  # Without variable_splits: the range of the data, which the grid spans.
+  d <- model_profile(k$ex, "wt", NULL, type = "conditional", span = 0.25, grid_points = 7)
+  expect_equal(unname(d$bandwidth), 0.25 * diff(range(k$X$wt)), tolerance = 1e-14)
+  expect_equal(range(d$grids$wt), range(k$X$wt))
+  expect_snapshot(model_profile(k$ex, "wt", span = 0.25), error = TRUE)
+  expect_snapshot(model_profile(k$ex, "wt", type = "accumulated", span = 0.25), error = TRUE)
+  expect_error(model_profile(k$ex, "wt", type = "conditional", span = 0.25, bandwidth = 1), "not both")
+  expect_error(model_profile(k$ex, "wt", type = "conditional", span = -1), "positive")
+  # A categorical variable keeps its indicator weights.
+  expect_identical(model_profile(k$ex, "cyl", NULL, type = "conditional", span = 0.25)$variables, "cyl")
+})
+
+test_that("center is DALEX's name for cluster_center", {
+  skip_if_not_installed("DALEX")
+  k <- dalex_case()
+  a <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp, k = 3, center = FALSE)
+  b <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp, k = 3, cluster_center = FALSE)
+  expect_identical(a$agr_profiles, b$agr_profiles)
+  c <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp, k = 3)
+  expect_false(identical(a$agr_profiles$`_yhat_`, c$agr_profiles$`_yhat_`))
+  # The clusters of curves by their values are DALEX's (up to numbering).
+  theirs <- suppressWarnings(DALEX::model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp,
+                                                  k = 3, center = FALSE))
+  curve_set <- function(a) {
+    a <- as.data.frame(structure(a, class = "data.frame"))
+    a <- a[order(a$`_label_`, a$`_vname_`, a$`_x_`), ]
+    curves <- split(round(a$`_yhat_`, 8), a$`_label_`)
+    unname(curves[order(vapply(curves, `[`, numeric(1), 1))])
+  }
+  expect_equal(curve_set(a$agr_profiles), curve_set(theirs$agr_profiles))
+  expect_snapshot(model_profile(k$ex, "wt", k = 2, center = FALSE, cluster_center = TRUE), error = TRUE)
+  expect_error(model_profile(k$ex, "wt", center = "yes"), "TRUE")
+})
+
+test_that("an explainer's weights are used, said once a session", {
+  skip_if_not_installed("DALEX")
+  w <- rep(1:2, length.out = 32)
+  k <- dalex_case(weights = w)
+  rlang::reset_message_verbosity("modelprofiles_explainer_weights")
+  expect_snapshot(a <- model_profile(k$ex, "wt", NULL, variable_splits = k$sp["wt"]))
+  expect_no_message(b <- model_profile(k$ex, "wt", NULL, variable_splits = k$sp["wt"]))
+  expect_identical(a$agr_profiles, b$agr_profiles)
+  own <- model_profile(k$fit, k$X, variables = "wt", N = NULL, variable_splits = k$sp["wt"], weights = w)
+  expect_equal(a$agr_profiles$`_yhat_`, own$agr_profiles$`_yhat_`, tolerance = 1e-12)
+  # DALEX ignores them; weights of 1 give DALEX's numbers.
+  theirs <- DALEX::model_profile(k$ex, "wt", NULL, variable_splits = k$sp["wt"])
+  expect_gt(max(abs(a$agr_profiles$`_yhat_` - theirs$agr_profiles$`_yhat_`)), 0.01)
+  one <- model_profile(k$ex, "wt", NULL, variable_splits = k$sp["wt"], weights = rep(1, 32))
+  expect_equal(one$agr_profiles$`_yhat_`, theirs$agr_profiles$`_yhat_`, tolerance = 1e-10)
+  # Equal weights do not change the numbers: no message.
+  rlang::reset_message_verbosity("modelprofiles_explainer_weights")
+  k1 <- dalex_case(weights = rep(3, 32))
+  expect_no_message(model_profile(k1$ex, "wt", NULL, variable_splits = k$sp["wt"]))
+})
+
+test_that("plot(ours, DALEX's) draws both in one chart, for each geom", {
+  skip_if_not_installed("DALEX")
+  k <- dalex_case()
+  ours <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp)
+  theirs <- DALEX::model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp)
+  p <- plot(ours, theirs)
+  d <- ggplot2::layer_data(p, 1)
+  expect_identical(nrow(d), 22L)
+  expect_length(unique(d$colour), 2L)
+  expect_equal(levels(p$layers[[1]]$data$`_label_`), c("partial dependence", "partial dependence, DALEX"))
+  expect_identical(p$labels$colour, "lm")
+  # The two lines coincide.
+  by_colour <- split(d$y, d$colour)
+  expect_equal(by_colour[[1]], by_colour[[2]], tolerance = 1e-10)
+  # And in the other order after the first, several of each.
+  p2 <- plot(ours, theirs, theirs)
+  expect_length(unique(ggplot2::layer_data(p2, 1)$colour), 3L)
+  # ICE curves of both: 32 curves each, on 6 + 5 grid points.
+  pp <- plot(ours, theirs, geom = "profiles")
+  cu <- ggplot2::layer_data(pp, 1)
+  expect_identical(nrow(cu), 2L * 32L * 11L)
+  expect_length(unique(paste(cu$PANEL, cu$group)), 2L * 32L * 2L)
+  pts <- ggplot2::layer_data(plot(ours, theirs, geom = "points"), 3)
+  expect_identical(nrow(pts), 2L * 32L * 2L)
+  # Subgroups of a DALEX result are named by their group.
+  tg <- DALEX::model_profile(k$ex, "wt", NULL, variable_splits = k$sp["wt"], groups = "cyl")
+  pg <- plot(ours, tg, variables = "wt")
+  expect_setequal(unique(as.character(pg$layers[[1]]$data$`_label_`)),
+                  c("partial dependence", paste0("partial dependence, DALEX: ", c(4, 6, 8))))
+  expect_error(plot(ours, list(1)), "DALEX")
+  expect_snapshot(plot(ours, facet_ncol = 1), error = TRUE)
+})
+
+test_that("geom = 'bars', variable_type and a logical center in plot()", {
+  skip_if_not_installed("DALEX")
+  k <- dalex_case()
+  oc <- model_profile(k$ex, "cyl", NULL)
+  tc <- DALEX::model_profile(k$ex, "cyl", NULL, variable_type = "categorical")
+  p <- plot(oc, tc, geom = "bars")
+  d <- ggplot2::layer_data(p, 1)
+  expect_s3_class(p$layers[[1]]$geom, "GeomCol")
+  expect_identical(nrow(d), 6L)
+  expect_length(unique(d$fill), 2L)
+  expect_equal(d$ymin, rep(0, 6))
+  by_fill <- split(d$y, d$fill)
+  expect_equal(by_fill[[1]], by_fill[[2]], tolerance = 1e-10)
+  # Side by side: the bars of one level do not overlap.
+  expect_true(all(d$xmax[1:3] <= d$xmin[4:6] + 1e-12 | d$xmin[1:3] >= d$xmax[4:6] - 1e-12))
+  all3 <- model_profile(k$ex, NULL, NULL, variable_splits = k$sp)
+  expect_identical(unique(as.character(plot(all3, geom = "bars")$layers[[1]]$data$`_vname_`)), "cyl")
+  expect_identical(unique(as.character(plot(all3, variable_type = "categorical")$layers[[1]]$data$`_vname_`)), "cyl")
+  expect_silent(p <- plot(all3, variable_type = "numerical"))
+  expect_setequal(unique(as.character(p$layers[[1]]$data$`_vname_`)), c("wt", "hp"))
+  expect_error(plot(all3, geom = "bars", variable_type = "numerical"), "categorical")
+  expect_error(plot(model_profile(k$ex, "wt", 5, grid_points = 3), geom = "bars"), "No categorical")
+  # center = TRUE is "mean", FALSE none.
+  pd <- model_profile(k$ex, "wt", NULL, variable_splits = k$sp["wt"])
+  expect_equal(ggplot2::layer_data(plot(pd, geom = "profiles", center = TRUE), 1),
+               ggplot2::layer_data(plot(pd, geom = "profiles", center = "mean"), 1))
+  expect_equal(ggplot2::layer_data(plot(pd, geom = "profiles", center = FALSE), 1),
+               ggplot2::layer_data(plot(pd, geom = "profiles"), 1))
+})
+
+test_that("as_dalex(): DALEX's and ingredients' plot methods draw ours as their own", {
+  skip_if_not_installed("DALEX")
+  skip_if_not_installed("ingredients")
+  k <- dalex_case()
+  ours <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp)
+  theirs <- DALEX::model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp)
+  dx <- as_dalex(ours)
+  expect_s3_class(dx, "model_profile")
+  expect_s3_class(dx$agr_profiles, c("aggregated_profiles_explainer", "partial_dependence_explainer", "data.frame"),
+                  exact = TRUE)
+  expect_named(dx$agr_profiles, names(theirs$agr_profiles))
+  expect_s3_class(dx$cp_profiles, c("ceteris_paribus_explainer", "data.frame"), exact = TRUE)
+  # The profiled variables' columns (DALEX's has every column of the data).
+  expect_named(dx$cp_profiles, setdiff(names(theirs$cp_profiles), "cyl"))
+  # DALEX's plot of each: the same layers, the same numbers.
+  for (geom in c("aggregates", "profiles", "points")) {
+    a <- ggplot2::ggplot_build(plot(dx, geom = geom))$data
+    b <- ggplot2::ggplot_build(plot(theirs, geom = geom))$data
+    expect_identical(lengths(a), lengths(b))
+    for (i in seq_along(a)) {
+      sa <- a[[i]][order(a[[i]]$PANEL, a[[i]]$x, a[[i]]$y), c("x", "y", "PANEL")]
+      sb <- b[[i]][order(b[[i]]$PANEL, b[[i]]$x, b[[i]]$y), c("x", "y", "PANEL")]
+      rownames(sa) <- rownames(sb) <- NULL
+      expect_equal(sa, sb, tolerance = 1e-10)
+    }
+  }
+  # DALEX's plot, both results in one chart (told apart by their labels).
+  p <- plot(theirs, as_dalex(ours, label = "lm, modelprofiles"))
+  d <- ggplot2::layer_data(p, 1)
+  expect_identical(nrow(d), 22L)
+  expect_length(unique(d$colour), 2L)
+  # ingredients' own plot methods.
+  expect_equal(ggplot2::layer_data(plot(dx$agr_profiles))[c("x", "y")],
+               ggplot2::layer_data(plot(theirs$agr_profiles))[c("x", "y")], tolerance = 1e-10)
+  # Categorical variables: DALEX's bars.
+  oc <- model_profile(k$ex, NULL, NULL, variable_splits = k$sp)
+  expect_snapshot(dc <- as_dalex(oc))
+  expect_identical(unique(dc$agr_profiles$`_vname_`), c("wt", "hp"))
+  dcat <- as_dalex(oc, variable_type = "categorical")
+  tcat <- DALEX::model_profile(k$ex, "cyl", NULL, variable_type = "categorical")
+  bars <- ggplot2::layer_data(plot(tcat, as_dalex(oc, variable_type = "categorical", label = "mp")), 1)
+  expect_identical(nrow(bars), 6L)
+  expect_length(unique(bars$fill), 2L)
+  expect_equal(ggplot2::layer_data(plot(dcat))$y, ggplot2::layer_data(plot(tcat))$y, tolerance = 1e-10)
+  # AL: DALEX's class.
+  al <- model_profile(k$ex, "wt", NULL, type = "accumulated", intervals = 5)
+  expect_s3_class(as_dalex(al)$agr_profiles, "accumulated_dependence_explainer")
+  expect_null(as_dalex(al)$cp_profiles)
+  expect_error(as_dalex(theirs), "model_profile")
+})
+
+test_that("whichever package is attached last owns model_profile(); both orders work for an explainer", {
+  skip_if_not_installed("DALEX")
+  skip_on_cran()
+  script <- tempfile(fileext = ".R")
+  on.exit(unlink(script), add = TRUE)
+  run <- function(first, second) {
+    writeLines(c(
+      sprintf("suppressPackageStartupMessages({library(%s); library(%s)})", first, second),
+      "ex <- DALEX::explain(lm(mpg ~ wt + hp, data = mtcars), data = mtcars[c('wt', 'hp')],",
+      "  y = mtcars$mpg, label = 'lm', verbose = FALSE)",
+      "sp <- list(wt = c(2, 3, 4))",
+      "a <- model_profile(ex, 'wt', NULL, variable_splits = sp)",
+      "b <- modelprofiles::model_profile(ex, 'wt', NULL, variable_splits = sp)",
+      "c <- DALEX::model_profile(ex, 'wt', NULL, variable_splits = sp)",
+      "cat(class(a)[1], class(b)[1], class(c)[1], sep = '\\n')",
+      "cat(format(c(b$agr_profiles[['_yhat_']], c$agr_profiles[['_yhat_']]), digits = 17), sep = '\\n')"
+    ), script)
+    system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", script), stdout = TRUE, stderr = TRUE,
+            env = paste0("R_LIBS=", paste(.libPaths(), collapse = .Platform$path.sep)))
+  }
+  last_dalex <- run("modelprofiles", "DALEX")
+  expect_null(attr(last_dalex, "status"))
+  expect_identical(last_dalex[1:3], c("model_profile", "mp_profile", "model_profile"))
+  y <- as.numeric(last_dalex[4:9])
+  expect_equal(y[1:3], y[4:6], tolerance = 1e-12)
+  last_ours <- run("DALEX", "modelprofiles")
+  expect_null(attr(last_ours, "status"))
+  expect_identical(last_ours[1:3], c("mp_profile", "mp_profile", "model_profile"))
+})
