@@ -65,7 +65,7 @@ resolve_inputs <- function(x, data, predict_function, label, call) {
     # An explainer's predict function gets rows in the class of its data.
     as_matrix <- is.matrix(x$data)
     if (is.null(given) && !is_dalex_default(x$predict_function)) given <- x$predict_function
-    if (is.null(label)) label <- x$label
+    if (is.null(label)) label <- explainer_label(x)
   }
   if (is.null(data)) {
     cli::cli_abort("{.arg data} is missing: give the background rows as a data frame.", call = call)
@@ -80,12 +80,21 @@ resolve_inputs <- function(x, data, predict_function, label, call) {
   } else {
     predict_function <- user_predictor(given, as_matrix, call)
   }
-  if (is.null(label)) label <- adapter$family
+  if (is.null(label)) label <- adapter$label %||% adapter$family
   if (!is.character(label) || length(label) != 1L || is.na(label)) {
     cli::cli_abort("{.arg label} must be a single string.", call = call)
   }
   list(model = model, data = data, predict_function = predict_function, label = label,
        adapter = adapter)
+}
+
+# An explainer's label; DALEX's default (the last of the model's classes,
+# "nnet" for a multinom fit, "model_fit" for parsnip's) is replaced by the
+# package's label of the model (NULL), which names the model inside.
+explainer_label <- function(x) {
+  label <- x$label
+  if (identical(label, utils::tail(class(x$model), 1L))) return(NULL)
+  label
 }
 
 # Variable names: a character vector of columns of data, without duplicates.
@@ -348,6 +357,7 @@ profile_variables <- function(inputs, variables, type, group_column, given_grids
   if (!explicit) {
     variables <- setdiff(variables, c(group_column, attr(inputs$weights, "column")))
   }
+  variables <- used_variables(inputs, variables, explicit, call)
   usable_variables(data, variables, type, explicit, call, given_grids)
 }
 

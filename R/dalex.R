@@ -244,6 +244,21 @@ dalex_cp <- function(x, vars, max_curves, variable_type) {
   wide
 }
 
+# The classes of a DALEX result of a classifier, whose labels are
+# "<label>.<column>" (columns of parsnip's probabilities are ".pred_<class>",
+# e.g. "_multinom..pred_setosa"): the label and the classes, or NULL.
+dalex_classes <- function(labels) {
+  if (length(labels) < 2L) return(NULL)
+  chars <- strsplit(labels, "", fixed = TRUE)
+  n <- min(lengths(chars))
+  same <- vapply(seq_len(n), function(i) length(unique(vapply(chars, `[`, "", i))) == 1L, logical(1))
+  k <- if (all(same)) n else which(!same)[1L] - 1L
+  prefix <- substr(labels[1L], 1L, k)
+  base <- if (grepl("\\.\\.pred_$", prefix)) sub("\\.\\.pred_$", "", prefix) else sub("\\.[^.]*$", "", prefix)
+  if (!nzchar(base) || identical(base, prefix) || !all(startsWith(labels, paste0(base, ".")))) return(NULL)
+  list(base = base, class = sub("^\\.pred_", "", substring(labels, nchar(base) + 2L)))
+}
+
 # A DALEX result (DALEX::model_profile()) as an mp_profile that the plot
 # methods can draw: its profiles, ICE curves and observations.
 from_dalex <- function(d, call = rlang::caller_env()) {
@@ -264,6 +279,11 @@ from_dalex <- function(d, call = rlang::caller_env()) {
   prefix <- paste0(base, "_")
   group <- ifelse(startsWith(labels, prefix), substring(labels, nchar(prefix) + 1L), NA_character_)
   label_parts <- data.frame(label = labels, group = group, class = NA_character_, stringsAsFactors = FALSE)
+  cls <- dalex_classes(labels)
+  if (all(is.na(group)) && !is.null(cls)) {
+    label_parts$class <- cls$class
+    base <- cls$base
+  }
   long <- NULL
   if (!is.null(cp)) {
     cp <- structure(cp, class = "data.frame")
@@ -276,7 +296,7 @@ from_dalex <- function(d, call = rlang::caller_env()) {
     long <- data.frame(`_vname_` = vn, `_label_` = as.character(cp$`_label_`),
                        `_ids_` = as.character(cp$`_ids_`), `_x_` = xs, `_yhat_` = cp$`_yhat_`,
                        check.names = FALSE, stringsAsFactors = FALSE)
-    if (!base %in% labels) {
+    if (!base %in% labels && is.null(cls)) {
       label_parts <- rbind(label_parts, data.frame(label = base, group = NA_character_, class = NA_character_))
     }
   }
@@ -293,7 +313,7 @@ from_dalex <- function(d, call = rlang::caller_env()) {
   structure(list(
     agr_profiles = a, cp_profiles = long, type = type, method = NA_character_,
     variables = vars, label = base, labels = label_parts$label,
-    label_parts = if (any(!is.na(label_parts$group))) label_parts,
+    label_parts = if (any(!is.na(label_parts$group)) || any(!is.na(label_parts$class))) label_parts,
     grids = grids, observed = observed, rows = rows, weights = NULL, bands = NULL,
     groups = NULL, source = "DALEX"
   ), class = "mp_profile")

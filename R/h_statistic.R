@@ -243,6 +243,7 @@ h_variables <- function(inputs, variables, call) {
   explicit <- !is.null(variables)
   if (!explicit) variables <- setdiff(names(inputs$data), attr(inputs$weights, "column"))
   variables <- check_variables(variables, inputs$data, call)
+  variables <- used_variables(inputs, variables, explicit, call)
   variables <- finite_variables(inputs$data, variables, explicit, call)
   if (length(variables) < 2L) {
     cli::cli_abort(

@@ -324,7 +324,7 @@ autoplot.mp_slopes <- function(object, ..., geom = c("slopes", "profiles"), vari
     ggplot2::geom_line(ggplot2::aes(colour = .data$subgroup)) +
     ggplot2::geom_line(data = all, colour = "black", linewidth = 1.2) +
     ggplot2::facet_wrap(ggplot2::vars(.data$variable), scales = "free_x") +
-    ggplot2::labs(x = NULL, y = "average prediction (partial dependence)", colour = "subgroup",
+    ggplot2::labs(x = NULL, y = "average prediction", colour = "subgroup",
                   subtitle = paste0("Partial dependence by subgroup, ", object$label,
                                     "; black: all rows")) +
     ggplot2::theme_bw()

@@ -28,7 +28,10 @@
 #'
 #' @param model A fitted model.
 #' @returns An object of class `mp_adapter`, a list with
-#'   * `family`: the family's name (used as the default label);
+#'   * `family`: the family's name;
+#'   * `label`: the default label of profiles: the model's class, or for a
+#'     framework's model the model inside it and the framework (e.g.
+#'     `"ranger (parsnip)"`, `"rf (caret)"`, mlr3's learner id);
 #'   * `predict`: the default predict function, `function(model, newdata)`;
 #'   * `task`: `"regression"` or `"classification"`;
 #'   * `classes`: the class names in the order of the predict function's
@@ -74,7 +77,7 @@ model_adapter.NULL <- function(model) {
 new_adapter <- function(family, predict, task = "regression", classes = NULL,
                         positive = NULL, native = FALSE, linear = FALSE,
                         copies = 2, row_bytes = function(bytes) 0, tree = FALSE,
-                        refuse = NULL) {
+                        refuse = NULL, label = family) {
   if (is.null(refuse)) refuse <- load_family_package(family)
   if (!is.null(refuse)) {
     why <- refuse
@@ -82,7 +85,7 @@ new_adapter <- function(family, predict, task = "regression", classes = NULL,
   }
   structure(
     list(
-      family = family,
+      family = family, label = label,
       predict = structure(predict, modelprofiles_default = TRUE),
       task = task, classes = classes, positive = positive,
       native = isTRUE(native), linear = isTRUE(linear),
@@ -114,9 +117,71 @@ load_family_package <- function(family, packages = family_packages) {
     i = paste0("Install it: {.code install.packages(\"", pkg, "\")}."))
 }
 
+# The variables a model uses, when its family tells them: the variables of
+# a formula's right-hand side (lm, glm, gam, multinom, a randomForest or
+# svm fitted with a formula, caret's train with a formula, ...), or the
+# predictors a forest was fitted on; NULL when unknown (black boxes, a
+# formula with `.`).
+model_variables <- function(model) UseMethod("model_variables")
+
+#' @export
+model_variables.default <- function(model) {
+  if (is.environment(model) || is.function(model)) return(NULL)
+  tt <- tryCatch(suppressWarnings(stats::terms(model)), error = function(e) NULL)
+  if (!inherits(tt, "terms")) return(NULL)
+  vars <- tryCatch(all.vars(stats::delete.response(tt)), error = function(e) NULL)
+  if (!length(vars) || "." %in% vars) return(NULL)
+  vars
+}
+
+#' @export
+model_variables.ranger <- function(model) {
+  vars <- model$forest$independent.variable.names
+  if (is.character(vars) && length(vars)) vars else NULL
+}
+
+#' @export
+model_variables.randomForest <- function(model) {
+  if (!is.null(model$terms)) return(model_variables.default(model))
+  vars <- rownames(model$importance)
+  if (is.character(vars) && length(vars)) vars else NULL
+}
+
+# Columns of data that the model does not use, left out of the variables
+# chosen by default with a message naming them; variables the user named
+# are kept, with a message that their profiles are flat. Only for the
+# model's own predict function (the user's may use other columns).
+used_variables <- function(inputs, variables, explicit, call) {
+  if (!is_default_predictor(inputs$predict_function)) return(variables)
+  used <- model_variables(inputs$model)
+  if (is.null(used)) return(variables)
+  unused <- setdiff(variables, used)
+  if (!length(unused)) return(variables)
+  if (explicit) {
+    cli::cli_inform(c(
+      "The model does not use {.field {unused}}: {?its profile is/their profiles are} flat.",
+      i = "The model's variables: {.field {used}}."
+    ), class = "modelprofiles_unused_variable")
+    return(variables)
+  }
+  kept <- setdiff(variables, unused)
+  if (!length(kept)) {
+    cli::cli_abort(c(
+      "No column of {.arg data} is a variable of the model.",
+      i = "The model's variables: {.field {used}}; {.arg data} has {.field {variables}}."
+    ), call = call)
+  }
+  cli::cli_inform(c(
+    "Leaving out {.field {unused}}: the model does not use {?it/them}.",
+    i = "{cli::qty(length(unused))}Name {?it/them} in {.arg variables} to profile {?it/them} anyway."
+  ), class = "modelprofiles_unused_variable")
+  kept
+}
+
 #' @export
 print.mp_adapter <- function(x, ...) {
   cat("<mp_adapter> ", x$family, " (", x$task, ")\n", sep = "")
+  if (!identical(x$label, x$family)) cat("label: ", x$label, "\n", sep = "")
   if (length(x$classes)) {
     cat("classes (columns): ", paste(x$classes, collapse = ", "), "\n", sep = "")
     if (!is.null(x$positive)) cat("profiled by default of two: ", x$positive, "\n", sep = "")

@@ -37,16 +37,18 @@ model_adapter.train <- function(model) {
       colnames(p) <- classes
       p
     }, task = "classification", classes = classes,
-    positive = if (length(classes) == 2L) classes[2L]))
+    positive = if (length(classes) == 2L) classes[2L], label = framework_label(model$method, "caret")))
   }
-  new_adapter("train", function(model, newdata) as.vector(stats::predict(model, newdata)))
+  new_adapter("train", function(model, newdata) as.vector(stats::predict(model, newdata)),
+              label = framework_label(model$method, "caret"))
 }
 
 # parsnip's model_fit and workflows' workflow: type = "prob" gives a tibble
 # with a column .pred_<class> per class.
 #' @export
 model_adapter.model_fit <- function(model) {
-  tidy_adapter("model_fit", model$spec$mode, as.character(model$lvl))
+  tidy_adapter("model_fit", model$spec$mode, as.character(model$lvl),
+               framework_label(class(model$fit)[1L], "parsnip"))
 }
 
 #' @export
@@ -56,10 +58,18 @@ model_adapter.workflow <- function(model) {
     return(new_adapter("workflow", function(model, newdata) NULL,
                        refuse = "The workflow is not fitted; fit it first."))
   }
-  tidy_adapter("workflow", fit$spec$mode, as.character(fit$lvl))
+  tidy_adapter("workflow", fit$spec$mode, as.character(fit$lvl),
+               framework_label(class(fit$fit)[1L], "workflow"))
 }
 
-tidy_adapter <- function(family, mode, classes) {
+# The label of a framework's model: the model inside it and the framework,
+# e.g. "ranger (parsnip)".
+framework_label <- function(inner, framework) {
+  if (!is.character(inner) || length(inner) != 1L || is.na(inner) || !nzchar(inner)) return(framework)
+  paste0(inner, " (", framework, ")")
+}
+
+tidy_adapter <- function(family, mode, classes, label = family) {
   if (identical(mode, "classification")) {
     return(new_adapter(family, function(model, newdata) {
       p <- stats::predict(model, newdata, type = "prob")
@@ -67,11 +77,11 @@ tidy_adapter <- function(family, mode, classes) {
       colnames(p) <- classes
       p
     }, task = "classification", classes = classes,
-    positive = if (length(classes) == 2L) classes[2L]))
+    positive = if (length(classes) == 2L) classes[2L], label = label))
   }
   new_adapter(family, function(model, newdata) {
     as.data.frame(stats::predict(model, newdata))[[".pred"]]
-  })
+  }, label = label)
 }
 
 # mlr3 learners (R6 objects): the probabilities of a classifier trained
@@ -80,6 +90,8 @@ tidy_adapter <- function(family, mode, classes) {
 #' @export
 model_adapter.Learner <- function(model) {
   family <- class(model)[1L]
+  # The learner's id, e.g. "classif.ranger".
+  label <- if (is.character(model$id) && length(model$id) == 1L) model$id else family
   if (identical(model$task_type, "classif")) {
     task <- model$state$train_task
     classes <- if (!is.null(task)) as.character(task$class_names)
@@ -92,7 +104,7 @@ model_adapter.Learner <- function(model) {
       p <- model$predict_newdata(newdata)$prob
       if (!is.null(classes)) p <- p[, classes, drop = FALSE]
       p
-    }, task = "classification", classes = classes, positive = positive, refuse = refuse))
+    }, task = "classification", classes = classes, positive = positive, refuse = refuse, label = label))
   }
-  new_adapter(family, function(model, newdata) model$predict_newdata(newdata)$response)
+  new_adapter(family, function(model, newdata) model$predict_newdata(newdata)$response, label = label)
 }

@@ -270,9 +270,13 @@ as.data.frame.mp_profile_2d <- function(x, row.names = NULL, optional = FALSE, .
 #' @param title,subtitle Title and subtitle.
 #' @details `plot()` draws each pair in its own panel: numeric pairs as
 #'   tiles whose edges lie halfway between grid values (so uneven quantile
-#'   grids are drawn faithfully) or as filled contours; pairs with a
+#'   grids are drawn faithfully; the outer tiles end at the grid's ends, not
+#'   past the data's range) or as filled contours; pairs with a
 #'   categorical variable as tiles on a discrete axis. The rug of background
-#'   values shows where the surface is backed by data.
+#'   values shows where the surface is backed by data. Partial dependence
+#'   is coloured on a sequential scale (viridis); second-order accumulated
+#'   local effects, which are signed, on a diverging scale centred at 0
+#'   (blue below, red above).
 #' @exportS3Method ggplot2::autoplot
 autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bins = 10,
                                    title = NULL, subtitle = NULL) {
@@ -293,9 +297,19 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
   p <- ggplot2::ggplot(d)
   if (geom == "contour") {
     if (!num) cli::cli_abort("Filled contours need two numeric variables; use {.code geom = \"tiles\"}.")
-    p <- p + ggplot2::geom_contour_filled(
-      ggplot2::aes(.data[["_x_"]], .data[["_x2_"]], z = .data[["_yhat_"]]), bins = bins
-    ) + ggplot2::labs(fill = fill_name)
+    if (al) {
+      # Signed effects: levels symmetric about 0, on a diverging palette.
+      m <- max(abs(d$`_yhat_`), na.rm = TRUE)
+      if (!is.finite(m) || m == 0) m <- 1
+      breaks <- seq(-m, m, length.out = bins + 1L)
+      p <- p + ggplot2::geom_contour_filled(
+        ggplot2::aes(.data[["_x_"]], .data[["_x2_"]], z = .data[["_yhat_"]]), breaks = breaks
+      ) + ggplot2::scale_fill_manual(values = diverging_colours(bins), drop = FALSE, name = fill_name)
+    } else {
+      p <- p + ggplot2::geom_contour_filled(
+        ggplot2::aes(.data[["_x_"]], .data[["_x2_"]], z = .data[["_yhat_"]]), bins = bins
+      ) + ggplot2::labs(fill = fill_name)
+    }
   } else {
     sx <- tile_span(d$`_x_`, object$grids[[v[1]]])
     sy <- tile_span(d$`_x2_`, object$grids[[v[2]]])
@@ -306,7 +320,14 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
     p <- ggplot2::ggplot(d) + ggplot2::geom_rect(
       ggplot2::aes(xmin = .data$xmin, xmax = .data$xmax, ymin = .data$ymin,
                    ymax = .data$ymax, fill = .data[["_yhat_"]])
-    ) + ggplot2::scale_fill_viridis_c(name = fill_name)
+    ) + if (al) {
+      # Signed effects on a diverging palette centred at 0.
+      m <- max(abs(d$`_yhat_`), na.rm = TRUE)
+      ggplot2::scale_fill_gradient2(name = fill_name, low = "#2166AC", mid = "#F7F7F7", high = "#B2182B",
+                                    midpoint = 0, limits = if (is.finite(m) && m > 0) c(-m, m))
+    } else {
+      ggplot2::scale_fill_viridis_c(name = fill_name)
+    }
     if (!is.null(sx$levels)) {
       p <- p + ggplot2::scale_x_continuous(breaks = seq_along(sx$levels), labels = sx$levels)
     }
@@ -333,11 +354,22 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
 #' @export
 plot.mp_profile_2d <- function(x, ...) autoplot.mp_profile_2d(x, ...)
 
+# `n` colours from blue through near-white to red (ColorBrewer's RdBu ends).
+diverging_colours <- function(n) {
+  grDevices::colorRampPalette(c("#2166AC", "#92C5DE", "#F7F7F7", "#F4A582", "#B2182B"))(n)
+}
+
 # The extent of each tile along one axis: between the cell edges of a
-# numeric grid, or one unit around a level's position (with its levels).
+# numeric grid, the outer tiles ending at the grid's ends (a tile does not
+# reach past the data's range); or one unit around a level's position
+# (with its levels).
 tile_span <- function(values, grid) {
   if (is.numeric(values)) {
     e <- cell_edges(grid)
+    if (length(unique(grid)) > 1L) {
+      e$lo <- pmax(e$lo, min(grid))
+      e$hi <- pmin(e$hi, max(grid))
+    }
     i <- match(values, grid)
     return(list(lo = e$lo[i], hi = e$hi[i], levels = NULL))
   }

@@ -28,11 +28,20 @@
 #'   value drawn on its curve.
 #' * `geom = "bars"`: the profiles of categorical variables as bars, side by
 #'   side for several profiles, as DALEX draws them (bands as error bars).
+#' * `geom = "derivatives"`: derivative ICE curves (d-ICE, Goldstein et al.
+#'   2015) of numeric variables. The upper row of panels shows the slope of
+#'   each ICE curve between neighbouring grid points (at their midpoint) and
+#'   the slopes' weighted mean, thick, which for partial dependence is the
+#'   slope of the profile; the lower row shows the slopes' weighted standard
+#'   deviation over all the curves kept. Where the standard deviation is 0
+#'   every curve has the same slope: the model is additive in the variable
+#'   there; where it is large, the variable interacts with others.
 #'
 #' `center` anchors every ICE curve (and the aggregate) at 0: `"first"` at the
 #' first grid point, `"middle"` at the grid point in the middle of the grid,
-#' `"mean"` at the curve's own mean over the grid, or a number at that value
-#' of the variable (curves are interpolated linearly between grid points).
+#' `"mean"` at the curve's own mean over the grid, or values of the
+#' variables (`center = c(wt = 3, hp = 150)`) at those values (curves are
+#' interpolated linearly between grid points, never extrapolated).
 #' Centred ICE curves make differences in shape, i.e. interactions, visible.
 #' `center = FALSE` is no centring and `center = TRUE` is `"mean"` (each
 #' curve on its own mean, as DALEX's `center = TRUE` clusters them).
@@ -63,15 +72,19 @@
 #' @param object,x An `mp_profile` result.
 #' @param ... More `mp_profile` results (or results of
 #'   `DALEX::model_profile()`) to draw in the same chart.
-#' @param geom `"aggregates"`, `"profiles"`, `"points"` or `"bars"`.
+#' @param geom `"aggregates"`, `"profiles"`, `"points"`, `"bars"` or
+#'   `"derivatives"`.
 #' @param variables Variables to draw (default: all).
 #' @param variable_type `NULL` (the variables of one kind of x axis, see
 #'   below), `"numerical"` or `"categorical"`: draw the variables of that
 #'   kind, as DALEX's `variable_type`. `geom = "bars"` draws the
 #'   categorical ones.
 #' @param center `NULL` or `FALSE` (no centring), `"first"`, `"middle"`,
-#'   `"mean"` (or `TRUE`) or a number (or a Date or date-time, for such
-#'   variables); for `geom = "profiles"` and `"points"`.
+#'   `"mean"` (or `TRUE`), or values of the variables, one per variable
+#'   drawn, named (`c(wt = 3, hp = 150)`; a single unnamed value when one
+#'   variable is drawn; a list for Dates or date-times). Each value must lie
+#'   within its variable's grid: curves are not extrapolated to their
+#'   anchor. For `geom = "profiles"` and `"points"`.
 #' @param max_curves Maximum number of ICE curves per variable and profile.
 #' @param rug Draw a rug of the observed values?
 #' @param bands Draw the profiles' bands (see the `bands` argument of
@@ -85,6 +98,10 @@
 #'   first result; its largest over its classes or subgroups).
 #' @param title,subtitle Title and subtitle of the chart.
 #' @returns A ggplot object.
+#' @references Goldstein, A., Kapelner, A., Bleich, J. and Pitkin, E. (2015).
+#'   Peeking inside the black box: visualizing statistical learning with
+#'   plots of individual conditional expectation. *Journal of Computational
+#'   and Graphical Statistics*, 24(1), 44--65. \doi{10.1080/10618600.2014.907095}
 #' @examples
 #' fit <- lm(mpg ~ wt * hp, data = mtcars)
 #' X <- mtcars[c("wt", "hp")]
@@ -93,6 +110,8 @@
 #' al <- model_profile(fit, X, type = "accumulated", intervals = 8)
 #' plot(pd, ld, al)
 #' plot(pd, geom = "profiles", center = "first")
+#' plot(pd, geom = "profiles", center = c(wt = 3, hp = 150))
+#' plot(pd, geom = "derivatives")
 #' plot(pd, ld, al, sort = "importance")
 #'
 #' # Categorical variables as bars.
@@ -110,7 +129,7 @@ NULL
 
 #' @rdname plot.mp_profile
 #' @exportS3Method ggplot2::autoplot
-autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", "points", "bars"),
+autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", "points", "bars", "derivatives"),
                                 variables = NULL, variable_type = NULL, center = NULL, max_curves = 100,
                                 rug = TRUE, bands = TRUE, ncol = NULL, scales = c("free_x", "free"),
                                 title = NULL, subtitle = NULL, sort = c("none", "importance")) {
@@ -123,6 +142,12 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
   is_prof <- vapply(objs, inherits, logical(1), "mp_profile")
   if (!all(is_prof)) {
     cli::cli_abort("Every object to draw must be a {.fn model_profile} result (of modelprofiles or DALEX); argument{?s} {which(!is_prof)} {?is/are} not.")
+  }
+  if (geom == "derivatives") {
+    if (!is.null(center) && !isFALSE(center)) {
+      cli::cli_abort("{.arg center} does not apply to derivative ICE curves: slopes do not change with centring.")
+    }
+    return(derivative_plot(objs, variables, max_curves, ncol, title, subtitle))
   }
   # DALEX's logical `center`: FALSE is none, TRUE each curve on its mean.
   if (isFALSE(center)) center <- NULL
@@ -187,16 +212,46 @@ bar_plot <- function(d) {
 # Panels, labels, legend and theme of a plot of profiles.
 finish_plot <- function(p, d, objs, center, scales, ncol, title, subtitle) {
   entries <- d$entries
+  p <- p + x_axis_scale(d, ncol)
   p + ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = scales, ncol = ncol) +
-    ggplot2::labs(x = NULL, y = y_label(d$types, center), colour = legend_title(objs, d$labels),
-                  fill = legend_title(objs, d$labels), title = title, subtitle = subtitle) +
+    ggplot2::labs(x = NULL, y = y_label(d$types, d$center), colour = legend_title(objs, d$labels),
+                  fill = legend_title(objs, d$labels), title = title, subtitle = subtitle,
+                  caption = center_caption(d$center)) +
     ggplot2::guides(colour = legend_guide(entries), fill = legend_guide(entries)) +
     ggplot2::theme_bw() +
     ggplot2::theme(
       legend.position = if (length(entries) > 1L) "bottom" else "none",
       strip.background = ggplot2::element_rect(fill = "grey95"),
-      panel.grid.minor = ggplot2::element_blank()
+      panel.grid.minor = ggplot2::element_blank(),
+      # Room between panels, so that their end tick labels do not meet.
+      panel.spacing.x = ggplot2::unit(1.1, "lines")
     )
+}
+
+# The x axis of the panels: few enough breaks for neighbouring panels'
+# labels to stay apart; category labels turned when they would overlap.
+x_axis_scale <- function(d, ncol) {
+  n_panels <- length(unique(as.character(d$agr$`_vname_`)))
+  cols <- if (is.null(ncol)) ceiling(sqrt(n_panels)) else min(ncol, n_panels)
+  if (d$x_kind == "numeric") {
+    return(ggplot2::scale_x_continuous(n.breaks = if (cols >= 3L) 4L else 5L))
+  }
+  if (d$x_kind != "categorical") return(NULL)
+  if (!category_labels_overlap(d$agr, cols)) return(NULL)
+  ggplot2::guides(x = ggplot2::guide_axis(angle = 35))
+}
+
+# Would the category labels of a panel overlap? An estimate for a chart
+# about 7 inches wide: the labels' widths (about 0.075 inch per character at
+# the theme's size, plus a gap) against the panel's width.
+category_labels_overlap <- function(agr, cols) {
+  panel_in <- (7 - 0.6) / cols - 0.25
+  by_var <- split(as.character(agr$`_x_`), as.character(agr$`_vname_`))
+  need <- vapply(by_var, function(x) {
+    lev <- unique(x)
+    length(lev) * max(nchar(lev) * 0.075 + 0.12)
+  }, numeric(1))
+  any(need > panel_in)
 }
 
 legend_guide <- function(entries) {

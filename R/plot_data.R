@@ -10,6 +10,7 @@ profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, ba
   labels <- profile_labels(objs)
   vars <- plot_variables(objs, variables, variable_type)
   if (sort == "importance") vars <- importance_order(objs[[1L]], vars)
+  if (geom %in% c("profiles", "points")) center <- resolve_center(center, objs, vars)
   # The kind of the x axis: "numeric", "Date", "POSIXct" (continuous) or
   # "categorical"; `_x_` is made of that kind (plot_x()).
   kinds <- variable_kinds(objs)
@@ -38,7 +39,7 @@ profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, ba
   agr$`_label_` <- factor(agr$`_label_`, levels = entries)
   list(agr = agr, curves = curves, points = points,
        rug = if (rug && numeric_x) order_vars(rug_data(objs, vars, x_kind), vars),
-       numeric_x = numeric_x, entries = entries, labels = labels,
+       numeric_x = numeric_x, x_kind = as.character(x_kind), entries = entries, labels = labels, center = center,
        types = unique(vapply(objs, function(o) o$type, character(1))))
 }
 
@@ -93,6 +94,14 @@ profile_labels <- function(objs) {
   # DALEX's results drawn with the package's own are told apart.
   dalex <- vapply(objs, function(o) identical(o$source, "DALEX"), logical(1))
   if (any(dalex) && !all(dalex)) types[dalex] <- paste0(types[dalex], ", DALEX")
+  # Profiles of one type told apart by their method ("kernel", "interval").
+  methods <- vapply(objs, function(o) if (is.character(o$method) && length(o$method) == 1L) o$method else NA_character_,
+                    character(1))
+  key <- paste(labels, types, sep = "\r")
+  by_method <- key %in% key[duplicated(key)] & !is.na(methods)
+  if (any(by_method) && anyDuplicated(paste(key, methods)[by_method]) == 0L) {
+    types[by_method] <- paste0(types[by_method], ", ", methods[by_method])
+  }
   title <- NULL
   if (anyDuplicated(labels)) {
     if (length(unique(labels)) == 1L && !anyDuplicated(types)) {
@@ -193,11 +202,68 @@ fix_x <- function(d, numeric_x, objs, vars) {
 
 check_center <- function(center, call = rlang::caller_env()) {
   if (is.null(center)) return(invisible())
-  ok <- (is.character(center) && length(center) == 1L && center %in% c("first", "middle", "mean")) ||
-    ((is.numeric(center) || inherits(center, c("Date", "POSIXct"))) && length(center) == 1L && is.finite(center))
-  if (!ok) {
-    cli::cli_abort("{.arg center} must be {.val first}, {.val middle}, {.val mean} or a number.", call = call)
+  keyword <- is.character(center) && length(center) == 1L && is.null(names(center)) &&
+    center %in% c("first", "middle", "mean")
+  value <- function(v) (is.numeric(v) || inherits(v, c("Date", "POSIXct"))) && length(v) == 1L && is.finite(v)
+  values <- if (is.list(center)) length(center) && all(vapply(center, value, logical(1))) else
+    (is.numeric(center) || inherits(center, c("Date", "POSIXct"))) && length(center) >= 1L && all(is.finite(center))
+  if (!keyword && !values) {
+    cli::cli_abort(c(
+      "{.arg center} must be {.val first}, {.val middle}, {.val mean}, {.code TRUE}/{.code FALSE} or values of the variables.",
+      i = "Values are one per variable, named: e.g. {.code center = c(wt = 3, hp = 150)}."
+    ), call = call)
   }
+  invisible()
+}
+
+# A `center` of values as a named list, one value per variable drawn, each
+# inside the range of the variable's grid (a curve is never extrapolated
+# to its anchor); keywords are returned as they are.
+resolve_center <- function(center, objs, vars, call = rlang::caller_env()) {
+  if (is.null(center) || is.character(center)) return(center)
+  if (is.null(names(center))) {
+    if (length(vars) > 1L || length(center) > 1L) {
+      cli::cli_abort(c(
+        "{.arg center} must name the variable of each value when several variables are drawn.",
+        i = "E.g. {.code center = c({paste0(vars, ' = ', '...', collapse = ', ')})}."
+      ), call = call)
+    }
+    names(center) <- vars
+  }
+  center <- as.list(center)
+  unknown <- setdiff(names(center), vars)
+  if (length(unknown) || !all(nzchar(names(center)))) {
+    cli::cli_abort("{.arg center} names {?a variable/variables} not drawn: {.val {unknown}}; the variables drawn are {.val {vars}}.",
+                   call = call)
+  }
+  missing <- setdiff(vars, names(center))
+  if (length(missing)) {
+    cli::cli_abort(c(
+      "{.arg center} has no value for {.val {missing}}.",
+      i = "Give a value for each variable drawn, or draw only some with {.arg variables}."
+    ), call = call)
+  }
+  kinds <- variable_kinds(objs)
+  for (v in vars) {
+    g <- unlist(lapply(objs, function(o) if (v %in% o$variables) as.double(o$grids[[v]])), use.names = FALSE)
+    if (kinds[[v]] == "categorical") {
+      cli::cli_abort("A value of {.arg center} needs a numeric variable; {.val {v}} is categorical.", call = call)
+    }
+    lim <- range(g, na.rm = TRUE)
+    at <- as.double(center[[v]])
+    if (at < lim[1L] || at > lim[2L]) {
+      cli::cli_abort(c(
+        "{.arg center} for {.val {v}} is {format(center[[v]])}, outside the range of its grid ({format(lim[1L])} to {format(lim[2L])}).",
+        i = "A curve is not extrapolated to its anchor: choose a value in that range."
+      ), call = call)
+    }
+  }
+  center[vars]
+}
+
+# The anchor of variable `v`: the keyword, or its value.
+center_at <- function(center, v) {
+  if (is.list(center)) center[[as.character(v)]] else center
 }
 
 # Evenly spaced selection of at most `max_curves` ICE curves per profile.
@@ -232,7 +298,7 @@ center_curves <- function(d, center, call = rlang::caller_env()) {
     } else if (identical(center, "middle")) {
       y[ceiling(length(y) / 2)]
     } else if (!is.factor(x)) {
-      stats::approx(as.double(x), y, xout = as.double(center), rule = 2)$y
+      stats::approx(as.double(x), y, xout = as.double(center_at(center, d$`_vname_`[r[1L]])), rule = 2)$y
     } else {
       cli::cli_abort("A numeric {.arg center} needs numeric variables.", call = call)
     }
@@ -290,19 +356,27 @@ rug_data <- function(objs, vars, x_kind) {
   do.call(rbind, out)
 }
 
+# The y axis's title, short enough for a chart of one row of panels.
 y_label <- function(types, center) {
-  if (!is.null(center)) {
-    anchor <- if (!is.character(center)) paste("the value at", format(center)) else
-      switch(center, first = "the first grid point", middle = "the middle grid point",
-             mean = "the curve's mean")
-    return(paste("prediction, centred at", anchor))
-  }
+  if (!is.null(center)) return("centred prediction")
   if (length(types) > 1L) return("prediction")
   switch(types,
-    partial = "average prediction (partial dependence)",
-    conditional = "local dependence (local average prediction)",
-    accumulated = "accumulated local effect + mean prediction"
+    partial = "average prediction",
+    conditional = "local average prediction",
+    accumulated = "accumulated effect + mean"
   )
+}
+
+# The caption of a chart of centred curves: where each curve is anchored.
+center_caption <- function(center) {
+  if (is.null(center)) return(NULL)
+  anchor <- if (is.list(center)) {
+    paste(names(center), vapply(center, format, ""), sep = " = ", collapse = ", ")
+  } else {
+    switch(center, first = "the first grid point", middle = "the middle grid point",
+           mean = "its mean over the grid")
+  }
+  paste("Each curve minus its value at", anchor)
 }
 
 # Opacity of ICE curves: few curves are drawn nearly opaque, many faintly.
@@ -330,7 +404,7 @@ plot_bands <- function(obj, center, bands) {
   if (!is.null(obj$replicates)) {
     for (r in idx) {
       R <- obj$replicates[r, , drop = FALSE]
-      R <- R - rep(curve_anchors(R, d$`_x_`[r], center), each = length(r))
+      R <- R - rep(curve_anchors(R, d$`_x_`[r], center_at(center, d$`_vname_`[r[1L]])), each = length(r))
       lim <- band_limits(numeric(length(r)), obj$bands$level, reps = R)
       d$`_lower_`[r] <- lim$lower
       d$`_upper_`[r] <- lim$upper
@@ -353,11 +427,12 @@ centred_pd_bands <- function(obj, d, idx, center) {
     cu <- ice_curves_of(obj, d$`_vname_`[r[1L]], d$`_label_`[r[1L]])
     ids <- cu$ids
     Y <- cu$Y
-    Y <- Y - rep(curve_anchors(Y, d$`_x_`[r], center), each = length(r))
+    at <- center_at(center, d$`_vname_`[r[1L]])
+    Y <- Y - rep(curve_anchors(Y, d$`_x_`[r], at), each = length(r))
     w <- if (is.null(obj$weights)) rep(1, length(ids)) else obj$weights[match(ids, obj$rows)]
     m <- as.vector(Y %*% w) / sum(w)
     se <- table_se(Y, w, m)
-    shift <- d$`_yhat_`[r] - curve_anchors(matrix(d$`_yhat_`[r]), d$`_x_`[r], center)
+    shift <- d$`_yhat_`[r] - curve_anchors(matrix(d$`_yhat_`[r]), d$`_x_`[r], at)
     d$`_lower_`[r] <- shift - z * se
     d$`_upper_`[r] <- shift + z * se
   }

@@ -242,8 +242,10 @@ profile_title <- function(type) {
 #'   grid, minimum, maximum and range of the profile, number of grid points
 #'   without support, and the fewest background rows near a grid point,
 #'   `min_rows`, from `_support_`), the importance of [effect_sizes()] and,
-#'   for AL profiles, its ALED and NALED, ordered by importance, largest
-#'   first;
+#'   for AL profiles, its ALED and NALED, and `flat`: whether the
+#'   variable's profiles are flat for every label (the predictions do not
+#'   change with it, as for a column the model does not use; `print()`
+#'   names such variables too), ordered by importance, largest first;
 #'   `as.data.frame()` the requested data frame.
 #' @examples
 #' fit <- lm(mpg ~ wt + hp, data = mtcars)
@@ -255,6 +257,26 @@ profile_title <- function(type) {
 NULL
 
 #' @rdname mp_profile-methods
+# The variables whose profiles are flat for every label (class, subgroup):
+# the predictions do not change with them over the grid, to rounding (a
+# range within 1e-10 of the predictions' scale), as for a column the model
+# does not use.
+flat_variables <- function(x) {
+  a <- x$agr_profiles
+  if (is.null(a) || !nrow(a)) return(character())
+  y <- a$`_yhat_`
+  scale <- max(1, abs(y), na.rm = TRUE)
+  key <- paste(a$`_vname_`, a$`_label_`, sep = "\r")
+  rng <- vapply(split(y, key), function(v) {
+    v <- v[!is.na(v)]
+    if (length(v) < 2L) NA_real_ else max(v) - min(v)
+  }, numeric(1))
+  vname <- vapply(split(as.character(a$`_vname_`), key), `[`, "", 1L)
+  flat <- tapply(rng <= 1e-10 * scale, vname, all)
+  vars <- names(flat)[flat %in% TRUE]
+  x$variables[x$variables %in% vars]
+}
+
 #' @export
 print.mp_profile <- function(x, n = 6, ...) {
   method <- if (x$type == "partial") "" else paste0(" (", x$method, ")")
@@ -295,6 +317,11 @@ print.mp_profile <- function(x, n = 6, ...) {
     cli::cat_line("  ICE curves: ", format(size, big.mark = ",", scientific = FALSE), " rows in $cp_profiles")
   }
   if (!is.null(x$bands)) cli::cat_line("  bands: ", band_text(x$bands))
+  flat <- flat_variables(x)
+  if (length(flat)) {
+    cli::cat_line("  flat (the predictions do not change with ", if (length(flat) > 1L) "them" else "it",
+                  "; a column the model does not use?): ", paste(flat, collapse = ", "))
+  }
   cli::cat_line("First rows of $agr_profiles:")
   print(utils::head(x$agr_profiles, n), row.names = FALSE)
   invisible(x)
@@ -320,6 +347,7 @@ summary.mp_profile <- function(object, ...) {
     )
   }))
   out <- summary_effects(object, out)
+  out$flat <- out$variable %in% flat_variables(object)
   out <- out[order(-out$importance, -out$yhat_range, na.last = TRUE), , drop = FALSE]
   rownames(out) <- NULL
   attr(out, "type") <- object$type
@@ -331,6 +359,11 @@ summary.mp_profile <- function(object, ...) {
 print.summary_mp_profile <- function(x, ...) {
   cli::cat_line("Summary of ", profile_title(attr(x, "type")), " profiles (largest importance first):")
   print(structure(x, class = "data.frame"), row.names = FALSE, digits = 4)
+  flat <- unique(x$variable[x$flat %in% TRUE])
+  if (length(flat)) {
+    cli::cat_line("Flat profiles (the predictions do not change with ", if (length(flat) > 1L) "them" else "it",
+                  "): ", paste(flat, collapse = ", "), ".")
+  }
   invisible(x)
 }
 

@@ -1,0 +1,107 @@
+# Derivative ICE curves (d-ICE, Goldstein et al. 2015): the slope of each
+# ICE curve between neighbouring grid points, their weighted mean (the
+# slope of the partial-dependence profile) and their weighted standard
+# deviation, which is 0 where every curve has the same slope, i.e. where
+# the variable does not interact with the others.
+
+# The slopes of the ICE curves of one result, for the variables `vars`: a
+# long frame with `_x_` the midpoint between neighbouring grid points and
+# `_yhat_` the slope there, plus the rows' weights (`_w_`).
+ice_slopes <- function(o, label, n_objs, vars) {
+  cp <- ice_frame_of(o, vars)
+  shown <- shown_labels(o, label, n_objs)
+  cp$`_label_` <- unname(shown[cp$`_label_`])
+  cp$`_x_` <- as.double(cp$`_x_`)
+  key <- paste(cp$`_vname_`, cp$`_label_`, cp$`_ids_`, sep = "\r")
+  cp <- cp[order(key, cp$`_x_`), , drop = FALSE]
+  key <- sort(key)
+  n <- nrow(cp)
+  same <- key[-1L] == key[-n]
+  dx <- diff(cp$`_x_`)
+  keep <- same & dx > 0
+  i <- which(keep)
+  w <- if (is.null(o$weights)) rep(1, n) else o$weights[match(cp$`_ids_`, o$rows)]
+  data.frame(
+    `_vname_` = as.character(cp$`_vname_`[i]), `_label_` = cp$`_label_`[i], `_ids_` = cp$`_ids_`[i],
+    `_x_` = (cp$`_x_`[i] + cp$`_x_`[i + 1L]) / 2,
+    `_yhat_` = (cp$`_yhat_`[i + 1L] - cp$`_yhat_`[i]) / dx[i],
+    `_w_` = w[i], check.names = FALSE, stringsAsFactors = FALSE
+  )
+}
+
+# The weighted mean and standard deviation of the slopes at each midpoint.
+slope_summary <- function(s) {
+  key <- paste(s$`_vname_`, s$`_label_`, format(s$`_x_`, digits = 15), sep = "\r")
+  f <- factor(key, levels = unique(key))
+  first <- !duplicated(f)
+  sw <- as.vector(rowsum(s$`_w_`, f, reorder = FALSE))
+  m <- as.vector(rowsum(s$`_w_` * s$`_yhat_`, f, reorder = FALSE)) / sw
+  dev <- s$`_yhat_` - m[as.integer(f)]
+  sdv <- sqrt(pmax(as.vector(rowsum(s$`_w_` * dev^2, f, reorder = FALSE)) / sw, 0))
+  data.frame(`_vname_` = s$`_vname_`[first], `_label_` = s$`_label_`[first], `_x_` = s$`_x_`[first],
+             mean = m, sd = sdv, check.names = FALSE, stringsAsFactors = FALSE)
+}
+
+# The chart of geom = "derivatives": a row of panels with the slopes of
+# the ICE curves and their mean, and a row with their standard deviation.
+derivative_plot <- function(objs, variables, max_curves, ncol, title, subtitle, call = rlang::caller_env()) {
+  labels <- profile_labels(objs)
+  vars <- plot_variables(objs, variables, "numerical", call = call)
+  kinds <- variable_kinds(objs)
+  if (any(kinds[vars] != "numeric")) {
+    cli::cli_abort("Derivative ICE curves need numeric variables; {.val {vars[kinds[vars] != 'numeric']}} {?is/are} not.",
+                   call = call)
+  }
+  for (i in seq_along(objs)) {
+    if (is.null(ice_of(objs[[i]]))) {
+      cli::cli_abort(c(
+        "Profile {.val {labels[i]}} has no ICE curves to differentiate.",
+        i = "ICE curves are kept for partial dependence and the kernel methods (see {.arg keep_ice})."
+      ), call = call)
+    }
+  }
+  slopes <- lapply(seq_along(objs), function(i) ice_slopes(objs[[i]], labels[i], length(objs), vars))
+  summ <- do.call(rbind, lapply(slopes, slope_summary))
+  # The curves drawn: an evenly spaced selection of each result's rows.
+  shown <- do.call(rbind, lapply(slopes, function(s) {
+    ids <- unique(s$`_ids_`)
+    if (length(ids) > max_curves) ids <- ids[unique(round(seq(1, length(ids), length.out = max_curves)))]
+    s[s$`_ids_` %in% ids, , drop = FALSE]
+  }))
+  rows <- c("slope of the ICE curves", "sd of the slopes")
+  entries <- unique(unlist(lapply(seq_along(objs), function(i) {
+    shown_labels(objs[[i]], labels[i], length(objs))
+  }), use.names = FALSE))
+  tidy <- function(d, row) {
+    d$`_row_` <- factor(row, levels = rows)
+    d$`_vname_` <- factor(d$`_vname_`, levels = vars)
+    d$`_label_` <- factor(d$`_label_`, levels = entries)
+    d
+  }
+  shown <- tidy(shown, rows[1L])
+  mean_d <- tidy(transform(summ, `_yhat_` = mean, check.names = FALSE), rows[1L])
+  sd_d <- tidy(transform(summ, `_yhat_` = sd, check.names = FALSE), rows[2L])
+  xy <- function(...) ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_label_"]], ...)
+  p <- ggplot2::ggplot() +
+    ggplot2::geom_hline(yintercept = 0, colour = "grey60", linewidth = 0.3) +
+    ggplot2::geom_line(data = shown, xy(group = interaction(.data[["_label_"]], .data[["_ids_"]])),
+                       linewidth = 0.3, alpha = curve_alpha(shown), na.rm = TRUE) +
+    ggplot2::geom_line(data = mean_d, xy(), linewidth = 1.1, na.rm = TRUE) +
+    ggplot2::geom_line(data = sd_d, xy(), linewidth = 0.9, na.rm = TRUE) +
+    ggplot2::facet_grid(rows = ggplot2::vars(.data[["_row_"]]), cols = ggplot2::vars(.data[["_vname_"]]),
+                        scales = "free", switch = "y") +
+    ggplot2::scale_x_continuous(n.breaks = if (length(vars) >= 3L) 4L else 5L) +
+    ggplot2::labs(x = NULL, y = NULL, colour = legend_title(objs, labels), title = title,
+                  subtitle = subtitle %||% "d-ICE: slopes of the ICE curves, their mean (thick) and spread") +
+    ggplot2::guides(colour = legend_guide(entries)) +
+    ggplot2::theme_bw() +
+    ggplot2::theme(
+      legend.position = if (length(entries) > 1L) "bottom" else "none",
+      strip.background = ggplot2::element_rect(fill = "grey95"),
+      strip.placement = "outside",
+      panel.grid.minor = ggplot2::element_blank(),
+      panel.spacing.x = ggplot2::unit(1.1, "lines")
+    )
+  if (!is.null(ncol)) cli::cli_inform("{.arg ncol} does not apply to derivative ICE curves (one column per variable).")
+  p
+}
