@@ -5,7 +5,7 @@
 # OUTDIR defaults to docs-screenshots, SITEDIR to docs. The pages: the home
 # page, the reference index, model_profile and plot.mp_profile, the articles
 # index and every article. Before rendering, each page's local <img> files
-# are checked to exist (a missing one is an error). Chromium runs with no
+# and link targets are checked to exist (a missing one is an error). Chromium runs with no
 # network (a proxy that refuses every connection): the pages are seen as
 # the offline site shows them. CHROMIUM names another browser binary.
 set -euo pipefail
@@ -47,6 +47,14 @@ for page in $pages; do
                  grep -v -E '^([a-z]+:|//)' | sort -u); do
     if [ ! -f "$dir/${src%%[?#]*}" ]; then
       echo "BROKEN image in $page: $src" >&2
+      status=1
+    fi
+  done
+  # Local links of the page (to a file of the site, anchors dropped).
+  for href in $(grep -o ' href="[^"]*"' "$file" | sed 's/ href="\([^"]*\)"/\1/' |
+                  sed 's/[?#].*//' | grep -v -E '^([a-z]+:|//|$)' | sort -u); do
+    if [ ! -e "$dir/$href" ]; then
+      echo "BROKEN link in $page: $href" >&2
       status=1
     fi
   done
