@@ -16,9 +16,9 @@
 # configuration from a CDN, so formulas showed as raw TeX. Debian's MathJax
 # (libjs-mathjax, the files the TeX input and CommonHTML output need) is
 # copied into docs/mathjax/ and every page loads it from there, with or
-# without the network. And the repository files the README links to (scripts, results
-# files) are copied into docs/ at the same paths, so that the home page's
-# links to them work on the site too.
+# without the network. And the repository files the README links to
+# (scripts, results files) are copied into docs/ at the same paths, so that
+# the home page's links to them work on the site too.
 options(pkgdown.internet = FALSE)
 offline_cran_urls <- function() {
   data.frame(Package = character(), URL = character(), stringsAsFactors = FALSE)
@@ -56,6 +56,7 @@ for (p in parts) {
 }
 pages <- list.files("docs", pattern = "[.]html$", recursive = TRUE)
 pages <- pages[!startsWith(pages, "mathjax/")]
+n_math <- 0L
 script <- "<script[^>]*src=\"[^\"]*[Mm]ath[Jj]ax[^\"]*\"[^>]*></script>"
 for (page in pages) {
   file <- file.path("docs", page)
@@ -70,5 +71,6 @@ for (page in pages) {
   html <- gsub(script, "", html)
   html <- sub("@MATHJAX@", local, html, fixed = TRUE)
   writeLines(html, file, useBytes = TRUE)
+  n_math <- n_math + 1L
 }
-message("MathJax: docs/mathjax/, loaded by ", length(pages), " pages")
+message("MathJax: docs/mathjax/, loaded by ", n_math, " pages")
