@@ -1,6 +1,11 @@
 # make demo   set up, install the package, run the quick start (PNG + table)
 # make check  set up, build the tarball, R CMD check --as-cran it (NOT_CRAN=true:
 #             every test, the plot snapshots included)
+# make site   install the package into a temporary library and build the
+#             pkgdown site into docs/ without the network (first, on a fresh
+#             machine: make setup-site)
+# make site-check  the site, then screenshots of its pages in headless
+#             Chromium in docs-screenshots/ (tools/site-screenshots.sh)
 PKG := modelprofiles
 VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
@@ -8,13 +13,16 @@ export _R_CHECK_CRAN_INCOMING_REMOTE_ = false
 export _R_CHECK_SYSTEM_CLOCK_ = FALSE
 export _R_CHECK_FORCE_SUGGESTS_ = false
 
-.PHONY: setup-run setup-check install demo build check test document
+.PHONY: setup-run setup-check setup-site install demo build check site site-check test document
 
 setup-run:
 	bash tools/setup.sh run
 
 setup-check:
 	bash tools/setup.sh check
+
+setup-site:
+	bash tools/setup.sh site
 
 install: setup-run
 	R CMD INSTALL .
@@ -31,6 +39,20 @@ build:
 check: setup-check build
 	NOT_CRAN=true R CMD check --as-cran $(TARBALL)
 	bash tools/check-status.sh $(PKG).Rcheck
+
+# The site is built from the package installed into a temporary library (not
+# the system one), removed afterwards. The proxy that refuses every
+# connection makes sure nothing is fetched; tools/build-site.R turns off the
+# look-ups pkgdown and downlit would make.
+OFFLINE := http_proxy=http://127.0.0.1:9 https_proxy=http://127.0.0.1:9 \
+  HTTP_PROXY=http://127.0.0.1:9 HTTPS_PROXY=http://127.0.0.1:9 no_proxy= NO_PROXY=
+site:
+	lib=$$(mktemp -d) && trap 'rm -rf "$$lib"' EXIT && \
+	R CMD INSTALL --library="$$lib" . && \
+	R_LIBS="$$lib$${R_LIBS:+:$$R_LIBS}" $(OFFLINE) Rscript tools/build-site.R
+
+site-check: site
+	bash tools/site-screenshots.sh docs-screenshots docs
 
 # Developer targets (need roxygen2).
 document:

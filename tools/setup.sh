@@ -6,11 +6,13 @@
 #                         (LaTeX for the manual, every suggested package)
 #   tools/setup.sh bench  that, plus the peers and tools of the benchmarks
 #                         (inst/bench/): effectplots, ALEPlot, callr
+#   tools/setup.sh site   check's, plus what the pkgdown site needs (make site,
+#                         make site-check): pkgdown, Chromium, MathJax
 set -euo pipefail
 what=${1:-check}
-# bench includes everything of check.
+# bench and site include everything of check.
 check=no
-if [ "$what" = "check" ] || [ "$what" = "bench" ]; then check=yes; fi
+if [ "$what" = "check" ] || [ "$what" = "bench" ] || [ "$what" = "site" ]; then check=yes; fi
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
@@ -70,6 +72,13 @@ if [ "$check" = "yes" ]; then
     fv <- utils::packageVersion("future", lib.loc = .libPaths())
     if (fv < "1.40.0") stop("future >= 1.40.0 is needed, found ", fv)
   '
+fi
+if [ "$what" = "site" ]; then
+  # pkgdown (with its dependencies) and the browser that renders the pages
+  # for make site-check: Debian's builds. libjs-mathjax: the formulas of the
+  # pages, copied into the site by tools/build-site.R.
+  $SUDO apt-get install -y -qq --no-install-recommends r-cran-pkgdown chromium \
+    libjs-mathjax fonts-mathjax > /dev/null
 fi
 if [ "$what" = "bench" ]; then
   # effectplots needs plotly (and so curl, which needs libcurl to build):
