@@ -233,7 +233,7 @@ resolve_center <- function(center, objs, vars, call = rlang::caller_env()) {
   center <- as.list(center)
   unknown <- setdiff(names(center), vars)
   if (length(unknown) || !all(nzchar(names(center)))) {
-    cli::cli_abort("{.arg center} names {?a variable/variables} not drawn: {.val {unknown}}; the variables drawn are {.val {vars}}.",
+    cli::cli_abort("{.arg center} names {cli::qty(length(unknown))}{?a variable/variables} not drawn: {.val {unknown}}; the variables drawn are {.val {vars}}.",
                    call = call)
   }
   missing <- setdiff(vars, names(center))

@@ -13,8 +13,9 @@ ice_slopes <- function(o, label, n_objs, vars) {
   cp$`_label_` <- unname(shown[cp$`_label_`])
   cp$`_x_` <- as.double(cp$`_x_`)
   key <- paste(cp$`_vname_`, cp$`_label_`, cp$`_ids_`, sep = "\r")
-  cp <- cp[order(key, cp$`_x_`), , drop = FALSE]
-  key <- sort(key)
+  ord <- order(key, cp$`_x_`, method = "radix")
+  cp <- cp[ord, , drop = FALSE]
+  key <- key[ord]
   n <- nrow(cp)
   same <- key[-1L] == key[-n]
   dx <- diff(cp$`_x_`)

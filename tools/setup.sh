@@ -25,7 +25,7 @@ if [ "$check" = "yes" ]; then
   r-cran-data.table r-cran-jsonlite r-cran-matrix r-cran-nnet r-cran-rpart
   r-cran-checkmate r-cran-formula r-cran-future r-cran-future.apply r-cran-parallelly r-cran-progressr
   r-cran-metrics r-cran-r6 r-cran-mgcv r-cran-glmnet r-cran-e1071
-  r-cran-caret r-cran-tibble
+  r-cran-caret r-cran-tibble r-cran-plotly
   pandoc qpdf tidy texlive-latex-base texlive-latex-recommended
   texlive-fonts-recommended texlive-fonts-extra"
 fi

@@ -184,6 +184,9 @@ test_that("caret train: probabilities of a classifier, predictions of a regressi
   tr <- suppressWarnings(caret::train(y ~ a + b + c, data = d, method = "lm", trControl = caret::trainControl(method = "none")))
   pr <- model_profile(tr, X, variables = "b", N = NULL, grid_points = 4)
   expect_equal(got_pd(pr, "b")[, 1], own_pd(pr, function(nd) predict(tr, nd), X, "b")[, 1], tolerance = 1e-12)
+  # Labelled by the model inside and the framework.
+  expect_identical(pd$label, "rpart (caret)")
+  expect_identical(pr$label, "lm (caret)")
 })
 
 test_that("parsnip model_fit and workflows workflow: .pred_<class> columns become classes", {
@@ -206,6 +209,11 @@ test_that("parsnip model_fit and workflows workflow: .pred_<class> columns becom
   pr <- model_profile(reg, X, variables = "b", N = NULL, grid_points = 4)
   expect_equal(got_pd(pr, "b")[, 1], own_pd(pr, function(nd) predict(reg, nd)$.pred, X, "b")[, 1],
                tolerance = 1e-12)
+  # Labelled by the model inside and the framework, not "model_fit" or "_glm".
+  expect_identical(pd$label, "glm (parsnip)")
+  expect_identical(pw$label, "glm (workflow)")
+  expect_identical(pr$label, "lm (parsnip)")
+  expect_identical(model_adapter(mf)$family, "model_fit")
 })
 
 test_that("mlr3 learners: probabilities by class; the task's positive class by default", {
@@ -228,6 +236,48 @@ test_that("mlr3 learners: probabilities by class; the task's positive class by d
   pr <- model_profile(lr, X, variables = "b", N = NULL, grid_points = 4)
   expect_equal(got_pd(pr, "b")[, 1], own_pd(pr, function(nd) lr$predict_newdata(nd)$response, X, "b")[, 1],
                tolerance = 1e-12)
+  # Labelled by the learner's id.
+  expect_identical(pd$label, "classif.rpart")
+  expect_identical(pr$label, "regr.rpart")
+})
+
+test_that("an explainer's DALEX default label gives way to the model's; a label given is kept", {
+  skip_if_not_installed("DALEX")
+  m <- nnet::multinom(Species ~ ., data = iris, trace = FALSE)
+  # (DALEX's residuals of a factor response warn.)
+  ex <- suppressWarnings(DALEX::explain(m, data = iris[1:4], y = iris$Species, verbose = FALSE))
+  expect_identical(ex$label, "nnet")
+  pd <- model_profile(ex, variables = "Petal.Length", grid_points = 5)
+  expect_identical(pd$label, "multinom")
+  expect_identical(unique(pd$agr_profiles$`_label_`), paste0("multinom.", levels(iris$Species)))
+  ex2 <- suppressWarnings(DALEX::explain(m, data = iris[1:4], y = iris$Species, verbose = FALSE, label = "my model"))
+  expect_identical(model_profile(ex2, variables = "Petal.Length", grid_points = 5)$label, "my model")
+})
+
+test_that("a DALEX result of a classifier is drawn with its classes", {
+  expect_equal(dalex_classes(c("lr.setosa", "lr.versicolor", "lr.virginica")),
+               list(base = "lr", class = c("setosa", "versicolor", "virginica")))
+  expect_equal(dalex_classes(c("_multinom..pred_setosa", "_multinom..pred_virginica")),
+               list(base = "_multinom", class = c("setosa", "virginica")))
+  expect_equal(dalex_classes(c("m.class_a", "m.class_b")), list(base = "m", class = c("class_a", "class_b")))
+  expect_null(dalex_classes("lm"))
+  expect_null(dalex_classes(c("lm", "rf")))
+  skip_if_not_installed("DALEX")
+  skip_if_not_installed("parsnip")
+  # DALEX labels the classes of parsnip's probabilities "<label>..pred_<class>"
+  # or "<label>.<class>".
+  m <- parsnip::fit(parsnip::set_engine(parsnip::multinom_reg(), "nnet"), Species ~ ., data = iris)
+  ex <- suppressWarnings(DALEX::explain(m, data = iris[1:4], y = iris$Species, verbose = FALSE, label = "mn"))
+  set.seed(1)
+  theirs <- DALEX::model_profile(ex, variables = "Petal.Length", N = 30)
+  expect_true(all(startsWith(unique(theirs$agr_profiles$`_label_`), "mn.")))
+  expect_length(unique(theirs$agr_profiles$`_label_`), 3)
+  ours <- model_profile(ex, variables = "Petal.Length", grid_points = 11)
+  p <- plot(ours, theirs)
+  expect_equal(levels(p$layers[[1]]$data$`_label_`),
+               c(paste0("partial dependence: ", levels(iris$Species)),
+                 paste0("partial dependence, DALEX: ", levels(iris$Species))))
+  expect_equal(p$labels$colour, "mn")
 })
 
 test_that("DALEX explainers: DALEX's default predict gets the native engine; matrix data stays a matrix", {

@@ -23,7 +23,8 @@ test_that("PD, LD and AL in one chart: one line per profile and panel, the right
                c("partial dependence", "local dependence", "accumulated local"))
   expect_equal(p$labels$colour, "lm")
   expect_equal(p$labels$y, "prediction")
-  expect_equal(plot(f$pd)$labels$y, "average prediction (partial dependence)")
+  expect_equal(plot(f$pd)$labels$y, "average prediction")
+  expect_equal(plot(f$al)$labels$y, "accumulated effect + mean")
   # Rug of the observed values, one mark per background row and variable.
   rug <- ggplot2::layer_data(p, 2)
   expect_equal(nrow(rug), 2 * nrow(f$X))
@@ -67,7 +68,9 @@ test_that("ICE curves: at most max_curves, aggregate on top, centring", {
   ice <- ggplot2::layer_data(pv, 1)
   ids <- unique(ice$group)
   expect_length(ids, 5)
-  expect_match(pv$labels$y, "centred at the value at 0.5")
+  expect_equal(pv$labels$y, "centred prediction")
+  expect_equal(pv$labels$caption, "Each curve minus its value at a = 0.5")
+  expect_equal(pc$labels$caption, "Each curve minus its value at the first grid point")
   expect_error(plot(pd, center = "first"), "ICE curves")
   expect_error(plot(pd, geom = "profiles", center = "median"), "center")
 })
@@ -121,6 +124,13 @@ test_that("plot snapshots", {
   pd <- model_profile(NULL, d, predict_function = function(m, newdata) newdata$x * as.integer(newdata$g),
                       variables = "g")
   expect_doppelganger("factor", plot(pd))
+  expect_doppelganger("ice-derivatives", plot(f$pd, geom = "derivatives", max_curves = 20))
+  d <- data.frame(size = factor(rep(c("Fair", "Good", "Very Good", "Premium", "Ideal"), 4)),
+                  grade = factor(rep(c("I1", "SI2", "SI1", "VS2", "VS1", "VVS2", "VVS1", "IF"), length.out = 20)),
+                  w = seq(0, 1, length.out = 20))
+  pf <- function(m, newdata) as.integer(newdata$size) + as.integer(newdata$grade) / 2 + newdata$w
+  pd <- model_profile(NULL, d, predict_function = pf, variables = c("size", "grade"))
+  expect_doppelganger("factor-long-levels", plot(pd))
 })
 
 test_that("unknown plot arguments name themselves", {

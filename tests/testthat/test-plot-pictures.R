@@ -1,0 +1,156 @@
+# What a reader of the pictures relies on: centring at given values, the
+# slopes of derivative ICE curves, legends, axes, 2-D tiles and palettes,
+# and plotly.
+
+lm_fixture <- function() {
+  fit <- lm(mpg ~ wt * hp + qsec, data = mtcars)
+  X <- mtcars[c("wt", "hp", "qsec")]
+  list(fit = fit, X = X, pd = model_profile(fit, X, variables = c("wt", "hp"), grid_points = 21))
+}
+
+test_that("center: a value per variable, each curve anchored there, never extrapolated", {
+  f <- lm_fixture()
+  b <- coef(f$fit)
+  p <- plot(f$pd, geom = "profiles", center = c(wt = 3, hp = 150))
+  ice <- ggplot2::layer_data(p, 1)
+  cu <- p$layers[[1]]$data
+  # lm in wt for each row: centred at wt = 3 the curve is (wt - 3) * slope.
+  wt <- cu$`_vname_` == "wt"
+  hp_of <- f$X$hp[as.integer(cu$`_ids_`[wt])]
+  expect_equal(cu$`_yhat_`[wt], (cu$`_x_`[wt] - 3) * (b[["wt"]] + b[["wt:hp"]] * hp_of))
+  hp <- cu$`_vname_` == "hp"
+  wt_of <- f$X$wt[as.integer(cu$`_ids_`[hp])]
+  expect_equal(cu$`_yhat_`[hp], (cu$`_x_`[hp] - 150) * (b[["hp"]] + b[["wt:hp"]] * wt_of))
+  expect_equal(p$labels$caption, "Each curve minus its value at wt = 3, hp = 150")
+  # The order of the names does not matter; a list is accepted.
+  p2 <- plot(f$pd, geom = "profiles", center = list(hp = 150, wt = 3))
+  expect_equal(p2$layers[[1]]$data$`_yhat_`, cu$`_yhat_`)
+  # One variable drawn: an unnamed value.
+  p3 <- plot(f$pd, geom = "profiles", variables = "wt", center = 3)
+  expect_equal(p3$layers[[1]]$data$`_yhat_`, cu$`_yhat_`[wt])
+  expect_snapshot(error = TRUE, {
+    plot(f$pd, geom = "profiles", center = c(wt = 9, hp = 150))
+    plot(f$pd, geom = "profiles", center = c(wt = 3))
+    plot(f$pd, geom = "profiles", center = 3)
+    plot(f$pd, geom = "profiles", center = c(wt = 3, hp = 150, disp = 100))
+    plot(f$pd, geom = "profiles", center = c(wt = NA, hp = 150))
+  })
+})
+
+test_that("derivative ICE curves: each curve's slope, their mean and sd", {
+  f <- lm_fixture()
+  b <- coef(f$fit)
+  p <- plot(f$pd, geom = "derivatives")
+  curves <- p$layers[[2]]$data
+  wt <- curves$`_vname_` == "wt"
+  hp_of <- f$X$hp[as.integer(curves$`_ids_`[wt])]
+  # The slope of row i's curve in wt is b_wt + b_wt:hp * hp_i everywhere.
+  expect_equal(curves$`_yhat_`[wt], b[["wt"]] + b[["wt:hp"]] * hp_of)
+  # One slope between each pair of neighbouring grid points, per curve.
+  n_grid <- table(f$pd$agr_profiles$`_vname_`)
+  expect_equal(nrow(curves), sum(n_grid - 1) * nrow(f$X))
+  # Midpoints of the grid.
+  g <- sort(unique(f$pd$agr_profiles$`_x_`[f$pd$agr_profiles$`_vname_` == "wt"]))
+  expect_equal(sort(unique(curves$`_x_`[wt])), (g[-1] + g[-length(g)]) / 2)
+  k <- length(g) - 1
+  m <- p$layers[[3]]$data
+  s <- p$layers[[4]]$data
+  expect_equal(m$`_yhat_`[m$`_vname_` == "wt"], rep(b[["wt"]] + b[["wt:hp"]] * mean(f$X$hp), k))
+  sd_pop <- sqrt(mean((f$X$hp - mean(f$X$hp))^2))
+  expect_equal(s$`_yhat_`[s$`_vname_` == "wt"], rep(abs(b[["wt:hp"]]) * sd_pop, k))
+  expect_equal(as.character(unique(s$`_row_`)), "sd of the slopes")
+  # The mean slope is the slope of the PD profile.
+  pd_wt <- f$pd$agr_profiles[f$pd$agr_profiles$`_vname_` == "wt", ]
+  expect_equal(m$`_yhat_`[m$`_vname_` == "wt"], diff(pd_wt$`_yhat_`) / diff(pd_wt$`_x_`))
+  # Case weights: the weighted mean and sd.
+  w <- seq_len(nrow(f$X))
+  pw <- model_profile(f$fit, f$X, variables = "wt", grid_points = 5, weights = w)
+  s <- plot(pw, geom = "derivatives")$layers[[4]]$data
+  mu <- sum(w * f$X$hp) / sum(w)
+  expect_equal(s$`_yhat_`, rep(abs(b[["wt:hp"]]) * sqrt(sum(w * (f$X$hp - mu)^2) / sum(w)), 4))
+  # Built and drawn: two rows of panels, one column per variable.
+  lay <- ggplot2::ggplot_build(p)$layout$layout
+  expect_equal(nrow(lay), 4)
+  al <- model_profile(f$fit, f$X, variables = "wt", type = "accumulated")
+  expect_snapshot(error = TRUE, {
+    plot(al, geom = "derivatives")
+    plot(f$pd, geom = "derivatives", center = "first")
+  })
+})
+
+test_that("legends name the method of profiles of one type", {
+  f <- lm_fixture()
+  a1 <- model_profile(f$fit, f$X, variables = "wt", type = "accumulated", method = "interval")
+  a2 <- model_profile(f$fit, f$X, variables = "wt", type = "accumulated", method = "kernel")
+  p <- plot(a1, a2)
+  expect_equal(levels(p$layers[[1]]$data$`_label_`),
+               c("accumulated local, interval", "accumulated local, kernel"))
+  expect_equal(p$labels$colour, "lm")
+})
+
+test_that("category labels are turned when they would overlap; numeric panels get few breaks", {
+  d <- data.frame(size = factor(rep(c("Fair", "Good", "Very Good", "Premium", "Ideal"), 4)),
+                  grade = factor(rep(c("I1", "SI2", "SI1", "VS2", "VS1", "VVS2", "VVS1", "IF"), length.out = 20)),
+                  short = factor(rep(c("a", "b", "c"), length.out = 20)))
+  pf <- function(m, newdata) as.integer(newdata$size) + as.integer(newdata$grade) + as.integer(newdata$short)
+  pd <- model_profile(NULL, d, predict_function = pf)
+  p <- plot(pd)
+  expect_equal(p$guides$x$theme$angle %||% p$guides$x$angle, 35)
+  p1 <- plot(pd, variables = "short")
+  expect_null(p1$guides$x)
+  f <- lm_fixture()
+  pn <- plot(f$pd)
+  expect_equal(pn$scales$get_scales("x")$n.breaks, 5L)
+  expect_equal(as.numeric(pn$theme$panel.spacing.x), 1.1)
+})
+
+test_that("2-D tiles end at the grid's ends; signed AL is on a diverging scale centred at 0", {
+  f <- lm_fixture()
+  p2 <- model_profile_2d(f$fit, f$X, variables = list(c("wt", "hp")), grid_points = 8)
+  tiles <- ggplot2::layer_data(plot(p2), 1)
+  g <- p2$grids
+  expect_equal(min(tiles$xmin), min(g$wt))
+  expect_equal(max(tiles$xmax), max(g$wt))
+  expect_equal(min(tiles$ymin), min(g$hp))
+  expect_equal(max(tiles$ymax), max(g$hp))
+  # Inner edges halfway between grid values.
+  gw <- sort(g$wt)
+  expect_setequal(unique(tiles$xmax), c((gw[-1] + gw[-8]) / 2, max(gw)))
+  a2 <- model_profile_2d(f$fit, f$X, variables = list(c("wt", "hp")), type = "accumulated", intervals = 6)
+  pa <- plot(a2)
+  sc <- ggplot2::ggplot_build(pa)$plot$scales$get_scales("fill")
+  expect_equal(sc$map(0), "#F7F7F7")
+  expect_equal(sc$map(-max(abs(a2$agr_profiles$`_yhat_`))), "#2166AC")
+  expect_equal(sc$map(max(abs(a2$agr_profiles$`_yhat_`))), "#B2182B")
+  # PD stays sequential (viridis).
+  sp <- ggplot2::ggplot_build(plot(p2))$plot$scales$get_scales("fill")
+  expect_false(identical(sp$map(mean(p2$agr_profiles$`_yhat_`)), "#F7F7F7"))
+  pc <- plot(a2, geom = "contour", bins = 6)
+  fills <- unique(ggplot2::layer_data(pc, 1)$fill)
+  expect_true(all(fills %in% diverging_colours(6)))
+  lev <- levels(ggplot2::layer_data(pc, 1)$level)
+  expect_length(lev, 6)
+  m <- max(abs(a2$agr_profiles$`_yhat_`))
+  expect_match(lev[1], paste0("^[[(]", format(-m, digits = 4), ","), fixed = FALSE)
+})
+
+test_that("plots convert with plotly::ggplotly()", {
+  skip_if_not_installed("plotly")
+  f <- lm_fixture()
+  ld <- model_profile(f$fit, f$X, variables = c("wt", "hp"), type = "conditional")
+  n_traces <- function(p) length(plotly::plotly_build(plotly::ggplotly(p))$x$data)
+  # Lines of PD and LD, and the rugs, in two panels.
+  expect_gte(n_traces(plot(f$pd, ld)), 4)
+  expect_gte(n_traces(plot(f$pd, geom = "profiles", center = c(wt = 3, hp = 150))), 2)
+  expect_gte(n_traces(plot(f$pd, geom = "derivatives")), 3)
+  d <- transform(mtcars, cyl = factor(cyl))
+  pd <- model_profile(lm(mpg ~ cyl + wt, data = d), d[c("cyl", "wt")], variables = "cyl")
+  expect_gte(n_traces(plot(pd, geom = "bars")), 1)
+  p2 <- model_profile_2d(f$fit, f$X, variables = list(c("wt", "hp")), grid_points = 6)
+  expect_gte(n_traces(plot(p2)), 1)
+  # The profile's numbers reach the plotly figure.
+  built <- plotly::plotly_build(plotly::ggplotly(plot(f$pd, variables = "wt", rug = FALSE)))
+  y <- unlist(lapply(built$x$data, `[[`, "y"))
+  want <- f$pd$agr_profiles$`_yhat_`[f$pd$agr_profiles$`_vname_` == "wt"]
+  expect_true(all(vapply(want, function(v) any(abs(y - v) < 1e-9), logical(1))))
+})
