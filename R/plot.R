@@ -30,10 +30,11 @@
 #'   side for several profiles, as DALEX draws them (bands as error bars).
 #' * `geom = "derivatives"`: derivative ICE curves (d-ICE, Goldstein et al.
 #'   2015) of numeric variables. The upper row of panels shows the slope of
-#'   each ICE curve between neighbouring grid points (at their midpoint) and
-#'   the slopes' weighted mean, thick, which for partial dependence is the
-#'   slope of the profile; the lower row shows the slopes' weighted standard
-#'   deviation over all the curves kept. Where the standard deviation is 0
+#'   each ICE curve at each grid point (of the least-squares line through
+#'   the curve in a window of 5% of the grid on either side, which smooths
+#'   the steps of tree models) and the slopes' weighted mean, thick, which
+#'   for partial dependence is the slope of the profile; the lower row shows
+#'   the slopes' weighted standard deviation over all the curves kept. Where the standard deviation is 0
 #'   every curve has the same slope: the model is additive in the variable
 #'   there; where it is large, the variable interacts with others.
 #'

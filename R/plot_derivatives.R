@@ -1,37 +1,64 @@
 # Derivative ICE curves (d-ICE, Goldstein et al. 2015): the slope of each
-# ICE curve between neighbouring grid points, their weighted mean (the
-# slope of the partial-dependence profile) and their weighted standard
-# deviation, which is 0 where every curve has the same slope, i.e. where
-# the variable does not interact with the others.
+# ICE curve at each grid point, their weighted mean (the slope of the
+# partial-dependence profile) and their weighted standard deviation, which
+# is 0 where every curve has the same slope, i.e. where the variable does
+# not interact with the others.
+#
+# A curve's slope at a grid point is that of the least-squares line through
+# the curve's points in a window of neighbouring grid points (5% of the
+# grid on either side, at least 1): on a fine grid the differences between
+# neighbours of a tree model's step functions are mostly 0 or a jump, and
+# the window smooths them as Goldstein et al. smooth each curve before
+# differentiating. The slope is a linear map of the curve, exact for curves
+# that are linear over the window, and the mean of the slopes is the slope
+# of the mean curve.
+
+# The G x G matrix that maps a curve's values at the grid x (sorted) to
+# its slopes.
+slope_operator <- function(x) {
+  G <- length(x)
+  h <- max(1L, round(0.05 * G))
+  A <- matrix(0, G, G)
+  for (j in seq_len(G)) {
+    w <- max(1L, j - h):min(G, j + h)
+    d <- x[w] - mean(x[w])
+    A[j, w] <- d / sum(d^2)
+  }
+  A
+}
 
 # The slopes of the ICE curves of one result, for the variables `vars`: a
-# long frame with `_x_` the midpoint between neighbouring grid points and
-# `_yhat_` the slope there, plus the rows' weights (`_w_`).
+# long frame with `_x_` the grid point and `_yhat_` the slope there, plus
+# the rows' weights (`_w_`).
 ice_slopes <- function(o, label, n_objs, vars) {
   cp <- ice_frame_of(o, vars)
   shown <- shown_labels(o, label, n_objs)
   cp$`_label_` <- unname(shown[cp$`_label_`])
   cp$`_x_` <- as.double(cp$`_x_`)
-  key <- paste(cp$`_vname_`, cp$`_label_`, cp$`_ids_`, sep = "\r")
-  ord <- order(key, cp$`_x_`, method = "radix")
+  cp <- cp[!is.na(cp$`_x_`), , drop = FALSE]
+  curve <- paste(cp$`_vname_`, cp$`_label_`, sep = "\r")
+  ord <- order(curve, cp$`_ids_`, cp$`_x_`, method = "radix")
   cp <- cp[ord, , drop = FALSE]
-  key <- key[ord]
-  n <- nrow(cp)
-  same <- key[-1L] == key[-n]
-  dx <- diff(cp$`_x_`)
-  keep <- same & dx > 0
-  i <- which(keep)
-  w <- if (is.null(o$weights)) rep(1, n) else o$weights[match(cp$`_ids_`, o$rows)]
-  data.frame(
-    `_vname_` = as.character(cp$`_vname_`[i]), `_label_` = cp$`_label_`[i], `_ids_` = cp$`_ids_`[i],
-    `_x_` = (cp$`_x_`[i] + cp$`_x_`[i + 1L]) / 2,
-    `_yhat_` = (cp$`_yhat_`[i + 1L] - cp$`_yhat_`[i]) / dx[i],
-    `_w_` = w[i], check.names = FALSE, stringsAsFactors = FALSE
-  )
+  curve <- curve[ord]
+  out <- lapply(split(seq_len(nrow(cp)), factor(curve, levels = unique(curve))), function(r) {
+    ids <- unique(cp$`_ids_`[r])
+    G <- length(r) / length(ids)
+    x <- cp$`_x_`[r[seq_len(G)]]
+    if (G < 2L) return(NULL)
+    Y <- matrix(cp$`_yhat_`[r], nrow = G)
+    S <- slope_operator(x) %*% Y
+    w <- if (is.null(o$weights)) rep(1, length(ids)) else o$weights[match(ids, o$rows)]
+    data.frame(
+      `_vname_` = as.character(cp$`_vname_`[r[1L]]), `_label_` = cp$`_label_`[r[1L]],
+      `_ids_` = rep(ids, each = G), `_x_` = rep(x, length(ids)), `_yhat_` = as.vector(S),
+      `_w_` = rep(w, each = G), check.names = FALSE, stringsAsFactors = FALSE
+    )
+  })
+  do.call(rbind, out)
 }
 
 # The weighted mean and standard deviation of the slopes at each midpoint.
-slope_summary <- function(s) {
+dice_summary <- function(s) {
   key <- paste(s$`_vname_`, s$`_label_`, format(s$`_x_`, digits = 15), sep = "\r")
   f <- factor(key, levels = unique(key))
   first <- !duplicated(f)
@@ -62,7 +89,7 @@ derivative_plot <- function(objs, variables, max_curves, ncol, title, subtitle, 
     }
   }
   slopes <- lapply(seq_along(objs), function(i) ice_slopes(objs[[i]], labels[i], length(objs), vars))
-  summ <- do.call(rbind, lapply(slopes, slope_summary))
+  summ <- do.call(rbind, lapply(slopes, dice_summary))
   # The curves drawn: an evenly spaced selection of each result's rows.
   shown <- do.call(rbind, lapply(slopes, function(s) {
     ids <- unique(s$`_ids_`)

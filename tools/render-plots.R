@@ -71,3 +71,46 @@ hi <- hidden_interactions(
 save(plot(hi), "18-hidden-interactions", w = 7, h = 4)
 pk <- model_profile(fit2, X, variables = c("lstat", "rm"), k = 3, N = 300, seed = 1, label = "random forest")
 save(plot(pk, geom = "profiles"), "19-ice-clusters", h = 4)
+# Derivative ICE curves and centring at given values.
+save(plot(pd, geom = "derivatives", variables = c("lstat", "rm", "dis")), "20-ice-derivatives", h = 4.5)
+save(plot(pd, geom = "profiles", variables = c("lstat", "rm"), center = c(lstat = 10, rm = 6)),
+     "21-ice-centred-values", h = 4)
+# The datasets DALEX, iml and pdp users know. Diamonds: factors of 5-8
+# levels, a price model.
+set.seed(1)
+dm <- as.data.frame(ggplot2::diamonds[sample(nrow(ggplot2::diamonds), 3000), ])
+dfit <- ranger::ranger(price ~ carat + cut + color + clarity + depth + table, data = dm,
+                       num.trees = 100, num.threads = 2, seed = 1)
+dX <- dm[c("carat", "cut", "color", "clarity", "depth", "table")]
+save(plot(model_profile(dfit, dX, variables = c("cut", "color", "clarity"))), "22-diamonds-factors", h = 4)
+save(plot(model_profile(dfit, dX, variables = c("cut", "color", "clarity")), geom = "bars"),
+     "23-diamonds-bars", h = 4)
+save(plot(model_profile(dfit, dX, variables = c("carat", "depth", "table"))), "24-diamonds-numeric", h = 4)
+if (requireNamespace("DALEX", quietly = TRUE)) {
+  # apartments: a DALEX explainer of a linear model, DALEX's and ours.
+  ap <- DALEX::apartments
+  afit <- lm(m2.price ~ ., data = ap)
+  ex <- DALEX::explain(afit, data = ap[-1], y = ap$m2.price, verbose = FALSE)
+  apd <- model_profile(ex)
+  save(plot(apd), "25-apartments", h = 5)
+  set.seed(1)
+  save(plot(apd, DALEX::model_profile(ex, variables = c("construction.year", "surface"), N = 100),
+            variables = c("construction.year", "surface")), "26-apartments-dalex", h = 4)
+  # titanic_imputed: a classifier's probability by age, fare and class.
+  ti <- DALEX::titanic_imputed
+  tfit <- glm(survived ~ gender + age + class + fare + sibsp, data = ti, family = binomial)
+  save(plot(model_profile(tfit, ti, variables = c("age", "fare")),
+            model_profile(tfit, ti, variables = c("age", "fare"), type = "accumulated")),
+       "27-titanic", h = 4)
+  save(plot(model_profile(tfit, ti, variables = "class")), "28-titanic-class", w = 6, h = 4)
+  # HR: three classes.
+  hr <- DALEX::HR
+  hfit <- ranger::ranger(status ~ ., data = hr, num.trees = 100, probability = TRUE, num.threads = 2, seed = 1)
+  save(plot(model_profile(hfit, hr, variables = c("age", "hours"))), "29-hr-classes", h = 4)
+}
+# airquality: rows with missing values, a gam.
+aq <- airquality
+gfit <- mgcv::gam(Ozone ~ s(Temp) + s(Wind) + Month, data = aq)
+save(plot(model_profile(gfit, aq[!is.na(aq$Ozone), ])), "30-airquality-gam", h = 4)
+save(plot(model_profile_2d(gfit, aq[complete.cases(aq), ], variables = c("Temp", "Wind"),
+                           type = "accumulated", intervals = 8)), "31-airquality-al-2d", w = 6.5, h = 5)

@@ -46,13 +46,12 @@ test_that("derivative ICE curves: each curve's slope, their mean and sd", {
   hp_of <- f$X$hp[as.integer(curves$`_ids_`[wt])]
   # The slope of row i's curve in wt is b_wt + b_wt:hp * hp_i everywhere.
   expect_equal(curves$`_yhat_`[wt], b[["wt"]] + b[["wt:hp"]] * hp_of)
-  # One slope between each pair of neighbouring grid points, per curve.
+  # One slope at each grid point, per curve.
   n_grid <- table(f$pd$agr_profiles$`_vname_`)
-  expect_equal(nrow(curves), sum(n_grid - 1) * nrow(f$X))
-  # Midpoints of the grid.
+  expect_equal(nrow(curves), sum(n_grid) * nrow(f$X))
   g <- sort(unique(f$pd$agr_profiles$`_x_`[f$pd$agr_profiles$`_vname_` == "wt"]))
-  expect_equal(sort(unique(curves$`_x_`[wt])), (g[-1] + g[-length(g)]) / 2)
-  k <- length(g) - 1
+  expect_equal(sort(unique(curves$`_x_`[wt])), g)
+  k <- length(g)
   m <- p$layers[[3]]$data
   s <- p$layers[[4]]$data
   expect_equal(m$`_yhat_`[m$`_vname_` == "wt"], rep(b[["wt"]] + b[["wt:hp"]] * mean(f$X$hp), k))
@@ -61,13 +60,20 @@ test_that("derivative ICE curves: each curve's slope, their mean and sd", {
   expect_equal(as.character(unique(s$`_row_`)), "sd of the slopes")
   # The mean slope is the slope of the PD profile.
   pd_wt <- f$pd$agr_profiles[f$pd$agr_profiles$`_vname_` == "wt", ]
-  expect_equal(m$`_yhat_`[m$`_vname_` == "wt"], diff(pd_wt$`_yhat_`) / diff(pd_wt$`_x_`))
+  expect_equal(m$`_yhat_`[m$`_vname_` == "wt"], as.vector(slope_operator(pd_wt$`_x_`) %*% pd_wt$`_yhat_`))
+  # The window's least-squares slope: of a parabola on an even grid, exactly
+  # 2x where the window is symmetric; of neighbours at the ends of a short grid.
+  x <- seq(0, 1, length.out = 41)
+  A <- slope_operator(x)
+  expect_equal(as.vector(A %*% x^2)[3:39], 2 * x[3:39])
+  # (The middle: the least-squares line through (0, 0), (1, 2), (3, 3).)
+  expect_equal(as.vector(slope_operator(c(0, 1, 3)) %*% c(0, 2, 3)), c(2, 13 / 14, 0.5))
   # Case weights: the weighted mean and sd.
   w <- seq_len(nrow(f$X))
   pw <- model_profile(f$fit, f$X, variables = "wt", grid_points = 5, weights = w)
   s <- plot(pw, geom = "derivatives")$layers[[4]]$data
   mu <- sum(w * f$X$hp) / sum(w)
-  expect_equal(s$`_yhat_`, rep(abs(b[["wt:hp"]]) * sqrt(sum(w * (f$X$hp - mu)^2) / sum(w)), 4))
+  expect_equal(s$`_yhat_`, rep(abs(b[["wt:hp"]]) * sqrt(sum(w * (f$X$hp - mu)^2) / sum(w)), 5))
   # Built and drawn: two rows of panels, one column per variable.
   lay <- ggplot2::ggplot_build(p)$layout$layout
   expect_equal(nrow(lay), 4)
