@@ -276,7 +276,9 @@ as.data.frame.mp_profile_2d <- function(x, row.names = NULL, optional = FALSE, .
 #'   values shows where the surface is backed by data. Partial dependence
 #'   is coloured on a sequential scale (viridis); second-order accumulated
 #'   local effects, which are signed, on a diverging scale centred at 0
-#'   (blue below, red above).
+#'   (blue below, red above); when every effect is within 1e-9 of 0 (an
+#'   additive model, to rounding) they are drawn as 0 and the subtitle
+#'   says there is no interaction.
 #' @exportS3Method ggplot2::autoplot
 autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bins = 10,
                                    title = NULL, subtitle = NULL) {
@@ -292,9 +294,15 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
   }
   v <- pairs[[1]]
   al <- identical(object$type, "accumulated")
+  # Second-order effects that are 0 to rounding (an additive model): drawn
+  # as 0, without a colour bar, and said in the subtitle; a diverging scale
+  # would otherwise stretch the rounding errors over its colours.
+  no_interaction <- al && max(abs(d$`_yhat_`), na.rm = TRUE) <= 1e-9
+  if (no_interaction) d$`_yhat_`[!is.na(d$`_yhat_`)] <- 0
   fill_name <- if (al) "interaction\neffect" else "average\nprediction"
   num <- is.numeric(d$`_x_`) && is.numeric(d$`_x2_`)
   p <- ggplot2::ggplot(d)
+  if (geom == "contour" && no_interaction) geom <- "tiles"
   if (geom == "contour") {
     if (!num) cli::cli_abort("Filled contours need two numeric variables; use {.code geom = \"tiles\"}.")
     if (al) {
@@ -324,7 +332,8 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
       # Signed effects on a diverging palette centred at 0.
       m <- max(abs(d$`_yhat_`), na.rm = TRUE)
       ggplot2::scale_fill_gradient2(name = fill_name, low = "#2166AC", mid = "#F7F7F7", high = "#B2182B",
-                                    midpoint = 0, limits = if (is.finite(m) && m > 0) c(-m, m))
+                                    midpoint = 0, limits = if (is.finite(m) && m > 0) c(-m, m),
+                                    guide = if (no_interaction) "none" else "colourbar")
     } else {
       ggplot2::scale_fill_viridis_c(name = fill_name)
     }
@@ -344,8 +353,9 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
     p <- p + ggplot2::facet_wrap(ggplot2::vars(.data[["_label_"]]))
   }
   what <- if (al) "Second-order accumulated local effect," else "Partial dependence,"
-  p + ggplot2::labs(x = v[1], y = v[2], title = title,
-                    subtitle = subtitle %||% paste(what, object$label)) +
+  auto <- paste(what, object$label)
+  if (no_interaction) auto <- paste0(auto, ": no interaction (every effect is within 1e-9 of 0)")
+  p + ggplot2::labs(x = v[1], y = v[2], title = title, subtitle = subtitle %||% auto) +
     ggplot2::theme_bw() +
     ggplot2::theme(panel.grid = ggplot2::element_blank())
 }

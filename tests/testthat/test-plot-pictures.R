@@ -140,6 +140,17 @@ test_that("2-D tiles end at the grid's ends; signed AL is on a diverging scale c
   expect_match(lev[1], paste0("^[[(]", format(-m, digits = 4), ","), fixed = FALSE)
 })
 
+test_that("2-D AL of an additive model: no interaction, not rounding errors on a colour scale", {
+  fit <- lm(mpg ~ wt + hp + qsec, data = mtcars)
+  a2 <- model_profile_2d(fit, mtcars[c("wt", "hp", "qsec")], variables = list(c("wt", "hp")),
+                         type = "accumulated", intervals = 5)
+  expect_lt(max(abs(a2$agr_profiles$`_yhat_`)), 1e-9)
+  p <- plot(a2)
+  expect_equal(unique(ggplot2::layer_data(p, 1)$fill), "#F7F7F7")
+  expect_match(p$labels$subtitle, "no interaction")
+  expect_match(plot(a2, geom = "contour")$labels$subtitle, "no interaction")
+})
+
 test_that("plots convert with plotly::ggplotly()", {
   skip_if_not_installed("plotly")
   f <- lm_fixture()
