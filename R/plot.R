@@ -34,7 +34,8 @@
 #'   the curve in a window of 5% of the grid on either side, which smooths
 #'   the steps of tree models) and the slopes' weighted mean, thick, which
 #'   for partial dependence is the slope of the profile; the lower row shows
-#'   the slopes' weighted standard deviation over all the curves kept. Where the standard deviation is 0
+#'   the slopes' weighted standard deviation over all the curves kept. Each
+#'   panel has its own y scale (a slope is in units of its variable). Where the standard deviation is 0
 #'   every curve has the same slope: the model is additive in the variable
 #'   there; where it is large, the variable interacts with others.
 #'

@@ -100,8 +100,14 @@ derivative_plot <- function(objs, variables, max_curves, ncol, title, subtitle, 
   entries <- unique(unlist(lapply(seq_along(objs), function(i) {
     shown_labels(objs[[i]], labels[i], length(objs))
   }), use.names = FALSE))
+  # A panel per variable and row, each with its own y scale (slopes are in
+  # units of the variable): the upper row's strips name the variable, the
+  # lower row's the variable's sd.
+  panels <- c(vars, paste0(vars, ": sd of the slopes"))
   tidy <- function(d, row) {
     d$`_row_` <- factor(row, levels = rows)
+    d$`_panel_` <- factor(if (row == rows[1L]) d$`_vname_` else paste0(d$`_vname_`, ": sd of the slopes"),
+                          levels = panels)
     d$`_vname_` <- factor(d$`_vname_`, levels = vars)
     d$`_label_` <- factor(d$`_label_`, levels = entries)
     d
@@ -116,17 +122,16 @@ derivative_plot <- function(objs, variables, max_curves, ncol, title, subtitle, 
                        linewidth = 0.3, alpha = curve_alpha(shown), na.rm = TRUE) +
     ggplot2::geom_line(data = mean_d, xy(), linewidth = 1.1, na.rm = TRUE) +
     ggplot2::geom_line(data = sd_d, xy(), linewidth = 0.9, na.rm = TRUE) +
-    ggplot2::facet_grid(rows = ggplot2::vars(.data[["_row_"]]), cols = ggplot2::vars(.data[["_vname_"]]),
-                        scales = "free", switch = "y") +
+    ggplot2::facet_wrap(ggplot2::vars(.data[["_panel_"]]), ncol = length(vars), scales = "free", drop = FALSE) +
     ggplot2::scale_x_continuous(n.breaks = if (length(vars) >= 3L) 4L else 5L) +
-    ggplot2::labs(x = NULL, y = NULL, colour = legend_title(objs, labels), title = title,
+    ggplot2::labs(x = NULL, y = "slope; sd of the slopes (lower row)",
+                  colour = legend_title(objs, labels), title = title,
                   subtitle = subtitle %||% "d-ICE: slopes of the ICE curves, their mean (thick) and spread") +
     ggplot2::guides(colour = legend_guide(entries)) +
     ggplot2::theme_bw() +
     ggplot2::theme(
       legend.position = if (length(entries) > 1L) "bottom" else "none",
       strip.background = ggplot2::element_rect(fill = "grey95"),
-      strip.placement = "outside",
       panel.grid.minor = ggplot2::element_blank(),
       panel.spacing.x = ggplot2::unit(1.1, "lines")
     )

@@ -77,6 +77,8 @@ test_that("derivative ICE curves: each curve's slope, their mean and sd", {
   # Built and drawn: two rows of panels, one column per variable.
   lay <- ggplot2::ggplot_build(p)$layout$layout
   expect_equal(nrow(lay), 4)
+  expect_equal(as.character(lay$`_panel_`), c("wt", "hp", "wt: sd of the slopes", "hp: sd of the slopes"))
+  expect_equal(p$facet$params$free, list(x = TRUE, y = TRUE))
   al <- model_profile(f$fit, f$X, variables = "wt", type = "accumulated")
   expect_snapshot(error = TRUE, {
     plot(al, geom = "derivatives")
