@@ -220,12 +220,18 @@ finish_plot <- function(p, d, objs, center, scales, ncol, title, subtitle) {
                   fill = legend_title(objs, d$labels), title = title, subtitle = subtitle,
                   caption = center_caption(d$center)) +
     ggplot2::guides(colour = legend_guide(entries), fill = legend_guide(entries)) +
-    ggplot2::theme_bw() +
+    profile_theme(entries)
+}
+
+# The theme of charts of profiles: the legend below when it tells several
+# profiles apart, light strips, room between panels (so that their end
+# tick labels do not meet).
+profile_theme <- function(entries) {
+  ggplot2::theme_bw() +
     ggplot2::theme(
       legend.position = if (length(entries) > 1L) "bottom" else "none",
       strip.background = ggplot2::element_rect(fill = "grey95"),
       panel.grid.minor = ggplot2::element_blank(),
-      # Room between panels, so that their end tick labels do not meet.
       panel.spacing.x = ggplot2::unit(1.1, "lines")
     )
 }

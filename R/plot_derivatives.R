@@ -128,13 +128,7 @@ derivative_plot <- function(objs, variables, max_curves, ncol, title, subtitle, 
                   colour = legend_title(objs, labels), title = title,
                   subtitle = subtitle %||% "d-ICE: slopes of the ICE curves, their mean (thick) and spread") +
     ggplot2::guides(colour = legend_guide(entries)) +
-    ggplot2::theme_bw() +
-    ggplot2::theme(
-      legend.position = if (length(entries) > 1L) "bottom" else "none",
-      strip.background = ggplot2::element_rect(fill = "grey95"),
-      panel.grid.minor = ggplot2::element_blank(),
-      panel.spacing.x = ggplot2::unit(1.1, "lines")
-    )
+    profile_theme(entries)
   if (!is.null(ncol)) cli::cli_inform("{.arg ncol} does not apply to derivative ICE curves (one column per variable).")
   p
 }
