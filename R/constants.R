@@ -46,3 +46,7 @@ native_cache_mib <- 1024
 # The leaves of the background rows in every tree (4 bytes per row and
 # tree) are kept when they take at most this share of the memory budget.
 native_leaves_share <- 0.25
+
+# The least garbage, in bytes of predicted rows, that the sequential
+# executor collects at once (chunk_policy()).
+gc_min_bytes <- 32 * 2^20

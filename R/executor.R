@@ -99,9 +99,9 @@ execute <- function(setup, requests, progress = NULL) {
   collected <- NULL
   if (plan_workers() <= 1L) {
     # What the chunks leave behind is collected once they have predicted
-    # as many rows as fill the budget's share of a chunk: the budget counts
-    # what is held, and R would otherwise keep the garbage of several
-    # chunks in memory.
+    # as many rows as fill the budget's share of a chunk (at least 32 MiB
+    # of rows, see chunk_policy()): the budget counts what is held, and R
+    # would otherwise keep the garbage of several chunks in memory.
     made <- 0
     for (r in seq_len(n)) {
       req <- start(r)
@@ -109,7 +109,7 @@ execute <- function(setup, requests, progress = NULL) {
         ys <- evaluate_chunk(setup, req, req$make(k))
         use(r, k, ys, attr(ys, "n"))
         made <- made + attr(ys, "n")
-        if (made >= (setup$chunk_rows_direct %||% Inf)) {
+        if (made >= (setup$gc_rows %||% Inf)) {
           rm(ys)
           gc(verbose = FALSE)
           made <- 0

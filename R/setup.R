@@ -133,7 +133,12 @@ chunk_policy <- function(setup) {
   avail <- max(budget - held, budget / 4)
   budget_rows <- min(.Machine$integer.max, max(1, floor(avail / 3 / per_row)))
   predict_rows <- min(budget_rows, max_chunk_rows)
-  list(chunk_rows_direct = budget_rows, chunk_rows_predict = predict_rows,
+  # The sequential executor collects garbage once the chunks have predicted
+  # this many rows: a budget's share, but at least 32 MiB of rows (a
+  # collection takes tens of milliseconds; below that R's own collections
+  # keep the garbage small).
+  gc_rows <- max(budget_rows, ceiling(gc_min_bytes / per_row))
+  list(chunk_rows_direct = budget_rows, chunk_rows_predict = predict_rows, gc_rows = gc_rows,
        per_future = min(max_chunks_per_future, as.integer(4 * budget_rows %/% predict_rows)))
 }
 

@@ -403,3 +403,20 @@ test_that("after an interrupt cuts a send, the workers are stopped and start aga
   expect_length(unique(after), 2L)
   expect_false(any(after %in% before))
 })
+
+test_that("the sequential executor collects garbage once per 32 MiB of rows, not once per small chunk", {
+  set.seed(1)
+  d <- data.frame(a = runif(300), b = runif(300))
+  f <- function(m, newdata) newdata$a * newdata$b
+  # A budget of 0.02 MiB makes chunks of a few dozen rows.
+  p <- model_profile(NULL, d, predict_function = f, memory_budget = 0.02, keep_ice = FALSE, grid_points = 11)
+  n <- 0
+  trace("gc", quote(n <<- n + 1), print = FALSE, where = baseenv())
+  on.exit(untrace("gc", where = baseenv()), add = TRUE)
+  p2 <- model_profile(NULL, d, predict_function = f, memory_budget = 0.02, keep_ice = FALSE, grid_points = 11)
+  expect_equal(n, 0)
+  expect_identical(p2$agr_profiles, p$agr_profiles)
+  # The rows of 32 MiB: at least the budget's share.
+  expect_equal(chunk_policy(list(data = d, adapter = model_adapter(NULL), memory_budget = 0.02))$gc_rows,
+               ceiling(gc_min_bytes / adapter_row_bytes(model_adapter(NULL), c(8, 8))))
+})
