@@ -257,7 +257,7 @@ category_labels_overlap <- function(agr, cols) {
   by_var <- split(as.character(agr$`_x_`), as.character(agr$`_vname_`))
   need <- vapply(by_var, function(x) {
     lev <- unique(x)
-    length(lev) * max(nchar(lev) * 0.075 + 0.12)
+    length(lev) * max(nchar(lev, keepNA = FALSE) * 0.075 + 0.12)
   }, numeric(1))
   any(need > panel_in)
 }

@@ -113,8 +113,12 @@ derivative_plot <- function(objs, variables, max_curves, ncol, title, subtitle, 
     d
   }
   shown <- tidy(shown, rows[1L])
-  mean_d <- tidy(transform(summ, `_yhat_` = mean, check.names = FALSE), rows[1L])
-  sd_d <- tidy(transform(summ, `_yhat_` = sd, check.names = FALSE), rows[2L])
+  with_y <- function(d, y) {
+    d$`_yhat_` <- y
+    d
+  }
+  mean_d <- tidy(with_y(summ, summ$mean), rows[1L])
+  sd_d <- tidy(with_y(summ, summ$sd), rows[2L])
   xy <- function(...) ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_label_"]], ...)
   p <- ggplot2::ggplot() +
     ggplot2::geom_hline(yintercept = 0, colour = "grey60", linewidth = 0.3) +

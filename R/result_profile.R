@@ -256,7 +256,6 @@ profile_title <- function(type) {
 #' @name mp_profile-methods
 NULL
 
-#' @rdname mp_profile-methods
 # The variables whose profiles are flat for every label (class, subgroup):
 # the predictions do not change with them over the grid, to rounding (a
 # range within 1e-10 of the predictions' scale), as for a column the model
@@ -277,6 +276,7 @@ flat_variables <- function(x) {
   x$variables[x$variables %in% vars]
 }
 
+#' @rdname mp_profile-methods
 #' @export
 print.mp_profile <- function(x, n = 6, ...) {
   method <- if (x$type == "partial") "" else paste0(" (", x$method, ")")
