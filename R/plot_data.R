@@ -245,10 +245,10 @@ resolve_center <- function(center, objs, vars, call = rlang::caller_env()) {
   }
   kinds <- variable_kinds(objs)
   for (v in vars) {
-    g <- unlist(lapply(objs, function(o) if (v %in% o$variables) as.double(o$grids[[v]])), use.names = FALSE)
     if (kinds[[v]] == "categorical") {
       cli::cli_abort("A value of {.arg center} needs a numeric variable; {.val {v}} is categorical.", call = call)
     }
+    g <- unlist(lapply(objs, function(o) if (v %in% o$variables) as.double(o$grids[[v]])), use.names = FALSE)
     lim <- range(g, na.rm = TRUE)
     at <- as.double(center[[v]])
     if (at < lim[1L] || at > lim[2L]) {
@@ -285,24 +285,11 @@ ice_curves <- function(objs, labels, vars, max_curves, x_kind, call = rlang::cal
 
 # Subtract from each curve its value at the anchor (the band columns of
 # aggregates are already those of the centred profile, plot_bands()).
-center_curves <- function(d, center, call = rlang::caller_env()) {
+center_curves <- function(d, center) {
   key <- paste(d$`_vname_`, d$`_label_`, if (is.null(d$`_ids_`)) 0 else d$`_ids_`, sep = "\r")
-  idx <- split(seq_len(nrow(d)), key)
-  for (r in idx) {
-    x <- d$`_x_`[r]
-    y <- d$`_yhat_`[r]
-    anchor <- if (identical(center, "mean")) {
-      mean(y, na.rm = TRUE)
-    } else if (identical(center, "first")) {
-      y[1L]
-    } else if (identical(center, "middle")) {
-      y[ceiling(length(y) / 2)]
-    } else if (!is.factor(x)) {
-      stats::approx(as.double(x), y, xout = as.double(center_at(center, d$`_vname_`[r[1L]])), rule = 2)$y
-    } else {
-      cli::cli_abort("A numeric {.arg center} needs numeric variables.", call = call)
-    }
-    d$`_yhat_`[r] <- y - anchor
+  for (r in split(seq_len(nrow(d)), key)) {
+    at <- center_at(center, d$`_vname_`[r[1L]])
+    d$`_yhat_`[r] <- d$`_yhat_`[r] - curve_anchors(matrix(d$`_yhat_`[r]), d$`_x_`[r], at)
   }
   d
 }
