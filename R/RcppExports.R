@@ -73,6 +73,10 @@ cpp_native_ice <- function(model, X, rows, j, grid, threads) {
     .Call(`_modelprofiles_cpp_native_ice`, model, X, rows, j, grid, threads)
 }
 
+cpp_native_pd <- function(model, X, rows, w, j, grid, threads) {
+    .Call(`_modelprofiles_cpp_native_pd`, model, X, rows, w, j, grid, threads)
+}
+
 cpp_native_randomforest <- function(ndbigtree, nrnodes, nodestatus, bestvar, xbestsplit, left_daughter, right_daughter, treemap, nodepred, ncat, n_classes) {
     .Call(`_modelprofiles_cpp_native_randomforest`, ndbigtree, nrnodes, nodestatus, bestvar, xbestsplit, left_daughter, right_daughter, treemap, nodepred, ncat, n_classes)
 }

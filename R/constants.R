@@ -50,3 +50,9 @@ native_leaves_share <- 0.25
 # The least garbage, in bytes of predicted rows, that the sequential
 # executor collects at once (chunk_policy()).
 gc_min_bytes <- 32 * 2^20
+
+# Native partial dependence without curves (partial_sums_request()): the
+# rows go to the set walk in this many chunks (progress ticks and the
+# checks for interrupts between them), of this many rows at least.
+native_sums_chunks <- 20
+native_sums_min_rows <- 8192

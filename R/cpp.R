@@ -100,6 +100,15 @@ native_curves <- function(nm, X, rows, feature, z, threads) {
   cpp_native_ice(nm, X, as.integer(rows - 1L), as.integer(feature - 1L), as.double(z), threads)
 }
 
+# Weighted sums over rows `rows` (1-based, weights w) of X of the
+# predictions with feature `feature` (1-based) at each of the codes z: a
+# length(z) x outputs matrix (NA where a prediction is missing), by the set
+# walk.
+native_partial_sums <- function(nm, X, rows, w, feature, z, threads) {
+  cpp_native_pd(nm, X, as.integer(rows - 1L), as.double(w), as.integer(feature - 1L),
+                as.double(z), threads)
+}
+
 # A ranger forest packed straight from its node lists (see
 # native_model.ranger()); `class_cols` are 1-based columns of the leaf
 # counts, in the order of the outputs.

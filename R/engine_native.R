@@ -92,6 +92,24 @@ native_ice <- function(setup, j, grid, rows) {
   native_outputs(setup, native_ice_rows(nat$model, nat$X, setup$data, j, grid, rows, setup$threads))
 }
 
+# Weighted sums over background rows `rows` (weights w) of the predictions
+# with column j at each value of `grid`, by the set walk: a G x outputs
+# matrix, with attribute "n", the predictions it stands for.
+native_sums <- function(setup, j, grid, rows, w) {
+  nat <- setup$native
+  nm <- nat$model
+  k <- match(names(setup$data)[j], nm$features)
+  y <- if (is.na(k)) {
+    # The model does not read the column: the same sums at every point.
+    s <- colSums(native_eval(nm, nat$X, rows, threads = setup$threads) * w)
+    matrix(s, length(grid), length(s), byrow = TRUE)
+  } else {
+    z <- native_column(nm, k, grid, setup$data[[j]])
+    native_partial_sums(nm, nat$X, rows, w, k, z, setup$threads)
+  }
+  structure(native_outputs(setup, y), n = length(grid) * length(rows))
+}
+
 # The profiled outputs of native predictions.
 native_outputs <- function(setup, y) {
   y <- unname(y)

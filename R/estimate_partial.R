@@ -109,6 +109,9 @@ table_sums <- function(setup, y, G, w) {
 partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRUE, linear = TRUE) {
   G <- length(grid)
   w <- setup$weights[rows]
+  if (!keep_ice && band_type(setup) == "none" && !is.null(setup$native) && native) {
+    return(partial_sums_request(setup, j, grid, rows, w))
+  }
   curve_request(
     setup, j, list(column_values(setup$data[[j]], grid)), rows,
     reduce_block = function(pos, y) {
@@ -121,6 +124,25 @@ partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRU
         curve_band_finish(setup, acc, yhat, sum(w)))
     },
     keep = keep_ice, native = native, linear = linear, bands = list(w = w), affine = TRUE
+  )
+}
+
+# PD by the native engine's set walk when neither the curves nor their
+# bands are wanted: each chunk of rows gives the weighted sums of its
+# predictions at the grid points, with no table of curves. Chunks of
+# native_sums_chunks-th of the rows (of native_sums_min_rows at least), for
+# progress and interrupts; they depend on the rows only, so the numbers do
+# not depend on the threads.
+partial_sums_request <- function(setup, j, grid, rows, w) {
+  values <- column_values(setup$data[[j]], grid)
+  chunks <- row_chunks(length(rows), max(native_sums_min_rows, ceiling(length(rows) / native_sums_chunks)))
+  new_request(
+    length(chunks),
+    make = function(k) list(sums_spec(rows[chunks[[k]]], j, values, w[chunks[[k]]])),
+    reduce = function(k, ys) list(sums = ys[[1L]]),
+    init = function() list(sums = matrix(0, length(grid), setup$n_outputs)),
+    finish = function(acc) list(x = grid, yhat = acc$sums / sum(w), ice = NULL, ice_rows = rows),
+    native = TRUE
   )
 }
 

@@ -49,6 +49,13 @@ curve_spec <- function(rows, cols, grid, order = "observation") {
   list(kind = "curve", rows = rows, cols = as.integer(cols), grid = grid, order = order)
 }
 
+# Weighted sums over background rows `rows` (weights w) of the predictions
+# with column `col` set to each of `grid`: a G x outputs matrix, from the
+# native engine only (partial_sums_request()).
+sums_spec <- function(rows, col, grid, w) {
+  list(kind = "sums", rows = rows, cols = as.integer(col), grid = grid, w = w)
+}
+
 # An update that places `value` at `at` along dimension `dim` (1: rows of a
 # matrix; 2: the second dimension of a G x n x outputs array) of an
 # accumulator.
@@ -98,17 +105,19 @@ execute <- function(setup, requests, progress = NULL) {
   }
   collected <- NULL
   if (plan_workers() <= 1L) {
-    # What the chunks leave behind is collected once they have predicted
-    # as many rows as fill the budget's share of a chunk (at least 32 MiB
-    # of rows, see chunk_policy()): the budget counts what is held, and R
-    # would otherwise keep the garbage of several chunks in memory.
+    # What the chunks of the predict function leave behind (stacked data
+    # frames, its own copies) is collected once they have predicted as
+    # many rows as fill the budget's share of a chunk (at least 32 MiB of
+    # rows, see chunk_policy()): the budget counts what is held, and R
+    # would otherwise keep the garbage of several chunks in memory. The
+    # native and linear engines leave no such garbage: they never collect.
     made <- 0
     for (r in seq_len(n)) {
       req <- start(r)
       for (k in seq_len(req$K)) {
         ys <- evaluate_chunk(setup, req, req$make(k))
         use(r, k, ys, attr(ys, "n"))
-        made <- made + attr(ys, "n")
+        made <- made + attr(ys, "predicted")
         if (made >= (setup$gc_rows %||% Inf)) {
           rm(ys)
           gc(verbose = FALSE)
@@ -124,7 +133,8 @@ execute <- function(setup, requests, progress = NULL) {
 }
 
 # The predictions of one chunk in this process: a list of matrices, one per
-# specification, with attribute "n", the number of predictions made.
+# specification, with attributes "n", the number of predictions made, and
+# "predicted", how many of them the predict function made.
 evaluate_chunk <- function(setup, req, specs) {
   out <- lapply(specs, function(s) direct_predictions(setup, req, s))
   todo <- which(vapply(out, is.null, logical(1)))
@@ -133,6 +143,7 @@ evaluate_chunk <- function(setup, req, specs) {
     made <- made + (attr(out[[i]], "n") %||% nrow(out[[i]]))
     attr(out[[i]], "n") <- NULL
   }
+  direct <- made
   if (length(todo)) {
     plan <- stack_plan(setup, specs[todo])
     if (length(plan$stacks) == 1L) {
@@ -148,7 +159,7 @@ evaluate_chunk <- function(setup, req, specs) {
     }
     out[todo] <- plan$combine(ys)
   }
-  structure(out, n = made)
+  structure(out, n = made, predicted = made - direct)
 }
 
 # Are all of a chunk's specifications evaluated by the native or linear
@@ -167,6 +178,7 @@ is_linear_curve <- function(setup, req, spec) {
 # when it goes through the predict function.
 direct_predictions <- function(setup, req, spec) {
   if (uses_direct(setup, req$native)) {
+    if (spec$kind == "sums") return(native_sums(setup, spec$cols, spec$grid, spec$rows, spec$w))
     if (spec$kind == "curve" && length(spec$cols) == 1L) {
       return(native_ice(setup, spec$cols, spec$grid[[1L]], spec$rows))
     }

@@ -251,6 +251,22 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_native_pd
+NumericMatrix cpp_native_pd(List model, NumericMatrix X, IntegerVector rows, NumericVector w, int j, NumericVector grid, int threads);
+RcppExport SEXP _modelprofiles_cpp_native_pd(SEXP modelSEXP, SEXP XSEXP, SEXP rowsSEXP, SEXP wSEXP, SEXP jSEXP, SEXP gridSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< List >::type model(modelSEXP);
+    Rcpp::traits::input_parameter< NumericMatrix >::type X(XSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type rows(rowsSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< int >::type j(jSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type grid(gridSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_pd(model, X, rows, w, j, grid, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_native_randomforest
 SEXP cpp_native_randomforest(IntegerVector ndbigtree, int nrnodes, IntegerVector nodestatus, IntegerVector bestvar, NumericVector xbestsplit, SEXP left_daughter, SEXP right_daughter, SEXP treemap, SEXP nodepred, IntegerVector ncat, int n_classes);
 RcppExport SEXP _modelprofiles_cpp_native_randomforest(SEXP ndbigtreeSEXP, SEXP nrnodesSEXP, SEXP nodestatusSEXP, SEXP bestvarSEXP, SEXP xbestsplitSEXP, SEXP left_daughterSEXP, SEXP right_daughterSEXP, SEXP treemapSEXP, SEXP nodepredSEXP, SEXP ncatSEXP, SEXP n_classesSEXP) {
@@ -349,6 +365,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_native_size", (DL_FUNC) &_modelprofiles_cpp_native_size, 1},
     {"_modelprofiles_cpp_native_predict", (DL_FUNC) &_modelprofiles_cpp_native_predict, 6},
     {"_modelprofiles_cpp_native_ice", (DL_FUNC) &_modelprofiles_cpp_native_ice, 6},
+    {"_modelprofiles_cpp_native_pd", (DL_FUNC) &_modelprofiles_cpp_native_pd, 7},
     {"_modelprofiles_cpp_native_randomforest", (DL_FUNC) &_modelprofiles_cpp_native_randomforest, 11},
     {"_modelprofiles_cpp_native_ranger", (DL_FUNC) &_modelprofiles_cpp_native_ranger, 7},
     {"_modelprofiles_cpp_native_tree_pd", (DL_FUNC) &_modelprofiles_cpp_native_tree_pd, 7},

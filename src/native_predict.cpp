@@ -7,6 +7,7 @@
 #include <vector>
 #include <modelprofiles/ice.h>
 #include <modelprofiles/predict.h>
+#include <modelprofiles/setwalk.h>
 #include "native_model.h"
 #include "parallel.h"
 
@@ -76,11 +77,11 @@ NumericMatrix cpp_native_predict(List model, NumericMatrix X, IntegerVector src,
 }
 
 // ICE curves: for each row rows[i] (0-based) of X, the predictions with
-// feature j (0-based) set to each grid value, from one walk per tree. Returns
-// a (G * length(rows)) x n_outputs matrix in observation-major order (row i's
-// G predictions consecutive: grid point g of row i at g + i * G), equal to
-// cpp_native_predict() on the stacked rows bit for bit. The grid may be in
-// any order and hold NaN (a missing value).
+// feature j (0-based) set to each grid value, by the set walk (setwalk.h).
+// Returns a (G * length(rows)) x n_outputs matrix in observation-major order
+// (row i's G predictions consecutive: grid point g of row i at g + i * G),
+// equal to cpp_native_predict() on the stacked rows up to rounding. The
+// grid may be in any order and hold NaN (a missing value).
 // [[Rcpp::export(rng = false)]]
 NumericMatrix cpp_native_ice(List model, NumericMatrix X, IntegerVector rows, int j,
                              NumericVector grid, int threads) {
@@ -96,13 +97,73 @@ NumericMatrix cpp_native_ice(List model, NumericMatrix X, IntegerVector rows, in
   if (G == 0 || n == 0) return out;
   const mp::SortedGrid s = mp::sort_grid(grid.begin(), G);
   const mp::Design D = design(X, rows);
-  const std::size_t block = mp::ice_block(M.F.n_features, G, M.F.n_outputs, n, threads);
+  const std::size_t block = mp::set_block(G, M.F.n_outputs, n, true);
   const std::size_t stride = n * static_cast<std::size_t>(G);
   double* o = out.begin();
   const mp::Forest& F = M.F;
-  glue::parallel_chunks(n, block * std::max(threads, 1), block, threads,
+  glue::parallel_chunks(n, block * 2 * std::max(threads, 1), block, threads,
                         [&](std::size_t begin, std::size_t end) {
-                          mp::ice_range(F, D, j, s, begin, end, block, o, stride);
+                          mp::set_ice_range(F, D, j, s, begin, end, block, o, stride);
                         });
+  return out;
+}
+
+// Partial-dependence sums: for rows rows[i] (0-based) of X with weights
+// w[i], feature j (0-based) over `grid` (any order, NaN a missing value),
+// the weighted sums over the rows of the predictions at each grid point, a
+// G x n_outputs matrix (NA where a row's prediction is missing), by the set
+// walk (setwalk.h), with attribute "visits": the (row, node) visits it
+// made. The blocks of rows depend on the number of rows only and are added
+// in order, so the sums do not depend on the threads.
+// [[Rcpp::export(rng = false)]]
+NumericMatrix cpp_native_pd(List model, NumericMatrix X, IntegerVector rows, NumericVector w,
+                            int j, NumericVector grid, int threads) {
+  NativeModel M(model);
+  check_X(X, M.F);
+  check_rows(rows, X.nrow(), "row");
+  check_feature(j, M.F);
+  const int G = grid.size(), K = M.F.n_outputs;
+  const std::size_t n = rows.size();
+  if (static_cast<std::size_t>(w.size()) != n) stop("native data: one weight per row needed");
+  NumericMatrix out = M.result(G);
+  if (G == 0 || n == 0) return out;
+  const mp::SortedGrid s = mp::sort_grid(grid.begin(), G);
+  const mp::Design D = design(X, rows);
+  const std::size_t block = mp::set_block(G, K, n, M.F.transform != mp::TR_IDENTITY);
+  const std::size_t n_blocks = (n + block - 1) / block;
+  std::vector<mp::PdSums> parts(n_blocks);
+  const mp::Forest& F = M.F;
+  const double* wp = w.begin();
+  glue::parallel_chunks(n_blocks, 2 * std::max(threads, 1), 1, threads,
+                        [&](std::size_t b0, std::size_t b1) {
+                          mp::RowBlock blk;
+                          mp::SetScratch sc;
+                          mp::IceSums ice;
+                          mp::with_rules(F, [&](auto step) {
+                            using S = decltype(step);
+                            for (std::size_t q = b0; q < b1; ++q) {
+                              const std::size_t r0 = q * block, r1 = std::min(n, r0 + block);
+                              mp::gather_block(D, r0, r1, blk);
+                              sc.visits = 0;
+                              mp::pd_block_sums<S>(F, blk, wp + r0, j, s, sc, ice, parts[q]);
+                              parts[q].visits = sc.visits;
+                            }
+                          });
+                        });
+  double* o = out.begin();
+  double visits = 0;
+  for (std::size_t q = 0; q < n_blocks; ++q) visits += static_cast<double>(parts[q].visits);
+  for (int g = 0; g < G; ++g) {
+    for (int k = 0; k < K; ++k) {
+      double tot = 0.0;
+      bool bad = false;
+      for (std::size_t q = 0; q < n_blocks; ++q) {
+        tot += parts[q].sums[static_cast<std::size_t>(g) * K + k];
+        bad |= parts[q].nan[g] > 0;
+      }
+      o[s.pos[g] + static_cast<std::size_t>(k) * G] = bad ? NA_REAL : tot;
+    }
+  }
+  out.attr("visits") = visits;
   return out;
 }
