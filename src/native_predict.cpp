@@ -1,11 +1,11 @@
-// Predictions and ICE curves of a compiled tree ensemble (predict.h, ice.h).
+// Predictions, ICE curves and partial dependence of a compiled tree ensemble
+// (predict.h, setwalk.h).
 // The model and the data are read into plain buffers on the main thread;
 // workers own a range of rows and write only their rows' output cells, so
 // the results do not depend on the number of threads.
 #include <Rcpp.h>
 #include <cstddef>
 #include <vector>
-#include <modelprofiles/ice.h>
 #include <modelprofiles/predict.h>
 #include <modelprofiles/setwalk.h>
 #include "native_model.h"

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <cstddef>
 #include <vector>
-#include <modelprofiles/ice.h>
 #include <modelprofiles/predict.h>
+#include <modelprofiles/setwalk.h>
 #include <modelprofiles/trees.h>
 #include "native_model.h"
 #include "parallel.h"
@@ -54,17 +54,18 @@ NumericVector cpp_native_tree_pd(List model, NumericMatrix X, IntegerVector rows
   D.src = rows.begin();
   mp::TreeSums S(G, K, T);
   const std::size_t block = mp::tree_block(D.p, T, n);
-  std::vector<double> buf(block * static_cast<std::size_t>(D.p));
+  mp::RowBlock blk;
   const double* wp = w.begin();
   for (std::size_t r0 = 0; r0 < n; r0 += block) {
     const std::size_t r1 = std::min(n, r0 + block);
-    mp::design_rows(D, r0, r1, buf.data());
-    const double* rowbuf = buf.data();
-    const int B = static_cast<int>(r1 - r0);
+    mp::gather_block(D, r0, r1, blk);
     glue::parallel_for(T, 1, threads, [&](std::size_t t0, std::size_t t1) {
-      std::vector<mp::Frame> stack;
-      for (std::size_t t = t0; t < t1; ++t)
-        mp::tree_sums_rows(F, static_cast<int>(t), rowbuf, wp + r0, B, D.p, j, s, S, stack);
+      mp::SetScratch sc;
+      mp::with_rules(F, [&](auto step) {
+        using St = decltype(step);
+        for (std::size_t t = t0; t < t1; ++t)
+          mp::tree_sums_block<St>(F, static_cast<int>(t), blk, wp + r0, j, s, S, sc);
+      });
     });
     checkUserInterrupt();
   }

@@ -2,7 +2,7 @@
 // tree to its leaf. R-free; called by RcppParallel workers from any thread
 // (each writes only its own rows' outputs, so the numbers do not depend on
 // the number of threads). The split predicates and finish() are shared with
-// ice.h, so that both paths give the same numbers bit for bit.
+// the set walk (setwalk.h), so that both paths route every value alike.
 #ifndef MODELPROFILES_PREDICT_H
 #define MODELPROFILES_PREDICT_H
 

@@ -29,10 +29,35 @@
 #include <vector>
 
 #include "forest.h"
-#include "ice.h"
 #include "predict.h"
 
 namespace mp {
+
+// A grid in the order the walk reads it: the values ascending, NaN (a
+// missing value) last, nn of them numbers; sorted point g goes to output
+// position pos[g].
+struct SortedGrid {
+  std::vector<double> z;
+  std::vector<int> pos;
+  int nn = 0;
+};
+
+inline SortedGrid sort_grid(const double* grid, int G) {
+  SortedGrid s;
+  s.pos.resize(G);
+  for (int g = 0; g < G; ++g) s.pos[g] = g;
+  std::stable_sort(s.pos.begin(), s.pos.end(), [grid](int a, int b) {
+    const bool na = std::isnan(grid[a]), nb = std::isnan(grid[b]);
+    if (na || nb) return !na && nb;
+    return grid[a] < grid[b];
+  });
+  s.z.resize(G);
+  for (int g = 0; g < G; ++g) {
+    s.z[g] = grid[s.pos[g]];
+    if (!std::isnan(s.z[g])) s.nn = g + 1;
+  }
+  return s;
+}
 
 // A block of B rows of a design, column-major (feature f of row i at
 // cols[f * B + i]), and which features have a missing value in it.

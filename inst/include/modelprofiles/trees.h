@@ -3,13 +3,13 @@
 // and each tree t, theta[g, t] = base + sum_i w_i leaf_t(x_i^{j = z_g}) /
 // sum_i w_i, so that the mean over the trees is the forest's PD. R-free.
 //
-// Each row walks each tree once with j free over the sorted grid (ice.h's
-// walk_step()); a leaf reached by the grid points [a, b) adds w_i times its
-// value to a difference array at a and subtracts it at b, so a row costs the
-// leaves it reaches, not G additions per tree; the prefix sums at the end
-// give the per-tree sums. Each tree's accumulators are its own, filled in
-// row order by the one thread that owns the tree, so the numbers do not
-// depend on the number of threads.
+// The rows go down each tree together, j free over the sorted grid (the set
+// walk, setwalk.h); a leaf reached by rows R over the grid points [a, b)
+// adds the weights of R times its value to a difference array at a and
+// subtracts it at b; the prefix sums at the end give the per-tree sums.
+// Each tree's accumulators are its own, filled block by block by the one
+// thread that owns the tree, so the numbers do not depend on the number of
+// threads.
 #ifndef MODELPROFILES_TREES_H
 #define MODELPROFILES_TREES_H
 
@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "forest.h"
-#include "ice.h"
 #include "predict.h"
+#include "setwalk.h"
 
 namespace mp {
 
@@ -39,35 +39,33 @@ struct TreeSums {
   int* nan_of(int t) { return nan.data() + static_cast<std::size_t>(t) * (G + 1); }
 };
 
-// Add rows [0, B) (row-major feature values rows[b * p + f], weights w[b])
-// to tree t's accumulators, j free over the sorted grid s. `stack` is the
-// calling thread's scratch.
-inline void tree_sums_rows(const Forest& F, int t, const double* rows, const double* w, int B,
-                           int p, int j, const SortedGrid& s, TreeSums& S,
-                           std::vector<Frame>& stack) {
+// Add the rows of block `blk` (weights w[i]) to tree t's accumulators, j
+// free over the sorted grid s, by the set walk: a leaf reached by rows R
+// over [a, b) adds its value times their weights. The row indices start in
+// order for each tree, so a tree's sums do not depend on which trees the
+// calling thread walked before. `sc`: the calling thread's scratch.
+template <typename S>
+inline void tree_sums_block(const Forest& F, int t, const RowBlock& blk, const double* w, int j,
+                            const SortedGrid& s, TreeSums& T, SetScratch& sc) {
   const int K = F.n_outputs;
-  double* diff = S.diff_of(t);
-  int* nan = S.nan_of(t);
-  const int G = S.G;
-  for (int b = 0; b < B; ++b) {
-    const double wb = w[b];
-    auto add = [&F, K, diff, nan, wb](int node, int a, int e) {
-      if (a >= e) return;
-      if (node < 0) {
-        ++nan[a];
-        --nan[e];
-        return;
-      }
-      for (int k = 0; k < K; ++k) {
-        const double v = wb * F.leaf_value(node, k);
-        diff[static_cast<std::size_t>(a) * K + k] += v;
-        diff[static_cast<std::size_t>(e) * K + k] -= v;
-      }
-    };
-    stack.clear();
-    Walk walk{rows + static_cast<std::size_t>(b) * p, &stack, F.roots[t], 0, G, true};
-    while (walk.live) walk_step(F, walk, j, s.z.data(), s.nn, add);
-  }
+  double* diff = T.diff_of(t);
+  int* nan = T.nan_of(t);
+  sc.reset(blk.B);
+  set_walk_tree<S>(F, F.roots[t], blk, j, s.z.data(), T.G, s.nn, sc,
+                   [&](int node, const int* rows, int cnt, int a, int e) {
+                     if (node < 0) {
+                       nan[a] += cnt;
+                       nan[e] -= cnt;
+                       return;
+                     }
+                     double W = 0.0;
+                     for (int r = 0; r < cnt; ++r) W += w[rows[r]];
+                     for (int k = 0; k < K; ++k) {
+                       const double v = W * F.leaf_value(node, k);
+                       diff[static_cast<std::size_t>(a) * K + k] += v;
+                       diff[static_cast<std::size_t>(e) * K + k] -= v;
+                     }
+                   });
 }
 
 // The per-tree PD of trees [t0, t1) from their accumulators: sorted grid
