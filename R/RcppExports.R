@@ -65,6 +65,10 @@ cpp_native_size <- function(model) {
     .Call(`_modelprofiles_cpp_native_size`, model)
 }
 
+cpp_native_splits <- function(model, j) {
+    .Call(`_modelprofiles_cpp_native_splits`, model, j)
+}
+
 cpp_native_predict <- function(model, X, src, js, vals, threads) {
     .Call(`_modelprofiles_cpp_native_predict`, model, X, src, js, vals, threads)
 }

@@ -125,3 +125,8 @@ native_tree_partial <- function(nm, X, rows, w, feature, z, threads) {
   j <- if (is.na(feature)) -1L else as.integer(feature - 1L)
   cpp_native_tree_pd(nm, X, as.integer(rows - 1L), as.double(w), j, as.double(z), threads)
 }
+
+# The distinct thresholds of the numeric splits on feature k (1-based) of a
+# compiled model, ascending, with attributes "rule" and "float32"
+# (cpp_native_splits()).
+native_splits <- function(nm, k) cpp_native_splits(nm, as.integer(k - 1L))

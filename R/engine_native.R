@@ -349,3 +349,47 @@ native_ice_rows <- function(nm, X, data, j, grid, rows, threads) {
   z <- native_column(nm, k, grid, data[[j]])
   native_curves(nm, X, rows, k, z, threads)
 }
+
+# The exact grid of a numeric column x (named v) of a tree ensemble
+# (variable_splits_type = "splits"): the distinct values at which the model
+# splits the column, within the data's range, and the range's ends. A tree
+# ensemble's PD (and each ICE curve) is a step function of the column that
+# changes only at those values, so the profile at them is exact everywhere:
+# with the rule "left iff x <= t" the value at t holds on (previous split,
+# t], with "x < t" on [t, next split). For a column of whole numbers
+# (integer, Date) the whole numbers on both sides of each split. `nm`: the
+# compiled model (splits_model()).
+split_grid <- function(nm, x, v) {
+  z <- scale_numbers(x, x)
+  z <- z[!is.na(z)]
+  lo <- min(z)
+  hi <- max(z)
+  k <- match(v, nm$features)
+  t <- if (is.na(k)) numeric() else as.double(native_splits(nm, k))
+  t <- t[t > lo & t < hi]
+  if (whole_scale(x)) t <- c(floor(t), ceiling(t))
+  column_values(x, sort(unique(c(lo, t, hi))))
+}
+
+# The compiled model whose splits make the grids of variable_splits_type =
+# "splits": the setup's, or the model compiled for the purpose (the predict
+# path may be in use); an error for a model the native engine does not
+# compile.
+splits_model <- function(setup) {
+  nm <- setup$native$model
+  if (is.null(nm) && isTRUE(setup$adapter$native)) nm <- native_compile_cached(setup$model)
+  if (is.null(nm)) {
+    cli::cli_abort(c(
+      "{.code variable_splits_type = \"splits\"} profiles at the split values of a tree ensemble; a {.cls {class(setup$model)[1L]}} model has none that modelprofiles can read.",
+      i = "It reads the trees of ranger, randomForest, gbm, xgboost and lightgbm models; use {.val quantiles}, {.val uniform} or {.val distinct} for others."
+    ), call = setup$call)
+  }
+  nm
+}
+
+# How the steps of an exact profile are drawn (ggplot2's geom_step()
+# direction): "vh" when the value at a split holds to its left (x <= t goes
+# left), "hv" when it holds to its right (x < t).
+split_steps <- function(nm) {
+  if (identical(as.integer(nm$rule), 1L)) "hv" else "vh"
+}

@@ -55,7 +55,13 @@
 #'   `"interval"`; the default is `"kernel"` for LD and `"interval"` for AL.
 #' @param grid_points Maximum number of grid points per numeric variable.
 #' @param variable_splits_type `"quantiles"`, `"uniform"` or `"distinct"`
-#'   grids (see [profile_grid()]).
+#'   grids (see [profile_grid()]), or `"splits"` for a tree ensemble
+#'   (ranger, randomForest, gbm, xgboost, lightgbm): every distinct value
+#'   at which the model splits a numeric variable, within the data's range,
+#'   and the range's ends. A tree ensemble's partial dependence changes only
+#'   there, so this profile is exact everywhere (not a sample at
+#'   `grid_points` points), and `plot()` draws it as steps. `grid_points`
+#'   is not used for such variables. An error for other models.
 #' @param variable_splits A named list of grids, used as given.
 #' @param intervals Number of intervals K for the interval methods (ALEPlot's
 #'   `K`). With ties, fewer intervals may result; the number used is in
@@ -233,7 +239,7 @@
 model_profile <- function(x, data = NULL, predict_function = NULL, variables = NULL,
                           type = c("partial", "conditional", "accumulated"),
                           N = 1000, method = NULL, grid_points = 101,
-                          variable_splits_type = c("quantiles", "uniform", "distinct"),
+                          variable_splits_type = c("quantiles", "uniform", "distinct", "splits"),
                           variable_splits = NULL, intervals = 40, bandwidth = NULL,
                           keep_ice = TRUE, groups = NULL, group_bins = 3,
                           min_group_size = 10, group_title = NULL,

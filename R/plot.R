@@ -172,12 +172,12 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
   xy <- function(...) ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_label_"]], ...)
   if (!is.null(d$curves)) {
     # Fewer curves, each more opaque.
-    p <- p + ggplot2::geom_line(data = d$curves, xy(group = interaction(.data[["_label_"]], .data[["_ids_"]])),
-                                linewidth = 0.3, alpha = curve_alpha(d$curves), na.rm = TRUE)
+    p <- p + line_layers(d, d$curves, xy(group = interaction(.data[["_label_"]], .data[["_ids_"]])),
+                         linewidth = 0.3, alpha = curve_alpha(d$curves), na.rm = TRUE)
   }
   if (d$numeric_x) {
-    p <- p + ggplot2::geom_line(data = d$agr, xy(), linewidth = if (geom == "aggregates") 0.9 else 1.2,
-                                na.rm = TRUE)
+    p <- p + line_layers(d, d$agr, xy(), linewidth = if (geom == "aggregates") 0.9 else 1.2,
+                         na.rm = TRUE)
   } else {
     p <- p + ggplot2::geom_line(data = d$agr, xy(group = .data[["_label_"]]), linewidth = 0.4,
                                 alpha = 0.6, na.rm = TRUE) +
@@ -191,6 +191,15 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
                                alpha = 0.25, sides = "b", length = ggplot2::unit(0.02, "npc"), na.rm = TRUE)
   }
   finish_plot(p, d, objs, center, scales, ncol, title, subtitle)
+}
+
+# Lines through the rows of `data`, as steps for the profiles that are
+# exact at a tree ensemble's splits (d$steps).
+line_layers <- function(d, data, mapping, ...) {
+  stepped <- if (is.null(d$steps)) rep(FALSE, nrow(data)) else data$`_label_` %in% d$steps$labels
+  c(if (!all(stepped)) list(ggplot2::geom_line(data = data[!stepped, , drop = FALSE], mapping, ...)),
+    if (any(stepped)) list(ggplot2::geom_step(data = data[stepped, , drop = FALSE], mapping,
+                                              direction = d$steps$direction, ...)))
 }
 
 # Aggregated profiles of categorical variables as dodged bars, as DALEX

@@ -37,7 +37,13 @@ profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, ba
     shown_labels(objs[[i]], labels[i], length(objs))
   }), use.names = FALSE))
   agr$`_label_` <- factor(agr$`_label_`, levels = entries)
+  # Exact profiles at a tree ensemble's splits are drawn as steps.
+  stepped <- unlist(lapply(seq_along(objs), function(i) {
+    if (!is.null(objs[[i]]$steps)) shown_labels(objs[[i]], labels[i], length(objs))
+  }), use.names = FALSE)
+  steps <- Filter(Negate(is.null), lapply(objs, `[[`, "steps"))
   list(agr = agr, curves = curves, points = points,
+       steps = if (length(stepped)) list(labels = stepped, direction = steps[[1L]]),
        rug = if (rug && numeric_x) order_vars(rug_data(objs, vars, x_kind), vars),
        numeric_x = numeric_x, x_kind = as.character(x_kind), entries = entries, labels = labels, center = center,
        types = unique(vapply(objs, function(o) o$type, character(1))))

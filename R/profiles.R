@@ -36,9 +36,13 @@ profile_engine <- function(setup, s) {
 # `inputs` (setup_inputs()) gives the data that grids come from.
 run_profiles <- function(setup, inputs, s, variables, parts, progress = NULL) {
   js <- match(variables, names(setup$data))
+  nm <- if (identical(s$splits_type, "splits")) splits_model(setup)
   grids <- lapply(stats::setNames(variables, variables), function(v) {
     if (s$type == "accumulated" && is.null(s$splits[[v]])) return(NULL)
-    s$splits[[v]] %||% make_grid(inputs$data[[v]], s$grid_points, s$splits_type, s$na_level, inputs$weights)
+    if (!is.null(s$splits[[v]])) return(s$splits[[v]])
+    x <- inputs$data[[v]]
+    if (!is.null(nm) && column_kind(x) == "numeric") return(split_grid(nm, x, v))
+    make_grid(x, s$grid_points, s$splits_type, s$na_level, inputs$weights)
   })
   bandwidth <- list()
   for (v in variables) {
@@ -67,7 +71,8 @@ run_profiles <- function(setup, inputs, s, variables, parts, progress = NULL) {
     stats::setNames(res[(p - 1L) * length(variables) + seq_along(variables)], variables)
   })
   list(raw = raw, grids = grids, bandwidth = bandwidth, fitted = fitted$values,
-       n_predictions = sum(attr(res, "n_predictions")) + fitted$n)
+       n_predictions = sum(attr(res, "n_predictions")) + fitted$n,
+       steps = if (!is.null(nm) && s$type == "partial") split_steps(nm))
 }
 
 # Which ICE curves are kept: in order, while all of them together fit in

@@ -71,7 +71,8 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     mean_prediction = means, class = setup$outputs$classes,
     weights = if (setup$weighted) setup$weights[rows],
     n_predictions = run$n_predictions, no_support = no_support_list(raw, present),
-    threads = setup$threads, engine = profile_engine(setup, s), groups = groups, call = call
+    threads = setup$threads, engine = profile_engine(setup, s), groups = groups,
+    steps = run$steps, call = call
   ))
 }
 

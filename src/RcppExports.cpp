@@ -221,6 +221,17 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_native_splits
+NumericVector cpp_native_splits(List model, int j);
+RcppExport SEXP _modelprofiles_cpp_native_splits(SEXP modelSEXP, SEXP jSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< List >::type model(modelSEXP);
+    Rcpp::traits::input_parameter< int >::type j(jSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_splits(model, j));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_native_predict
 NumericMatrix cpp_native_predict(List model, NumericMatrix X, IntegerVector src, IntegerVector js, List vals, int threads);
 RcppExport SEXP _modelprofiles_cpp_native_predict(SEXP modelSEXP, SEXP XSEXP, SEXP srcSEXP, SEXP jsSEXP, SEXP valsSEXP, SEXP threadsSEXP) {
@@ -363,6 +374,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_native_predict_cached", (DL_FUNC) &_modelprofiles_cpp_native_predict_cached, 7},
     {"_modelprofiles_cpp_native_pack", (DL_FUNC) &_modelprofiles_cpp_native_pack, 1},
     {"_modelprofiles_cpp_native_size", (DL_FUNC) &_modelprofiles_cpp_native_size, 1},
+    {"_modelprofiles_cpp_native_splits", (DL_FUNC) &_modelprofiles_cpp_native_splits, 2},
     {"_modelprofiles_cpp_native_predict", (DL_FUNC) &_modelprofiles_cpp_native_predict, 6},
     {"_modelprofiles_cpp_native_ice", (DL_FUNC) &_modelprofiles_cpp_native_ice, 6},
     {"_modelprofiles_cpp_native_pd", (DL_FUNC) &_modelprofiles_cpp_native_pd, 7},

@@ -2,7 +2,9 @@
 // packing it once into the model's cache.
 #include "native_model.h"
 
+#include <algorithm>
 #include <limits>
+#include <vector>
 #include <string>
 #include <utility>
 #include <modelprofiles/pack.h>
@@ -157,5 +159,27 @@ NumericVector cpp_native_size(List model) {
                        static_cast<double>(P->leaf_values.size()) * sizeof(double);
   NumericVector out = NumericVector::create(M.F.n_trees, M.F.n_nodes, M.F.n_outputs, bytes);
   out.names() = CharacterVector::create("trees", "nodes", "outputs", "bytes");
+  return out;
+}
+
+// The distinct thresholds of the numeric splits on feature j (0-based) of a
+// model, ascending, with attributes "rule" (0: left iff x <= t; 1: left iff
+// x < t) and "float32" (the comparison is in single precision): the points
+// where its partial dependence in j can change.
+// [[Rcpp::export(rng = false)]]
+NumericVector cpp_native_splits(List model, int j) {
+  NativeModel M(model);
+  const mp::Forest& F = M.F;
+  if (j == NA_INTEGER || j < 0 || j >= F.n_features) stop("native data: feature index out of range");
+  std::vector<double> t;
+  for (int i = 0; i < F.n_nodes; ++i) {
+    const mp::Node& d = F.nodes[i];
+    if (d.feature == j) t.push_back(d.threshold);  // numeric (no CAT_FLAG), not a leaf
+  }
+  std::sort(t.begin(), t.end());
+  t.erase(std::unique(t.begin(), t.end()), t.end());
+  NumericVector out(t.begin(), t.end());
+  out.attr("rule") = F.rule;
+  out.attr("float32") = F.float32;
   return out;
 }
