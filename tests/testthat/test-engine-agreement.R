@@ -28,6 +28,16 @@ expect_engines_agree <- function(fit, X, tol = 1e-12, class = NULL) {
       if (!is.null(a$cp_profiles)) expect_equal(a$cp_profiles, b$cp_profiles, tolerance = tol, info = info)
     }
   }
+  # PD without curves: the set walk's weighted sums at the leaves, the same
+  # for 1 and 2 threads.
+  w <- seq(0.5, 2, length.out = nrow(X))
+  args <- list(fit, X, N = NULL, grid_points = 7, keep_ice = FALSE, weights = w, class = class)
+  a1 <- do.call(model_profile, c(args, engine = "native", threads = 1))
+  a2 <- do.call(model_profile, c(args, engine = "native", threads = 2))
+  b <- do.call(model_profile, c(args, engine = "predict"))
+  expect_identical(a1$engine, "native")
+  expect_identical(a1$agr_profiles, a2$agr_profiles)
+  expect_equal(a1$agr_profiles, b$agr_profiles, tolerance = tol, info = "partial, weighted, no curves")
   for (type in c("partial", "accumulated")) {
     a <- model_profile_2d(fit, X, variables = c("a", "b"), type = type, N = NULL,
                           grid_points = 5, intervals = 4, class = class, engine = "native")
