@@ -81,6 +81,10 @@ cpp_native_pd <- function(model, X, rows, w, j, grid, threads) {
     .Call(`_modelprofiles_cpp_native_pd`, model, X, rows, w, j, grid, threads)
 }
 
+cpp_native_points <- function(model, X, rows, j1, j2, z1, z2, w, threads) {
+    .Call(`_modelprofiles_cpp_native_points`, model, X, rows, j1, j2, z1, z2, w, threads)
+}
+
 cpp_native_randomforest <- function(ndbigtree, nrnodes, nodestatus, bestvar, xbestsplit, left_daughter, right_daughter, treemap, nodepred, ncat, n_classes) {
     .Call(`_modelprofiles_cpp_native_randomforest`, ndbigtree, nrnodes, nodestatus, bestvar, xbestsplit, left_daughter, right_daughter, treemap, nodepred, ncat, n_classes)
 }

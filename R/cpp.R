@@ -130,3 +130,11 @@ native_tree_partial <- function(nm, X, rows, w, feature, z, threads) {
 # compiled model, ascending, with attributes "rule" and "float32"
 # (cpp_native_splits()).
 native_splits <- function(nm, k) cpp_native_splits(nm, as.integer(k - 1L))
+
+# Predictions of rows `rows` (1-based) of X with features k1 and k2 (1-based)
+# set to each point (z1[q], z2[q]): observation-major, or with weights w
+# their weighted sums over the rows (cpp_native_points()).
+native_points <- function(nm, X, rows, k1, k2, z1, z2, w = NULL, threads = 1L) {
+  cpp_native_points(nm, X, as.integer(rows - 1L), as.integer(k1 - 1L), as.integer(k2 - 1L),
+                    as.double(z1), as.double(z2), if (!is.null(w)) as.double(w), threads)
+}

@@ -84,30 +84,26 @@ native_leaf_source <- function(setup, m) {
   }
 }
 
-# ICE curves of column j over `grid` (values of the column's type) for
-# background rows `rows`, one traversal of each tree per row (a column the
+# ICE curves of one or two columns js over `grid` (a list of values of the
+# columns' types) for background rows `rows`, by the set walk (a column the
 # model does not read gives flat curves from one prediction per row).
-native_ice <- function(setup, j, grid, rows) {
-  nat <- setup$native
-  native_outputs(setup, native_ice_rows(nat$model, nat$X, setup$data, j, grid, rows, setup$threads))
+native_ice <- function(setup, js, grid, rows) {
+  native_outputs(setup, native_free(setup, js, grid, rows))
 }
 
 # Weighted sums over background rows `rows` (weights w) of the predictions
 # with column j at each value of `grid`, by the set walk: a G x outputs
 # matrix, with attribute "n", the predictions it stands for.
-native_sums <- function(setup, j, grid, rows, w) {
+native_sums <- function(setup, js, grid, rows, w) {
+  grid <- if (is.list(grid)) grid else list(grid)
+  y <- native_free(setup, js, grid, rows, w)
+  structure(native_outputs(setup, y), n = length(grid[[1L]]) * length(rows))
+}
+
+# native_free_rows() of the setup's background rows `rows`.
+native_free <- function(setup, js, grid, rows, w = NULL) {
   nat <- setup$native
-  nm <- nat$model
-  k <- match(names(setup$data)[j], nm$features)
-  y <- if (is.na(k)) {
-    # The model does not read the column: the same sums at every point.
-    s <- colSums(native_eval(nm, nat$X, rows, threads = setup$threads) * w)
-    matrix(s, length(grid), length(s), byrow = TRUE)
-  } else {
-    z <- native_column(nm, k, grid, setup$data[[j]])
-    native_partial_sums(nm, nat$X, rows, w, k, z, setup$threads)
-  }
-  structure(native_outputs(setup, y), n = length(grid) * length(rows))
+  native_free_rows(nat$model, nat$X, setup$data, js, grid, rows, setup$threads, w)
 }
 
 # The profiled outputs of native predictions.
@@ -332,22 +328,34 @@ native_predict_rows <- function(nm, X, data, rows, js, vals, threads, leaves = N
   native_eval(nm, X, rows, k[use], vals, threads)
 }
 
-# ICE curves of column j (1-based, of `data`) over `grid` (values of the
-# column's type, any order) for rows `rows` (1-based) of X =
-# native_matrix(nm, data): a (G * length(rows)) x outputs matrix in
-# observation-major order (row i's G predictions consecutive), from one walk
-# per tree and row; equal bit for bit to native_predict_rows() on the
-# stacked rows.
-native_ice_rows <- function(nm, X, data, j, grid, rows, threads) {
-  G <- length(grid)
-  k <- match(names(data)[j], nm$features)
-  if (is.na(k)) {
-    # The model does not read the column: every curve is flat.
+# Predictions of rows `rows` (1-based) of X = native_matrix(nm, data) with
+# the one or two columns js (1-based, of `data`) set to the values of `grid`
+# (a list of G values per column, of the columns' types, any order), by the
+# set walk: observation-major ICE curves ((G rows) x outputs, row i's G
+# predictions consecutive), or with weights w their weighted sums over the
+# rows (G x outputs); equal to native_predict_rows() on the stacked rows up
+# to the order of the sums. Columns the model does not read are left out
+# (none left: one prediction per row, repeated).
+native_free_rows <- function(nm, X, data, js, grid, rows, threads, w = NULL) {
+  G <- length(grid[[1L]])
+  k <- match(names(data)[js], nm$features)
+  z <- lapply(which(!is.na(k)), function(q) native_column(nm, k[q], grid[[q]], data[[js[q]]]))
+  k <- k[!is.na(k)]
+  if (length(k) == 0L) {
     y <- native_eval(nm, X, rows, threads = threads)
-    return(y[rep(seq_along(rows), each = G), , drop = FALSE])
+    if (is.null(w)) return(y[rep(seq_along(rows), each = G), , drop = FALSE])
+    return(matrix(colSums(y * w), G, ncol(y), byrow = TRUE))
   }
-  z <- native_column(nm, k, grid, data[[j]])
-  native_curves(nm, X, rows, k, z, threads)
+  if (length(k) == 1L) {
+    if (is.null(w)) return(native_curves(nm, X, rows, k, z[[1L]], threads))
+    return(native_partial_sums(nm, X, rows, w, k, z[[1L]], threads))
+  }
+  native_points(nm, X, rows, k[1L], k[2L], z[[1L]], z[[2L]], w, threads)
+}
+
+# ICE curves of column j over `grid` (values of the column's type).
+native_ice_rows <- function(nm, X, data, j, grid, rows, threads) {
+  native_free_rows(nm, X, data, j, list(grid), rows, threads)
 }
 
 # The exact grid of a numeric column x (named v) of a tree ensemble

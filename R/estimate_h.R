@@ -63,16 +63,16 @@ h_tables <- function(setup, sets) {
 }
 
 # A chunk of pieces as one stack of rows: a column set by some pieces keeps,
-# in the others, the rows' own values. A chunk of one table's rows is given
-# by patterns (each row over the table's values), which travel to a worker
-# at the size of the rows, not of the stacked rows.
+# in the others, the rows' own values. A chunk of one table's rows is the
+# curves of those rows over the table's values (which travel to a worker at
+# the size of the rows, not of the stacked rows, and which the native
+# engine walks as a set).
 h_chunk_spec <- function(setup, tables, pieces) {
   if (length(pieces) == 1L) {
     p <- pieces[[1L]]
     tb <- tables[[p$t]]
     js <- sort(unique(tb$js))
-    values <- lapply(js, function(j) pattern(setup$data[[j]][tb$first], times = length(p$pos)))
-    return(stack_spec(pattern(p$pos, each = tb$G), js, values))
+    return(curve_spec(p$pos, js, lapply(js, function(j) setup$data[[j]][tb$first])))
   }
   rows <- unlist(lapply(pieces, function(p) rep(p$pos, each = tables[[p$t]]$G)))
   js <- sort(unique(unlist(lapply(pieces, function(p) tables[[p$t]]$js))))

@@ -110,7 +110,8 @@ partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRU
   G <- length(grid)
   w <- setup$weights[rows]
   if (!keep_ice && band_type(setup) == "none" && !is.null(setup$native) && native) {
-    return(partial_sums_request(setup, j, grid, rows, w))
+    return(partial_sums_request(setup, j, list(column_values(setup$data[[j]], grid)), rows, w,
+                                function(yhat) list(x = grid, yhat = yhat, ice = NULL, ice_rows = rows)))
   }
   curve_request(
     setup, j, list(column_values(setup$data[[j]], grid)), rows,
@@ -127,21 +128,21 @@ partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRU
   )
 }
 
-# PD by the native engine's set walk when neither the curves nor their
-# bands are wanted: each chunk of rows gives the weighted sums of its
-# predictions at the grid points, with no table of curves. Chunks of
+# PD of columns js (one or two) over `grid` (a list of G values per column)
+# by the native engine's set walk, when neither the curves nor their bands
+# are wanted: each chunk of rows gives the weighted sums of its predictions
+# at the grid points, with no table of curves; finish(yhat) the estimate. Chunks of
 # native_sums_chunks-th of the rows (of native_sums_min_rows at least), for
 # progress and interrupts; they depend on the rows only, so the numbers do
 # not depend on the threads.
-partial_sums_request <- function(setup, j, grid, rows, w) {
-  values <- column_values(setup$data[[j]], grid)
+partial_sums_request <- function(setup, js, grid, rows, w, finish) {
   chunks <- row_chunks(length(rows), max(native_sums_min_rows, ceiling(length(rows) / native_sums_chunks)))
   new_request(
     length(chunks),
-    make = function(k) list(sums_spec(rows[chunks[[k]]], j, values, w[chunks[[k]]])),
+    make = function(k) list(sums_spec(rows[chunks[[k]]], js, grid, w[chunks[[k]]])),
     reduce = function(k, ys) list(sums = ys[[1L]]),
-    init = function() list(sums = matrix(0, length(grid), setup$n_outputs)),
-    finish = function(acc) list(x = grid, yhat = acc$sums / sum(w), ice = NULL, ice_rows = rows),
+    init = function() list(sums = matrix(0, length(grid[[1L]]), setup$n_outputs)),
+    finish = function(acc) finish(acc$sums / sum(w)),
     native = TRUE
   )
 }
@@ -153,6 +154,9 @@ partial_2d_request <- function(setup, js, g1, g2, rows = seq_len(setup$n)) {
   w <- setup$weights[rows]
   grid <- list(column_values(setup$data[[js[1L]]], rep(g1, times = length(g2))),
                column_values(setup$data[[js[2L]]], rep(g2, each = length(g1))))
+  if (band_type(setup) == "none" && !is.null(setup$native)) {
+    return(partial_sums_request(setup, js, grid, rows, w, function(yhat) list(x1 = g1, x2 = g2, yhat = yhat)))
+  }
   curve_request(
     setup, js, grid, rows,
     reduce_block = function(pos, y) list(sums = table_sums(setup, y, G, w[pos])),

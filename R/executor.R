@@ -50,10 +50,11 @@ curve_spec <- function(rows, cols, grid, order = "observation") {
 }
 
 # Weighted sums over background rows `rows` (weights w) of the predictions
-# with column `col` set to each of `grid`: a G x outputs matrix, from the
-# native engine only (partial_sums_request()).
-sums_spec <- function(rows, col, grid, w) {
-  list(kind = "sums", rows = rows, cols = as.integer(col), grid = grid, w = w)
+# with columns `cols` (one or two) set to each of `grid` (a list of G values
+# per column): a G x outputs matrix, from the native engine only
+# (partial_sums_request()).
+sums_spec <- function(rows, cols, grid, w) {
+  list(kind = "sums", rows = rows, cols = as.integer(cols), grid = grid, w = w)
 }
 
 # An update that places `value` at `at` along dimension `dim` (1: rows of a
@@ -179,8 +180,8 @@ is_linear_curve <- function(setup, req, spec) {
 direct_predictions <- function(setup, req, spec) {
   if (uses_direct(setup, req$native)) {
     if (spec$kind == "sums") return(native_sums(setup, spec$cols, spec$grid, spec$rows, spec$w))
-    if (spec$kind == "curve" && length(spec$cols) == 1L) {
-      return(native_ice(setup, spec$cols, spec$grid[[1L]], spec$rows))
+    if (spec$kind == "curve" && length(spec$cols) <= 2L) {
+      return(native_ice(setup, spec$cols, spec$grid, spec$rows))
     }
     s <- as_stacked(spec)
     return(native_predict_stacked(setup, expand(s$rows), s$cols, lapply(s$values, expand)))

@@ -278,6 +278,24 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_native_points
+NumericMatrix cpp_native_points(List model, NumericMatrix X, IntegerVector rows, int j1, int j2, NumericVector z1, NumericVector z2, Nullable<NumericVector> w, int threads);
+RcppExport SEXP _modelprofiles_cpp_native_points(SEXP modelSEXP, SEXP XSEXP, SEXP rowsSEXP, SEXP j1SEXP, SEXP j2SEXP, SEXP z1SEXP, SEXP z2SEXP, SEXP wSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< List >::type model(modelSEXP);
+    Rcpp::traits::input_parameter< NumericMatrix >::type X(XSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type rows(rowsSEXP);
+    Rcpp::traits::input_parameter< int >::type j1(j1SEXP);
+    Rcpp::traits::input_parameter< int >::type j2(j2SEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type z1(z1SEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type z2(z2SEXP);
+    Rcpp::traits::input_parameter< Nullable<NumericVector> >::type w(wSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_points(model, X, rows, j1, j2, z1, z2, w, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_native_randomforest
 SEXP cpp_native_randomforest(IntegerVector ndbigtree, int nrnodes, IntegerVector nodestatus, IntegerVector bestvar, NumericVector xbestsplit, SEXP left_daughter, SEXP right_daughter, SEXP treemap, SEXP nodepred, IntegerVector ncat, int n_classes);
 RcppExport SEXP _modelprofiles_cpp_native_randomforest(SEXP ndbigtreeSEXP, SEXP nrnodesSEXP, SEXP nodestatusSEXP, SEXP bestvarSEXP, SEXP xbestsplitSEXP, SEXP left_daughterSEXP, SEXP right_daughterSEXP, SEXP treemapSEXP, SEXP nodepredSEXP, SEXP ncatSEXP, SEXP n_classesSEXP) {
@@ -378,6 +396,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_native_predict", (DL_FUNC) &_modelprofiles_cpp_native_predict, 6},
     {"_modelprofiles_cpp_native_ice", (DL_FUNC) &_modelprofiles_cpp_native_ice, 6},
     {"_modelprofiles_cpp_native_pd", (DL_FUNC) &_modelprofiles_cpp_native_pd, 7},
+    {"_modelprofiles_cpp_native_points", (DL_FUNC) &_modelprofiles_cpp_native_points, 9},
     {"_modelprofiles_cpp_native_randomforest", (DL_FUNC) &_modelprofiles_cpp_native_randomforest, 11},
     {"_modelprofiles_cpp_native_ranger", (DL_FUNC) &_modelprofiles_cpp_native_ranger, 7},
     {"_modelprofiles_cpp_native_tree_pd", (DL_FUNC) &_modelprofiles_cpp_native_tree_pd, 7},

@@ -167,3 +167,67 @@ NumericMatrix cpp_native_pd(List model, NumericMatrix X, IntegerVector rows, Num
   out.attr("visits") = visits;
   return out;
 }
+
+// Predictions with two features free: for rows rows[i] (0-based) of X,
+// features j1 and j2 (0-based, distinct) set to each point (z1[q], z2[q])
+// (codes, NaN a missing value), by the set walk over the points
+// (setwalk.h). Without weights (w NULL): a (P * length(rows)) x n_outputs
+// matrix in observation-major order (point q of row i at q + i * P); with
+// weights w[i]: their weighted sums over the rows, a P x n_outputs matrix
+// (NA where a prediction is missing), summed block by block in order.
+// [[Rcpp::export(rng = false)]]
+NumericMatrix cpp_native_points(List model, NumericMatrix X, IntegerVector rows, int j1, int j2,
+                                NumericVector z1, NumericVector z2, Nullable<NumericVector> w,
+                                int threads) {
+  NativeModel M(model);
+  check_X(X, M.F);
+  check_rows(rows, X.nrow(), "row");
+  check_feature(j1, M.F);
+  check_feature(j2, M.F);
+  if (j1 == j2) stop("native data: two distinct features needed");
+  const int P = z1.size(), K = M.F.n_outputs;
+  if (z2.size() != P) stop("native data: `z1` and `z2` differ in length");
+  const std::size_t n = rows.size();
+  const bool sums = w.isNotNull();
+  NumericVector wv = sums ? NumericVector(w.get()) : NumericVector(0);
+  if (sums && static_cast<std::size_t>(wv.size()) != n) stop("native data: one weight per row needed");
+  if (!sums && static_cast<double>(n) * P > 2147483647.0)
+    stop("native data: more than 2^31 - 1 predictions; use fewer rows per call");
+  NumericMatrix out = M.result(sums ? static_cast<std::size_t>(P) : n * static_cast<std::size_t>(P));
+  if (P == 0 || n == 0) return out;
+  const mp::Design D = design(X, rows);
+  const mp::PointSet pts{z1.begin(), z2.begin(), P};
+  const std::size_t block = mp::points_block_rows(P, K, n);
+  const std::size_t n_blocks = (n + block - 1) / block;
+  std::vector<std::vector<double>> parts(sums ? n_blocks : 0);
+  const mp::Forest& F = M.F;
+  double* o = out.begin();
+  const std::size_t stride = n * static_cast<std::size_t>(P);
+  const double* wp = sums ? wv.begin() : nullptr;
+  glue::parallel_chunks(n_blocks, 2 * std::max(threads, 1), 1, threads,
+                        [&](std::size_t b0, std::size_t b1) {
+                          mp::RowBlock blk;
+                          mp::PointScratch sc;
+                          std::vector<double> acc;
+                          for (std::size_t q = b0; q < b1; ++q) {
+                            const std::size_t r0 = q * block, r1 = std::min(n, r0 + block);
+                            mp::gather_block(D, r0, r1, blk);
+                            double* s = nullptr;
+                            if (sums) {
+                              parts[q].assign(static_cast<std::size_t>(P) * K, 0.0);
+                              s = parts[q].data();
+                            }
+                            mp::points_block(F, blk, j1, j2, pts, sc, acc, o, r0, stride,
+                                             sums ? wp + r0 : nullptr, s);
+                          }
+                        });
+  if (sums) {
+    for (int q = 0; q < P; ++q)
+      for (int k = 0; k < K; ++k) {
+        double tot = 0.0;
+        for (std::size_t b = 0; b < n_blocks; ++b) tot += parts[b][static_cast<std::size_t>(q) * K + k];
+        o[q + static_cast<std::size_t>(k) * P] = std::isnan(tot) ? NA_REAL : tot;
+      }
+  }
+  return out;
+}

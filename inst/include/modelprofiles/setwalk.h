@@ -464,6 +464,206 @@ inline std::size_t set_block(int G, int K, std::size_t n, bool ice) {
   return std::max<std::size_t>(1, std::min(block, std::max<std::size_t>(n, 1)));
 }
 
+
+// ---- Two free features: the walk over a set of points ----------------------
+
+// Points (z1[q], z2[q]) of two free features j1 and j2 (codes; NaN a
+// missing value), q = 0..P-1, for the walk of a set of points: a product
+// grid of 2-D PD, or the pairs of values that occur of the H-statistics.
+struct PointSet {
+  const double* z1;
+  const double* z2;
+  int P;
+};
+
+// A pending part of a walk over rows and points: rows idx[lo, hi) and points
+// pidx[plo, phi) at `node`.
+struct PointTask {
+  int node, lo, hi, plo, phi;
+};
+
+// Scratch of one thread for set_walk_points().
+struct PointScratch {
+  std::vector<int> idx, tmp, pidx, ptmp;
+  std::vector<PointTask> stack;
+  long long visits = 0;
+  void reset(int B, int P) {
+    idx.resize(B);
+    tmp.resize(B);
+    pidx.resize(P);
+    ptmp.resize(P);
+    for (int i = 0; i < B; ++i) idx[i] = i;
+    for (int q = 0; q < P; ++q) pidx[q] = q;
+  }
+};
+
+// Partition the indices ix[lo, hi) by where value x[ix[k]] goes at packed
+// inner node `node`: the left child's first ([lo, mid)), then the right
+// child's ([mid, end)), then, when the missing child is neither, the
+// missing values' ([end, hi)). tmp: scratch of at least hi - lo cells.
+inline void partition_at(const Forest& F, int node, const Node& d, const double* x, int* ix, int lo,
+                         int hi, int* tmp, int& mid, int& end) {
+  const int m = missing_child(F, node);
+  const int left = node + 1, right = d.right;
+  const int n = hi - lo;
+  int l = lo, r = 0, q = 0;
+  for (int k = lo; k < hi; ++k) {
+    const int i = ix[k];
+    const double v = x[i];
+    int dest;
+    if (std::isnan(v)) {
+      dest = m == left ? 0 : (m == right ? 1 : 2);
+    } else {
+      dest = goes_left(F, node, d, v) ? 0 : 1;
+    }
+    if (dest == 0) {
+      ix[l++] = i;
+    } else if (dest == 1) {
+      tmp[r++] = i;
+    } else {
+      tmp[n - 1 - q++] = i;
+    }
+  }
+  std::copy(tmp, tmp + r, ix + l);
+  for (int s = 0; s < q; ++s) ix[l + r + s] = tmp[n - 1 - s];
+  mid = l;
+  end = l + r;
+}
+
+// Walk the rows of block `blk` and the points `pts` down the tree rooted at
+// `root`, features j1 and j2 free: at a split on one of them the points
+// are partitioned and the rows go to both children, at any other split the
+// rows are partitioned and the points go to both. leaf(node, rows, cnt,
+// points, pcnt) for each leaf reached (node -1: unroutable).
+template <typename Leaf>
+inline void set_walk_points(const Forest& F, int root, const RowBlock& blk, int j1, int j2,
+                            const PointSet& pts, PointScratch& sc, Leaf&& leaf) {
+  int* idx = sc.idx.data();
+  int* pidx = sc.pidx.data();
+  const int B = blk.B;
+  const double* cols = blk.cols.data();
+  std::vector<PointTask>& stack = sc.stack;
+  stack.clear();
+  stack.push_back(PointTask{root, 0, B, 0, pts.P});
+  while (!stack.empty()) {
+    const PointTask t = stack.back();
+    stack.pop_back();
+    int node = t.node, lo = t.lo, hi = t.hi, plo = t.plo, phi = t.phi;
+    for (;;) {
+      sc.visits += hi - lo;
+      if (node < 0 || F.nodes[node].feature < 0) {
+        leaf(node, idx + lo, hi - lo, pidx + plo, phi - plo);
+        break;
+      }
+      const Node& d = F.nodes[node];
+      const int f = d.feature & ~CAT_FLAG;
+      const bool on_points = f == j1 || f == j2;
+      int* ix = on_points ? pidx : idx;
+      int& a = on_points ? plo : lo;
+      int& b = on_points ? phi : hi;
+      const double* x = on_points ? (f == j1 ? pts.z1 : pts.z2) : cols + static_cast<std::size_t>(f) * B;
+      int mid, end;
+      partition_at(F, node, d, x, ix, a, b, on_points ? sc.ptmp.data() : sc.tmp.data(), mid, end);
+      if (end < b) {
+        PointTask third{missing_child(F, node), lo, hi, plo, phi};
+        (on_points ? third.plo : third.lo) = end;
+        (on_points ? third.phi : third.hi) = b;
+        stack.push_back(third);
+      }
+      if (mid > a && end > mid) {
+        PointTask rt{d.right, lo, hi, plo, phi};
+        (on_points ? rt.plo : rt.lo) = mid;
+        (on_points ? rt.phi : rt.hi) = end;
+        stack.push_back(rt);
+        node = node + 1;
+        b = mid;
+      } else if (mid > a) {
+        node = node + 1;
+        b = mid;
+      } else if (end > mid) {
+        node = d.right;
+        a = mid;
+        b = end;
+      } else {
+        break;
+      }
+    }
+  }
+}
+
+// The predictions of a block's rows at the points (features j1 and j2 set
+// to each point): row i's point q, output k, finished, to
+// out[(r0 + i) * P + q + k * stride], and, when w is given, their weighted
+// sums over the rows added to sums[q * K + k] (nan[q] counting missing
+// ones) instead. acc: scratch of B x P x K sums.
+inline void points_block(const Forest& F, const RowBlock& blk, int j1, int j2, const PointSet& pts,
+                         PointScratch& sc, std::vector<double>& acc, double* out, std::size_t r0,
+                         std::size_t stride, const double* w, double* sums) {
+  const int B = blk.B, P = pts.P, K = F.n_outputs;
+  const std::size_t per_row = static_cast<std::size_t>(P) * K;
+  const double nanv = std::numeric_limits<double>::quiet_NaN();
+  sc.reset(B, P);
+  if (w != nullptr && F.transform == TR_IDENTITY) {
+    // The sums of the rows reaching a leaf, times its value, to its points.
+    std::vector<double> tot(per_row, 0.0);
+    double wsum = 0.0;
+    for (int i = 0; i < B; ++i) wsum += w[i];
+    for (int t = 0; t < F.n_trees; ++t) {
+      set_walk_points(F, F.roots[t], blk, j1, j2, pts, sc,
+                      [&](int node, const int* rows, int cnt, const int* ps, int pcnt) {
+                        double W = 0.0;
+                        for (int r = 0; r < cnt; ++r) W += w[rows[r]];
+                        for (int k = 0; k < K; ++k) {
+                          const double v = node < 0 ? nanv : W * F.leaf_value(node, k);
+                          for (int u = 0; u < pcnt; ++u) tot[static_cast<std::size_t>(ps[u]) * K + k] += v;
+                        }
+                      });
+    }
+    for (int q = 0; q < P; ++q)
+      for (int k = 0; k < K; ++k) {
+        const double v = tot[static_cast<std::size_t>(q) * K + k];
+        sums[static_cast<std::size_t>(q) * K + k] +=
+            (F.aggregate == AGG_MEAN ? v / static_cast<double>(F.n_trees) : v) + wsum * F.base[k];
+      }
+    return;
+  }
+  acc.resize(per_row * B);
+  for (std::size_t c = 0; c < per_row * B; c += K) init_sums(F, acc.data() + c);
+  for (int t = 0; t < F.n_trees; ++t) {
+    set_walk_points(F, F.roots[t], blk, j1, j2, pts, sc,
+                    [&](int node, const int* rows, int cnt, const int* ps, int pcnt) {
+                      for (int r = 0; r < cnt; ++r) {
+                        double* a = acc.data() + static_cast<std::size_t>(rows[r]) * per_row;
+                        for (int k = 0; k < K; ++k) {
+                          const double v = node < 0 ? nanv : F.leaf_value(node, k);
+                          for (int u = 0; u < pcnt; ++u) a[static_cast<std::size_t>(ps[u]) * K + k] += v;
+                        }
+                      }
+                    });
+  }
+  std::vector<double> pred(K);
+  for (int i = 0; i < B; ++i) {
+    for (int q = 0; q < P; ++q) {
+      const double* s = acc.data() + static_cast<std::size_t>(i) * per_row + static_cast<std::size_t>(q) * K;
+      if (w == nullptr) {
+        finish(F, s, out + (r0 + i) * static_cast<std::size_t>(P) + q, stride);
+      } else {
+        finish(F, s, pred.data(), 1);
+        for (int k = 0; k < K; ++k) sums[static_cast<std::size_t>(q) * K + k] += w[i] * pred[k];
+      }
+    }
+  }
+}
+
+// Rows per block of the walk over points: their B x P x K sums in 1 MB,
+// 16 rows at least; as set_block(), a function of the rows only.
+inline std::size_t points_block_rows(int P, int K, std::size_t n) {
+  const std::size_t per_row = static_cast<std::size_t>(std::max(P, 1)) * K * sizeof(double);
+  std::size_t block = std::min<std::size_t>(4096, std::max<std::size_t>(16, (std::size_t(1) << 20) / per_row));
+  block = std::min(block, std::max<std::size_t>(16, (n + 7) / 8));
+  return std::max<std::size_t>(1, std::min(block, std::max<std::size_t>(n, 1)));
+}
+
 }  // namespace mp
 
 #endif
