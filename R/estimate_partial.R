@@ -20,8 +20,8 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
   G <- length(grid[[1L]])
   n <- length(rows)
   lin <- linear_curves(setup, cols, linear)
-  # The native engine takes the predict() path's chunks, so that both sum
-  # the same rows in the same order and give the same numbers bit for bit.
+  # The native engine's curves take at most the predict() path's chunks
+  # (their table is held at once).
   chunk_rows <- if (!lin && uses_direct(setup, native)) {
     min(setup$chunk_rows_direct, setup$chunk_rows_predict)
   } else {

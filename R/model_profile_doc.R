@@ -246,11 +246,22 @@
 #' xgboost, lightgbm) are compiled into one flat representation of their
 #' trees (split variables, thresholds, the model's rules for ties, missing
 #' values and factor levels, leaf values, the link), which C++ code
-#' evaluates in parallel over the stacked rows without building data frames.
-#' For a numeric variable, each row's ICE curve over the whole grid comes
-#' from one walk down each tree with the variable left free (the tree is a
-#' piecewise-constant function of it), instead of one prediction per grid
-#' point. Its outputs are the adapter's classes in the same order, so both
+#' evaluates in parallel without building data frames. Profiles come from
+#' a set walk: the rows of a block go down each tree together, partitioned
+#' at each split on another variable, while at a split on the profiled
+#' variable (or either variable of a 2-D profile or an H-statistic's pair)
+#' the same rows go to both children, each with its part of the grid. A
+#' leaf reached by rows R over the grid points a..b adds its value to a
+#' difference array over the grid: one per row for ICE curves, or one for
+#' all rows, times the weights of R, for partial dependence without curves
+#' (`keep_ice = FALSE`, no bands), so that no table of rows x grid points is
+#' ever made. The numbers equal the model's own predictions to 1e-12
+#' relative (xgboost's: to its single precision), but they are summed in
+#' another order: `predict()` adds each row's trees one by one, the set
+#' walk adds each leaf's value where its range starts and subtracts it
+#' where it ends, and partial dependence sums the rows' weights before the
+#' trees, so the last bits can differ. Results do not depend on `threads`.
+#' Its outputs are the adapter's classes in the same order, so both
 #' engines label every class alike. With `engine = "auto"` this is used when
 #' the model is supported; for the interval methods of LD and AL (two
 #' predictions per row and variable) it is used when compiling is faster
