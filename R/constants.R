@@ -56,3 +56,7 @@ gc_min_bytes <- 32 * 2^20
 # checks for interrupts between them), of this many rows at least.
 native_sums_chunks <- 20
 native_sums_min_rows <- 8192
+
+# Bytes the native engine holds per stacked row and output (a double and its
+# copy), on top of the budget's share of the chunks (chunk_policy()).
+native_row_bytes <- 16

@@ -20,13 +20,7 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
   G <- length(grid[[1L]])
   n <- length(rows)
   lin <- linear_curves(setup, cols, linear)
-  # The native engine's curves take at most the predict() path's chunks
-  # (their table is held at once).
-  chunk_rows <- if (!lin && uses_direct(setup, native)) {
-    min(setup$chunk_rows_direct, setup$chunk_rows_predict)
-  } else {
-    request_chunk_rows(setup, native, linear)
-  }
+  chunk_rows <- request_chunk_rows(setup, native, linear)
   order <- if (length(cols) == 1L) row_order(setup, n, uses_direct(setup, native, linear)) else "observation"
   # Stacked rows per background row: G, or the linear engine's 2 when its
   # curves are never made into a table (an identity link, no bands).

@@ -133,12 +133,17 @@ chunk_policy <- function(setup) {
   avail <- max(budget - held, budget / 4)
   budget_rows <- min(.Machine$integer.max, max(1, floor(avail / 3 / per_row)))
   predict_rows <- min(budget_rows, max_chunk_rows)
+  # The native engine builds no rows: a stacked row is its predictions (and
+  # their copy) and, for stacked specifications, its value and source row.
+  direct_rows <- if (is.null(setup$native)) budget_rows else {
+    min(.Machine$integer.max, max(1, floor(avail / 3 / (native_row_bytes * (setup$n_columns + 2)))))
+  }
   # The sequential executor collects garbage once the chunks have predicted
   # this many rows: a budget's share, but at least 32 MiB of rows (a
   # collection takes tens of milliseconds; below that R's own collections
   # keep the garbage small).
   gc_rows <- max(budget_rows, ceiling(gc_min_bytes / per_row))
-  list(chunk_rows_direct = budget_rows, chunk_rows_predict = predict_rows, gc_rows = gc_rows,
+  list(chunk_rows_direct = direct_rows, chunk_rows_predict = predict_rows, gc_rows = gc_rows,
        per_future = min(max_chunks_per_future, as.integer(4 * budget_rows %/% predict_rows)))
 }
 

@@ -291,10 +291,14 @@ test_that("the native engine's memory comes off the chunks' budget", {
   size <- native_size(nat$model)
   expect_identical(nat$bytes, size[["bytes"]] + 8 * length(nat$X))
   expect_identical(nat$leaves_bytes, 4 * 2000 * 50)
-  per_row <- 8 * 2^20 / 3 / s_pred$chunk_rows_direct
+  # What is left, a third per chunk, at the native engine's bytes per
+  # stacked row (its predictions and their copy, value and source row),
+  # not a data frame's.
+  avail <- max(8 * 2^20 - nat$bytes - nat$leaves_bytes, 2^21)
   expect_equal(s_nat$chunk_rows_direct,
-               floor(max(8 * 2^20 - nat$bytes - nat$leaves_bytes, 2^21) / 3 / per_row), tolerance = 1)
-  expect_lt(s_nat$chunk_rows_direct, s_pred$chunk_rows_direct)
+               floor(avail / 3 / (native_row_bytes * (s_nat$n_columns + 2))), tolerance = 1)
+  per_row <- 8 * 2^20 / 3 / s_pred$chunk_rows_direct
+  expect_equal(s_nat$chunk_rows_predict, min(floor(avail / 3 / per_row), max_chunk_rows), tolerance = 1)
   # Leaves over their share of the budget are not kept.
   small <- setup_inputs(fit, d$X, NULL, NULL, NULL, 1L, 1, environment())
   expect_identical(new_setup(small, rows, engine = "native")$native$leaves_bytes, 0)
