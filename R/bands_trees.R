@@ -298,9 +298,14 @@ tree_inbag <- function(setup) {
 # percentiles of the per-tree profiles (kept as replicates, one per tree);
 # "infjack", the profile -/+ the normal quantile times the infinitesimal
 # jackknife's standard error (negative variance estimates, which the bias
-# correction can give, count as 0).
+# correction can give, count as 0). An estimate without its profile
+# (e$yhat NULL) gets the mean of the per-tree profiles.
 tree_bands <- function(setup, j, grid, rows, e) {
   theta <- tree_partial(setup, j, grid, rows)
+  if (is.null(e$yhat)) {
+    # The forest's PD, the mean of its trees' (partial_request()).
+    e$yhat <- matrix(apply(theta, c(1L, 3L), mean), dim(theta)[1L])
+  }
   if (band_type(setup) == "trees") {
     e$reps <- theta
     return(e)

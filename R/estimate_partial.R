@@ -103,6 +103,11 @@ table_sums <- function(setup, y, G, w) {
 partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRUE, linear = TRUE) {
   G <- length(grid)
   w <- setup$weights[rows]
+  if (!keep_ice && band_type(setup) %in% c("trees", "infjack") && !is.null(setup$native) && native) {
+    # The profile is the mean of the per-tree profiles that the bands walk
+    # the trees for (tree_bands()): no walk of its own.
+    return(known_request(list(x = grid, yhat = NULL, ice = NULL, ice_rows = rows), n = G * length(rows)))
+  }
   if (!keep_ice && band_type(setup) == "none" && !is.null(setup$native) && native) {
     return(partial_sums_request(setup, j, list(column_values(setup$data[[j]], grid)), rows, w,
                                 function(yhat) list(x = grid, yhat = yhat, ice = NULL, ice_rows = rows)))

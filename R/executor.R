@@ -28,9 +28,12 @@ new_request <- function(n_chunks, make, reduce, init = function() list(),
             class = "mp_request")
 }
 
-# A result that needs no predictions, as a request.
-known_request <- function(value, weight = 1) {
-  new_request(0L, NULL, NULL, finish = function(acc) value, weight = weight)
+# A result that needs no predictions, as a request; `n`: the predictions it
+# stands for, made elsewhere (counted when it finishes).
+known_request <- function(value, weight = 1, n = 0) {
+  req <- new_request(0L, NULL, NULL, finish = function(acc) value, weight = weight)
+  req$n_known <- n
+  req
 }
 
 # Stacked rows: background rows `rows` (1-based; a vector, a pattern, or NULL
@@ -99,6 +102,7 @@ execute <- function(setup, requests, progress = NULL) {
     if (ticked) tick(progress, active[[r]]$weight / active[[r]]$K)
   }
   finish <- function(r) {
+    counts[r] <<- counts[r] + (active[[r]]$n_known %||% 0)
     results[r] <<- list(active[[r]]$finish(accs[[r]]))
     if (active[[r]]$K == 0L) tick(progress, active[[r]]$weight)
     active[r] <<- list(NULL)

@@ -258,3 +258,19 @@ test_that("model_profile(bands = 'trees' | 'infjack') draws the forest's own ban
   nobag <- ranger::ranger(x = d$X, y = d$y, num.trees = 5, num.threads = 1, seed = 4)
   expect_error(model_profile(nobag, d$X, variables = "a", bands = "infjack"), "keep.inbag")
 })
+
+test_that("without curves, a profile with the trees' bands is the mean of the per-tree profiles (one walk)", {
+  skip_if_not_installed("ranger")
+  set.seed(11)
+  X <- data.frame(a = rnorm(400), b = rnorm(400), c = runif(400))
+  fit <- ranger::ranger(x = X, y = X$a * X$b + X$c + rnorm(400, sd = 0.1), num.trees = 40,
+                        keep.inbag = TRUE, seed = 1, num.threads = 1)
+  for (b in c("trees", "infjack")) {
+    lean <- model_profile(fit, X, N = NULL, grid_points = 11, keep_ice = FALSE, bands = b)
+    full <- model_profile(fit, X, N = NULL, grid_points = 11, keep_ice = TRUE, bands = b)
+    plain <- model_profile(fit, X, N = NULL, grid_points = 11, keep_ice = FALSE)
+    expect_equal(lean$agr_profiles, full$agr_profiles, tolerance = 1e-12, info = b)
+    expect_equal(lean$agr_profiles$`_yhat_`, plain$agr_profiles$`_yhat_`, tolerance = 1e-12, info = b)
+    expect_identical(lean$n_predictions, full$n_predictions)
+  }
+})
