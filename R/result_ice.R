@@ -247,7 +247,7 @@ ice_select_columns <- function(j) {
 #' dim(cp)
 #' unique(cp$`_vname_`)
 #' head(cp[cp$`_vname_` == "wt", ])
-#' subset(cp, `_ids_` == "Fiat 128", select = c(`_vname_`, `_x_`, `_yhat_`))
+#' subset(cp, `_ids_` == 18, select = c(`_vname_`, `_x_`, `_yhat_`)) # row 18, the Fiat 128
 #' str(as.data.frame(cp))
 #' @name mp_ice
 NULL
