@@ -213,14 +213,19 @@ ice_select_columns <- function(j) {
 #' * `subset(cp, subset, select)`, `with(cp, expr)`, `head()`, `tail()`;
 #' * `nrow()`, `ncol()`, `dim()`, `names()`, `length()` (columns) and
 #'   `as.list()`;
+#' * `rbind()` (with an `mp_ice` first: `rbind(df, cp)` is an error, use
+#'   `rbind(df, as.data.frame(cp))`), `split()` and `unique()` (of rows),
+#'   and `ggplot(cp)`, as of the long data frame;
 #' * assigning into it (`cp$col <- value`, `cp[i, j] <- value`,
 #'   `names(cp) <- value`) gives the long data frame, modified;
 #' * `print()`, `str()` and `summary()` describe the curves without making
 #'   the long frame; `all.equal()` (and testthat's comparisons) compare the
 #'   long frames.
 #'
-#' For anything else (`rbind()`, `merge()`, dplyr verbs), convert with
-#' `as.data.frame()` first. `is.data.frame(cp)` is `FALSE`.
+#' Functions that convert their argument with `as.data.frame()`
+#' (`merge()`, `aggregate()`, `data.frame()`) work as on the long frame.
+#' For anything else (dplyr verbs, data.table), convert with
+#' `as.data.frame()` first: `is.data.frame(cp)` is `FALSE`.
 #'
 #' @param x,object,data,target An `mp_ice` object, `x$cp_profiles` of a
 #'   [model_profile()] result.
@@ -234,8 +239,8 @@ ice_select_columns <- function(j) {
 #' @param value A value to assign.
 #' @param row.names,optional Ignored; for compatibility with the generic.
 #' @param ... Passed on to the data frame's method, or ignored.
-#' @returns `as.data.frame()`, `[`, `subset()`, `head()` and `tail()` data
-#'   frames; `$` and `[[` a column (a vector); `dim()` the numbers of rows
+#' @returns `as.data.frame()`, `[`, `subset()`, `head()`, `tail()`,
+#'   `rbind()` and `unique()` data frames (`split()` a list of them); `$` and `[[` a column (a vector); `dim()` the numbers of rows
 #'   and columns; `names()` the column names; `summary()` a data frame with
 #'   a row per variable, part and label: the number of curves and grid
 #'   points; `print()` and `str()` `x` invisibly.
@@ -410,6 +415,28 @@ as.list.mp_ice <- function(x, ...) as.list(long_frame(x))
   dimnames(x) <- value
   x
 }
+
+#' @rdname mp_ice
+#' @param deparse.level Passed to [rbind()].
+#' @export
+rbind.mp_ice <- function(..., deparse.level = 1) {
+  args <- lapply(list(...), function(a) if (inherits(a, "mp_ice")) long_frame(a) else a)
+  do.call(rbind, c(args, list(deparse.level = deparse.level)))
+}
+
+#' @rdname mp_ice
+#' @param f As for [split()] of a data frame.
+#' @export
+split.mp_ice <- function(x, f, drop = FALSE, ...) split(long_frame(x), f, drop = drop, ...)
+
+#' @rdname mp_ice
+#' @param incomparables As for [unique()] of a data frame.
+#' @export
+unique.mp_ice <- function(x, incomparables = FALSE, ...) unique(long_frame(x), incomparables = incomparables, ...)
+
+# ggplot(cp) draws the long frame.
+#' @exportS3Method ggplot2::fortify
+fortify.mp_ice <- function(model, data, ...) long_frame(model)
 
 # What the long frame would take, in bytes: per row a pointer for each
 # character column, 4 bytes for an integer or factor column, 8 else.

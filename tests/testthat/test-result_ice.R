@@ -126,6 +126,17 @@ test_that("every data-frame method of mp_ice agrees with the long frame computed
     # As a list, and through lapply()/vapply().
     expect_identical(as.list(cp), as.list(long))
     expect_identical(vapply(cp, function(col) class(col)[1L], ""), vapply(long, function(col) class(col)[1L], ""))
+    # Binding, splitting, unique rows and ggplot() as of the long frame.
+    expect_identical(rbind(cp, cp), rbind(long, long))
+    expect_identical(rbind(cp, long[1:3, ]), rbind(long, long[1:3, ]))
+    expect_identical(do.call(rbind, list(cp, cp)), rbind(long, long))
+    expect_identical(split(cp, cp$`_vname_`), split(long, long$`_vname_`))
+    expect_equal(split(cp, cp$`_vname_`)$b, L[L$`_vname_` == "b", ], tolerance = 1e-12)
+    expect_identical(unique(cp), unique(long))
+    expect_identical(unique(cp[c("_vname_", "_label_")]), unique(L[c("_vname_", "_label_")]))
+    expect_identical(ggplot2::ggplot(cp, ggplot2::aes(`_x_`, `_yhat_`))$data, long)
+    expect_equal(merge(cp, data.frame(`_vname_` = "a", k = 1, check.names = FALSE)),
+                 merge(L, data.frame(`_vname_` = "a", k = 1, check.names = FALSE)), tolerance = 1e-12)
     # Comparisons are of the long frames.
     expect_true(isTRUE(all.equal(cp, L, tolerance = 1e-12)))
     expect_equal(cp, L, tolerance = 1e-12)
