@@ -221,13 +221,17 @@ dalex_cp <- function(x, vars, max_curves, variable_type) {
   wide$`_ids_` <- as.character(long$`_ids_`)
   wide$`_label_` <- long$`_label_`
   rownames(wide) <- NULL
-  # The prediction at each observation: its first variable's curve at its
+  # The prediction at each observation: its first variable's curve (of the
+  # first label it has a curve under: its subgroup's or cluster's) at its
   # own value.
   v1 <- vars[1L]
-  first <- long[long$`_vname_` == v1 & long$`_label_` == long$`_label_`[1L], , drop = FALSE]
-  yhat <- vapply(ids, function(id) {
-    r <- first$`_ids_` == id
-    own <- obs[[v1]][match(id, ids)]
+  first <- long[long$`_vname_` == v1, , drop = FALSE]
+  own_label <- first$`_label_`[match(ids, first$`_ids_`)]
+  yhat <- vapply(seq_along(ids), function(k) {
+    id <- ids[k]
+    r <- first$`_ids_` == id & first$`_label_` %in% own_label[k]
+    if (!any(r)) return(NA_real_)
+    own <- obs[[v1]][k]
     if (variable_type == "numerical") {
       stats::approx(as.numeric(as.character(first$`_x_`[r])), first$`_yhat_`[r],
                     xout = as.numeric(own), rule = 2, ties = "ordered")$y

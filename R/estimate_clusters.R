@@ -47,12 +47,10 @@ cluster_result <- function(res, raw, k, center, call) {
       )
     }))
   }))
-  ice <- ice_of(res)
-  ice$blocks <- lapply(ice$blocks, function(b) {
+  res$cp_profiles <- new_mp_ice(lapply(ice_blocks(ice_of(res)), function(b) {
     b$suffix <- cluster[match(b$ids, res$rows)]
     b
-  })
-  res$cp_profiles <- new_mp_ice(ice$blocks)
+  }))
   res$agr_profiles <- agr
   parts <- res$label_parts
   res$label_parts <- bind_rows(lapply(seq_len(k), function(c) {

@@ -84,8 +84,8 @@
 #'   fit in half of `memory_budget` (8 bytes a curve point; 16 bytes a row
 #'   for curves of the linear engine, kept as each row's intercept and
 #'   slope); the curves of variables that do not fit are dropped, with one
-#'   message. They are kept compactly: DALEX's long data frame is made the
-#'   first time `$cp_profiles` is read.
+#'   message. They are kept compactly (an [mp_ice] object): DALEX's long
+#'   data frame is made only from what is read, each time it is read.
 #' @param groups `NULL`, the name of a column of `data`, or a vector with
 #'   one value per row of `data`, whose values split the background rows
 #'   into subgroups; profiles are then computed within each subgroup (see
@@ -162,9 +162,19 @@
 #'     character when the variables' scales differ or one is categorical; see
 #'     the section on grids), and `_support_`, the number of background rows
 #'     (with weights, the sum of their weights) near each grid point;
-#'   * `cp_profiles`: the ICE curves, read as a data frame with columns
-#'     `_vname_`, `_label_`, `_ids_` (the row of `data`), `_x_` and `_yhat_`
-#'     (made from the compact curves when first read), or `NULL`;
+#'   * `cp_profiles`: the ICE curves, or `NULL`: an [mp_ice] object that
+#'     keeps them compactly (a few bytes a curve point) and reads like
+#'     DALEX's long data frame with columns `_vname_`, `_label_`, `_ids_`
+#'     (the row of `data`), `_x_` and `_yhat_`. Its methods `$` and `[[`
+#'     (a column, e.g. `unique(x$cp_profiles$`_vname_`)`), `[` (rows and
+#'     columns, as a data frame's), `subset()`, `with()`, `head()`,
+#'     `tail()`, `nrow()`, `ncol()`, `dim()`, `names()` and
+#'     `as.data.frame()` (the whole frame) make what is asked for each time
+#'     and never store it: reading leaves the result unchanged, and
+#'     `print()`, `str()`, `summary()` and `saveRDS()` never make the long
+#'     frame. It is not a data frame (`is.data.frame()` is `FALSE`): for
+#'     other data frame code, `as.data.frame(x$cp_profiles)` first.
+#'     [as_dalex()] gives DALEX's own data frames;
 #'   * `type`, `method`, `variables`, `label`, `grids` (grid or edges per
 #'     variable), `intervals` (the number K of intervals used: a matrix
 #'     with a row per variable and a column per subgroup, `"all"` without

@@ -3,4 +3,5 @@
 #' @importFrom Rcpp sourceCpp
 #' @importFrom RcppParallel RcppParallelLibs
 #' @importFrom rlang .data
+#' @importFrom utils head str tail
 "_PACKAGE"

@@ -1,12 +1,16 @@
 # The ICE curves a result keeps (class "mp_ice"), compactly: one block per
 # profiled variable and part, holding the curves as a G x rows x outputs
 # array, or for the linear engine as the rows' intercepts and slopes
-# (an "mp_affine" table, 16 bytes a row whatever the grid). DALEX's long
-# `cp_profiles` data frame (five columns, a row per curve point) is made
-# from them only when it is asked for: `x$cp_profiles` and
-# `x[["cp_profiles"]]` of an mp_profile, or as.data.frame(x, what =
-# "cp_profiles"), make it once and keep it. The package's own code reads
-# the blocks (ice_of(), ice_block_array(), ice_long()).
+# (an "mp_affine" table, 16 bytes a row whatever the grid). An mp_ice is a
+# value: nothing is stored in it after it is made. It reads like DALEX's
+# long `cp_profiles` data frame (five columns, a row per curve point):
+# `$`, `[[`, `[`, subset(), with(), head(), tail(), dim(), names() and
+# as.data.frame() make only the columns and rows asked for, each time.
+# The package's own code reads the blocks (ice_blocks(), ice_block_array(),
+# ice_long()).
+
+# The columns of the long frame, in order.
+ice_columns <- c("_vname_", "_label_", "_ids_", "_x_", "_yhat_")
 
 # A block: the curves of variable `v` for output labels `labels`, of the
 # rows `ids` (of the user's data), at grid `x` (character when the result's
@@ -18,8 +22,11 @@ ice_block <- function(v, labels, ids, x, values, suffix = NULL) {
 }
 
 new_mp_ice <- function(blocks) {
-  structure(list(blocks = blocks, cache = new.env(parent = emptyenv())), class = "mp_ice")
+  structure(list(blocks = blocks), class = "mp_ice")
 }
+
+# The blocks of an mp_ice (its `$` reads the long frame's columns).
+ice_blocks <- function(x) .subset2(x, "blocks")
 
 # The curves of a block as a G x m x outputs array.
 ice_block_array <- function(b) curves_array(b$values, length(b$x), length(b$ids), length(b$labels))
@@ -31,58 +38,470 @@ curves_array <- function(values, G, m, C) {
   array(affine_values(values), c(G, m, C))
 }
 
-# A block (its rows at positions `pos`, or all) as DALEX's long frame.
-ice_block_frame <- function(b, pos = NULL) {
+# Rows of the long frame of a block: G * m * C, label-major, then row, then
+# grid point.
+ice_block_rows <- function(b) as.double(length(b$x)) * length(b$ids) * length(b$labels)
+
+# Column `name` of a block's long frame, at its rows `r` (positions within
+# the block, all when NULL), made from the compact curves.
+ice_block_column <- function(b, name, r = NULL) {
   G <- length(b$x)
-  ids <- if (is.null(pos)) b$ids else b$ids[pos]
-  vals <- if (inherits(b$values, "mp_affine")) {
-    matrix(affine_values(b$values, pos), ncol = length(b$labels))
-  } else if (is.null(pos)) {
-    matrix(b$values, ncol = length(b$labels))
-  } else {
-    matrix(b$values[, pos, , drop = FALSE], ncol = length(b$labels))
-  }
-  suffix <- if (!is.null(b$suffix)) rep(if (is.null(pos)) b$suffix else b$suffix[pos], each = G)
-  bind_rows(lapply(seq_along(b$labels), function(c) {
-    data.frame(
-      `_vname_` = b$v,
-      `_label_` = if (is.null(suffix)) b$labels[c] else paste0(b$labels[c], "_", suffix),
-      `_ids_` = rep(ids, each = G),
-      `_x_` = rep(b$x, times = length(ids)),
-      `_yhat_` = vals[, c],
-      check.names = FALSE, stringsAsFactors = FALSE
+  m <- length(b$ids)
+  C <- length(b$labels)
+  if (is.null(r)) {
+    switch(name,
+      `_vname_` = rep(b$v, G * m * C),
+      `_label_` = if (is.null(b$suffix)) rep(b$labels, each = G * m) else
+        paste0(rep(b$labels, each = G * m), "_", rep(rep(b$suffix, each = G), C)),
+      `_ids_` = rep(rep(b$ids, each = G), C),
+      `_x_` = rep(b$x, m * C),
+      `_yhat_` = if (inherits(b$values, "mp_affine")) as.vector(affine_values(b$values)) else as.vector(b$values)
     )
-  }))
+  } else {
+    r0 <- r - 1
+    g <- r0 %% G + 1
+    i <- (r0 %/% G) %% m + 1
+    c <- r0 %/% (G * m) + 1
+    switch(name,
+      `_vname_` = rep(b$v, length(r)),
+      `_label_` = if (is.null(b$suffix)) b$labels[c] else paste0(b$labels[c], "_", b$suffix[i]),
+      `_ids_` = b$ids[i],
+      `_x_` = b$x[g],
+      `_yhat_` = if (!length(r)) {
+        numeric()
+      } else if (inherits(b$values, "mp_affine")) {
+        pos <- sort(unique(i))
+        y <- affine_values(b$values, pos)
+        y[cbind((match(i, pos) - 1) * G + g, c)]
+      } else {
+        b$values[r]
+      }
+    )
+  }
 }
 
-#' @export
-as.data.frame.mp_ice <- function(x, row.names = NULL, optional = FALSE, ...) {
-  if (is.null(x$cache$long)) x$cache$long <- ice_long(x)
-  x$cache$long
+# Column `name` of the long frame at its rows `rows` (all when NULL; an
+# increasing or any order of positions, no NA), bound over the blocks as
+# rbind() binds data frames (factor levels joined, classes kept).
+ice_column <- function(x, name, rows = NULL) {
+  blocks <- ice_blocks(x)
+  pieces <- if (is.null(rows)) {
+    lapply(blocks, ice_block_column, name = name)
+  } else {
+    ends <- cumsum(vapply(blocks, ice_block_rows, numeric(1)))
+    k <- findInterval(rows - 1, ends) + 1L
+    starts <- c(0, ends)
+    # Rows of one block are read together; the pieces are put back in the
+    # order asked for.
+    parts <- split(seq_along(rows), k)
+    lapply(names(parts), function(kk) {
+      kk <- as.integer(kk)
+      at <- parts[[as.character(kk)]]
+      list(at = at, value = ice_block_column(blocks[[kk]], name, rows[at] - starts[kk]))
+    })
+  }
+  if (is.null(rows)) return(bind_column(pieces, name))
+  if (!length(pieces)) return(bind_column(list(ice_block_column(blocks[[1L]], name, numeric())), name))
+  col <- bind_column(lapply(pieces, `[[`, "value"), name)
+  at <- unlist(lapply(pieces, `[[`, "at"))
+  if (is.unsorted(at)) col <- col[order(at)]
+  col
 }
 
-#' @export
-print.mp_ice <- function(x, ...) {
-  cli::cat_line("<mp_ice> ICE curves of ", length(unique(vapply(x$blocks, `[[`, "", "v"))),
-                " variable", if (length(x$blocks) != 1L) "s", ": ",
-                format(ice_size(x), big.mark = ",", scientific = FALSE), " points (as.data.frame() gives the long form)")
-  invisible(x)
-}
-
-# The long frame of the blocks `keep` (all by default), each restricted to
-# its rows whose ids are in `ids` (all when NULL).
-ice_long <- function(x, keep = seq_along(x$blocks), ids = NULL) {
-  frames <- lapply(x$blocks[keep], function(b) {
-    ice_block_frame(b, if (!is.null(ids)) which(b$ids %in% ids))
+# Vectors bound as one column of data frames bound by rbind().
+bind_column <- function(pieces, name) {
+  if (length(pieces) == 1L) return(pieces[[1L]])
+  frames <- lapply(pieces, function(p) {
+    structure(list(p), names = name, class = "data.frame", row.names = .set_row_names(length(p)))
   })
-  if (!length(frames)) return(NULL)
-  bind_rows(frames)
+  do.call(rbind, frames)[[1L]]
 }
 
 # Number of points (rows of the long frame).
-ice_size <- function(x) {
-  sum(vapply(x$blocks, function(b) as.double(length(b$x)) * length(b$ids) * length(b$labels), numeric(1)))
+ice_size <- function(x) sum(vapply(ice_blocks(x), ice_block_rows, numeric(1)))
+
+# The long frame of the blocks `keep` (all by default), each restricted to
+# its rows whose ids are in `ids` (all when NULL).
+ice_long <- function(x, keep = seq_along(ice_blocks(x)), ids = NULL) {
+  blocks <- ice_blocks(x)[keep]
+  if (!length(blocks)) return(NULL)
+  sub <- new_mp_ice(lapply(blocks, function(b) {
+    if (is.null(ids)) return(b)
+    pos <- which(b$ids %in% ids)
+    b$ids <- b$ids[pos]
+    if (!is.null(b$suffix)) b$suffix <- b$suffix[pos]
+    b$values <- if (inherits(b$values, "mp_affine")) {
+      array(affine_values(b$values, pos), c(length(b$x), length(pos), length(b$labels)))
+    } else {
+      b$values[, pos, , drop = FALSE]
+    }
+    b
+  }))
+  long_frame(sub)
 }
+
+# The long frame (its columns `columns`, every row).
+long_frame <- function(x, columns = ice_columns) {
+  n <- ice_size(x)
+  if (n > .Machine$integer.max) {
+    cli::cli_abort(c(
+      "The ICE curves have {format(n, big.mark = ',', scientific = FALSE)} points, more than a data frame can hold.",
+      i = "Take a part of them first, e.g. {.code cp[cp$`_vname_` == \"x1\", ]}, or keep fewer background rows ({.arg N})."
+    ), call = NULL)
+  }
+  cols <- lapply(stats::setNames(columns, columns), function(nm) ice_column(x, nm))
+  structure(cols, class = "data.frame", row.names = .set_row_names(n))
+}
+
+# An environment in which the columns of the long frame are made when an
+# expression first reads them (subset(), with()).
+ice_mask <- function(x, parent) {
+  env <- new.env(parent = parent)
+  for (nm in ice_columns) {
+    local({
+      col <- nm
+      delayedAssign(col, ice_column(x, col), assign.env = env)
+    })
+  }
+  env
+}
+
+# Positions and row names of the rows `i` of the long frame (N rows), as
+# `[.data.frame` selects them: list(idx (NA for rows that do not exist),
+# row.names).
+ice_select_rows <- function(N, i) {
+  if (N <= .Machine$integer.max) {
+    proxy <- structure(list(.i = seq_len(N)), class = "data.frame", row.names = .set_row_names(N))
+    r <- proxy[i, , drop = FALSE]
+    return(list(idx = r$.i, row.names = attr(r, "row.names")))
+  }
+  if (!is.numeric(i) && !is.logical(i)) {
+    cli::cli_abort("Rows of more than {.val {.Machine$integer.max}} ICE points are selected by number or condition.", call = NULL)
+  }
+  idx <- seq_len(N)[i]
+  list(idx = idx, row.names = .set_row_names(length(idx)))
+}
+
+# The columns `j` selects, as `[.data.frame` selects them.
+ice_select_columns <- function(j) {
+  proxy <- structure(lapply(ice_columns, function(nm) logical()), names = ice_columns,
+                     class = "data.frame", row.names = integer())
+  names(proxy[j])
+}
+
+# ---- Methods: read like DALEX's long frame, made on demand ----------------
+
+#' ICE curves, kept compactly
+#'
+#' The ICE (ceteris-paribus) curves of a [model_profile()] result,
+#' `x$cp_profiles`, are an object of class `mp_ice`: the curves as kept when
+#' they were computed (a grid x rows array per variable, or for models
+#' linear in the variable each row's intercept and slope), a few bytes a
+#' curve point. It reads like DALEX's long `cp_profiles` data frame, with
+#' a row per curve point and columns `_vname_` (the variable), `_label_`,
+#' `_ids_` (the row of the data), `_x_` (the grid point) and `_yhat_` (the
+#' prediction there); the rows ordered by variable (and subgroup), label,
+#' row, then grid point.
+#'
+#' These methods make only the columns and rows asked for, each time, and
+#' never store them in the object (reading the curves leaves the result
+#' unchanged, byte for byte):
+#' * `as.data.frame(cp)` the whole long data frame;
+#' * `cp$name` and `cp[["name"]]` one column, e.g. `unique(cp$`_vname_`)`;
+#' * `cp[i, j]`, `cp[j]` rows and columns, as a data frame's `[` gives them
+#'   (`cp[cp$`_vname_` == "wt", ]`);
+#' * `subset(cp, subset, select)`, `with(cp, expr)`, `head()`, `tail()`;
+#' * `nrow()`, `ncol()`, `dim()`, `names()`, `length()` (columns) and
+#'   `as.list()`;
+#' * `rbind()` (with an `mp_ice` first: `rbind(df, cp)` is an error, use
+#'   `rbind(df, as.data.frame(cp))`), `split()` and `unique()` (of rows),
+#'   and `ggplot(cp)`, as of the long data frame;
+#' * assigning into it (`cp$col <- value`, `cp[i, j] <- value`,
+#'   `names(cp) <- value`) gives the long data frame, modified;
+#' * `print()`, `str()` and `summary()` describe the curves without making
+#'   the long frame; `all.equal()` (and testthat's comparisons) compare the
+#'   long frames.
+#'
+#' Functions that convert their argument with `as.data.frame()`
+#' (`merge()`, `aggregate()`, `data.frame()`) work as on the long frame.
+#' For anything else (dplyr verbs, data.table), convert with
+#' `as.data.frame()` first: `is.data.frame(cp)` is `FALSE`.
+#'
+#' @param x,object,data,target An `mp_ice` object, `x$cp_profiles` of a
+#'   [model_profile()] result.
+#' @param name,i,j Columns (by name or number) and rows (by number or a
+#'   logical condition), as for a data frame.
+#' @param drop As for a data frame: `TRUE` gives a vector for one column.
+#' @param subset,select,expr As for [subset()] and [with()] of a data frame:
+#'   evaluated with the columns as variables.
+#' @param n Number of rows.
+#' @param current What to compare with.
+#' @param value A value to assign.
+#' @param row.names,optional Ignored; for compatibility with the generic.
+#' @param ... Passed on to the data frame's method, or ignored.
+#' @returns `as.data.frame()`, `[`, `subset()`, `head()`, `tail()`,
+#'   `rbind()` and `unique()` data frames (`split()` a list of them); `$` and `[[` a column (a vector); `dim()` the numbers of rows
+#'   and columns; `names()` the column names; `summary()` a data frame with
+#'   a row per variable, part and label: the number of curves and grid
+#'   points; `print()` and `str()` `x` invisibly.
+#' @examples
+#' fit <- lm(mpg ~ wt * hp, data = mtcars)
+#' pd <- model_profile(fit, mtcars[c("wt", "hp")])
+#' cp <- pd$cp_profiles
+#' cp
+#' dim(cp)
+#' unique(cp$`_vname_`)
+#' head(cp[cp$`_vname_` == "wt", ])
+#' subset(cp, `_ids_` == 18, select = c(`_vname_`, `_x_`, `_yhat_`)) # row 18, the Fiat 128
+#' str(as.data.frame(cp))
+#' @name mp_ice
+NULL
+
+#' @rdname mp_ice
+#' @export
+as.data.frame.mp_ice <- function(x, row.names = NULL, optional = FALSE, ...) long_frame(x)
+
+#' @rdname mp_ice
+#' @export
+`$.mp_ice` <- function(x, name) {
+  if (!name %in% ice_columns) return(NULL)
+  ice_column(x, name)
+}
+
+#' @rdname mp_ice
+#' @export
+`[[.mp_ice` <- function(x, i, ...) {
+  if (length(i) != 1L) cli::cli_abort("Give one column of {.cls mp_ice} to {.code [[}.", call = NULL)
+  name <- if (is.character(i)) i else ice_columns[i]
+  if (is.na(name) || !name %in% ice_columns) {
+    if (is.character(i)) return(NULL)
+    cli::cli_abort("Column {.val {i}} does not exist: an {.cls mp_ice} has {length(ice_columns)}.", call = NULL)
+  }
+  ice_column(x, name)
+}
+
+#' @rdname mp_ice
+#' @export
+`[.mp_ice` <- function(x, i, j, drop) {
+  n_args <- nargs() - !missing(drop)
+  if (n_args < 3L) {
+    # x[] and x[j]: columns, every row.
+    columns <- if (missing(i)) ice_columns else ice_select_columns(i)
+    return(long_frame(x, columns))
+  }
+  columns <- if (missing(j)) ice_columns else ice_select_columns(j)
+  if (missing(drop)) drop <- if (missing(i)) TRUE else length(columns) == 1L
+  if (missing(i)) {
+    out <- long_frame(x, columns)
+  } else {
+    sel <- ice_select_rows(ice_size(x), i)
+    ok <- !is.na(sel$idx)
+    pos <- cumsum(ok)
+    pos[!ok] <- NA
+    cols <- lapply(stats::setNames(columns, columns), function(nm) {
+      col <- ice_column(x, nm, sel$idx[ok])
+      if (all(ok)) col else col[pos]
+    })
+    out <- structure(cols, class = "data.frame", row.names = sel$row.names)
+  }
+  if (drop && length(columns) == 1L) out[[1L]] else out
+}
+
+#' @rdname mp_ice
+#' @export
+subset.mp_ice <- function(x, subset, select, drop = FALSE, ...) {
+  r <- if (missing(subset)) {
+    TRUE
+  } else {
+    e <- eval(substitute(subset), ice_mask(x, parent.frame()))
+    if (!is.logical(e)) cli::cli_abort("{.arg subset} must be logical.", call = NULL)
+    e & !is.na(e)
+  }
+  vars <- if (missing(select)) {
+    TRUE
+  } else {
+    nl <- as.list(seq_along(ice_columns))
+    names(nl) <- ice_columns
+    eval(substitute(select), nl, parent.frame())
+  }
+  x[r, vars, drop = drop]
+}
+
+#' @rdname mp_ice
+#' @export
+with.mp_ice <- function(data, expr, ...) eval(substitute(expr), ice_mask(data, parent.frame()))
+
+#' @rdname mp_ice
+#' @export
+head.mp_ice <- function(x, n = 6L, ...) {
+  N <- ice_size(x)
+  x[utils::head(seq_len(N), n), , drop = FALSE]
+}
+
+#' @rdname mp_ice
+#' @export
+tail.mp_ice <- function(x, n = 6L, ...) {
+  N <- ice_size(x)
+  x[utils::tail(seq_len(N), n), , drop = FALSE]
+}
+
+#' @rdname mp_ice
+#' @export
+dim.mp_ice <- function(x) {
+  N <- ice_size(x)
+  c(if (N <= .Machine$integer.max) as.integer(N) else N, length(ice_columns))
+}
+
+#' @rdname mp_ice
+#' @export
+dimnames.mp_ice <- function(x) list(NULL, ice_columns)
+
+#' @rdname mp_ice
+#' @export
+names.mp_ice <- function(x) ice_columns
+
+#' @rdname mp_ice
+#' @export
+length.mp_ice <- function(x) length(ice_columns)
+
+#' @rdname mp_ice
+#' @export
+as.list.mp_ice <- function(x, ...) as.list(long_frame(x))
+
+#' @rdname mp_ice
+#' @export
+`$<-.mp_ice` <- function(x, name, value) {
+  x <- long_frame(x)
+  x[[name]] <- value
+  x
+}
+
+#' @rdname mp_ice
+#' @export
+`[[<-.mp_ice` <- function(x, i, j, value) {
+  x <- long_frame(x)
+  if (nargs() < 4L) {
+    x[[i]] <- value
+  } else {
+    x[[i, j]] <- value
+  }
+  x
+}
+
+#' @rdname mp_ice
+#' @export
+`[<-.mp_ice` <- function(x, i, j, value) {
+  x <- long_frame(x)
+  if (nargs() < 4L) {
+    x[i] <- value
+  } else {
+    x[i, j] <- value
+  }
+  x
+}
+
+#' @rdname mp_ice
+#' @export
+`names<-.mp_ice` <- function(x, value) {
+  x <- long_frame(x)
+  names(x) <- value
+  x
+}
+
+#' @rdname mp_ice
+#' @export
+`dimnames<-.mp_ice` <- function(x, value) {
+  x <- long_frame(x)
+  dimnames(x) <- value
+  x
+}
+
+#' @rdname mp_ice
+#' @param deparse.level Passed to [rbind()].
+#' @export
+rbind.mp_ice <- function(..., deparse.level = 1) {
+  args <- lapply(list(...), function(a) if (inherits(a, "mp_ice")) long_frame(a) else a)
+  do.call(rbind, c(args, list(deparse.level = deparse.level)))
+}
+
+#' @rdname mp_ice
+#' @param f As for [split()] of a data frame.
+#' @export
+split.mp_ice <- function(x, f, drop = FALSE, ...) split(long_frame(x), f, drop = drop, ...)
+
+#' @rdname mp_ice
+#' @param incomparables As for [unique()] of a data frame.
+#' @export
+unique.mp_ice <- function(x, incomparables = FALSE, ...) unique(long_frame(x), incomparables = incomparables, ...)
+
+# ggplot(cp) draws the long frame.
+#' @exportS3Method ggplot2::fortify
+fortify.mp_ice <- function(model, data, ...) long_frame(model)
+
+# What the long frame would take, in bytes: per row a pointer for each
+# character column, 4 bytes for an integer or factor column, 8 else.
+ice_long_bytes <- function(x) {
+  b <- ice_blocks(x)[[1L]]
+  width <- function(v) if (is.integer(v) || is.factor(v) || is.logical(v)) 4 else 8
+  ice_size(x) * (8 + 8 + width(b$ids) + width(b$x) + 8)
+}
+
+format_bytes <- function(bytes) format(structure(bytes, class = "object_size"), units = "auto", standard = "SI")
+
+#' @rdname mp_ice
+#' @export
+print.mp_ice <- function(x, ...) {
+  blocks <- ice_blocks(x)
+  vars <- unique(vapply(blocks, `[[`, "", "v"))
+  curves <- sum(vapply(blocks, function(b) as.double(length(b$ids)) * length(b$labels), numeric(1)))
+  cli::cat_line("<mp_ice> ICE curves of ", length(vars), " variable", if (length(vars) != 1L) "s",
+                " (", paste(vars, collapse = ", "), "): ",
+                format(curves, big.mark = ",", scientific = FALSE), " curves, ",
+                format(ice_size(x), big.mark = ",", scientific = FALSE), " points")
+  cli::cat_line("  kept compactly (", format_bytes(utils::object.size(x)), "); read like DALEX's long frame with columns ",
+                paste(ice_columns, collapse = ", "), " (about ", format_bytes(ice_long_bytes(x)),
+                " as a data frame)")
+  cli::cat_line("  as.data.frame(), `$`, `[`, subset(), head() make the rows asked for")
+  invisible(x)
+}
+
+#' @rdname mp_ice
+#' @export
+str.mp_ice <- function(object, ...) {
+  cat(" 'mp_ice': ICE curves read as ", format(ice_size(object), big.mark = ",", scientific = FALSE),
+      " obs. of ", length(ice_columns), " variables (", paste(ice_columns, collapse = ", "),
+      "), kept compactly in ", length(ice_blocks(object)), " block",
+      if (length(ice_blocks(object)) != 1L) "s", "\n", sep = "")
+  invisible()
+}
+
+#' @rdname mp_ice
+#' @export
+summary.mp_ice <- function(object, ...) {
+  rows <- lapply(ice_blocks(object), function(b) {
+    data.frame(variable = b$v, label = b$labels, curves = length(b$ids), grid_points = length(b$x),
+               points = as.double(length(b$ids)) * length(b$x), stringsAsFactors = FALSE)
+  })
+  out <- do.call(rbind, rows)
+  rownames(out) <- NULL
+  out
+}
+
+#' @rdname mp_ice
+#' @method all.equal mp_ice
+#' @export
+all.equal.mp_ice <- function(target, current, ...) {
+  if (inherits(current, "mp_ice")) current <- long_frame(current)
+  all.equal(long_frame(target), current, ...)
+}
+
+# testthat's expect_equal() and expect_identical() compare the long frames.
+#' @exportS3Method waldo::compare_proxy
+compare_proxy.mp_ice <- function(x, path) {
+  list(object = long_frame(x), path = paste0("as.data.frame(", path, ")"))
+}
+
+# ---- What the package reads -------------------------------------------------
 
 # The ICE curves a result holds: an mp_ice, a data frame (given by the
 # user), or NULL; without making the long frame.
@@ -103,8 +522,9 @@ ice_frame_of <- function(x, vars = NULL, max_curves = Inf) {
     }
     return(cp)
   }
-  keep <- which(vapply(ice$blocks, function(b) is.null(vars) || b$v %in% vars, logical(1)))
-  ids <- unique(unlist(lapply(ice$blocks[keep], `[[`, "ids")))
+  blocks <- ice_blocks(ice)
+  keep <- which(vapply(blocks, function(b) is.null(vars) || b$v %in% vars, logical(1)))
+  ids <- unique(unlist(lapply(blocks[keep], `[[`, "ids")))
   if (length(ids) > max_curves) {
     ids <- ids[unique(round(seq(1, length(ids), length.out = max_curves)))]
   } else {
@@ -122,7 +542,7 @@ ice_curves_of <- function(x, v, label) {
     ids <- unique(c$`_ids_`)
     return(list(Y = matrix(c$`_yhat_`, ncol = length(ids)), ids = ids))
   }
-  for (b in ice$blocks) {
+  for (b in ice_blocks(ice)) {
     if (b$v != v) next
     c <- match(label, b$labels)
     if (is.na(c)) next
@@ -131,27 +551,12 @@ ice_curves_of <- function(x, v, label) {
   NULL
 }
 
-# DALEX's fields: `$cp_profiles` and `[["cp_profiles"]]` of a result give
-# the long data frame.
-
-#' @export
-`$.mp_profile` <- function(x, name) {
-  out <- .subset2(x, name, exact = FALSE)
-  if (inherits(out, "mp_ice")) as.data.frame(out) else out
-}
-
-#' @export
-`[[.mp_profile` <- function(x, i, ...) {
-  out <- .subset2(x, i, ...)
-  if (inherits(out, "mp_ice")) as.data.frame(out) else out
-}
-
 # The output labels of a result's ICE curves.
 ice_labels <- function(x) {
   ice <- ice_of(x)
   if (is.null(ice)) return(NULL)
   if (is.data.frame(ice)) return(unique(ice$`_label_`))
-  unique(unlist(lapply(ice$blocks, function(b) {
+  unique(unlist(lapply(ice_blocks(ice), function(b) {
     if (is.null(b$suffix)) b$labels else outer(b$labels, unique(b$suffix), paste, sep = "_")
   })))
 }

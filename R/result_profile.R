@@ -234,7 +234,8 @@ profile_title <- function(type) {
 #' @param x,object An `mp_profile` result of [model_profile()].
 #' @param n Number of rows of `agr_profiles` to show.
 #' @param what `"agr_profiles"` (the profiles) or `"cp_profiles"` (the ICE
-#'   curves).
+#'   curves as DALEX's long data frame, made from the compact [mp_ice]
+#'   curves each time it is asked for).
 #' @param row.names,optional Ignored; for compatibility with the generic.
 #' @param ... Ignored.
 #' @returns `print()` returns `x` invisibly; `summary()` a data frame of class
@@ -315,7 +316,9 @@ print.mp_profile <- function(x, n = 6, ...) {
   cp <- ice_of(x)
   if (!is.null(cp)) {
     size <- if (inherits(cp, "mp_ice")) ice_size(cp) else nrow(cp)
-    cli::cat_line("  ICE curves: ", format(size, big.mark = ",", scientific = FALSE), " rows in $cp_profiles")
+    cli::cat_line("  ICE curves: ", format(size, big.mark = ",", scientific = FALSE), " rows in $cp_profiles",
+                  if (inherits(cp, "mp_ice")) paste0(" (kept compactly, ", format_bytes(utils::object.size(cp)),
+                                                     "; about ", format_bytes(ice_long_bytes(cp)), " as a data frame)"))
   }
   if (!is.null(x$bands)) cli::cat_line("  bands: ", band_text(x$bands))
   flat <- flat_variables(x)
@@ -373,9 +376,9 @@ print.summary_mp_profile <- function(x, ...) {
 as.data.frame.mp_profile <- function(x, row.names = NULL, optional = FALSE, ...,
                                      what = c("agr_profiles", "cp_profiles")) {
   what <- match.arg(what)
-  out <- x[[what]]
+  out <- .subset2(x, what)
   if (is.null(out)) {
     cli::cli_abort("This result has no ICE curves: they are kept for partial dependence and the kernel methods, when they fit in {.arg memory_budget}.")
   }
-  out
+  if (inherits(out, "mp_ice")) long_frame(out) else out
 }

@@ -112,12 +112,12 @@ bind_rows <- function(lst) do.call(rbind, lst)
 ice_count <- function(r) {
   cp <- .subset2(r, "cp_profiles")
   if (inherits(cp, "mp_ice")) {
-    sum(vapply(cp$blocks, function(b) length(b$x) * length(b$ids) * length(b$labels), numeric(1)))
+    sum(vapply(.subset2(cp, "blocks"), function(b) length(b$x) * length(b$ids) * length(b$labels), numeric(1)))
   } else NROW(cp)
 }
 ice_variables <- function(r) {
   cp <- .subset2(r, "cp_profiles")
-  if (inherits(cp, "mp_ice")) unique(vapply(cp$blocks, `[[`, "", "v")) else unique(as.character(cp$`_vname_`))
+  if (inherits(cp, "mp_ice")) unique(vapply(.subset2(cp, "blocks"), `[[`, "", "v")) else unique(as.character(cp$`_vname_`))
 }
 
 # A modelprofiles result as (var, x, yhat) plus what the checks need.

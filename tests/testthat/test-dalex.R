@@ -264,6 +264,21 @@ test_that("as_dalex(): DALEX's and ingredients' plot methods draw ours as their 
   expect_error(as_dalex(theirs), "model_profile")
 })
 
+test_that("as_dalex() of subgroups and clusters: each observation on its own curve", {
+  set.seed(3)
+  X <- data.frame(a = rnorm(60), b = runif(60), f = factor(sample(c("u", "v", "w"), 60, TRUE)))
+  fit <- lm(y ~ a * b + f, data = cbind(X, y = X$a * X$b + (X$f == "v") + rnorm(60)))
+  for (res in list(model_profile(fit, X, variables = c("a", "b"), N = NULL, grid_points = 5, groups = "f"),
+                   model_profile(fit, X, variables = c("a", "b"), N = NULL, grid_points = 5, k = 2))) {
+    cp <- as_dalex(res)$cp_profiles
+    expect_identical(class(cp), c("ceteris_paribus_explainer", "data.frame"))
+    expect_identical(nrow(cp), nrow(res$cp_profiles))
+    obs <- attr(cp, "observations")
+    # lm is linear in a, given b: its curve interpolates the prediction.
+    expect_equal(obs$`_yhat_`, unname(predict(fit, X[as.integer(rownames(obs)), ])), tolerance = 1e-10)
+  }
+})
+
 test_that("whichever package is attached last owns model_profile(); both orders work for an explainer", {
   skip_if_not_installed("DALEX")
   skip_on_cran()

@@ -1,5 +1,6 @@
-# ICE curves kept compactly (R/result_ice.R): DALEX's long cp_profiles made
-# only when asked for, equal to the curves the predict() path gives.
+# ICE curves kept compactly (R/result_ice.R): an mp_ice that reads like
+# DALEX's long cp_profiles frame, made only from what is asked for and
+# never kept, equal to the curves the predict() path gives.
 
 ice_data <- function(n = 300) {
   set.seed(11)
@@ -8,7 +9,25 @@ ice_data <- function(n = 300) {
   X
 }
 
-test_that("the long frame is made when asked for, once, and equals the predict() path's", {
+# The long frame of the ICE curves of `res` computed independently: the
+# model's predict() at each curve point, in DALEX's order (variable, row,
+# grid point); `_x_` as character when `chr`.
+ref_long <- function(fit, X, res, chr = FALSE, type = "response") {
+  out <- do.call(rbind, lapply(res$variables, function(v) {
+    g <- res$grids[[v]]
+    ids <- res$rows
+    nd <- X[rep(ids, each = length(g)), , drop = FALSE]
+    nd[[v]] <- if (is.factor(X[[v]])) factor(rep(as.character(g), length(ids)), levels(X[[v]])) else rep(g, length(ids))
+    data.frame(`_vname_` = v, `_label_` = res$label, `_ids_` = rep(ids, each = length(g)),
+               `_x_` = rep(if (chr) as.character(g) else g, length(ids)),
+               `_yhat_` = unname(predict(fit, nd, type = type)),
+               check.names = FALSE, stringsAsFactors = FALSE)
+  }))
+  rownames(out) <- NULL
+  out
+}
+
+test_that("the compact curves read like the long frame, made each time and never kept", {
   D <- ice_data()
   fit <- lm(y ~ a * b + f, data = D)
   X <- D[c("a", "b", "f")]
@@ -16,29 +35,210 @@ test_that("the long frame is made when asked for, once, and equals the predict()
   ref <- model_profile(fit, X, N = NULL, grid_points = 7, engine = "predict")
   ice <- .subset2(lin, "cp_profiles")
   expect_s3_class(ice, "mp_ice")
-  expect_null(ice$cache$long)
+  expect_named(unclass(ice), "blocks")
   # print() counts the points without making the frame.
-  expect_output(print(lin), "ICE curves: 5,100 rows in \\$cp_profiles")
-  expect_null(ice$cache$long)
-  cp <- lin$cp_profiles
+  expect_output(print(lin), "ICE curves: 5,100 rows in \\$cp_profiles \\(kept compactly")
+  # $cp_profiles is the field itself: no method of the result makes it.
+  expect_identical(lin$cp_profiles, ice)
+  expect_identical(lin[["cp_profiles"]], ice)
+  cp <- as.data.frame(lin$cp_profiles)
+  expect_identical(class(cp), "data.frame")
   expect_identical(names(cp), c("_vname_", "_label_", "_ids_", "_x_", "_yhat_"))
-  expect_identical(cp[c("_vname_", "_label_", "_ids_", "_x_")], ref$cp_profiles[c("_vname_", "_label_", "_ids_", "_x_")])
+  expect_identical(cp[1:4], as.data.frame(ref$cp_profiles)[1:4])
   expect_equal(cp$`_yhat_`, ref$cp_profiles$`_yhat_`, tolerance = 1e-13)
   # An independent computation: the model's predict() at each curve point.
-  for (v in c("a", "b")) {
-    d <- cp[cp$`_vname_` == v, ]
-    nd <- X[d$`_ids_`, ]
-    nd[[v]] <- as.numeric(d$`_x_`)
-    expect_equal(d$`_yhat_`, unname(predict(fit, nd)), tolerance = 1e-13)
-  }
-  # Made once: `[[`, `$` and as.data.frame() give the same object.
-  expect_identical(lin[["cp_profiles"]], cp)
+  expect_equal(cp, ref_long(fit, X, lin, chr = TRUE), tolerance = 1e-13)
+  # Each way of asking gives the same frame, made anew.
   expect_identical(as.data.frame(lin, what = "cp_profiles"), cp)
-  expect_false(is.null(ice$cache$long))
+  expect_identical(as.data.frame(lin$cp_profiles), cp)
+  expect_identical(lin$cp_profiles[], cp)
+  expect_named(unclass(.subset2(lin, "cp_profiles")), "blocks")
   # The profiles are the means of the curves.
   pd <- tapply(cp$`_yhat_`, paste(cp$`_vname_`, cp$`_x_`), mean)
   agr <- lin$agr_profiles
   expect_equal(as.vector(pd[paste(agr$`_vname_`, agr$`_x_`)]), agr$`_yhat_`, tolerance = 1e-13)
+})
+
+test_that("every data-frame method of mp_ice agrees with the long frame computed by predict()", {
+  D <- ice_data(40)
+  fit <- lm(y ~ a * b + f, data = D)
+  X <- D[c("a", "b", "f")]
+  for (engine in c("auto", "predict")) {
+    res <- model_profile(fit, X, N = NULL, grid_points = 5, engine = engine)
+    cp <- res$cp_profiles
+    expect_s3_class(cp, "mp_ice")
+    L <- ref_long(fit, X, res, chr = TRUE)
+    long <- as.data.frame(cp)
+    expect_equal(long, L, tolerance = 1e-12)
+    # Shape and names.
+    expect_identical(dim(cp), dim(L))
+    expect_identical(nrow(cp), nrow(L))
+    expect_identical(ncol(cp), 5L)
+    expect_identical(NROW(cp), nrow(L))
+    expect_identical(names(cp), names(L))
+    expect_identical(colnames(cp), names(L))
+    expect_identical(length(cp), 5L)
+    expect_false(is.data.frame(cp))
+    # Columns.
+    for (nm in names(L)) {
+      expect_equal(cp[[nm]], L[[nm]], tolerance = 1e-12, info = nm)
+      expect_identical(cp[[nm]], long[[nm]], info = nm)
+      expect_identical(eval(call("$", cp, nm)), long[[nm]], info = nm)
+    }
+    expect_identical(cp[[4]], long[[4]])
+    expect_equal(cp$`_yhat_`, L$`_yhat_`, tolerance = 1e-12)
+    expect_identical(unique(cp$`_vname_`), c("a", "b", "f"))
+    expect_identical(unique(cp$`_ids_`), 1:40)
+    expect_null(cp$nope)
+    expect_null(cp[["nope"]])
+    # Rows and columns, as a data frame's `[` gives them (row names too).
+    rows <- list(cp$`_vname_` == "b", L$`_vname_` == "f" & L$`_ids_` > 30, c(7, 3, 3, 500), -(1:100),
+                 c(TRUE, FALSE, NA), c(2, NA), integer(), "17", nrow(L))
+    for (k in seq_along(rows)) {
+      i <- rows[[k]]
+      expect_equal(cp[i, ], L[i, ], tolerance = 1e-12, info = k)
+      expect_identical(cp[i, ], long[i, ], info = k)
+      expect_identical(cp[i, c("_ids_", "_yhat_")], long[i, c("_ids_", "_yhat_")], info = k)
+      expect_identical(cp[i, "_yhat_"], long[i, "_yhat_"], info = k)
+      expect_identical(cp[i, 5, drop = FALSE], long[i, 5, drop = FALSE], info = k)
+    }
+    expect_identical(cp["_yhat_"], long["_yhat_"])
+    expect_identical(cp[c(4, 1)], long[c(4, 1)])
+    expect_identical(cp[, "_x_"], long[, "_x_"])
+    expect_identical(cp[, c("_x_", "_yhat_")], long[, c("_x_", "_yhat_")])
+    expect_identical(cp[, -2], long[, -2])
+    expect_error(cp[, "nope"], "undefined columns")
+    # subset(), with(), head(), tail().
+    expect_identical(subset(cp, `_vname_` == "a" & `_yhat_` > 1, select = c(`_ids_`, `_yhat_`)),
+                     subset(long, `_vname_` == "a" & `_yhat_` > 1, select = c(`_ids_`, `_yhat_`)))
+    expect_equal(subset(cp, `_vname_` == "a" & `_ids_` %in% c(3, 9)),
+                 subset(L, `_vname_` == "a" & `_ids_` %in% c(3, 9)), tolerance = 1e-12)
+    expect_identical(subset(cp, select = -`_label_`), subset(long, select = -`_label_`))
+    expect_identical(subset(cp, `_ids_` == 5, `_yhat_`, drop = TRUE), subset(long, `_ids_` == 5, `_yhat_`, drop = TRUE))
+    expect_equal(with(cp, tapply(`_yhat_`, `_vname_`, mean)), with(L, tapply(`_yhat_`, `_vname_`, mean)),
+                 tolerance = 1e-12)
+    expect_identical(head(cp), head(long))
+    expect_identical(head(cp, 10), head(long, 10))
+    expect_identical(head(cp, -(nrow(L) - 3)), head(long, -(nrow(L) - 3)))
+    expect_identical(tail(cp), tail(long))
+    expect_identical(tail(cp, 3), tail(long, 3))
+    expect_equal(head(cp, 8), head(L, 8), tolerance = 1e-12)
+    # As a list, and through lapply()/vapply().
+    expect_identical(as.list(cp), as.list(long))
+    expect_identical(vapply(cp, function(col) class(col)[1L], ""), vapply(long, function(col) class(col)[1L], ""))
+    # Binding, splitting, unique rows and ggplot() as of the long frame.
+    expect_identical(rbind(cp, cp), rbind(long, long))
+    expect_identical(rbind(cp, long[1:3, ]), rbind(long, long[1:3, ]))
+    expect_identical(do.call(rbind, list(cp, cp)), rbind(long, long))
+    expect_identical(split(cp, cp$`_vname_`), split(long, long$`_vname_`))
+    expect_equal(split(cp, cp$`_vname_`)$b, L[L$`_vname_` == "b", ], tolerance = 1e-12)
+    expect_identical(unique(cp), unique(long))
+    expect_identical(unique(cp[c("_vname_", "_label_")]), unique(L[c("_vname_", "_label_")]))
+    expect_identical(ggplot2::ggplot(cp, ggplot2::aes(`_x_`, `_yhat_`))$data, long)
+    expect_equal(merge(cp, data.frame(`_vname_` = "a", k = 1, check.names = FALSE)),
+                 merge(L, data.frame(`_vname_` = "a", k = 1, check.names = FALSE)), tolerance = 1e-12)
+    # Comparisons are of the long frames.
+    expect_true(isTRUE(all.equal(cp, L, tolerance = 1e-12)))
+    expect_equal(cp, L, tolerance = 1e-12)
+    # Assigning into it gives the long frame, modified.
+    cp2 <- cp
+    cp2$`_yhat_` <- 0
+    expect_identical(class(cp2), "data.frame")
+    expect_identical(cp2[-5], long[-5])
+    expect_identical(cp2$`_yhat_`, rep(0, nrow(L)))
+    cp3 <- cp
+    cp3[1:2, "_yhat_"] <- NA
+    long3 <- long
+    long3[1:2, "_yhat_"] <- NA
+    expect_identical(cp3, long3)
+    cp4 <- cp
+    cp4[["_label_"]] <- "m"
+    expect_identical(unique(cp4$`_label_`), "m")
+    cp5 <- cp
+    names(cp5) <- toupper(names(cp5))
+    expect_identical(names(cp5), toupper(names(L)))
+    # The description is a table of the curves, not of the points.
+    s <- summary(cp)
+    expect_identical(s$variable, c("a", "b", "f"))
+    expect_identical(s$curves, c(40L, 40L, 40L))
+    expect_identical(sum(s$points), as.double(nrow(L)))
+    expect_output(print(cp), "ICE curves of 3 variables \\(a, b, f\\): 120 curves, 520 points")
+    expect_output(str(cp), "'mp_ice': ICE curves read as 520 obs. of 5 variables")
+    # The object itself was never changed.
+    expect_identical(cp, .subset2(res, "cp_profiles"))
+  }
+})
+
+test_that("reading a result leaves it unchanged, byte for byte", {
+  D <- ice_data(60)
+  D$z <- as.integer(D$y > 0.3)
+  X <- D[c("a", "b", "f")]
+  fit <- lm(y ~ a * b + f, data = D)
+  gfit <- glm(z ~ a * b, data = D, family = binomial)
+  results <- list(
+    linear = model_profile(fit, X, N = NULL, grid_points = 5),
+    predict = model_profile(fit, X, N = NULL, grid_points = 5, engine = "predict"),
+    glm = model_profile(gfit, X[c("a", "b")], N = NULL, grid_points = 5),
+    groups = model_profile(fit, X, variables = c("a", "b"), N = NULL, grid_points = 5, groups = "f"),
+    clusters = model_profile(fit, X, variables = c("a", "b"), N = NULL, grid_points = 5, k = 2),
+    black_box = model_profile(NULL, X[c("a", "b")], function(m, nd) sin(nd$a) * nd$b, N = NULL, grid_points = 4)
+  )
+  plot_to_null <- function(p) {
+    grDevices::pdf(NULL)
+    on.exit(grDevices::dev.off())
+    print(p)
+  }
+  reads <- list(
+    print = function(x) capture.output(print(x)),
+    str = function(x) capture.output(str(x)),
+    summary = function(x) capture.output(print(summary(x))),
+    cp_profiles = function(x) x$cp_profiles,
+    cp_profiles2 = function(x) x[["cp_profiles"]],
+    cp_column = function(x) unique(x$cp_profiles$`_vname_`),
+    cp_rows = function(x) x$cp_profiles[1:10, ],
+    cp_subset = function(x) subset(x$cp_profiles, `_ids_` == x$rows[1]),
+    cp_head = function(x) head(x$cp_profiles),
+    cp_dim = function(x) c(nrow(x$cp_profiles), dim(x$cp_profiles), names(x$cp_profiles)),
+    cp_print = function(x) capture.output(print(x$cp_profiles), str(x$cp_profiles), summary(x$cp_profiles)),
+    as_data_frame = function(x) as.data.frame(x, what = "cp_profiles"),
+    as_data_frame_ice = function(x) as.data.frame(x$cp_profiles),
+    plot = function(x) suppressMessages(plot_to_null(plot(x))),
+    plot_profiles = function(x) suppressMessages(plot_to_null(plot(x, geom = "profiles"))),
+    as_dalex = function(x) suppressMessages(as_dalex(x)),
+    save_rds = function(x) {
+      f <- tempfile(fileext = ".rds")
+      on.exit(unlink(f))
+      saveRDS(x, f)
+      readRDS(f)
+    }
+  )
+  for (r in names(results)) {
+    x <- results[[r]]
+    s0 <- serialize(x, NULL)
+    size0 <- utils::object.size(x)
+    for (k in names(reads)) {
+      y <- reads[[k]](x)
+      expect_identical(serialize(x, NULL), s0, label = paste(r, k))
+    }
+    expect_identical(utils::object.size(x), size0, label = r)
+    # A saved and read copy serialises to the same bytes.
+    expect_identical(serialize(reads$save_rds(x), NULL), s0, label = r)
+    # No environment (a place to keep things) inside the result.
+    has_env <- function(o) is.environment(o) || (is.list(o) && any(vapply(unclass(o), has_env, logical(1))))
+    expect_false(has_env(x), label = r)
+  }
+})
+
+test_that("str() and print() of a large result stay small: the long frame is never made", {
+  # A block of 3 * 10^9 points (more than a data frame holds), never
+  # materialised: its row ids are a compact sequence and its values unread.
+  ice <- new_mp_ice(list(ice_block("a", "m", seq_len(3e7), as.double(1:101), NULL)))
+  expect_identical(dim(ice), c(3.03e9, 5))
+  expect_identical(nrow(ice), 3.03e9)
+  expect_output(print(ice), "30,000,000 curves, 3,030,000,000 points")
+  expect_output(str(ice), "3,030,000,000 obs. of 5 variables")
+  expect_identical(summary(ice)$points, 3.03e9)
+  expect_error(as.data.frame(ice), "more than a data frame can hold")
 })
 
 test_that("a binomial glm's compact curves give each class's probabilities", {
@@ -66,7 +266,7 @@ test_that("subgroups and weights keep one block per part, in the predict() path'
   lin <- model_profile(fit, X, variables = c("a", "b"), N = NULL, grid_points = 5, groups = "f", weights = w)
   ref <- model_profile(fit, X, variables = c("a", "b"), N = NULL, grid_points = 5, groups = "f", weights = w,
                        engine = "predict")
-  expect_length(.subset2(lin, "cp_profiles")$blocks, 6L)
+  expect_length(ice_blocks(lin$cp_profiles), 6L)
   expect_identical(lin$cp_profiles[1:4], ref$cp_profiles[1:4])
   expect_equal(lin$cp_profiles$`_yhat_`, ref$cp_profiles$`_yhat_`, tolerance = 1e-13)
   expect_equal(lin$agr_profiles, ref$agr_profiles, tolerance = 1e-13)
@@ -78,7 +278,7 @@ test_that("a black box keeps its curves as arrays, and a replaced frame is used 
   pf <- function(m, nd) sin(nd$a) * nd$b
   res <- model_profile(NULL, X, pf, N = NULL, grid_points = 4)
   ice <- .subset2(res, "cp_profiles")
-  expect_true(is.array(ice$blocks[[1]]$values))
+  expect_true(is.array(ice_blocks(ice)[[1]]$values))
   cp <- res$cp_profiles
   expect_equal(cp$`_yhat_`, pf(NULL, transform(X[cp$`_ids_`, ],
                                                a = ifelse(cp$`_vname_` == "a", cp$`_x_`, a),
