@@ -29,6 +29,9 @@
 #'
 #' @inheritParams model_profile
 #' @param variables A pair of variable names, or a list of pairs.
+#' @param variable_splits_type `"quantiles"`, `"uniform"` or `"distinct"`
+#'   grids (see [profile_grid()]). (The exact grid of one-variable profiles,
+#'   `"splits"`, would pair thousands of split values with thousands.)
 #' @param type `"partial"` or `"accumulated"`.
 #' @param grid_points Maximum number of grid points per numeric variable
 #'   (the grid has up to `grid_points^2` pairs), for partial dependence.
