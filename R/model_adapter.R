@@ -74,10 +74,15 @@ model_adapter.NULL <- function(model) {
 # a predict() call holds per row beyond its copies of the row (bytes: of
 # each column of a row); `refuse`, when not NULL, is why the default predict
 # function cannot give probabilities (raised when it is used).
+# `iterations`: of a boosting model, c(used, fitted), the iterations that
+# `predict` uses (gbm's default choice, the best of early stopping) of those
+# fitted. `inner`: of a framework's model (R/model_frameworks.R), the model
+# inside that the native engine compiles in its place (see
+# framework_native()).
 new_adapter <- function(family, predict, task = "regression", classes = NULL,
                         positive = NULL, native = FALSE, linear = FALSE,
                         copies = 2, row_bytes = function(bytes) 0, tree = FALSE,
-                        refuse = NULL, label = family) {
+                        refuse = NULL, label = family, iterations = NULL, inner = NULL) {
   if (is.null(refuse)) refuse <- load_family_package(family)
   if (!is.null(refuse)) {
     why <- refuse
@@ -90,7 +95,7 @@ new_adapter <- function(family, predict, task = "regression", classes = NULL,
       task = task, classes = classes, positive = positive,
       native = isTRUE(native), linear = isTRUE(linear),
       copies = copies, row_bytes = row_bytes, tree = isTRUE(tree),
-      refuse = refuse
+      refuse = refuse, iterations = iterations, inner = inner
     ),
     class = "mp_adapter"
   )
@@ -186,8 +191,14 @@ print.mp_adapter <- function(x, ...) {
     cat("classes (columns): ", paste(x$classes, collapse = ", "), "\n", sep = "")
     if (!is.null(x$positive)) cat("profiled by default of two: ", x$positive, "\n", sep = "")
   }
-  engines <- c("predict", if (x$native) "native (compiled trees)", if (x$linear) "native (linear predictor)")
+  inside <- if (!is.null(x$inner$model)) paste0(" of the <", class(x$inner$model)[1L], "> inside")
+  engines <- c("predict", if (x$native) paste0("native (compiled trees", inside, ")"),
+               if (x$linear) "native (linear predictor)")
   cat("engines: ", paste(engines, collapse = ", "), "\n", sep = "")
+  if (!is.null(x$inner$why)) cat("not native: ", cli::ansi_strip(x$inner$why), "\n", sep = "")
+  if (length(x$iterations) == 2L) {
+    cat("iterations predicted: ", x$iterations[["used"]], " of ", x$iterations[["fitted"]], "\n", sep = "")
+  }
   if (!is.null(x$refuse)) cat("default predictions refused: ", cli::ansi_strip(x$refuse), "\n", sep = "")
   invisible(x)
 }
