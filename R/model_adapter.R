@@ -26,6 +26,11 @@
 #' says how to refit it. Anything else is predicted with its `predict()`
 #' method.
 #'
+#' A framework's model (caret, parsnip, workflows, mlr3) around a ranger,
+#' randomForest, xgboost, lightgbm or gbm model has the native engine of the
+#' model inside when the framework hands it the data's columns as they are;
+#' see the section on the native engine in [model_profile()].
+#'
 #' @param model A fitted model.
 #' @returns An object of class `mp_adapter`, a list with
 #'   * `family`: the family's name;
@@ -40,7 +45,17 @@
 #'   * `native`, `linear`: whether the compiled tree engine or the linear
 #'     engine may stand in for the default predict function;
 #'   * `copies`, `row_bytes`: how much memory a `predict()` call holds per
-#'     row; `tree`: whether rows are predicted fastest grouped by row.
+#'     row; `tree`: whether rows are predicted fastest grouped by row;
+#'   * `iterations`: for boosted trees (gbm, xgboost, lightgbm, also inside
+#'     a framework), `c(used, fitted)`: the iterations the predict function
+#'     uses (gbm's own default choice, the best iteration of early
+#'     stopping) of those fitted; `NULL` otherwise;
+#'   * `inner`: for a framework's model, what the native engine compiles in
+#'     its place: a list with `model` (the forest or booster inside, or
+#'     `NULL`), `features` (the data column each of its features is),
+#'     `outputs` (how the framework's classes come from its outputs) and
+#'     `why` (why the native engine cannot stand in, or `NULL`); `NULL`
+#'     for other models.
 #' @examples
 #' fit <- glm(am ~ wt, data = mtcars, family = binomial)
 #' model_adapter(fit)

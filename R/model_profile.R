@@ -131,7 +131,11 @@
 #'   the linear predictor of a linear model; an error when it cannot be
 #'   used) or `"auto"` (the default: native when the model is supported and
 #'   `predict_function` is not given, else predict). See the section on the
-#'   native engine.
+#'   native engine. A forest or booster inside a modelling framework
+#'   (parsnip, workflows, caret, mlr3) is compiled when the framework passes
+#'   the data's columns to it as they are; where its preprocessing changes
+#'   them, the framework's `predict()` is used, and `"native"` is an error
+#'   that says why (see [model_profile()]'s section on the native engine).
 #' @param variable_type `NULL` (every kind of variable) or, as in DALEX,
 #'   `"numerical"` or `"categorical"`: profile only the variables of that
 #'   kind (numeric, date and time-difference columns; or factors, character
