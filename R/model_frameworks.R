@@ -130,10 +130,12 @@ model_adapter.Learner <- function(model) {
 
 # The adapter of a framework's model: `inner` (framework_native()) is what
 # the native engine compiles in its place. The rows are predicted fastest
-# in the order the model inside prefers; its iterations are reported.
+# in the order the model inside prefers, and its predict() holds at least
+# what that model's holds per row; its iterations are reported.
 framework_adapter <- function(family, predict, inner, refuse = NULL, ...) {
   native <- is.null(refuse) && !is.null(inner$model)
   new_adapter(family, predict, native = native, tree = isTRUE(inner$tree), refuse = refuse,
+              copies = max(2, inner$copies), row_bytes = inner$row_bytes %||% function(bytes) 0,
               iterations = inner$iterations, inner = inner, ...)
 }
 
@@ -151,8 +153,8 @@ framework_adapter <- function(family, predict, inner, refuse = NULL, ...) {
 #   * numeric: does the framework pass the columns through as.matrix() (a
 #     column that is not numeric keeps the predict path)?
 #   * why: why the native engine does not stand in (NULL when it does);
-#   * tree, iterations: the model's row order and boosting iterations (its
-#     adapter's).
+#   * tree, copies, row_bytes, iterations: the model's row order, memory
+#     per predicted row and boosting iterations (its adapter's).
 framework_native <- function(model, why = NULL, features = NULL, outputs = NULL,
                              numeric = FALSE, iterations = NULL) {
   own <- tryCatch(model_adapter(model), error = function(e) NULL)
@@ -160,8 +162,8 @@ framework_native <- function(model, why = NULL, features = NULL, outputs = NULL,
     why <- paste0("the model inside, of class <", class(model)[1L], ">, is not one that the native engine compiles.")
   }
   list(model = if (is.null(why)) model, features = features, outputs = outputs,
-       numeric = isTRUE(numeric), why = why, tree = isTRUE(own$tree),
-       iterations = iterations %||% own$iterations)
+       numeric = isTRUE(numeric), why = why, tree = isTRUE(own$tree), copies = own$copies,
+       row_bytes = own$row_bytes, iterations = iterations %||% own$iterations)
 }
 
 # The classes of a binary booster whose one output is the probability of the
