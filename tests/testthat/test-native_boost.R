@@ -438,6 +438,9 @@ test_that("xgboost: base_score, parallel trees and early stopping", {
   expect_lt(model$best_iteration, 100)
   nm <- check(model)
   expect_identical(length(nm$tree_start) - 1L, as.integer(model$best_iteration))
+  # The adapter reports the iterations used, of those fitted.
+  expect_identical(model_adapter(model)$iterations,
+                   c(used = as.integer(model$best_iteration), fitted = as.integer(model$niter)))
 })
 
 test_that("xgboost: unsupported boosters and objectives give NULL", {
