@@ -280,7 +280,8 @@ eb_prior <- function(v, sigma, slab = 0.1) {
 # randomForest's inbag), for infjack_variance(); an error naming the fix
 # when the forest was grown without them.
 tree_inbag <- function(setup) {
-  model <- setup$model
+  # (Of a framework's model, the forest inside it.)
+  model <- setup$adapter$inner$model %||% setup$model
   inbag <- if (inherits(model, "ranger")) model$inbag.counts else if (inherits(model, "randomForest")) model$inbag
   if (is.null(inbag)) {
     fix <- if (inherits(model, "ranger") || inherits(model, "randomForest")) {

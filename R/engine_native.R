@@ -9,15 +9,37 @@
 # the background rows' leaves (native_leaf_source()), 0 when they would take
 # more than native_leaves_share of the budget; `memo` (an environment) keeps
 # the leaves once computed, for the setup's lifetime.
+#
+# A framework's model (parsnip, workflows, caret, mlr3) is compiled through
+# the model inside it (the adapter's `inner`, see framework_native()): its
+# features renamed to the data's columns, its outputs made the framework's
+# classes (native_framework()), and its predictions of a few background rows
+# checked against the framework's own predict() (native_agrees()).
 native_prepare <- function(setup, engine, call) {
   if (engine == "predict") return(NULL)
-  nm <- if (setup$adapter$native) native_compile_cached(setup$model)
+  inner <- setup$adapter$inner
+  if (!is.null(inner) && is.null(inner$model)) {
+    return(native_fail(engine, inner$why %||% "the model inside is not supported.", call))
+  }
+  nm <- if (setup$adapter$native) native_compile_cached(inner$model %||% setup$model)
   if (is.null(nm)) {
-    return(native_fail(engine, paste0("models of class <", class(setup$model)[1L], "> (with these settings) are not supported."), call))
+    cls <- class(inner$model %||% setup$model)[1L]
+    return(native_fail(engine, paste0("models of class <", cls, "> (with these settings) are not supported."), call))
+  }
+  if (!is.null(inner)) {
+    nm <- native_framework(nm, inner, setup$adapter$classes)
+    if (is.character(nm)) return(native_fail(engine, nm, call))
   }
   missing_cols <- setdiff(nm$features, names(setup$data))
   if (length(missing_cols)) {
     return(native_fail(engine, paste0("the data lack the model's columns ", paste(missing_cols, collapse = ", "), "."), call))
+  }
+  if (isTRUE(inner$numeric)) {
+    other <- nm$features[!vapply(setup$data[nm$features], function(x) is.numeric(x) || is.logical(x), logical(1))]
+    if (length(other)) {
+      return(native_fail(engine, paste0("the framework passes the columns to the model as numbers (as.matrix()), and ",
+                                        paste(other, collapse = ", "), " are not numbers."), call))
+    }
   }
   # The compiled model's outputs are the adapter's classes, in its order
   # (the converters are written so); anything else keeps predict().
@@ -27,12 +49,84 @@ native_prepare <- function(setup, engine, call) {
   }
   X <- native_matrix(nm, structure(setup$data, class = "data.frame",
                                    row.names = .set_row_names(setup$n)))
+  if (!is.null(inner) && !native_agrees(setup, nm, X)) {
+    return(native_fail(engine, "the compiled model inside does not give the framework's predictions.", call))
+  }
   size <- native_size(nm)
   leaves_bytes <- 4 * setup$n * size[["trees"]]
   if (leaves_bytes > native_leaves_share * setup$memory_budget * 2^20) leaves_bytes <- 0
   list(model = nm, X = X, bytes = size[["bytes"]] + 8 * length(X), leaves_bytes = leaves_bytes,
        memo = new.env(parent = emptyenv()))
 }
+
+# The compiled model inside a framework as the framework's model (`inner`:
+# the adapter's, see framework_native(); classes: the framework's): its
+# features renamed to the data columns they are, its outputs the classes
+# (renamed; reordered, or 1 minus the one output of a binary booster, by
+# the leaf values and base of a booster's trees, which are then packed
+# again). A string says why it cannot be.
+native_framework <- function(nm, inner, classes) {
+  if (!is.null(inner$features)) {
+    cols <- unname(inner$features[nm$features])
+    if (anyNA(cols)) {
+      return(paste0("the model inside reads ", paste(nm$features[is.na(cols)], collapse = ", "),
+                    ", which the framework makes from the data's columns."))
+    }
+    nm$features <- cols
+  }
+  if (anyDuplicated(nm$features)) return("the model inside reads a column of the data twice.")
+  out <- inner$outputs
+  if (is.null(out)) return(nm)
+  n_out <- max(1L, length(nm$outputs))
+  if (length(out$from) != length(classes) || length(out$complement) != length(classes)) {
+    return("the framework's classes are not the compiled model's outputs.")
+  }
+  idx <- if (all(is.na(out$from))) {
+    if (length(nm$outputs)) NA_integer_ else rep(1L, length(classes))
+  } else {
+    match(out$from, nm$outputs)
+  }
+  if (anyNA(idx)) return("the framework's classes are not the compiled model's outputs.")
+  if (identical(idx, seq_len(n_out)) && !any(out$complement)) {
+    nm$outputs <- classes
+    return(nm)
+  }
+  if (!identical(nm$kind, "trees")) return("the compiled model's outputs cannot be reordered.")
+  if (any(out$complement) && (n_out != 1L || !identical(nm$transform, "logistic"))) {
+    return("the compiled model has no one probability to complement.")
+  }
+  # logistic(-m) = 1 - logistic(m); negating the leaf values and the base
+  # negates the margin exactly (in float too).
+  sign <- ifelse(out$complement, -1, 1)
+  nm$value <- nm$value[, idx, drop = FALSE] * rep(sign, each = nrow(nm$value))
+  nm$base <- nm$base[idx] * sign
+  nm$outputs <- classes
+  nm$cache <- native_pack(nm)
+  nm
+}
+
+# Does the compiled model give the framework's own predictions of (up to 3
+# complete) background rows? To 1e-9 relative (1e-5 for a model compared
+# in single precision, xgboost); FALSE when the framework cannot predict them.
+native_agrees <- function(setup, nm, X) {
+  first <- seq_len(min(setup$n, 1000L))
+  rows <- utils::head(which(do.call(stats::complete.cases, unname(lapply(setup$data, `[`, first)))), 3L)
+  if (!length(rows)) return(TRUE)
+  own <- tryCatch({
+    y <- setup$predict_function(setup$model, stack_frame(setup$data, rows, threads = 1L))
+    check_predictions(y, length(rows), call = NULL, allow_na = TRUE)
+  }, error = function(e) NULL)
+  if (is.null(own)) return(FALSE)
+  got <- native_eval(nm, X, rows)
+  own <- unname(as.matrix(own))
+  if (!identical(dim(own), dim(got)) || anyNA(own) || anyNA(got)) return(FALSE)
+  tol <- if (isTRUE(nm$float32)) 1e-5 else 1e-9
+  all(abs(got - own) <= tol * pmax(1, abs(own)))
+}
+
+# The model the native engine compiles for a call's inputs: the model inside
+# a framework's, else the model.
+native_source <- function(inputs) inputs$adapter$inner$model %||% inputs$model
 
 # Is compiling `model` (cold) and evaluating m stacked rows natively faster
 # than predicting them through the model's predict()? Yes when the model is

@@ -26,6 +26,11 @@
 #' says how to refit it. Anything else is predicted with its `predict()`
 #' method.
 #'
+#' A framework's model (caret, parsnip, workflows, mlr3) around a ranger,
+#' randomForest, xgboost, lightgbm or gbm model has the native engine of the
+#' model inside when the framework hands it the data's columns as they are;
+#' see the section on the native engine in [model_profile()].
+#'
 #' @param model A fitted model.
 #' @returns An object of class `mp_adapter`, a list with
 #'   * `family`: the family's name;
@@ -40,7 +45,17 @@
 #'   * `native`, `linear`: whether the compiled tree engine or the linear
 #'     engine may stand in for the default predict function;
 #'   * `copies`, `row_bytes`: how much memory a `predict()` call holds per
-#'     row; `tree`: whether rows are predicted fastest grouped by row.
+#'     row; `tree`: whether rows are predicted fastest grouped by row;
+#'   * `iterations`: for boosted trees (gbm, xgboost, lightgbm, also inside
+#'     a framework), `c(used, fitted)`: the iterations the predict function
+#'     uses (gbm's own default choice, the best iteration of early
+#'     stopping) of those fitted; `NULL` otherwise;
+#'   * `inner`: for a framework's model, what the native engine compiles in
+#'     its place: a list with `model` (the forest or booster inside, or
+#'     `NULL`), `features` (the data column each of its features is),
+#'     `outputs` (how the framework's classes come from its outputs) and
+#'     `why` (why the native engine cannot stand in, or `NULL`); `NULL`
+#'     for other models.
 #' @examples
 #' fit <- glm(am ~ wt, data = mtcars, family = binomial)
 #' model_adapter(fit)
@@ -74,10 +89,15 @@ model_adapter.NULL <- function(model) {
 # a predict() call holds per row beyond its copies of the row (bytes: of
 # each column of a row); `refuse`, when not NULL, is why the default predict
 # function cannot give probabilities (raised when it is used).
+# `iterations`: of a boosting model, c(used, fitted), the iterations that
+# `predict` uses (gbm's default choice, the best of early stopping) of those
+# fitted. `inner`: of a framework's model (R/model_frameworks.R), the model
+# inside that the native engine compiles in its place (see
+# framework_native()).
 new_adapter <- function(family, predict, task = "regression", classes = NULL,
                         positive = NULL, native = FALSE, linear = FALSE,
                         copies = 2, row_bytes = function(bytes) 0, tree = FALSE,
-                        refuse = NULL, label = family) {
+                        refuse = NULL, label = family, iterations = NULL, inner = NULL) {
   if (is.null(refuse)) refuse <- load_family_package(family)
   if (!is.null(refuse)) {
     why <- refuse
@@ -90,7 +110,7 @@ new_adapter <- function(family, predict, task = "regression", classes = NULL,
       task = task, classes = classes, positive = positive,
       native = isTRUE(native), linear = isTRUE(linear),
       copies = copies, row_bytes = row_bytes, tree = isTRUE(tree),
-      refuse = refuse
+      refuse = refuse, iterations = iterations, inner = inner
     ),
     class = "mp_adapter"
   )
@@ -186,8 +206,14 @@ print.mp_adapter <- function(x, ...) {
     cat("classes (columns): ", paste(x$classes, collapse = ", "), "\n", sep = "")
     if (!is.null(x$positive)) cat("profiled by default of two: ", x$positive, "\n", sep = "")
   }
-  engines <- c("predict", if (x$native) "native (compiled trees)", if (x$linear) "native (linear predictor)")
+  inside <- if (!is.null(x$inner$model)) paste0(" of the <", class(x$inner$model)[1L], "> inside")
+  engines <- c("predict", if (x$native) paste0("native (compiled trees", inside, ")"),
+               if (x$linear) "native (linear predictor)")
   cat("engines: ", paste(engines, collapse = ", "), "\n", sep = "")
+  if (!is.null(x$inner$why)) cat("not native: ", cli::ansi_strip(x$inner$why), "\n", sep = "")
+  if (length(x$iterations) == 2L) {
+    cat("iterations predicted: ", x$iterations[["used"]], " of ", x$iterations[["fitted"]], "\n", sep = "")
+  }
   if (!is.null(x$refuse)) cat("default predictions refused: ", cli::ansi_strip(x$refuse), "\n", sep = "")
   invisible(x)
 }

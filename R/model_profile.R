@@ -137,7 +137,11 @@
 #'   the linear predictor of a linear model; an error when it cannot be
 #'   used) or `"auto"` (the default: native when the model is supported and
 #'   `predict_function` is not given, else predict). See the section on the
-#'   native engine.
+#'   native engine. A forest or booster inside a modelling framework
+#'   (parsnip, workflows, caret, mlr3) is compiled when the framework passes
+#'   the data's columns to it as they are; where its preprocessing changes
+#'   them, the framework's `predict()` is used, and `"native"` is an error
+#'   that says why (see [model_profile()]'s section on the native engine).
 #' @param variable_type `NULL` (every kind of variable) or, as in DALEX,
 #'   `"numerical"` or `"categorical"`: profile only the variables of that
 #'   kind (numeric, date and time-difference columns; or factors, character
@@ -320,7 +324,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
     check_bandwidth(bandwidth, variables, env), isTRUE(keep_ice), level_order, na_level
   )
   rows <- setup_rows(inputs, N, seed)
-  s$native <- native_for(engine, type, method, length(rows), inputs$model)
+  s$native <- native_for(engine, type, method, length(rows), native_source(inputs))
   setup <- new_setup(inputs, rows, class, if (s$native) engine else "predict", linear = type == "partial")
   parts <- whole_part(setup)
   info <- NULL

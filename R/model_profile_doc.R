@@ -273,6 +273,42 @@
 #' `predict()` at all (for a large ranger forest each call costs seconds).
 #' `$engine` says which engine was used.
 #'
+#' Every engine uses the trees that the model's own `predict()` uses:
+#' xgboost's and lightgbm's iterations up to the best one of early stopping
+#' when it is set; for gbm, the iterations `predict.gbm()` chooses when
+#' `n.trees` is not given (the best on the held-out rows of a model fitted
+#' with `train.fraction < 1`, else the cross-validated best of one fitted
+#' with `cv.folds > 1`, else all of them), which the package's predict
+#' function passes to it (so gbm's message "Using ... trees" is not
+#' printed). `model_adapter(model)$iterations` gives the number used and
+#' the number fitted, and printing the adapter shows them.
+#'
+#' A model of a modelling framework around one of these forests or
+#' boosters (a parsnip `model_fit`, a workflows `workflow`, a caret `train`
+#' of method `"ranger"`, `"rf"`, `"xgbTree"` or `"gbm"`, an mlr3learners
+#' learner around ranger or xgboost) is profiled by the native engine of
+#' the model inside, under the framework's class names in its order, with
+#' the numbers of the framework's own `predict()` (checked on three
+#' background rows at the start of each call). That needs the
+#' preprocessing to hand the data's columns to the model as they are: a
+#' formula of column names (with xgboost or lightgbm inside, and in caret,
+#' of numeric columns only: their formulas build a model matrix, which
+#' turns factors and logical columns into indicator columns), the
+#' workflow's variables, `fit_xy()`, caret's and mlr3's data as they are, or
+#' a recipe whose steps only drop columns (`step_rm()`, `step_zv()`,
+#' `step_nzv()`, `step_corr()`, `step_lincomb()`, `step_filter_missing()`).
+#' Where the preprocessing changes the columns (recipe steps that transform
+#' or rename them, caret's `preProcess`, formula terms such as `log(x)` or
+#' interactions, indicator columns, mlr3 pipelines, a workflow's
+#' postprocessor, caret's `predictionBounds`), the model inside does not
+#' read the data's column that a profile varies, so the framework's
+#' `predict()` is used: `model_adapter(model)$inner$why` says why, and
+#' `engine = "native"` is an error that says it. Of a binary booster, whose
+#' one output is the probability p of one class, the framework computes
+#' the other class as `1 - p`, the native engine as `1 / (1 + exp(m))` from
+#' the margin m (the same to rounding: about 1e-16, or single precision
+#' for xgboost).
+#'
 #' @section Computation:
 #' The rows to predict are built by C++ code (RcppParallel workers over the
 #' columns' buffers) a chunk at a time and predicted on the main R thread;

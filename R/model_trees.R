@@ -86,13 +86,21 @@ model_adapter.randomForest <- function(model) {
   refuse = if (!identical(type, "regression")) "Unsupervised randomForest models do not predict; give a {.arg predict_function}.")
 }
 
+# gbm: predict.gbm() with the iterations it uses when n.trees is not given
+# (gbm_predict_trees(): the best of the held-out rows or of the
+# cross-validation when the model was fitted with them, else all), given
+# explicitly so that it says nothing; the native engine compiles the same
+# trees.
 #' @export
 model_adapter.gbm <- function(model) {
   dist <- model$distribution$name
   multi <- identical(dist, "multinomial")
   classes <- if (multi) as.character(model$classes)
+  n_trees <- gbm_predict_trees(model)
+  fitted <- suppressWarnings(as.integer(model$n.trees))
+  if (is.na(n_trees)) n_trees <- fitted
   new_adapter("gbm", function(model, newdata) {
-    p <- stats::predict(model, newdata, n.trees = model$n.trees, type = "response")
+    p <- stats::predict(model, newdata, n.trees = n_trees, type = "response")
     if (length(dim(p)) == 3L) {
       p <- matrix(p, dim(p)[1L], dim(p)[2L])
       colnames(p) <- classes
@@ -100,7 +108,7 @@ model_adapter.gbm <- function(model) {
     }
     as.vector(p)
   }, task = if (multi || dist %in% c("bernoulli", "adaboost")) "classification" else "regression",
-  classes = classes, native = TRUE, tree = TRUE)
+  classes = classes, native = TRUE, tree = TRUE, iterations = c(used = n_trees, fitted = fitted))
 }
 
 # xgboost: the rows as a numeric matrix; class probabilities of
@@ -128,7 +136,17 @@ model_adapter.xgb.Booster <- function(model) {
     if (is.matrix(p) && !is.null(classes) && ncol(p) == length(classes)) colnames(p) <- classes
     p
   }, task = if (classifier) "classification" else "regression", classes = classes,
-  native = TRUE, tree = TRUE)
+  native = TRUE, tree = TRUE, iterations = boosting_iterations(model$best_iteration, model$niter))
+}
+
+# The iterations a booster's predict() uses (the best one of early stopping
+# when set, else all) of those fitted: c(used, fitted), or NULL when unknown.
+boosting_iterations <- function(best, fitted) {
+  fitted <- suppressWarnings(as.integer(fitted))
+  if (length(fitted) != 1L || is.na(fitted) || fitted < 1L) return(NULL)
+  best <- suppressWarnings(as.integer(best))
+  used <- if (length(best) == 1L && !is.na(best) && best > 0L) min(best, fitted) else fitted
+  c(used = used, fitted = fitted)
 }
 
 xgb_config <- function(model) {
@@ -187,7 +205,10 @@ model_adapter.lgb.Booster <- function(model) {
     }
     as.vector(p)
   }, task = if (classifier) "classification" else "regression", classes = classes,
-  native = TRUE, tree = TRUE)
+  native = TRUE, tree = TRUE, iterations = boosting_iterations(
+    tryCatch(model$best_iter, error = function(e) NULL),
+    tryCatch(model$current_iter(), error = function(e) NULL)
+  ))
 }
 
 # The numeric matrix of a model's features, by name (the model reads

@@ -14,8 +14,12 @@
 #     c.splits[[split + 1]][code + 1] (code 0-based): -1 left, 1 right,
 #     0 (not written by gbm 2.1.x) the MissingNode.
 # The prediction is initF plus the sum of the leaf values (the SplitCodePred
-# of a leaf) over trees 1..n.trees; trees are stored iteration by iteration,
-# one per class within an iteration (multinomial).
+# of a leaf) over the trees of the first iterations; trees are stored
+# iteration by iteration, one per class within an iteration (multinomial).
+# The iterations are those predict.gbm() uses by default
+# (gbm_predict_trees(): the best of the held-out rows or of the
+# cross-validation when the model was fitted with them, else all), as the
+# gbm adapter's predict function does.
 # predict.gbm codes factors by level name against var.levels (the levels
 # present in training, in order), so a level unknown to the model becomes NA
 # and takes the MissingNode, as the format's unknown level -> NaN does.
@@ -106,14 +110,36 @@ gbm_classes <- function(model, dist) {
   list(n = n_classes, names = classes)
 }
 
-# The trees predict() uses (n.trees iterations of n_classes trees), or NULL.
+# The trees predict() uses (the first gbm_predict_trees() iterations of
+# n_classes trees), or NULL.
 gbm_trees <- function(model, n_classes) {
-  n_trees <- as.integer(model$n.trees)
-  if (length(n_trees) != 1L || is.na(n_trees) || n_trees < 1L ||
-      length(model$trees) < n_trees * n_classes) {
-    return(NULL)
-  }
+  n_trees <- gbm_predict_trees(model)
+  if (is.na(n_trees) || length(model$trees) < n_trees * n_classes) return(NULL)
   model$trees[seq_len(n_trees * n_classes)]
+}
+
+# The iterations predict.gbm() uses when n.trees is not given (gbm 2.1.8.1,
+# which says "Using <n> trees..."): the best on the held-out rows of a model
+# fitted with train.fraction < 1 (gbm.perf(method = "test")), else the
+# cross-validated best of a model fitted with cv.folds > 1 (gbm.perf(method
+# = "cv")), else every iteration (length(train.error)); at most n.trees. The
+# same calls as predict.gbm() (gbm.perf() plots nothing with plot.it =
+# FALSE and prints nothing). NA when the model does not tell.
+gbm_predict_trees <- function(model) {
+  fitted <- suppressWarnings(as.integer(model$n.trees))
+  if (length(fitted) != 1L || is.na(fitted) || fitted < 1L) return(NA_integer_)
+  n <- tryCatch({
+    if (isTRUE(model$train.fraction < 1)) {
+      gbm::gbm.perf(model, method = "test", plot.it = FALSE)
+    } else if (!is.null(model$cv.error)) {
+      gbm::gbm.perf(model, method = "cv", plot.it = FALSE)
+    } else {
+      length(model$train.error)
+    }
+  }, error = function(e) NA_integer_)
+  n <- suppressWarnings(as.integer(n))
+  if (length(n) != 1L || is.na(n) || n < 1L) return(NA_integer_)
+  min(n, fitted)
 }
 
 # The trees' nodes with global indices (gbm's per tree: SplitVar, SplitCodePred,

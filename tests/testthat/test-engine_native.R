@@ -319,3 +319,44 @@ test_that("native and predict() PD agree to 1e-12 when the predict path takes se
   expect_identical(b$engine, "predict")
   expect_equal(a$agr_profiles$`_yhat_`, b$agr_profiles$`_yhat_`, tolerance = 1e-12)
 })
+
+test_that("a framework's model: features renamed to the data's columns, outputs reordered or complemented", {
+  skip_if_not_installed("xgboost")
+  set.seed(4)
+  n <- 150
+  M <- matrix(rnorm(2 * n), n, 2, dimnames = list(NULL, c("f1", "f2")))
+  X <- data.frame(a = M[, 1], b = M[, 2])
+  fit <- function(label, ...) {
+    xgboost::xgb.train(params = list(max_depth = 2, eta = 0.5, nthread = 1, ...),
+                       data = xgboost::xgb.DMatrix(M, label = label), nrounds = 5, verbose = 0)
+  }
+  m3 <- fit(sample(0:2, n, TRUE), objective = "multi:softprob", num_class = 3)
+  features <- c(f1 = "a", f2 = "b")
+  # Class "C" is output 2, "A" output 0, "B" output 1.
+  fw <- native_framework(native_compile(m3), list(features = features, outputs = multiclass_outputs(c(2, 0, 1))),
+                         c("C", "A", "B"))
+  expect_identical(fw$features, c("a", "b"))
+  expect_identical(fw$outputs, c("C", "A", "B"))
+  own <- predict(m3, M, reshape = TRUE)
+  expect_equal(unname(native_eval(fw, native_matrix(fw, X))), unname(own[, c(3, 1, 2)]), tolerance = 1e-6)
+  # A binary booster's one probability, of the first class: the second is 1 - p.
+  mb <- fit(as.numeric(M[, 1] + rnorm(n) > 0), objective = "binary:logistic")
+  fb <- native_framework(native_compile(mb), list(features = features, outputs = binary_outputs(TRUE)),
+                         c("yes", "no"))
+  p <- predict(mb, M)
+  expect_equal(unname(native_eval(fb, native_matrix(fb, X))), cbind(p, 1 - p), tolerance = 1e-6,
+               ignore_attr = TRUE)
+  fb2 <- native_framework(native_compile(mb), list(outputs = binary_outputs(FALSE)), c("no", "yes"))
+  expect_equal(unname(native_eval(fb2, native_matrix(fb2, as.data.frame(M)))), cbind(1 - p, p),
+               tolerance = 1e-6, ignore_attr = TRUE)
+  # What cannot be: a feature the framework makes, a regression's complement.
+  expect_match(native_framework(native_compile(m3), list(features = c(f1 = "a")), NULL), "f2")
+  mr <- fit(M[, 1], objective = "reg:squarederror")
+  expect_match(native_framework(native_compile(mr), list(outputs = binary_outputs(TRUE)), c("u", "v")),
+               "no one probability")
+  skip_if_not_installed("ranger")
+  rf <- ranger::ranger(x = X, y = factor(sample(c("u", "v", "w"), n, TRUE)), probability = TRUE,
+                       num.trees = 3, num.threads = 1)
+  expect_match(native_framework(native_compile(rf), list(outputs = multiclass_outputs(c("w", "v", "u"))),
+                                c("w", "v", "u")), "cannot be reordered")
+})

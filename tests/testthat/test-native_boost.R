@@ -438,6 +438,9 @@ test_that("xgboost: base_score, parallel trees and early stopping", {
   expect_lt(model$best_iteration, 100)
   nm <- check(model)
   expect_identical(length(nm$tree_start) - 1L, as.integer(model$best_iteration))
+  # The adapter reports the iterations used, of those fitted.
+  expect_identical(model_adapter(model)$iterations,
+                   c(used = as.integer(model$best_iteration), fitted = as.integer(model$niter)))
 })
 
 test_that("xgboost: unsupported boosters and objectives give NULL", {
@@ -454,4 +457,49 @@ test_that("xgboost: unsupported boosters and objectives give NULL", {
   unnamed <- xgboost::xgb.train(list(nthread = 1), xgboost::xgb.DMatrix(unname(s$X), label = y),
                                 nrounds = 2, verbose = 0)
   expect_null(native_model(unnamed))
+})
+
+test_that("gbm with cv.folds or train.fraction: every engine uses the iterations predict.gbm() uses", {
+  skip_if_not_installed("gbm")
+  set.seed(5)
+  n <- 200
+  d <- data.frame(a = rnorm(n), b = runif(n), c = rnorm(n))
+  d$y <- d$a * d$b + d$c + rnorm(n)
+  d$z <- rbinom(n, 1, stats::plogis(d$a + d$c))
+  X <- d[c("a", "b", "c")]
+  # (gbm reports each cross-validation fold.)
+  quiet <- function(expr) {
+    utils::capture.output(out <- suppressMessages(expr))
+    out
+  }
+  fits <- list(
+    cv = quiet(gbm::gbm(y ~ a + b + c, data = d, distribution = "gaussian", n.trees = 120, cv.folds = 3,
+                  shrinkage = 0.3, interaction.depth = 2, n.cores = 1, verbose = FALSE)),
+    test = gbm::gbm(z ~ a + b + c, data = d, distribution = "bernoulli", n.trees = 120, train.fraction = 0.6,
+                    shrinkage = 0.3, interaction.depth = 2, verbose = FALSE)
+  )
+  for (method in names(fits)) {
+    g <- fits[[method]]
+    best <- gbm::gbm.perf(g, plot.it = FALSE, method = method)
+    expect_lt(best, 120L)
+    # predict.gbm() without n.trees says which it uses.
+    expect_message(predict(g, X[1:2, ]), paste("Using", best, "trees"))
+    expect_identical(model_adapter(g)$iterations, c(used = as.integer(best), fitted = 120L))
+    expect_identical(length(native_model(g)$tree_start) - 1L, as.integer(best))
+    pd <- model_profile(g, X, variables = "a", N = NULL, grid_points = 6)
+    pp <- model_profile(g, X, variables = "a", N = NULL, grid_points = 6, engine = "predict")
+    expect_identical(pd$engine, "native")
+    own <- function(nd) suppressMessages(predict(g, nd, type = "response"))
+    ref <- vapply(pd$grids$a, function(z) {
+      nd <- X
+      nd$a <- z
+      mean(own(nd))
+    }, numeric(1))
+    expect_equal(pd$agr_profiles$`_yhat_`, ref, tolerance = 1e-12, info = method)
+    expect_equal(pp$agr_profiles$`_yhat_`, ref, tolerance = 1e-12, info = method)
+  }
+  # Without them, every tree.
+  g <- gbm::gbm(y ~ a + b + c, data = d, distribution = "gaussian", n.trees = 30, verbose = FALSE)
+  expect_identical(model_adapter(g)$iterations, c(used = 30L, fitted = 30L))
+  expect_output(print(model_adapter(fits$cv)), "iterations predicted: [0-9]+ of 120")
 })

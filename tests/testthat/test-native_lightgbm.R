@@ -133,6 +133,8 @@ test_that("the number of iterations is predict()'s: best_iter after early stoppi
   expect_true(m$best_iter > 0L && m$best_iter < m$current_iter())
   r <- lgb_check(m, newdata, tol = 0)
   expect_identical(length(r$nm$tree_start) - 1L, as.integer(m$best_iter))
+  expect_identical(model_adapter(m)$iterations,
+                   c(used = as.integer(m$best_iter), fitted = as.integer(m$current_iter())))
   # All iterations would differ.
   all_iter <- stats::predict(m, as.matrix(newdata), num_iteration = m$current_iter())
   expect_false(isTRUE(all.equal(as.vector(r$native), all_iter)))
