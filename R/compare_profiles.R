@@ -99,7 +99,7 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
     al = profile_settings("accumulated", "interval", intervals = intervals)
   )
   for (k in names(settings)) {
-    settings[[k]]$native <- native_for(engine, settings[[k]]$type, settings[[k]]$method, length(rows), native_source(inputs))
+    settings[[k]]$native <- native_for(engine, settings[[k]]$type, settings[[k]]$method, length(rows), inputs)
   }
   setup <- new_setup(inputs, rows, class, engine, linear = TRUE)
   parts <- whole_part(setup)

@@ -37,12 +37,6 @@ kernel_support <- 3
 # H-statistics: numerators below this (absolute) are 0, as in hstats.
 h_eps <- 1e-10
 
-# The session cache of compiled models (native_compile_cached()): the last
-# native_cache_models models, of native_cache_mib MiB of compiled nodes in
-# all.
-native_cache_models <- 4L
-native_cache_mib <- 1024
-
 # The leaves of the background rows in every tree (4 bytes per row and
 # tree) are kept when they take at most this share of the memory budget.
 native_leaves_share <- 0.25

@@ -21,7 +21,7 @@ native_prepare <- function(setup, engine, call) {
   if (!is.null(inner) && is.null(inner$model)) {
     return(native_fail(engine, inner$why %||% "the model inside is not supported.", call))
   }
-  nm <- if (setup$adapter$native) native_compile_cached(inner$model %||% setup$model)
+  nm <- if (setup$adapter$native) native_compile_cached(inner$model %||% setup$model, setup$compiled)
   if (is.null(nm)) {
     cls <- class(inner$model %||% setup$model)[1L]
     return(native_fail(engine, paste0("models of class <", cls, "> (with these settings) are not supported."), call))
@@ -128,20 +128,22 @@ native_agrees <- function(setup, nm, X) {
 # a framework's, else the model.
 native_source <- function(inputs) inputs$adapter$inner$model %||% inputs$model
 
-# Is compiling `model` (cold) and evaluating m stacked rows natively faster
-# than predicting them through the model's predict()? Yes when the model is
-# compiled already (in the session cache), and for m of at least
+# Is compiling the model of `inputs` (cold) and evaluating m stacked rows
+# natively faster than predicting them through the model's predict()? Yes
+# when the model is compiled already (in the call's store: by
+# compile_model(), or by a profile before), and for m of at least
 # native_auto_rows[family] (any number for families not named there):
 # measured by inst/bench/bench-native-al.R, where compiling costs less than
 # one call of predict() on a few hundred rows for ranger, randomForest, gbm
 # and xgboost (ranger's and randomForest's predict() rebuild the forest at
 # each call), and repays itself from about 2,000 stacked rows for lightgbm
 # (whose model text takes longest to read).
-native_pays <- function(model, m) {
+native_pays <- function(inputs, m) {
+  model <- native_source(inputs)
   if (is.null(model)) return(TRUE)
   need <- native_auto_rows[class(model)[1L]]
   if (is.na(need) || m >= need) return(TRUE)
-  native_cache_on() && tryCatch(native_cache_find(model) > 0L, error = function(e) FALSE)
+  tryCatch(native_store_find(inputs$compiled, model) > 0L, error = function(e) FALSE)
 }
 
 native_fail <- function(engine, why, call) {
@@ -251,101 +253,99 @@ native_compile <- function(model, fingerprint = NULL) {
   nm
 }
 
-# The session cache of compiled models. native_compile_cached(model) gives
-# the compilation of a model compiled before (in this session, or in this
-# call when the cache is off), else compiles it and keeps it: the last
-# native_cache_models models, of native_cache_mib MiB of compiled nodes in
-# all. An entry is the model itself (a reference, so no copy: R copies an
-# object on modification, so a changed model is another object, and
-# identical() is immediate for the same one and decides for equal ones),
-# with a fingerprint for models whose content lives outside the R object
-# (native_fingerprint(): the serialised booster of an xgb.Booster, the model
-# text of a lightgbm booster, which are changed in place), and the
-# compilation (NULL for a model that cannot be compiled). Option
-# modelprofiles.native_cache = FALSE keeps compilations for one top-level
-# call only (a profile per subgroup, the three of compare_profiles(), ...);
-# clear_native_cache() empties it.
-native_cache <- new.env(parent = emptyenv())
-native_cache$entries <- list()
-native_cache$hits <- 0L
-native_cache$compiles <- 0L
-
-native_cache_on <- function() !isFALSE(getOption("modelprofiles.native_cache", TRUE))
-
-# Open a scope (unless one is open); returns the function that closes it.
-# When the session cache is off, closing the scope drops its entries.
-native_cache_scope <- function() {
-  if (isTRUE(native_cache$active)) return(function() invisible())
-  native_cache$active <- TRUE
-  function() {
-    native_cache$active <- FALSE
-    if (!native_cache_on()) native_cache$entries <- list()
-    invisible()
-  }
+# Compilations live as long as the call that made them: `store` (an
+# environment, made by setup_inputs() for each call and shared by all its
+# setups: a profile per subgroup, the three of compare_profiles(), ...)
+# keeps each model compiled in the call, so it is compiled once. A model
+# the user compiled with compile_model() arrives in the store already. An
+# entry is the model itself (a reference, so no copy: identical() is
+# immediate for the same object and decides for equal ones), its
+# fingerprint for a model whose content lives outside the R object
+# (native_fingerprint(): an xgb.Booster's serialised booster, a lightgbm
+# booster's model text, which can change in place) and the compilation
+# (NULL for a model that cannot be compiled).
+native_store <- function(compiled = NULL) {
+  store <- new.env(parent = emptyenv())
+  store$entries <- if (!is.null(compiled)) list(compiled$entry) else list()
+  store
 }
 
-native_compile_cached <- function(model, max_mib = native_cache_mib) {
-  keep <- native_cache_on() || isTRUE(native_cache$active)
-  if (!keep) return(native_compile(model))
+# The compilation of `model` from the store, else compiled now and kept
+# there.
+native_compile_cached <- function(model, store) {
   fp <- native_fingerprint(model)
-  # A model whose content cannot be fingerprinted is compiled each time.
-  if (identical(fp, NA)) return(native_compile(model))
-  k <- native_cache_find(model, fp)
-  if (k > 0L) {
-    e <- native_cache$entries[[k]]
-    native_cache$entries <- c(list(e), native_cache$entries[-k])
-    native_cache$hits <- native_cache$hits + 1L
-    return(e$compiled)
-  }
+  k <- native_store_find(store, model, fp)
+  if (k > 0L) return(store$entries[[k]]$compiled)
   nm <- native_compile(model, fp)
-  native_cache$compiles <- native_cache$compiles + 1L
-  bytes <- if (is.null(nm)) 0 else native_size(nm)[["bytes"]]
-  entries <- c(list(list(model = model, fingerprint = fp, compiled = nm, bytes = bytes)),
-               native_cache$entries)
-  # The most recent first, within the bounds (a model larger than the
-  # byte bound is used, not kept).
-  total <- cumsum(vapply(entries, `[[`, numeric(1), "bytes"))
-  keep_n <- min(native_cache_models, sum(total <= max_mib * 2^20))
-  native_cache$entries <- entries[seq_len(keep_n)]
+  if (!identical(fp, NA)) {
+    store$entries <- c(store$entries, list(list(model = model, fingerprint = fp, compiled = nm)))
+  }
   nm
 }
 
-# The position of the model's entry in the cache, or 0.
-native_cache_find <- function(model, fp = native_fingerprint(model)) {
-  for (k in seq_along(native_cache$entries)) {
-    e <- native_cache$entries[[k]]
+# The position of the model's entry in the store, or 0 (always 0 for a
+# model whose content cannot be fingerprinted).
+native_store_find <- function(store, model, fp = native_fingerprint(model)) {
+  if (is.null(store) || identical(fp, NA)) return(0L)
+  for (k in seq_along(store$entries)) {
+    e <- store$entries[[k]]
     if (identical(e$model, model) && identical(e$fingerprint, fp)) return(k)
   }
   0L
 }
 
-#' Empty the cache of compiled models
+#' Compile a tree ensemble once, for many calls
 #'
 #' The native engine (see `engine` in [model_profile()]) compiles a tree
-#' ensemble (ranger, randomForest, gbm, xgboost, lightgbm) into the
-#' package's own representation once, and keeps the compilation for later
-#' calls with the same model in the session: the last 4 models, of 1 GiB of
-#' compiled nodes in all. The cache holds a reference to each model (so a
-#' model dropped by the user is freed once evicted or after this call). A
-#' model changed or refitted is compiled again: models are told apart by
-#' [identical()] and, for boosters that live outside R (xgboost, lightgbm),
-#' by their serialised model. `options(modelprofiles.native_cache = FALSE)`
-#' keeps compilations for one call only.
+#' ensemble (ranger, randomForest, gbm, xgboost, lightgbm, also inside
+#' parsnip, workflows, caret and mlr3) into the package's own
+#' representation of its trees at the start of each call, and drops it when
+#' the call returns. That takes a fraction of a second for most models, and
+#' seconds for a forest of millions of nodes. `compile_model()` compiles it
+#' once: pass its result as `x` to [model_profile()],
+#' [model_profile_2d()], [h_statistic()], [compare_profiles()] or
+#' [hidden_interactions()] in place of the model, and no call compiles it
+#' again. The result holds the model and its compilation; the compilation's
+#' memory (printed) is yours to keep or drop, and is counted in each call's
+#' `memory_budget`. A model changed after it was compiled (a booster updated
+#' in place) is compiled again by the calls that use it.
 #'
-#' @returns The number of models dropped, invisibly.
+#' @param x A fitted model of a family the native engine compiles.
+#' @returns An object of class `mp_compiled`: a list with `model` (`x`),
+#'   `trees`, `nodes` and `bytes` (the compilation's size).
 #' @export
 #' @examples
-#' clear_native_cache()
-clear_native_cache <- function() {
-  n <- length(native_cache$entries)
-  native_cache$entries <- list()
-  invisible(n)
+#' if (requireNamespace("ranger", quietly = TRUE)) {
+#'   fit <- ranger::ranger(mpg ~ ., data = mtcars, num.trees = 50, seed = 1)
+#'   cm <- compile_model(fit)
+#'   cm
+#'   pd <- model_profile(cm, mtcars[-1], variables = "wt")
+#'   al <- model_profile(cm, mtcars[-1], variables = "wt", type = "accumulated")
+#' }
+compile_model <- function(x) {
+  call <- rlang::current_env()
+  if (inherits(x, "mp_compiled")) return(x)
+  adapter <- model_adapter(x)
+  source <- adapter$inner$model %||% x
+  nm <- if (isTRUE(adapter$native)) native_compile(source, native_fingerprint(source))
+  if (is.null(nm)) {
+    why <- adapter$inner$why %||% paste0("a <", class(source)[1L], "> model has no trees that modelprofiles reads")
+    cli::cli_abort(c("{.arg x} cannot be compiled: {why}.",
+                     i = "The native engine compiles ranger, randomForest, gbm, xgboost and lightgbm models."),
+                   call = call)
+  }
+  size <- native_size(nm)
+  structure(list(model = x, trees = size[["trees"]], nodes = size[["nodes"]], bytes = size[["bytes"]],
+                 entry = list(model = source, fingerprint = native_fingerprint(source), compiled = nm)),
+            class = "mp_compiled")
 }
 
-# What the cache did: entries, hits, compiles (for tests).
-native_cache_stats <- function() {
-  list(entries = length(native_cache$entries), hits = native_cache$hits,
-       compiles = native_cache$compiles)
+#' @export
+print.mp_compiled <- function(x, ...) {
+  cat(sprintf("<mp_compiled> a %s model compiled: %s trees, %s nodes, %s MiB\n",
+              class(x$model)[1L], format(x$trees, big.mark = ","), format(x$nodes, big.mark = ","),
+              format(round(x$bytes / 2^20, 1), nsmall = 1)))
+  invisible(x)
 }
 
 # The part of a model that identical() on the R object does not see: NULL
@@ -479,7 +479,7 @@ split_grid <- function(nm, x, v) {
 # compile.
 splits_model <- function(setup) {
   nm <- setup$native$model
-  if (is.null(nm) && isTRUE(setup$adapter$native)) nm <- native_compile_cached(setup$model)
+  if (is.null(nm) && isTRUE(setup$adapter$native)) nm <- native_compile_cached(native_source(setup), setup$compiled)
   if (is.null(nm)) {
     cli::cli_abort(c(
       "{.code variable_splits_type = \"splits\"} profiles at the split values of a tree ensemble; a {.cls {class(setup$model)[1L]}} model has none that modelprofiles can read.",

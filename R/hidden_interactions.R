@@ -107,7 +107,7 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
   s <- profile_settings("partial", grid_points = grid_points, splits_type = variable_splits_type,
                         splits = check_splits(variable_splits, inputs$data, variables, env))
   rows <- setup_rows(inputs, N, seed)
-  s$native <- native_for(engine, "partial", "exact", length(rows), native_source(inputs))
+  s$native <- native_for(engine, "partial", "exact", length(rows), inputs)
   setup <- new_setup(inputs, rows, class, engine, linear = TRUE)
   if (setup$n_outputs > 1L) {
     cli::cli_abort(c(

@@ -324,7 +324,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
     check_bandwidth(bandwidth, variables, env), isTRUE(keep_ice), level_order, na_level
   )
   rows <- setup_rows(inputs, N, seed)
-  s$native <- native_for(engine, type, method, length(rows), native_source(inputs))
+  s$native <- native_for(engine, type, method, length(rows), inputs)
   setup <- new_setup(inputs, rows, class, if (s$native) engine else "predict", linear = type == "partial")
   parts <- whole_part(setup)
   info <- NULL

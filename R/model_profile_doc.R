@@ -267,8 +267,9 @@
 #' predictions per row and variable) it is used when compiling is faster
 #' than predicting: always for ranger, randomForest, gbm and xgboost, from
 #' 1,000 background rows for lightgbm (whose model text takes longest to
-#' read), and whenever the model is compiled already (compilations are
-#' cached for the session, see [clear_native_cache()]). The native engine
+#' read), and whenever the model was compiled by [compile_model()] (a call
+#' compiles its model once, for all its profiles, and drops the compilation
+#' when it returns). The native engine
 #' does not call
 #' `predict()` at all (for a large ranger forest each call costs seconds).
 #' `$engine` says which engine was used.

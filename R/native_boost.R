@@ -280,7 +280,7 @@ xgb_native <- function(model, ubj = NULL) {
 }
 
 # The booster outside R (its handle, which xgboost's functions may change
-# in place) as the session cache's fingerprint: list(ubj), the model
+# in place) as the fingerprint of its compilation (native_compile_cached()): list(ubj), the model
 # serialised (UBJSON, with its configuration: what the converter reads), or
 # list(raw), the object's raw copy when the handle is not valid (after
 # readRDS(); compiling restores it); NA when neither is there.

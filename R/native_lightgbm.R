@@ -63,7 +63,7 @@ native_model.lgb.Booster <- function(model) lgb_native_parts(lgb_parts(model))
 # What the converter reads of a booster: list(text, best_iter, sigmoid), or
 # NULL when the model text cannot be had. A booster is an R6 object (an
 # environment) whose model changes in place (update(), rollback_one_iter()),
-# so this is also its fingerprint in the session cache.
+# so this is also its fingerprint for its compilation (native_compile_cached()).
 lgb_parts <- function(model) {
   if (!requireNamespace("lightgbm", quietly = TRUE)) return(NULL)
   text <- tryCatch(model$save_model_to_string(num_iteration = -1L), error = function(e) NULL)

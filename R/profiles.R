@@ -18,9 +18,9 @@ profile_settings <- function(type, method = "exact", grid_points = 101, splits_t
 # over n background rows? "auto" compiles the model for the interval
 # methods (two predictions per row and variable) only when that is faster
 # than predicting (native_pays()).
-native_for <- function(engine, type, method, n, model = NULL) {
+native_for <- function(engine, type, method, n, inputs) {
   if (engine == "predict") return(FALSE)
-  engine == "native" || type == "partial" || method != "interval" || native_pays(model, 2 * n)
+  engine == "native" || type == "partial" || method != "interval" || native_pays(inputs, 2 * n)
 }
 
 # The engine a profile reports: "native" when the native or linear engine

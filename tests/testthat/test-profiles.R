@@ -2,36 +2,35 @@
 # "auto", the ICE budget, and predictions requested once for all variables.
 
 test_that("engine = \"auto\" compiles for interval methods when that is faster", {
-  expect_true(native_for("auto", "partial", "exact", 10))
-  expect_true(native_for("auto", "conditional", "kernel", 10))
-  expect_true(native_for("native", "accumulated", "interval", 10))
-  expect_false(native_for("predict", "partial", "exact", 1e6))
+  inputs <- function(model) list(model = model, adapter = list(), compiled = native_store())
+  none <- inputs(NULL)
+  expect_true(native_for("auto", "partial", "exact", 10, none))
+  expect_true(native_for("auto", "conditional", "kernel", 10, none))
+  expect_true(native_for("native", "accumulated", "interval", 10, none))
+  expect_false(native_for("predict", "partial", "exact", 1e6, none))
   # Families without a threshold (ranger, randomForest): any size.
-  forest <- structure(list(), class = "ranger")
+  forest <- inputs(structure(list(), class = "ranger"))
   expect_true(native_for("auto", "accumulated", "interval", 10, forest))
   # Boosters: from their measured number of stacked rows (2 per row).
-  booster <- structure(list(), class = "lgb.Booster")
+  booster <- inputs(structure(list(), class = "lgb.Booster"))
   need <- native_auto_rows[["lgb.Booster"]]
   expect_false(native_for("auto", "accumulated", "interval", need / 2 - 1, booster))
   expect_true(native_for("auto", "accumulated", "interval", need / 2, booster))
 })
 
-test_that("a booster compiled already is used natively at any size", {
+test_that("a booster compiled by compile_model() is used natively at any size", {
   skip_if_not_installed("lightgbm")
-  clear_native_cache()
-  on.exit(clear_native_cache(), add = TRUE)
   set.seed(3)
   d <- data.frame(a = runif(300), b = runif(300))
   y <- d$a * 2 + sin(3 * d$b) + rnorm(300, sd = 0.1)
   fit <- lightgbm::lightgbm(data = as.matrix(d), label = y, nrounds = 10, verbose = -1,
                             params = list(objective = "regression", num_threads = 1, min_data_in_leaf = 5))
   small <- d[1:40, ]
-  expect_false(native_pays(fit, 80))
   al <- model_profile(fit, data = small, N = NULL, type = "accumulated", intervals = 5)
   expect_identical(al$engine, "predict")
-  model_profile(fit, data = d, N = NULL, variables = "a", grid_points = 3)
-  expect_true(native_pays(fit, 80))
-  al2 <- model_profile(fit, data = small, N = NULL, type = "accumulated", intervals = 5)
+  cm <- compile_model(fit)
+  expect_true(native_pays(list(model = fit, adapter = model_adapter(fit), compiled = native_store(cm)), 80))
+  al2 <- model_profile(cm, data = small, N = NULL, type = "accumulated", intervals = 5)
   expect_identical(al2$engine, "native")
   expect_equal(al2$agr_profiles[["_yhat_"]], al$agr_profiles[["_yhat_"]], tolerance = 1e-12)
 })
