@@ -101,6 +101,10 @@ cpp_xgb_read <- function(ubj, p, keep) {
     .Call(`_modelprofiles_cpp_xgb_read`, ubj, p, keep)
 }
 
+cpp_best_split <- function(curves, w, ord, key, min_w) {
+    .Call(`_modelprofiles_cpp_best_split`, curves, w, ord, key, min_w)
+}
+
 cpp_stack_frame <- function(data, src_, js, vals, threads) {
     .Call(`_modelprofiles_cpp_stack_frame`, data, src_, js, vals, threads)
 }

@@ -360,6 +360,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_best_split
+List cpp_best_split(NumericMatrix curves, NumericVector w, IntegerVector ord, NumericVector key, double min_w);
+RcppExport SEXP _modelprofiles_cpp_best_split(SEXP curvesSEXP, SEXP wSEXP, SEXP ordSEXP, SEXP keySEXP, SEXP min_wSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< NumericMatrix >::type curves(curvesSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type ord(ordSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type key(keySEXP);
+    Rcpp::traits::input_parameter< double >::type min_w(min_wSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_best_split(curves, w, ord, key, min_w));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_stack_frame
 List cpp_stack_frame(List data, Nullable<IntegerVector> src_, IntegerVector js, List vals, int threads);
 RcppExport SEXP _modelprofiles_cpp_stack_frame(SEXP dataSEXP, SEXP src_SEXP, SEXP jsSEXP, SEXP valsSEXP, SEXP threadsSEXP) {
@@ -401,6 +415,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_native_ranger", (DL_FUNC) &_modelprofiles_cpp_native_ranger, 7},
     {"_modelprofiles_cpp_native_tree_pd", (DL_FUNC) &_modelprofiles_cpp_native_tree_pd, 7},
     {"_modelprofiles_cpp_xgb_read", (DL_FUNC) &_modelprofiles_cpp_xgb_read, 3},
+    {"_modelprofiles_cpp_best_split", (DL_FUNC) &_modelprofiles_cpp_best_split, 5},
     {"_modelprofiles_cpp_stack_frame", (DL_FUNC) &_modelprofiles_cpp_stack_frame, 5},
     {NULL, NULL, 0}
 };

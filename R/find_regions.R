@@ -1,0 +1,313 @@
+# Regions of the background where a variable's effect differs: the splits
+# of the rows, on other variables, that most reduce the heterogeneity of its
+# ICE curves (regional effects, as effector's RegionalPDP and REPID find
+# them), from the curves alone (no predictions beyond the ICE curves').
+
+#' Find the regions where a variable's effect differs
+#'
+#' A partial-dependence profile is the average of the ICE curves, and the
+#' average hides curves of different shapes: `y = x1 * sign(x2)` has a flat
+#' PD in `x1`, with slopes +1 where `x2 > 0` and -1 where `x2 < 0`.
+#' `find_regions()` finds such regions without being told where to look:
+#' for each variable, it splits the background rows on the other variables,
+#' as a regression tree does, so that the centred ICE curves within each
+#' region are as alike as possible, and draws each region's profile with
+#' its band.
+#'
+#' Each ICE curve is centred on its own mean over the grid, so that only its
+#' shape counts. The heterogeneity of a set of rows is the weighted sum of
+#' squared differences between their centred curves and the set's mean
+#' centred curve (summed over the grid points). A split of a region, at a
+#' value of a numeric variable (between two consecutive observed values) or
+#' between levels of a categorical one (its levels ordered by their mean
+#' curves' projection on the direction in which they differ most), is kept
+#' when it removes at least `min_explained` of the region's heterogeneity
+#' and leaves `min_size` of the rows on each side; each region is split
+#' again, up to `depth` levels. Nothing is split when the curves hardly
+#' differ at all: when their heterogeneity is below `min_heterogeneity` of
+#' their total variation around the PD's mean (an additive model's centred
+#' curves are all the same, and its heterogeneity 0). The best split of a
+#' variable is found exactly, from running sums over the rows sorted by it
+#' (C++), for all cut points at once.
+#'
+#' The bands are pointwise sampling bands of each region's PD, from the
+#' spread of its ICE curves (as `bands = "analytic"` of [model_profile()]),
+#' given the regions (the search that found them is not accounted for).
+#'
+#' @inheritParams model_profile
+#' @param variables The variables whose profiles are split (by default every
+#'   variable the model uses).
+#' @param split_variables The variables the rows may be split on (by default
+#'   all columns of `data` but the profiled one).
+#' @param depth Levels of splits at most (1: two regions; 2: up to four).
+#' @param min_explained Share of a region's heterogeneity a split must
+#'   remove to be kept.
+#' @param min_size Share of the background rows (by weight) each side of a
+#'   split keeps at least.
+#' @param min_heterogeneity Below this share of the curves' total variation,
+#'   a variable's curves are taken to have one shape, and it is not split.
+#' @param grid_points Grid points of each profile.
+#' @param level Level of the regions' bands.
+#' @returns An object of class `mp_regions`: a list with `agr_profiles` (a
+#'   data frame with DALEX's columns `_vname_`, `_label_` (the region's
+#'   description), `_x_`, `_yhat_`, and `_lower_`, `_upper_`, `_region_`,
+#'   `_n_`), `splits` (one row per split kept: variable profiled, region
+#'   split, split variable, threshold or levels, rows on each side, share of
+#'   the region's heterogeneity removed), `regions` (one row per final
+#'   region: description, rows, weight, heterogeneity), `summary` (per
+#'   variable: heterogeneity, its share of the total variation, and the
+#'   share explained by the regions), and the settings. `print()`,
+#'   `plot()` and `as.data.frame()` methods.
+#' @seealso [hidden_interactions()] for given subgroups, [h_statistic()].
+#' @export
+#' @examples
+#' set.seed(1)
+#' d <- data.frame(x1 = runif(400, -1, 1), x2 = runif(400, -1, 1), x3 = runif(400))
+#' d$y <- d$x1 * sign(d$x2) + d$x3
+#' fit <- lm(y ~ x1:sign(x2) + x3, data = d)
+#' r <- find_regions(fit, d[1:3], variables = "x1", grid_points = 11)
+#' r
+#' plot(r)
+find_regions <- function(x, data = NULL, predict_function = NULL, variables = NULL,
+                         split_variables = NULL, depth = 2, min_explained = 0.1, min_size = 0.1,
+                         min_heterogeneity = 0.01, N = 1000, grid_points = 51,
+                         variable_splits_type = c("quantiles", "uniform", "distinct"), level = 0.95,
+                         label = NULL, seed = NULL, weights = NULL, class = NULL, threads = NULL,
+                         memory_budget = getOption("modelprofiles.memory_budget", 256),
+                         engine = c("auto", "native", "predict"), ...) {
+  call <- match.call()
+  env <- environment()
+  check_entry(missing(x), ...length(), names(list(...)), "find_regions", env)
+  variable_splits_type <- rlang::arg_match(variable_splits_type, error_call = env)
+  engine <- rlang::arg_match(engine, error_call = env)
+  depth <- check_whole(depth, "depth", 1, env)
+  grid_points <- check_whole(grid_points, "grid_points", 2, env)
+  for (a in c("min_explained", "min_size", "min_heterogeneity", "level")) {
+    v <- get(a, envir = env)
+    if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0 || v >= 1 || (a == "level" && v == 0)) {
+      cli::cli_abort("{.arg {a}} must be one number in [0, 1), not {.obj_type_friendly {v}}.", call = env)
+    }
+  }
+  inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
+  N <- check_N(N, env)
+  variables <- profile_variables(inputs, variables, "partial", NULL, NULL, env)
+  splitters <- if (is.null(split_variables)) names(inputs$data) else check_variables(split_variables, inputs$data, env)
+  setup <- new_setup(inputs, setup_rows(inputs, N, seed), class, engine, linear = TRUE)
+  if (setup$n_outputs != 1L) {
+    cli::cli_abort(c("{.fn find_regions} splits the curves of one output; the model has {setup$n_outputs} classes.",
+                     i = "Choose one with {.arg class}, e.g. {.code class = {.val {setup$outputs$classes[1L]}}}."),
+                   call = env)
+  }
+  rows <- seq_len(setup$n)
+  grids <- lapply(stats::setNames(variables, variables), function(v) {
+    make_grid(inputs$data[[v]], grid_points, variable_splits_type, FALSE, inputs$weights)
+  })
+  js <- match(variables, names(setup$data))
+  reqs <- Map(function(j, g) partial_request(setup, j, g, rows, keep_ice = TRUE), js, grids)
+  res <- execute(setup, unname(reqs), new_progress(length(variables)))
+  w <- setup$weights
+  found <- lapply(seq_along(variables), function(i) {
+    Y <- ice_table(res[[i]]$ice, length(grids[[i]]))
+    region_tree(setup, variables[i], Y, w, setdiff(splitters, variables[i]), depth, min_explained,
+                min_size * sum(w), min_heterogeneity)
+  })
+  z <- stats::qnorm((1 + level) / 2)
+  agr <- bind_rows(lapply(seq_along(variables), function(i) {
+    region_profiles(variables[i], grids[[i]], found[[i]], w, z)
+  }))
+  structure(list(
+    agr_profiles = agr,
+    splits = bind_rows(lapply(found, `[[`, "splits")),
+    regions = bind_rows(lapply(found, `[[`, "regions")),
+    summary = bind_rows(lapply(found, `[[`, "summary")),
+    variables = variables, grids = grids, label = setup$label, class = setup$outputs$classes,
+    level = level, depth = depth, N = setup$n, n_predictions = sum(attr(res, "n_predictions")),
+    engine = setup$engine, call = call
+  ), class = "mp_regions")
+}
+
+# The ICE curves of a PD estimate as a G x n matrix (from the table, or the
+# linear engine's compact curves).
+ice_table <- function(ice, G) {
+  if (inherits(ice, "mp_affine")) return(matrix(affine_values(ice), G))
+  matrix(ice[, , 1L], G)
+}
+
+# The regions of variable v's curves Y (G x n, weights w): list(splits,
+# regions, summary, members (the rows of each final region), labels).
+region_tree <- function(setup, v, Y, w, splitters, depth, min_explained, min_w, min_heterogeneity) {
+  G <- nrow(Y)
+  centred <- Y - rep(colMeans(Y), each = G)
+  total <- sum(w * colSums((Y - sum(Y %*% w) / (G * sum(w)))^2))
+  h0 <- region_heterogeneity(centred, w, seq_len(ncol(Y)))
+  share <- if (total > 0) h0 / total else 0
+  nodes <- list(list(rows = seq_len(ncol(Y)), label = "all rows", depth = 0L, h = h0))
+  final <- list()
+  splits <- list()
+  while (length(nodes)) {
+    node <- nodes[[1L]]
+    nodes <- nodes[-1L]
+    # A region is split while its heterogeneity is a share of the curves'
+    # total variation worth reporting (not rounding noise).
+    best <- if (node$depth < depth && share >= min_heterogeneity && node$h >= min_heterogeneity * total) {
+      best_region_split(setup, centred, w, node$rows, splitters, min_w)
+    }
+    if (is.null(best) || (node$h - best$within) < min_explained * node$h) {
+      final[[length(final) + 1L]] <- node
+      next
+    }
+    splits[[length(splits) + 1L]] <- data.frame(
+      variable = v, region = node$label, split_variable = best$variable, rule = best$rule[1L],
+      n_left = length(best$left), n_right = length(best$right),
+      explained = (node$h - best$within) / node$h, stringsAsFactors = FALSE
+    )
+    for (side in 1:2) {
+      part <- if (side == 1L) best$left else best$right
+      lab <- if (node$depth == 0L) best$rule[side] else paste(node$label, "&", best$rule[side])
+      nodes[[length(nodes) + 1L]] <- list(rows = part, label = lab, depth = node$depth + 1L,
+                                          h = region_heterogeneity(centred, w, part))
+    }
+  }
+  left <- sum(vapply(final, `[[`, numeric(1), "h"))
+  list(
+    members = lapply(final, `[[`, "rows"), labels = vapply(final, `[[`, character(1), "label"),
+    Y = Y,
+    splits = if (length(splits)) do.call(rbind, splits),
+    regions = data.frame(variable = v, region = vapply(final, `[[`, character(1), "label"),
+                         n = vapply(final, function(f) length(f$rows), integer(1)),
+                         weight = vapply(final, function(f) sum(w[f$rows]), numeric(1)),
+                         heterogeneity = vapply(final, `[[`, numeric(1), "h"), stringsAsFactors = FALSE),
+    summary = data.frame(variable = v, heterogeneity = h0, share_of_variation = share,
+                         explained = if (h0 > 0) 1 - left / h0 else 0, regions = length(final),
+                         stringsAsFactors = FALSE)
+  )
+}
+
+# The heterogeneity of rows `rows` of the centred curves.
+region_heterogeneity <- function(centred, w, rows) {
+  cpp_best_split(centred, w, rows, rep(0, ncol(centred)), Inf)$total
+}
+
+# The best split of `rows` on any of `splitters`: list(variable, rule (the
+# two sides' descriptions), left, right, within), or NULL.
+best_region_split <- function(setup, centred, w, rows, splitters, min_w) {
+  best <- NULL
+  for (s in splitters) {
+    x <- setup$data[[s]][rows]
+    keyed <- split_key(x, centred[, rows, drop = FALSE], w[rows])
+    if (is.null(keyed)) next
+    key <- rep(Inf, ncol(centred))
+    key[rows] <- keyed$key
+    ord <- rows[order(keyed$key)]
+    r <- cpp_best_split(centred, w, ord, key, min_w)
+    if (r$k < 1L || (!is.null(best) && r$within >= best$within)) next
+    k <- r$k
+    left <- ord[seq_len(k)]
+    right <- ord[-seq_len(k)]
+    rule <- if (is.null(keyed$levels)) {
+      cut <- (key[ord[k]] + key[ord[k + 1L]]) / 2
+      cut_txt <- format(signif(cut, 3))
+      c(paste(s, "<=", cut_txt), paste(s, ">", cut_txt))
+    } else {
+      lv <- keyed$levels
+      inside <- lv[seq_len(ceiling(key[ord[k]]))]
+      c(paste0(s, " in {", paste(inside, collapse = ", "), "}"),
+        paste0(s, " in {", paste(setdiff(lv, inside), collapse = ", "), "}"))
+    }
+    best <- list(variable = s, rule = rule, left = left, right = right, within = r$within)
+  }
+  best
+}
+
+# The sort key of a split variable's values x (of the curves' rows):
+# numbers as they are (missing values last); a categorical variable's
+# levels ranked by the projection of their mean centred curves on the
+# direction in which the level means differ most (the leading eigenvector
+# of their weighted covariance), with `levels` in that order. NULL when x
+# takes one value.
+split_key <- function(x, centred, w) {
+  if (column_kind(x) == "numeric") {
+    z <- scale_numbers(x, x)
+    if (length(unique(z[!is.na(z)])) < 2L) return(NULL)
+    z[is.na(z)] <- Inf
+    return(list(key = z))
+  }
+  f <- factor(ifelse(is.na(x), "(missing)", as.character(x)))
+  lv <- levels(f)
+  if (length(lv) < 2L) return(NULL)
+  Wl <- as.vector(rowsum(w, f, reorder = TRUE))
+  M <- t(rowsum(t(centred) * w, f, reorder = TRUE)) / rep(Wl, each = nrow(centred))
+  mbar <- as.vector(M %*% Wl) / sum(Wl)
+  D <- (M - mbar) * rep(sqrt(Wl), each = nrow(M))
+  dir <- svd(D, nu = 1L, nv = 0L)$u[, 1L]
+  proj <- as.vector(crossprod(dir, M))
+  ordered <- lv[order(proj)]
+  list(key = as.double(match(as.character(f), ordered)), levels = ordered)
+}
+
+# The profiles of the regions of variable v over `grid`, with their bands
+# (z: the normal quantile of the level).
+region_profiles <- function(v, grid, found, w, z) {
+  Y <- found$Y
+  bind_rows(Map(function(rows, lab, r) {
+    k <- w[rows]
+    m <- as.vector(Y[, rows, drop = FALSE] %*% k) / sum(k)
+    se <- table_se(Y[, rows, drop = FALSE], k, m)
+    data.frame(`_vname_` = v, `_label_` = lab, `_x_` = grid, `_yhat_` = m,
+               `_lower_` = m - z * se, `_upper_` = m + z * se, `_region_` = r,
+               `_n_` = length(rows), check.names = FALSE, stringsAsFactors = FALSE)
+  }, found$members, found$labels, seq_along(found$members)))
+}
+
+#' @export
+print.mp_regions <- function(x, ...) {
+  cat(sprintf("<mp_regions> %s: regions of %d variable%s (%d background rows, splits %d deep at most)\n",
+              x$label, length(x$variables), if (length(x$variables) == 1L) "" else "s", x$N, x$depth))
+  for (v in x$variables) {
+    s <- x$summary[x$summary$variable == v, ]
+    cat(sprintf("\n%s: heterogeneity %s (%s of the curves' variation)", v, format(signif(s$heterogeneity, 3)),
+                format_share(s$share_of_variation)))
+    if (s$regions == 1L) {
+      cat(": no split worth reporting.\n")
+      next
+    }
+    cat(sprintf("; %d regions explain %s of it.\n", s$regions, format_share(s$explained)))
+    sp <- x$splits[x$splits$variable == v, ]
+    for (i in seq_len(nrow(sp))) {
+      cat(sprintf("  [%s] split on %s (%d | %d rows): %s explained\n", sp$region[i], sp$rule[i],
+                  sp$n_left[i], sp$n_right[i], format_share(sp$explained[i])))
+    }
+  }
+  invisible(x)
+}
+
+format_share <- function(p) paste0(format(round(100 * p, 1), nsmall = 1), "%")
+
+#' @export
+as.data.frame.mp_regions <- function(x, row.names = NULL, optional = FALSE, ...) {
+  x$agr_profiles
+}
+
+#' @export
+plot.mp_regions <- function(x, variables = NULL, ...) {
+  d <- x$agr_profiles
+  if (!is.null(variables)) {
+    unknown <- setdiff(variables, x$variables)
+    if (length(unknown)) {
+      cli::cli_abort("No regions of {.val {unknown}} to draw; the result has {.val {x$variables}}.")
+    }
+    d <- d[d$`_vname_` %in% variables, , drop = FALSE]
+  }
+  d$`_vname_` <- factor(d$`_vname_`, levels = unique(d$`_vname_`))
+  d$region <- paste0(d$`_label_`, " (", d$`_n_`, " rows)")
+  ggplot2::ggplot(d, ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data$region,
+                                  fill = .data$region, group = interaction(.data[["_vname_"]], .data$region))) +
+    ggplot2::geom_ribbon(ggplot2::aes(ymin = .data[["_lower_"]], ymax = .data[["_upper_"]]),
+                         alpha = 0.15, colour = NA) +
+    ggplot2::geom_line(linewidth = 0.9) +
+    ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = "free_x") +
+    ggplot2::labs(x = NULL, y = "average prediction in the region", colour = "region", fill = "region",
+                  title = "Regional partial dependence",
+                  subtitle = sprintf("%s; bands %s%%", x$label, format(100 * x$level))) +
+    profile_theme(unique(d$region))
+}
