@@ -146,6 +146,39 @@ inline int route_grid(const Forest& F, int node, const Node& d, const double* z,
   return dir ? node + 1 : d.right;
 }
 
+// Partition the indices ix[lo, hi) by where value x[ix[k]] goes at packed
+// inner node `node`: the left child's first ([lo, mid)), then the right
+// child's ([mid, end)), then, when the missing child is neither, the
+// missing values' ([end, hi)). tmp: scratch of at least hi - lo cells.
+inline void partition_at(const Forest& F, int node, const Node& d, const double* x, int* ix, int lo,
+                         int hi, int* tmp, int& mid, int& end) {
+  const int m = missing_child(F, node);
+  const int left = node + 1, right = d.right;
+  const int n = hi - lo;
+  int l = lo, r = 0, q = 0;
+  for (int k = lo; k < hi; ++k) {
+    const int i = ix[k];
+    const double v = x[i];
+    int dest;
+    if (std::isnan(v)) {
+      dest = m == left ? 0 : (m == right ? 1 : 2);
+    } else {
+      dest = goes_left(F, node, d, v) ? 0 : 1;
+    }
+    if (dest == 0) {
+      ix[l++] = i;
+    } else if (dest == 1) {
+      tmp[r++] = i;
+    } else {
+      tmp[n - 1 - q++] = i;
+    }
+  }
+  std::copy(tmp, tmp + r, ix + l);
+  for (int s = 0; s < q; ++s) ix[l + r + s] = tmp[n - 1 - s];
+  mid = l;
+  end = l + r;
+}
+
 // Walk the rows idx[0, B) of block `blk` down the tree rooted at `root`,
 // feature j free over the sorted grid z (G points, the first nn numbers; j =
 // -1: none is free, the whole grid goes with each row): leaf(node, rows,
@@ -204,31 +237,8 @@ inline void set_walk_tree(const Forest& F, int root, const RowBlock& blk, int j,
       } else {
         // Missing values (to the missing child: the left or right child, or
         // a third part at the end) or a categorical split.
-        const int m = missing_child(F, node);
-        const int third = (m == left || m == right) ? -1 : m;
-        int l = lo, r = 0, q = 0;
-        for (int k = lo; k < hi; ++k) {
-          const int i = idx[k];
-          const double v = x[i];
-          int dest;  // 0 left, 1 right, 2 third
-          if (std::isnan(v)) {
-            dest = m == left ? 0 : (m == right ? 1 : 2);
-          } else {
-            dest = goes_left(F, node, d, v) ? 0 : 1;
-          }
-          if (dest == 0) {
-            idx[l++] = i;
-          } else if (dest == 1) {
-            tmp[r++] = i;
-          } else {
-            tmp[B - 1 - q++] = i;  // from the buffer's end
-          }
-        }
-        std::copy(tmp, tmp + r, idx + l);
-        for (int s = 0; s < q; ++s) idx[l + r + s] = tmp[B - 1 - s];
-        mid = l;
-        end = l + r;
-        if (q > 0) stack.push_back(SetTask{third, end, hi, a, b});
+        partition_at(F, node, d, x, idx, lo, hi, tmp, mid, end);
+        if (end < hi) stack.push_back(SetTask{missing_child(F, node), end, hi, a, b});
       }
       if (mid > lo && end > mid) {
         stack.push_back(SetTask{right, mid, end, a, b});
@@ -247,6 +257,34 @@ inline void set_walk_tree(const Forest& F, int root, const RowBlock& blk, int j,
     }
   }
 }
+
+// A leaf's contribution to weighted difference arrays over the grid: the
+// weights w of the rows reaching it times its values, added at a and taken
+// off at b (diff[g * K + k]); rows that cannot be routed (node -1) are
+// counted in nan[] the same way.
+struct WeightedLeaf {
+  const Forest& F;
+  const double* w;
+  double* diff;
+  int* nan;
+  bool any_nan = false;
+  void operator()(int node, const int* rows, int cnt, int a, int b) {
+    if (node < 0) {
+      nan[a] += cnt;
+      nan[b] -= cnt;
+      any_nan = true;
+      return;
+    }
+    double W = 0.0;
+    for (int r = 0; r < cnt; ++r) W += w[rows[r]];
+    const int K = F.n_outputs;
+    for (int k = 0; k < K; ++k) {
+      const double v = W * F.leaf_value(node, k);
+      diff[static_cast<std::size_t>(a) * K + k] += v;
+      diff[static_cast<std::size_t>(b) * K + k] -= v;
+    }
+  }
+};
 
 // ICE sums of a block: per row a difference array over the G + 1
 // boundaries of the sorted grid per output (diff[((i * (G + 1)) + g) * K +
@@ -316,30 +354,13 @@ inline void ice_row_sums(const Forest& F, const IceSums& acc, int i, int G, Put&
   const std::size_t stride = static_cast<std::size_t>(G + 1) * K;
   const double* d = acc.diff.data() + static_cast<std::size_t>(i) * stride;
   const int* c = acc.any_nan ? acc.nan.data() + static_cast<std::size_t>(i) * (G + 1) : nullptr;
-  double run[64];
-  std::vector<double> big;
-  double* s = run;
-  if (K > 64) {
-    big.resize(K);
-    s = big.data();
-  }
-  double init[64];
-  std::vector<double> big0;
-  double* s0 = init;
-  if (K > 64) {
-    big0.resize(K);
-    s0 = big0.data();
-  }
+  // The initial sums, the running sums, and their total.
+  std::vector<double> buf(3 * static_cast<std::size_t>(K), 0.0);
+  double* s0 = buf.data();
+  double* s = s0 + K;
+  double* o = s + K;
   init_sums(F, s0);
-  for (int k = 0; k < K; ++k) s[k] = 0.0;
   int bad = 0;
-  std::vector<double> tmp;
-  double out[64];
-  double* o = out;
-  if (K > 64) {
-    tmp.resize(K);
-    o = tmp.data();
-  }
   for (int g = 0; g < G; ++g) {
     for (int k = 0; k < K; ++k) {
       s[k] += d[static_cast<std::size_t>(g) * K + k];
@@ -411,28 +432,12 @@ inline void pd_block_sums(const Forest& F, const RowBlock& blk, const double* w,
   }
   std::vector<double> diff(static_cast<std::size_t>(G + 1) * K, 0.0);
   std::vector<int> nan(G + 1, 0);
-  bool any_nan = false;
   sc.reset(B);
   double wsum = 0.0;
   for (int i = 0; i < B; ++i) wsum += w[i];
-  for (int t = 0; t < F.n_trees; ++t) {
-    set_walk_tree<S>(F, F.roots[t], blk, j, s.z.data(), G, s.nn, sc,
-                     [&](int node, const int* rows, int cnt, int a, int b) {
-                       if (node < 0) {
-                         nan[a] += cnt;
-                         nan[b] -= cnt;
-                         any_nan = true;
-                         return;
-                       }
-                       double W = 0.0;
-                       for (int r = 0; r < cnt; ++r) W += w[rows[r]];
-                       for (int k = 0; k < K; ++k) {
-                         const double v = W * F.leaf_value(node, k);
-                         diff[static_cast<std::size_t>(a) * K + k] += v;
-                         diff[static_cast<std::size_t>(b) * K + k] -= v;
-                       }
-                     });
-  }
+  WeightedLeaf leaf{F, w, diff.data(), nan.data()};
+  for (int t = 0; t < F.n_trees; ++t) set_walk_tree<S>(F, F.roots[t], blk, j, s.z.data(), G, s.nn, sc, leaf);
+  const bool any_nan = leaf.any_nan;
   // sum_i w_i (sum_t leaf / T + base) for a mean of trees, sum_i w_i (base
   // + sum_t leaf) for a sum.
   std::vector<double> run(K, 0.0);
@@ -496,39 +501,6 @@ struct PointScratch {
     for (int q = 0; q < P; ++q) pidx[q] = q;
   }
 };
-
-// Partition the indices ix[lo, hi) by where value x[ix[k]] goes at packed
-// inner node `node`: the left child's first ([lo, mid)), then the right
-// child's ([mid, end)), then, when the missing child is neither, the
-// missing values' ([end, hi)). tmp: scratch of at least hi - lo cells.
-inline void partition_at(const Forest& F, int node, const Node& d, const double* x, int* ix, int lo,
-                         int hi, int* tmp, int& mid, int& end) {
-  const int m = missing_child(F, node);
-  const int left = node + 1, right = d.right;
-  const int n = hi - lo;
-  int l = lo, r = 0, q = 0;
-  for (int k = lo; k < hi; ++k) {
-    const int i = ix[k];
-    const double v = x[i];
-    int dest;
-    if (std::isnan(v)) {
-      dest = m == left ? 0 : (m == right ? 1 : 2);
-    } else {
-      dest = goes_left(F, node, d, v) ? 0 : 1;
-    }
-    if (dest == 0) {
-      ix[l++] = i;
-    } else if (dest == 1) {
-      tmp[r++] = i;
-    } else {
-      tmp[n - 1 - q++] = i;
-    }
-  }
-  std::copy(tmp, tmp + r, ix + l);
-  for (int s = 0; s < q; ++s) ix[l + r + s] = tmp[n - 1 - s];
-  mid = l;
-  end = l + r;
-}
 
 // Walk the rows of block `blk` and the points `pts` down the tree rooted at
 // `root`, features j1 and j2 free: at a split on one of them the points

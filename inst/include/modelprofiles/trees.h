@@ -47,25 +47,9 @@ struct TreeSums {
 template <typename S>
 inline void tree_sums_block(const Forest& F, int t, const RowBlock& blk, const double* w, int j,
                             const SortedGrid& s, TreeSums& T, SetScratch& sc) {
-  const int K = F.n_outputs;
-  double* diff = T.diff_of(t);
-  int* nan = T.nan_of(t);
   sc.reset(blk.B);
-  set_walk_tree<S>(F, F.roots[t], blk, j, s.z.data(), T.G, s.nn, sc,
-                   [&](int node, const int* rows, int cnt, int a, int e) {
-                     if (node < 0) {
-                       nan[a] += cnt;
-                       nan[e] -= cnt;
-                       return;
-                     }
-                     double W = 0.0;
-                     for (int r = 0; r < cnt; ++r) W += w[rows[r]];
-                     for (int k = 0; k < K; ++k) {
-                       const double v = W * F.leaf_value(node, k);
-                       diff[static_cast<std::size_t>(a) * K + k] += v;
-                       diff[static_cast<std::size_t>(e) * K + k] -= v;
-                     }
-                   });
+  WeightedLeaf leaf{F, w, T.diff_of(t), T.nan_of(t)};
+  set_walk_tree<S>(F, F.roots[t], blk, j, s.z.data(), T.G, s.nn, sc, leaf);
 }
 
 // The per-tree PD of trees [t0, t1) from their accumulators: sorted grid
