@@ -49,10 +49,6 @@ cpp_native_leaves <- function(model, X, threads) {
     .Call(`_modelprofiles_cpp_native_leaves`, model, X, threads)
 }
 
-cpp_native_leaves_bytes <- function(leaves) {
-    .Call(`_modelprofiles_cpp_native_leaves_bytes`, leaves)
-}
-
 cpp_native_predict_cached <- function(model, X, src, js, vals, leaves, threads) {
     .Call(`_modelprofiles_cpp_native_predict_cached`, model, X, src, js, vals, leaves, threads)
 }

@@ -1,12 +1,12 @@
-# Model uncertainty of a forest's profiles, from its trees (issue 20, item
-# 3). A forest that averages its trees (ranger, randomForest) has a PD that
-# is the mean over the trees of each tree's own PD, so the native engine
-# gives the per-tree PDs in one walk per row and tree (tree_partial()); their
-# spread over the trees (tree_spread()) and, with the trees' in-bag counts,
-# the infinitesimal-jackknife variance of the forest's PD
+# Model uncertainty of a forest's profiles, from its trees. A forest that
+# averages its trees (ranger, randomForest) has a PD that is the mean over
+# the trees of each tree's own PD, so the native engine gives the per-tree
+# PDs in one set walk (tree_partial()); their spread over the trees (their
+# quantiles, as replicates) and, with the trees' in-bag counts, the
+# infinitesimal-jackknife variance of the forest's PD
 # (infjack_variance()) follow without new predictions. Both describe the
 # randomness of the forest given the background rows, not the sampling of
-# those rows (see the sampling bands of DESIGN.md).
+# those rows (see ?profile_bands for the sampling bands).
 
 #' Per-tree partial dependence of a forest
 #'
@@ -79,37 +79,6 @@ tree_column <- function(setup, j) {
     cli::cli_abort("{.arg j} must name one column of the data, or give its position.", call = setup$call)
   }
   pos
-}
-
-#' Spread of the per-tree profiles
-#'
-#' @param theta Per-tree profiles: a G x T matrix, or the G x T x outputs
-#'   array of `tree_partial()`.
-#' @param level Coverage of the quantile band over the trees.
-#' @returns A list of G x outputs matrices (columns named by the third
-#'   dimension of `theta`): `mean` (the forest's profile), `sd` (over the
-#'   trees, denominator T - 1), `lower` and `upper` (the (1 - level) / 2 and
-#'   (1 + level) / 2 type-7 quantiles over the trees); and `level`.
-#' @noRd
-tree_spread <- function(theta, level = 0.95) {
-  theta <- tree_array(theta)
-  if (!is.numeric(level) || length(level) != 1L || is.na(level) || level <= 0 || level >= 1) {
-    cli::cli_abort("{.arg level} must be one number between 0 and 1, not {.val {level}}.", call = NULL)
-  }
-  d <- dim(theta)
-  probs <- c((1 - level) / 2, (1 + level) / 2)
-  blank <- matrix(NA_real_, d[1L], d[3L], dimnames = list(NULL, dimnames(theta)[[3L]]))
-  out <- list(mean = blank, sd = blank, lower = blank, upper = blank, level = level)
-  for (k in seq_len(d[3L])) {
-    x <- matrix(theta[, , k], d[1L], d[2L])
-    m <- rowMeans(x)
-    out$mean[, k] <- m
-    out$sd[, k] <- if (d[2L] > 1L) sqrt(rowSums((x - m)^2) / (d[2L] - 1L)) else NA_real_
-    q <- apply(x, 1L, stats::quantile, probs = probs, names = FALSE, type = 7)
-    out$lower[, k] <- q[1L, ]
-    out$upper[, k] <- q[2L, ]
-  }
-  out
 }
 
 # Per-tree profiles as a G x T x outputs array.

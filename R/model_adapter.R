@@ -85,7 +85,7 @@ model_adapter.NULL <- function(model) {
 }
 
 # The constructor. `predict` is marked as the package's own (the engines
-# may stand in for it, see engine_for()); `row_bytes(bytes)` gives the bytes
+# may stand in for it, see native_prepare() and linear_prepare()); `row_bytes(bytes)` gives the bytes
 # a predict() call holds per row beyond its copies of the row (bytes: of
 # each column of a row); `refuse`, when not NULL, is why the default predict
 # function cannot give probabilities (raised when it is used).

@@ -175,16 +175,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_native_leaves_bytes
-double cpp_native_leaves_bytes(SEXP leaves);
-RcppExport SEXP _modelprofiles_cpp_native_leaves_bytes(SEXP leavesSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::traits::input_parameter< SEXP >::type leaves(leavesSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_native_leaves_bytes(leaves));
-    return rcpp_result_gen;
-END_RCPP
-}
 // cpp_native_predict_cached
 SEXP cpp_native_predict_cached(List model, NumericMatrix X, IntegerVector src, IntegerVector js, List vals, SEXP leaves, int threads);
 RcppExport SEXP _modelprofiles_cpp_native_predict_cached(SEXP modelSEXP, SEXP XSEXP, SEXP srcSEXP, SEXP jsSEXP, SEXP valsSEXP, SEXP leavesSEXP, SEXP threadsSEXP) {
@@ -402,7 +392,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_nearest_sq", (DL_FUNC) &_modelprofiles_cpp_nearest_sq, 3},
     {"_modelprofiles_cpp_affine_curves", (DL_FUNC) &_modelprofiles_cpp_affine_curves, 4},
     {"_modelprofiles_cpp_native_leaves", (DL_FUNC) &_modelprofiles_cpp_native_leaves, 3},
-    {"_modelprofiles_cpp_native_leaves_bytes", (DL_FUNC) &_modelprofiles_cpp_native_leaves_bytes, 1},
     {"_modelprofiles_cpp_native_predict_cached", (DL_FUNC) &_modelprofiles_cpp_native_predict_cached, 7},
     {"_modelprofiles_cpp_native_pack", (DL_FUNC) &_modelprofiles_cpp_native_pack, 1},
     {"_modelprofiles_cpp_native_size", (DL_FUNC) &_modelprofiles_cpp_native_size, 1},

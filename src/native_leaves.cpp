@@ -78,13 +78,6 @@ SEXP cpp_native_leaves(List model, NumericMatrix X, int threads) {
   return out;
 }
 
-// The bytes the leaves of n rows of a model of n_trees trees take.
-// [[Rcpp::export(rng = false)]]
-double cpp_native_leaves_bytes(SEXP leaves) {
-  const LeafCache* L = leaf_cache(leaves);
-  return L == nullptr ? 0.0 : static_cast<double>(L->leaves.size()) * sizeof(int);
-}
-
 // Predictions of stacked rows, as cpp_native_predict(), from the leaves of
 // cpp_native_leaves(model, X): row r is row src[r] (0-based) of X with
 // feature js[0] (0-based; js empty: none) set to vals[[1]][r]. NULL when

@@ -130,19 +130,6 @@ test_that("a column the model does not read gives each tree's mean prediction at
   expect_equal(th[, , 1L], matrix(per_tree, 3L, 10L, byrow = TRUE), tolerance = 1e-12)
 })
 
-test_that("tree_spread gives the mean, sd and quantiles over the trees", {
-  set.seed(6)
-  theta <- array(rnorm(4 * 30 * 2), c(4, 30, 2), dimnames = list(NULL, NULL, c("p", "q")))
-  sp <- tree_spread(theta, level = 0.8)
-  expect_equal(colnames(sp$mean), c("p", "q"))
-  expect_equal(sp$mean, apply(theta, c(1, 3), mean))
-  expect_equal(sp$sd, apply(theta, c(1, 3), sd))
-  expect_equal(sp$lower, apply(theta, c(1, 3), quantile, probs = 0.1, names = FALSE))
-  expect_equal(sp$upper, apply(theta, c(1, 3), quantile, probs = 0.9, names = FALSE))
-  expect_equal(tree_spread(theta[, , 1])$mean[, 1], rowMeans(theta[, , 1]))
-  expect_error(tree_spread(theta, level = 1), "level")
-})
-
 test_that("infjack of the per-tree PD is the IJ formula on brute-force per-tree PDs", {
   skip_if_not_installed("ranger")
   d <- tree_data()
