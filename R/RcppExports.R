@@ -45,6 +45,10 @@ cpp_affine_curves <- function(a, s, z, threads) {
     .Call(`_modelprofiles_cpp_affine_curves`, a, s, z, threads)
 }
 
+cpp_draw_resamples <- function(n, B) {
+    .Call(`_modelprofiles_cpp_draw_resamples`, n, B)
+}
+
 cpp_native_leaves <- function(model, X, threads) {
     .Call(`_modelprofiles_cpp_native_leaves`, model, X, threads)
 }

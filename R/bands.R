@@ -28,7 +28,8 @@ band_type <- function(setup) setup$bands$type %||% "none"
 # replacement: an n x B integer matrix, from R's random-number stream (so
 # the same for any number of threads).
 draw_resamples <- function(n, B) {
-  vapply(seq_len(B), function(b) tabulate(sample.int(n, n, replace = TRUE), n), integer(n))
+  # = vapply(seq_len(B), function(b) tabulate(sample.int(n, n, replace = TRUE), n), integer(n))
+  cpp_draw_resamples(n, B)
 }
 
 # ---- Standard errors -----------------------------------------------------------
@@ -125,8 +126,9 @@ curve_band_init <- function(setup, G, n_chunks, spec) {
   )
 }
 
-# The updates of chunk k: predictions y (G x m per output) of background
-# rows rows[pos]; `row`: the chunk's moments, which a kernel reducer computes
+# The updates of chunk k: predictions y (G x m per output, or the linear
+# engine's affine curves of an identity link, for the bootstrap) of
+# background rows rows[pos]; `row`: the chunk's moments, which a kernel reducer computes
 # in the pass of its sums (kernel_sums_moments()), or NULL for row weights.
 curve_band_update <- function(setup, k, y, G, rows, pos, spec, row = NULL) {
   type <- band_type(setup)
@@ -140,6 +142,13 @@ curve_band_update <- function(setup, k, y, G, rows, pos, spec, row = NULL) {
   }
   if (type != "bootstrap") return(list())
   counts <- resample_counts(setup, rows[pos])
+  if (inherits(y, "mp_affine")) {
+    # Identity-link affine curves a + z slope: their resampled weighted sums
+    # are (sum c a) + z (sum c slope), without the G x rows table.
+    s <- crossprod(cbind(y$a * w, y$slope * w, w), counts)
+    num <- matrix(s[1L, ], G, ncol(s), byrow = TRUE) + outer(y$z, s[2L, ])
+    return(list(bnum = num, bden = s[3L, , drop = FALSE]))
+  }
   kw <- if (!is.null(kern)) kernel_weights(kern$z, kern$x[pos], kern$dmin2, kern$bandwidth, setup$threads) * rep(w, each = G)
   num <- lapply(seq_len(C), function(c) {
     Y <- matrix(y[, c], G)

@@ -40,7 +40,7 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
       pos <- chunks[[k]]
       y <- ys[[1L]]
       curves <- if (inherits(y, "mp_affine")) y
-      if (!is.null(curves) && (!affine || !is.null(bands) && band_type(setup) != "none")) {
+      if (!is.null(curves) && (!affine || affine_table(setup, curves, bands))) {
         y <- affine_values(curves)
       }
       upd <- reduce_block(pos, if (affine && !is.null(curves)) curves else y)
@@ -72,6 +72,14 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
     },
     native = native, linear = linear
   )
+}
+
+# Do the bands of affine curves need their table? Not the bootstrap's of
+# an identity link, whose resampled sums follow from the rows' intercepts
+# and slopes (curve_band_update()).
+affine_table <- function(setup, curves, bands) {
+  type <- band_type(setup)
+  !is.null(bands) && type != "none" && !(type == "bootstrap" && curves$identity)
 }
 
 # Do the ICE curves of columns `cols` come from the linear engine?

@@ -163,6 +163,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_draw_resamples
+IntegerMatrix cpp_draw_resamples(int n, int B);
+RcppExport SEXP _modelprofiles_cpp_draw_resamples(SEXP nSEXP, SEXP BSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< int >::type B(BSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_draw_resamples(n, B));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_native_leaves
 SEXP cpp_native_leaves(List model, NumericMatrix X, int threads);
 RcppExport SEXP _modelprofiles_cpp_native_leaves(SEXP modelSEXP, SEXP XSEXP, SEXP threadsSEXP) {
@@ -391,6 +403,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_group_sums", (DL_FUNC) &_modelprofiles_cpp_group_sums, 5},
     {"_modelprofiles_cpp_nearest_sq", (DL_FUNC) &_modelprofiles_cpp_nearest_sq, 3},
     {"_modelprofiles_cpp_affine_curves", (DL_FUNC) &_modelprofiles_cpp_affine_curves, 4},
+    {"_modelprofiles_cpp_draw_resamples", (DL_FUNC) &_modelprofiles_cpp_draw_resamples, 2},
     {"_modelprofiles_cpp_native_leaves", (DL_FUNC) &_modelprofiles_cpp_native_leaves, 3},
     {"_modelprofiles_cpp_native_predict_cached", (DL_FUNC) &_modelprofiles_cpp_native_predict_cached, 7},
     {"_modelprofiles_cpp_native_pack", (DL_FUNC) &_modelprofiles_cpp_native_pack, 1},
