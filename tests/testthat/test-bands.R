@@ -333,3 +333,24 @@ test_that("bands are the same under a multisession plan", {
   on.exit(future::plan(old), add = TRUE)
   expect_identical(run(), a)
 })
+
+test_that("resample counts are R's own draws, and linear PD's bootstrap needs no table", {
+  for (n in c(1L, 7L, 500L)) {
+    set.seed(3)
+    ref <- vapply(seq_len(40), function(b) tabulate(sample.int(n, n, replace = TRUE), n), integer(n))
+    after_ref <- runif(1)
+    set.seed(3)
+    got <- draw_resamples(n, 40)
+    expect_identical(got, matrix(ref, n))
+    expect_identical(runif(1), after_ref)
+  }
+  set.seed(2)
+  X <- data.frame(a = rnorm(300), b = rnorm(300))
+  fit <- lm(y ~ a * b, data = cbind(X, y = X$a * X$b + X$a + rnorm(300)))
+  lin <- model_profile(fit, X, N = NULL, grid_points = 9, keep_ice = FALSE, bands = "bootstrap", B = 50, seed = 1)
+  pre <- model_profile(fit, X, N = NULL, grid_points = 9, keep_ice = FALSE, bands = "bootstrap", B = 50, seed = 1,
+                       engine = "predict")
+  expect_identical(lin$engine, "native")
+  expect_equal(lin$replicates, pre$replicates, tolerance = 1e-12)
+  expect_equal(lin$agr_profiles, pre$agr_profiles, tolerance = 1e-12)
+})
