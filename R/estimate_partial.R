@@ -138,10 +138,10 @@ partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRU
 # PD of columns js (one or two) over `grid` (a list of G values per column)
 # by the native engine's set walk, when neither the curves nor their bands
 # are wanted: each chunk of rows gives the weighted sums of its predictions
-# at the grid points, with no table of curves; finish(yhat) the estimate. Chunks of
-# native_sums_chunks-th of the rows (of native_sums_min_rows at least), for
-# progress and interrupts; they depend on the rows only, so the numbers do
-# not depend on the threads.
+# at the grid points, with no table of curves; finish(yhat) makes the
+# estimate. Chunks of a native_sums_chunks-th of the rows (native_sums_min_rows
+# at least), for progress and interrupts; they depend on the rows only, so
+# the numbers do not depend on the threads.
 partial_sums_request <- function(setup, js, grid, rows, w, finish) {
   chunks <- row_chunks(length(rows), max(native_sums_min_rows, ceiling(length(rows) / native_sums_chunks)))
   new_request(
