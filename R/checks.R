@@ -335,7 +335,8 @@ check_entry <- function(missing_x, n, names, fn, call) {
 
 check_flag <- function(x, arg, call) {
   if (!isTRUE(x) && !isFALSE(x)) {
-    cli::cli_abort("{.arg {arg}} must be {.code TRUE} or {.code FALSE}.", call = call)
+    shown <- if (is.atomic(x) && length(x) == 1L) x else format_value(x)
+    cli::cli_abort("{.arg {arg}} must be {.code TRUE} or {.code FALSE}, not {.val {shown}}.", call = call)
   }
   invisible(x)
 }

@@ -257,6 +257,8 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
              bandwidth = !is.null(bandwidth))
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "model_profile", env)
+  check_flag(keep_ice, "keep_ice", env)
+  check_flag(cluster_center, "cluster_center", env)
   # DALEX's positional order: model_profile(explainer, variables, N).
   if (is_explainer(x)) dalex_positional(sys.call(), sys.function(), env, parent.frame())
   variable_type <- check_variable_type(variable_type, env)
