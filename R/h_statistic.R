@@ -188,6 +188,7 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
   call <- match.call()
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "h_statistic", env)
+  local_seed(seed, env)
   engine <- rlang::arg_match(engine, error_call = env)
   inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
   inputs$bands <- check_bands(bands, level, B, env, types = c("none", "bootstrap"))

@@ -83,6 +83,7 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
   call <- match.call()
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "hidden_interactions", env)
+  local_seed(seed, env)
   engine <- rlang::arg_match(engine, error_call = env)
   if (missing(groups) || is.null(groups)) {
     cli::cli_abort("{.arg groups} is missing: give the columns (or vectors) that define subgroups.", call = env)

@@ -71,7 +71,15 @@
 #'   a name that is not a profiled variable is an error).
 #' @param label Label of the model in the result; by default the explainer's
 #'   label or the model's class.
-#' @param seed `NULL` or a number for a reproducible draw of the `N` rows.
+#' @param seed `NULL` or a number. With a number, the call runs on a
+#'   random-number stream seeded by it, so that the draw of the `N` rows
+#'   (and of bootstrap resamples) is reproducible, and so are the model's
+#'   own random draws, if its `predict()` makes any (ranger's does); the
+#'   session's stream is left exactly as it was before the call (a
+#'   `.Random.seed` is put back, or none is left where there was none).
+#'   With `NULL`, the call draws from the session's stream, and nothing is
+#'   promised about it: the draw of the rows advances it, and so may the
+#'   model's `predict()`.
 #' @param threads Number of threads of the C++ loops; see
 #'   [profile_threads()].
 #' @param memory_budget Memory, in MiB, that a call may use beyond the data
@@ -257,6 +265,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
              bandwidth = !is.null(bandwidth))
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "model_profile", env)
+  local_seed(seed, env)
   check_flag(keep_ice, "keep_ice", env)
   check_flag(cluster_center, "cluster_center", env)
   # DALEX's positional order: model_profile(explainer, variables, N).

@@ -78,6 +78,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   call <- match.call()
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "model_profile_2d", env)
+  local_seed(seed, env)
   variable_splits_type <- rlang::arg_match(variable_splits_type, error_call = env)
   type <- rlang::arg_match(type, error_call = env)
   level_order <- rlang::arg_match(level_order, error_call = env)

@@ -40,9 +40,11 @@
 #' Profiles average over `N` rows drawn without replacement from `data` when
 #' it has more (`N = NULL` uses all rows). With `seed = NULL` the draw uses,
 #' and advances, the session's random-number stream exactly as one call of
-#' `sample.int()` does; with a `seed` the draw is reproducible and the
-#' session's stream is restored afterwards. Nothing is drawn when all rows
-#' are used.
+#' `sample.int()` does (and the model's `predict()` may draw more: nothing
+#' is promised about the stream then); with a `seed` the draw is
+#' reproducible, the whole call runs on the seeded stream, and the
+#' session's stream is exactly as it was before the call, whatever the
+#' model's `predict()` drew. Nothing is drawn when all rows are used.
 #'
 #' @section AL for categorical variables:
 #' A categorical variable has no order that AL could accumulate along, so
