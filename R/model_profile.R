@@ -182,8 +182,13 @@
 #'     `labels` (one per profiled class), `class` (the profiled classes, or
 #'     `NULL`), `weights` (of the background rows, or `NULL`),
 #'     `engine` (`"native"` or `"predict"`, the one used),
-#'     `mean_prediction` (for AL profiles, the weighted mean prediction that
-#'     each profile is shifted by: one per profile label, named by it),
+#'     `mean_prediction` (for AL profiles, the shift each profile was
+#'     given: the weighted mean prediction over the background rows where
+#'     its variable is observed (over all subgroups' rows with
+#'     `al_shift = "common"`); one per profile label, named by it, or,
+#'     when the variables are missing in different rows and so have
+#'     different shifts, a matrix with a row per variable and a column per
+#'     label),
 #'     `n_predictions` (how many predictions were made),
 #'     `no_support` (grid points without support), `threads`, `call`,
 #'     `observed_group` (with subgroups: the subgroup of each row of

@@ -26,12 +26,9 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     data.frame(label = lab, group = if (grouped) p$level else NA_character_, class = classes,
                stringsAsFactors = FALSE)
   }))
-  means <- part_means(setup, s, parts, run$fitted)
-  if (!is.null(means)) names(means) <- label_parts$label
   raw <- run$raw
-  if (grouped && s$type == "accumulated" && al_shift == "common" && !is.null(means)) {
-    raw <- common_shift(setup, parts, raw, means)
-  }
+  if (grouped && s$type == "accumulated" && al_shift == "common") raw <- al_common_shift(raw)
+  means <- al_mean_prediction(raw, variables, label_parts$label)
   present <- variables[vapply(variables, function(v) any(vapply(raw, function(r) !is.null(r[[v]]), logical(1))), logical(1))]
   mixed <- mixed_scales(unlist(lapply(raw, function(r) lapply(r[present], function(e) e$x)), recursive = FALSE))
   agr <- list()
@@ -125,19 +122,6 @@ band_columns <- function(out, setup, e) {
   out
 }
 
-# The weighted mean prediction over each part's rows, one per profile label
-# (AL profiles, whose shift it is), or NULL when not every row was
-# predicted.
-part_means <- function(setup, s, parts, fitted) {
-  if (s$type != "accumulated" || is.null(fitted)) return(NULL)
-  out <- lapply(parts, function(p) {
-    if (anyNA(fitted[p$rows, ])) return(NULL)
-    mean_at(setup, fitted, p$rows)
-  })
-  if (any(vapply(out, is.null, logical(1)))) return(NULL)
-  unlist(out)
-}
-
 # The subgroup (level) of each of the sorted background rows `rows`.
 part_of_rows <- function(parts, rows) {
   level <- rep(vapply(parts, function(p) as.character(p$level), character(1)), lengths(lapply(parts, `[[`, "rows")))
@@ -158,24 +142,6 @@ prediction_quantiles <- function(setup, parts, fitted, labels) {
     for (c in seq_len(ncol(f))) out[[length(out) + 1L]] <- weighted_quantile7(f[, c], setup$weights[part$rows], p)
   }
   matrix(unlist(out), length(p), dimnames = list(NULL, labels))
-}
-
-# AL profiles of subgroups on the mean prediction over the rows of all of
-# them (DALEX's convention), not their own.
-common_shift <- function(setup, parts, raw, means) {
-  C <- setup$n_outputs
-  mps <- matrix(means, ncol = C, byrow = TRUE)
-  wsum <- vapply(parts, function(p) sum(setup$weights[p$rows]), numeric(1))
-  common <- colSums(wsum * mps) / sum(wsum)
-  lapply(seq_along(parts), function(p) {
-    lapply(raw[[p]], function(e) {
-      if (is.null(e)) return(e)
-      shift <- common - mps[p, ]
-      e$yhat <- e$yhat + rep(shift, each = nrow(e$yhat))
-      if (!is.null(e$reps)) e$reps <- e$reps + rep(shift, each = prod(dim(e$reps)[1:2]))
-      e
-    })
-  })
 }
 
 # The number of intervals used, variables x parts (NULL for estimators
