@@ -232,7 +232,7 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
       variables = variables,
       pair_variables = pw$variables, label = setup$label, labels = labels,
       class = setup$outputs$classes, N = setup$n, n_data = nrow(inputs$data), rows = setup$rows,
-      weights = if (setup$weighted) w, n_predictions = n_predictions + pw$n_predictions,
+      weights = if (setup$weighted) setup$case_weights, n_predictions = n_predictions + pw$n_predictions,
       threads = setup$threads, engine = setup$engine, call = call
     ),
     class = "mp_h_statistic"

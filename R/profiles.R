@@ -48,7 +48,7 @@ run_profiles <- function(setup, inputs, s, variables, parts, progress = NULL) {
   for (v in variables) {
     if (s$method == "kernel" && column_kind(inputs$data[[v]]) == "numeric") {
       bandwidth[[v]] <- s$bandwidth[[v]] %||%
-        weighted_bw_nrd0(setup$data[[v]], if (setup$weighted) setup$weights)
+        weighted_bw_nrd0(setup$data[[v]], if (setup$weighted) setup$case_weights)
     }
   }
   keep <- ice_kept(setup, s, grids, parts, variables)

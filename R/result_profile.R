@@ -66,7 +66,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     observed_group = if (grouped) part_of_rows(parts, rows),
     prediction_quantiles = prediction_quantiles(setup, parts, run$fitted, label_parts$label),
     mean_prediction = means, class = setup$outputs$classes, task = setup$adapter$task,
-    weights = if (setup$weighted) setup$weights[rows],
+    weights = if (setup$weighted) setup$case_weights[rows],
     n_predictions = run$n_predictions, no_support = no_support_list(raw, present),
     threads = setup$threads, engine = profile_engine(setup, s), groups = groups,
     steps = run$steps, call = call
@@ -96,7 +96,7 @@ bind_rows <- function(frames) {
 # and `_support_` (with `_groups_` for a subgroup).
 agr_frame <- function(setup, v, e, rows, labels, mixed, group = NULL) {
   G <- length(e$x)
-  w <- if (setup$weighted) setup$weights[rows]
+  w <- if (setup$weighted) setup$case_weights[rows]
   out <- data.frame(
     `_vname_` = v, `_label_` = rep(labels, each = G),
     `_x_` = rep(if (mixed) as.character(e$x) else e$x, length(labels)),
@@ -139,7 +139,7 @@ prediction_quantiles <- function(setup, parts, fitted, labels) {
   for (part in parts) {
     f <- fitted[part$rows, , drop = FALSE]
     if (anyNA(f)) return(NULL)
-    for (c in seq_len(ncol(f))) out[[length(out) + 1L]] <- weighted_quantile7(f[, c], setup$weights[part$rows], p)
+    for (c in seq_len(ncol(f))) out[[length(out) + 1L]] <- weighted_quantile7(f[, c], setup$case_weights[part$rows], p)
   }
   matrix(unlist(out), length(p), dimnames = list(NULL, labels))
 }
