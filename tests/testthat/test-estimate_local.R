@@ -211,7 +211,7 @@ test_that("kernel LD and AL keep their precision for data and bandwidths down to
     al <- model_profile(NULL, X, function(m, nd) f(nd), variables = "x", type = "accumulated",
                         method = "kernel", grid_points = 9, bandwidth = s, N = NULL)
     ref <- ref_al_kernel(f, X, "x", 9, s)
-    expect_equal(profile_of(al)$`_yhat_` - al$mean_prediction, ref$f, tolerance = 1e-10,
+    expect_equal(profile_of(al)$`_yhat_` - al$mean_prediction, ref$f, tolerance = 1e-12,
                  info = format(scale))
     # The default bandwidth (Silverman's rule) at that scale: the rule's
     # bandwidth of the unscaled data, scaled.
