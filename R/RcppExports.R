@@ -17,28 +17,28 @@ cpp_grid_sums <- function(y, G, w, threads, col) {
     .Call(`_modelprofiles_cpp_grid_sums`, y, G, w, threads, col)
 }
 
-cpp_kernel_sums <- function(y, z, x, w, dmin2, s, lag, threads, col) {
-    .Call(`_modelprofiles_cpp_kernel_sums`, y, z, x, w, dmin2, s, lag, threads, col)
+cpp_kernel_sums <- function(y, z, x, w, dmin, s, lag, threads, col) {
+    .Call(`_modelprofiles_cpp_kernel_sums`, y, z, x, w, dmin, s, lag, threads, col)
 }
 
-cpp_kernel_sums_moments <- function(y, z, x, w, dmin2, s, threads, col) {
-    .Call(`_modelprofiles_cpp_kernel_sums_moments`, y, z, x, w, dmin2, s, threads, col)
+cpp_kernel_sums_moments <- function(y, z, x, w, dmin, s, threads, col) {
+    .Call(`_modelprofiles_cpp_kernel_sums_moments`, y, z, x, w, dmin, s, threads, col)
 }
 
 cpp_grid_moments <- function(y, G, w, threads, col) {
     .Call(`_modelprofiles_cpp_grid_moments`, y, G, w, threads, col)
 }
 
-cpp_kernel_weights <- function(z, x, dmin2, s, threads) {
-    .Call(`_modelprofiles_cpp_kernel_weights`, z, x, dmin2, s, threads)
+cpp_kernel_weights <- function(z, x, dmin, s, threads) {
+    .Call(`_modelprofiles_cpp_kernel_weights`, z, x, dmin, s, threads)
 }
 
 cpp_group_sums <- function(y, w, off, threads, col) {
     .Call(`_modelprofiles_cpp_group_sums`, y, w, off, threads, col)
 }
 
-cpp_nearest_sq <- function(z, xs_sorted, threads) {
-    .Call(`_modelprofiles_cpp_nearest_sq`, z, xs_sorted, threads)
+cpp_nearest_dist <- function(z, xs_sorted, threads) {
+    .Call(`_modelprofiles_cpp_nearest_dist`, z, xs_sorted, threads)
 }
 
 cpp_affine_curves <- function(a, s, z, threads) {

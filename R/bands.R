@@ -111,7 +111,7 @@ band_limits <- function(yhat, level, se = NULL, reps = NULL) {
 # The bands of weighted means of ICE curves (PD, kernel LD, 2-D PD) are
 # accumulated chunk by chunk, as the means are, without keeping the
 # curves. `spec`: list(w (the rows' weights), kernel (NULL, or list(z, x,
-# dmin2, bandwidth) for kernel weights times w)). Analytic: each chunk's
+# dmin, bandwidth) for kernel weights times w)). Analytic: each chunk's
 # moments (grid_moments(), about the chunk's first row), combined exactly
 # at the end; bootstrap: the replicates' weighted sums, added up.
 
@@ -149,7 +149,7 @@ curve_band_update <- function(setup, k, y, G, rows, pos, spec, row = NULL) {
     num <- matrix(s[1L, ], G, ncol(s), byrow = TRUE) + outer(y$z, s[2L, ])
     return(list(bnum = num, bden = s[3L, , drop = FALSE]))
   }
-  kw <- if (!is.null(kern)) kernel_weights(kern$z, kern$x[pos], kern$dmin2, kern$bandwidth, setup$threads) * rep(w, each = G)
+  kw <- if (!is.null(kern)) kernel_weights(kern$z, kern$x[pos], kern$dmin, kern$bandwidth, setup$threads) * rep(w, each = G)
   num <- lapply(seq_len(C), function(c) {
     Y <- matrix(y[, c], G)
     if (is.null(kw)) Y %*% (counts * w) else (kw * Y) %*% counts

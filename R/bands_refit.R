@@ -17,7 +17,10 @@
 #'   `function(d) ranger::ranger(y ~ ., d, num.trees = 100)`).
 #' @param data The training data that `refit` is given resamples of.
 #' @param background The data frame the profile was computed from (its
-#'   `data` argument); `profile$rows` are its rows. By default `data`.
+#'   `data` argument); `profile$rows` are its rows. By default `data`. Its
+#'   rows `profile$rows` must hold the profile's background values
+#'   (`profile$observed`): a profile of test rows with refits on training
+#'   rows needs `background` = the test rows, and a mismatch is an error.
 #' @param predict_function `NULL` (each refitted model's own default) or a
 #'   function `function(model, newdata)`; a predict function given to
 #'   [model_profile()] is not reused, since it may hold the original model.
@@ -25,6 +28,12 @@
 #' @param level Confidence level of the bands.
 #' @param seed `NULL` or a number for reproducible resamples (and random
 #'   numbers in `refit`, such as a forest's).
+#' @details Each refitted model must predict what the profiled one did:
+#'   the same kind of model (regression, or classification with its
+#'   probabilities), the same profiled classes, as many outputs. A refit
+#'   that returns another kind (a classifier for a regression, a model of
+#'   other classes, classes instead of probabilities) is an error, since its
+#'   profiles would be on another scale than the profile's.
 #' @returns `profile` with percentile bands over the refits: columns
 #'   `_lower_` and `_upper_` of `agr_profiles`, `bands` (`type = "refit"`,
 #'   `level`, `B`) and `replicates`, the profiles of the refitted models (a
@@ -50,9 +59,7 @@ refit_bands <- function(profile, refit, data, background = data, predict_functio
   if (!is.data.frame(data) || nrow(data) < 2L) {
     cli::cli_abort("{.arg data} must be a data frame of training rows.", call = call)
   }
-  if (!is.data.frame(background) || nrow(background) < max(profile$rows)) {
-    cli::cli_abort("{.arg background} must be the data frame {.arg profile} was computed from.", call = call)
-  }
+  check_refit_background(profile, background, call)
   bands <- check_bands("bootstrap", level, B, call)
   bg <- background[profile$rows, , drop = FALSE]
   run <- function(idx) {
@@ -60,8 +67,9 @@ refit_bands <- function(profile, refit, data, background = data, predict_functio
     refit_profile(profile, model, bg, predict_function)
   }
   draws <- function() lapply(seq_len(bands$B), function(b) sample.int(nrow(data), replace = TRUE))
-  yhat <- if (is.null(seed)) run_refits(draws(), run) else with_seed(seed, run_refits(draws(), run))
-  R <- do.call(cbind, yhat)
+  out <- if (is.null(seed)) run_refits(draws(), run) else with_seed(seed, run_refits(draws(), run))
+  for (b in seq_along(out)) check_refit_kind(profile, out[[b]], b, call)
+  R <- do.call(cbind, lapply(out, `[[`, "yhat"))
   if (!is.matrix(R) || nrow(R) != nrow(profile$agr_profiles)) {
     cli::cli_abort("The refitted models' profiles do not match {.arg profile}'s rows.", call = call)
   }
@@ -95,21 +103,109 @@ run_refits <- function(draws, run) {
   })
 }
 
+# `background` must be the data the profile was computed from: its rows
+# profile$rows hold the profile's background values (profile$observed) of
+# the profiled variables, value for value (missing where they are).
+check_refit_background <- function(profile, background, call) {
+  why <- "{.arg background} must be the data frame {.arg profile} was computed from (the {.arg data} of {.fn model_profile})."
+  if (!is.data.frame(background)) {
+    cli::cli_abort(c(why, x = "It is {.cls {class(background)[1L]}}, not a data frame."), call = call)
+  }
+  if (nrow(background) < max(profile$rows)) {
+    cli::cli_abort(c(why, x = "It has {nrow(background)} rows; {.arg profile} used rows up to {max(profile$rows)}."),
+                   call = call)
+  }
+  absent <- setdiff(profile$variables, names(background))
+  if (length(absent)) {
+    cli::cli_abort(c(why, x = "It has no column {.field {absent}}."), call = call)
+  }
+  obs <- profile$observed
+  if (is.null(obs)) return(invisible())
+  for (v in intersect(profile$variables, names(obs))) {
+    mine <- background[[v]][profile$rows]
+    theirs <- obs[[v]]
+    bad <- which(!same_values(mine, theirs))
+    if (length(bad)) {
+      i <- bad[1L]
+      cli::cli_abort(c(
+        why,
+        x = "Its rows {.code profile$rows} differ from the profile's background rows in {.field {v}}: {length(bad)} of {length(theirs)} value{?s} (the first in row {profile$rows[i]}: {format_cell(mine[i])} in {.arg background}, {format_cell(theirs[i])} in the profile).",
+        i = "Give the profiled rows as {.arg background} (by default it is {.arg data}, the training rows)."
+      ), call = call)
+    }
+  }
+  invisible()
+}
+
+# Are x and y (a column, and the same column as kept in a profile) the same
+# value for value, missing where they are? Numbers (and dates, times) as
+# numbers, anything else as text.
+same_values <- function(x, y) {
+  if (length(x) != length(y)) return(rep(FALSE, max(length(x), length(y))))
+  num <- function(v) (is.numeric(v) || inherits(v, c("Date", "POSIXt", "difftime"))) && !is.factor(v)
+  if (num(x) && num(y)) {
+    a <- as.double(x)
+    b <- as.double(y)
+  } else {
+    a <- as.character(x)
+    b <- as.character(y)
+  }
+  (is.na(a) & is.na(b)) | (!is.na(a) & !is.na(b) & a == b)
+}
+
+format_cell <- function(x) if (is.na(x)) "NA" else format(x, digits = 8)
+
+# A refit's profile (refit_profile()) must be of the kind of `profile`:
+# the same task (when known), classes and number of outputs.
+check_refit_kind <- function(profile, r, b, call) {
+  kind <- function(task, class, n) {
+    what <- if (length(class)) {
+      paste0("the probabilit", if (length(class) > 1L) "ies" else "y", " of class",
+             if (length(class) > 1L) "es", " ", paste0("\"", class, "\"", collapse = ", "))
+    } else {
+      "one number per row"
+    }
+    paste0(what, if (!is.null(task)) paste0(" (", task, ")"), ", ", n, " profile", if (n != 1L) "s", " per variable")
+  }
+  same <- identical(r$class, profile$class) && identical(r$n_labels, length(profile$labels)) &&
+    (is.null(profile$task) || identical(r$task, profile$task))
+  if (same) return(invisible())
+  cli::cli_abort(c(
+    "The model that {.arg refit} returned in refit {b} predicts another kind of thing than the profiled model.",
+    x = "Refit {b}: {kind(r$task, r$class, r$n_labels)}; {.arg profile}: {kind(profile$task, profile$class, length(profile$labels))}.",
+    i = "{.arg refit} must return a model of the profiled model's kind, whose predictions are on the profile's scale."
+  ), call = call)
+}
+
 # The profile of `model` with the settings of `profile`, on its background
-# rows `bg`: its `_yhat_`, in the order of profile$agr_profiles.
+# rows `bg`: list(yhat (its `_yhat_`, in the order of profile$agr_profiles,
+# or NULL when its rows differ), task, class, n_labels (what it predicts)).
 refit_profile <- function(profile, model, bg, predict_function) {
   s <- profile$settings
   numeric_vars <- profile$variables[vapply(profile$variables, function(v) {
     column_kind(bg[[v]]) == "numeric"
   }, logical(1))]
   splits <- if (s$type != "accumulated") profile$grids else if (s$method == "interval") profile$grids[numeric_vars]
-  p <- suppressMessages(model_profile(
+  p <- refit_model_profile(
     model, bg, predict_function = predict_function, variables = profile$variables, type = s$type,
     N = NULL, method = s$method, grid_points = s$grid_points, variable_splits = splits,
     intervals = s$intervals, bandwidth = profile$bandwidth, keep_ice = FALSE,
     level_order = s$level_order, na_level = s$na_level, weights = profile$weights,
     class = profile$class, label = profile$label
-  ))
-  if (!identical(nrow(p$agr_profiles), nrow(profile$agr_profiles))) return(NULL)
-  p$agr_profiles$`_yhat_`
+  )
+  kind <- list(task = p$task, class = p$class, n_labels = length(p$labels))
+  if (!identical(nrow(p$agr_profiles), nrow(profile$agr_profiles))) return(c(list(yhat = NULL), kind))
+  c(list(yhat = p$agr_profiles$`_yhat_`), kind)
+}
+
+# model_profile() of a refitted model, its messages muffled; its error
+# (a model that predicts classes, or not the profiled classes) says that a
+# model `refit` returned failed, and why.
+refit_model_profile <- function(model, ...) {
+  tryCatch(suppressMessages(model_profile(model, ...)), error = function(e) {
+    cli::cli_abort(c(
+      "The model that {.arg refit} returned cannot be profiled as {.arg profile} was.",
+      i = "{.arg refit} must return a model of the profiled model's kind, whose predictions are on the profile's scale."
+    ), parent = e, call = NULL)
+  })
 }

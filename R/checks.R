@@ -39,6 +39,29 @@ resolve_weights <- function(weights, x, data, call) {
   weights
 }
 
+# The weights of a setup's arithmetic. Every mean, kernel sum and standard
+# error depends only on the ratios of the weights, but products of weights
+# so small (or so large) that they leave the normal range of doubles lose
+# bits (subnormal) or overflow: w y for w near the smallest normal double
+# and |y| < 1, w^2 in the standard errors. So `setup$weights` are the case
+# weights of the background rows times a power of two (exact) that brings
+# the largest into [1, 2) when it lies outside [2^-64, 2^64], and are the
+# case weights themselves otherwise (nothing changes for ordinary weights).
+# `setup$case_weights` keeps the weights as given: for what reads them as
+# frequencies (grids, bandwidths, subgroups' bins, `_support_`) and what
+# reports them.
+scale_weights <- function(setup) {
+  w <- setup$weights
+  setup$case_weights <- w
+  m <- if (length(w)) max(w) else 1
+  if (!(m > 0) || (m >= 2^-64 && m <= 2^64)) return(setup)
+  e <- -floor(log2(m))
+  # (2^e in two factors: 2^e alone overflows for subnormal weights.)
+  h <- trunc(e / 2)
+  setup$weights <- w * 2^h * 2^(e - h)
+  setup
+}
+
 # Background rows with positive weight (a row of weight 0 is as absent).
 weighted_rows <- function(rows, weights, call) {
   if (is.null(weights)) return(rows)
@@ -335,7 +358,8 @@ check_entry <- function(missing_x, n, names, fn, call) {
 
 check_flag <- function(x, arg, call) {
   if (!isTRUE(x) && !isFALSE(x)) {
-    cli::cli_abort("{.arg {arg}} must be {.code TRUE} or {.code FALSE}.", call = call)
+    shown <- if (is.atomic(x) && length(x) == 1L) x else format_value(x)
+    cli::cli_abort("{.arg {arg}} must be {.code TRUE} or {.code FALSE}, not {.val {shown}}.", call = call)
   }
   invisible(x)
 }

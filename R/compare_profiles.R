@@ -44,7 +44,9 @@
 #' @param grid_points Maximum number of grid points per numeric variable of
 #'   the PD and LD profiles.
 #' @param seed `NULL` or a number: the draw of the `N` rows, the same for
-#'   the three profiles.
+#'   the three profiles. As for [model_profile()], with a number the
+#'   session's random-number stream is left exactly as it was; with `NULL`
+#'   nothing is promised about it.
 #' @param ... Must be empty.
 #' @returns An object of class `mp_comparison`: a list with `distances`, a
 #'   data frame with one row per variable (`variable`, `label`, `pd_al`,
@@ -81,6 +83,7 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
   call <- match.call()
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "compare_profiles", env)
+  local_seed(seed, env)
   engine <- rlang::arg_match(engine, error_call = env)
   inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
   inputs$bands <- check_bands(bands, level, B, env, types = c("none", "bootstrap"))

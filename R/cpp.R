@@ -20,14 +20,14 @@ grid_sums <- function(y, G, w, threads, output = 1L) {
 
 # Kernel-weighted sums of output `output` of an observation-major G x m table
 # (with lag, of its consecutive grid differences): list(num, den).
-kernel_sums <- function(y, z, x, w, dmin2, bandwidth, lag, threads, output = 1L) {
-  cpp_kernel_sums(y, z, x, w, dmin2, bandwidth, lag, threads, output - 1L)
+kernel_sums <- function(y, z, x, w, dmin, bandwidth, lag, threads, output = 1L) {
+  cpp_kernel_sums(y, z, x, w, dmin, bandwidth, lag, threads, output - 1L)
 }
 
 # kernel_sums() (lag = FALSE) with the moments of grid_moments() for its
 # kernel weights, in one pass: list(num, den, shift, q1, q2, k2).
-kernel_sums_moments <- function(y, z, x, w, dmin2, bandwidth, threads, output = 1L) {
-  cpp_kernel_sums_moments(y, z, x, w, dmin2, bandwidth, threads, output - 1L)
+kernel_sums_moments <- function(y, z, x, w, dmin, bandwidth, threads, output = 1L) {
+  cpp_kernel_sums_moments(y, z, x, w, dmin, bandwidth, threads, output - 1L)
 }
 
 # Moments of output `output` of an observation-major G x m table for the
@@ -39,8 +39,8 @@ grid_moments <- function(y, G, w, threads, output = 1L) {
 
 # The kernel weights of kernel_sums() (without the rows' weights w): a
 # G x m matrix.
-kernel_weights <- function(z, x, dmin2, bandwidth, threads) {
-  cpp_kernel_weights(as.double(z), as.double(x), dmin2, bandwidth, threads)
+kernel_weights <- function(z, x, dmin, bandwidth, threads) {
+  cpp_kernel_weights(as.double(z), as.double(x), dmin, bandwidth, threads)
 }
 
 # Weighted sums of output `output` of y over consecutive groups of rows,
@@ -49,8 +49,8 @@ group_sums <- function(y, w, offsets, threads, output = 1L) {
   cpp_group_sums(y, w, as.integer(offsets), threads, output - 1L)
 }
 
-# Squared distance from each z to the nearest of the sorted values xs.
-nearest_sq <- function(z, xs_sorted, threads) cpp_nearest_sq(z, xs_sorted, threads)
+# Distance from each z to the nearest of the sorted values xs.
+nearest_dist <- function(z, xs_sorted, threads) cpp_nearest_dist(z, xs_sorted, threads)
 
 # The interval (1-based, ALEPlot's rule) of each x among sorted edges; NA
 # outside them.

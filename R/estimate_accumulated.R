@@ -9,6 +9,65 @@ mean_at <- function(setup, fitted, rows) {
   weighted_col_means(fitted[rows, , drop = FALSE], setup$weights[rows])
 }
 
+# The shift an AL estimate was given, kept with it: `shift`, the mean
+# prediction `mp` (per output) over the background rows `rows` it was
+# taken over (those where the variable is observed), and `shift_weight`,
+# the sum of their weights (to pool the shifts of subgroups).
+al_shift_fields <- function(setup, mp, rows) {
+  list(shift = unname(as.double(mp)), shift_weight = sum(setup$weights[rows]))
+}
+
+# AL profiles of subgroups on a shift common to them (al_shift = "common",
+# DALEX's convention): per variable, the mean prediction over the rows of
+# all subgroups in which it is profiled (the subgroups' shifts pooled with
+# their weights), instead of each subgroup's own. `raw`: per part, per
+# variable, the estimates (NULL where not profiled).
+al_common_shift <- function(raw) {
+  vars <- unique(unlist(lapply(raw, names)))
+  for (v in vars) {
+    have <- which(vapply(raw, function(r) !is.null(r[[v]]$shift), logical(1)))
+    if (!length(have)) next
+    W <- vapply(raw[have], function(r) r[[v]]$shift_weight, numeric(1))
+    S <- do.call(rbind, lapply(raw[have], function(r) r[[v]]$shift))
+    common <- colSums(W * S) / sum(W)
+    for (p in have) {
+      e <- raw[[p]][[v]]
+      d <- common - e$shift
+      e$yhat <- e$yhat + rep(d, each = nrow(e$yhat))
+      if (!is.null(e$reps)) e$reps <- e$reps + rep(d, each = prod(dim(e$reps)[1:2]))
+      e$shift <- common
+      raw[[p]][[v]] <- e
+    }
+  }
+  raw
+}
+
+# The `mean_prediction` of an AL result: the shift each profile was given
+# (al_shift_fields(), after al_common_shift()). A vector named by the
+# profile labels (`labels`: the outputs of each part in turn) when every
+# variable has the same shift within a label (always, unless the variables
+# are missing in different rows); else a matrix with a row per variable
+# and a column per label (NA where a variable is not profiled). NULL for
+# the profiles that are not shifted (PD, LD).
+al_mean_prediction <- function(raw, variables, labels) {
+  C <- length(labels) %/% max(1L, length(raw))
+  M <- matrix(NA_real_, length(variables), length(labels), dimnames = list(variables, labels))
+  for (p in seq_along(raw)) {
+    for (v in variables) {
+      sh <- raw[[p]][[v]]$shift
+      if (!is.null(sh)) M[v, (p - 1L) * C + seq_len(C)] <- sh
+    }
+  }
+  M <- M[rowSums(!is.na(M)) > 0L, , drop = FALSE]
+  if (!nrow(M)) return(NULL)
+  one <- apply(M, 2L, function(m) {
+    m <- m[!is.na(m)]
+    if (length(m) && all(m == m[1L])) m[1L] else NA_real_
+  })
+  if (!anyNA(one)) return(one)
+  M
+}
+
 # Interval AL of column j: two predictions per row, at the edges of its
 # interval (Apley's edges of the observed rows among `rows`, or the user's
 # `edges`, outside which rows are left out with a warning): list(x (the
@@ -77,7 +136,8 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
         bands[[c]] <- al_interval_bands(setup, acc$dy[, c], k, w, K, s, rows, fitted[observed, c],
                                         observed, setup$weights[observed])
       }
-      c(list(x = edge_values, yhat = yhat, intervals = K), bind_output_bands(bands))
+      c(list(x = edge_values, yhat = yhat, intervals = K), al_shift_fields(setup, mp, observed),
+        bind_output_bands(bands))
     },
     native = native
   )
@@ -112,7 +172,7 @@ accumulated_kernel_request <- function(setup, j, grid_points, rows, bandwidth, k
       }
     }
     c(list(x = column_values(col, z), yhat = yhat, ice = if (keep_ice) k$ice, ice_rows = k$rows),
-      bind_output_bands(bands))
+      al_shift_fields(setup, mp, k$rows), bind_output_bands(bands))
   })
 }
 
@@ -160,7 +220,7 @@ accumulated_levels_request <- function(setup, j, levels, rows, fitted, na_level 
         yhat[, c] <- g - sum(g * p) / sum(p) + mp[c]
         bands[[c]] <- al_levels_bands(setup, acc$d[, c], pos, pair, o, w, f[, c], rows, K)
       }
-      c(list(x = levels, yhat = yhat), bind_output_bands(bands))
+      c(list(x = levels, yhat = yhat), al_shift_fields(setup, mp, rows), bind_output_bands(bands))
     },
     native = native
   )

@@ -23,7 +23,7 @@ whole_part <- function(setup) list(list(level = NA_character_, rows = seq_len(se
 # min_size with a message (of class modelprofiles_small_groups).
 group_parts <- function(setup, values, bins, min_size, title) {
   call <- setup$call
-  g <- group_factor(values[setup$rows], bins, if (setup$weighted) setup$weights)
+  g <- group_factor(values[setup$rows], bins, if (setup$weighted) setup$case_weights)
   if (anyNA(g)) {
     mp_warn("{sum(is.na(g))} background row{?s} with a missing {.field {title}} {?is/are} left out of the subgroups.", call = call)
   }

@@ -14,7 +14,7 @@ observed_rows <- function(setup, j, rows, na_level = FALSE) {
 # Kernel-weighted sums over the ICE curves of column j on `grid` (of the
 # predictions, or with lag = TRUE of their consecutive grid differences)
 # for the observed rows among `rows`; finish(k) gets list(num (G x
-# outputs), den (G), ice, rows, x, w, dmin2, kw, bands), kw() the G x m
+# outputs), den (G), ice, rows, x, w, dmin, kw, bands), kw() the G x m
 # kernel weights times the rows' weights, bands those of the means (LD).
 kernel_request <- function(setup, j, grid, rows, bandwidth, lag, keep_ice, finish, native = TRUE) {
   rows <- observed_rows(setup, j, rows)
@@ -24,7 +24,7 @@ kernel_request <- function(setup, j, grid, rows, bandwidth, lag, keep_ice, finis
   z <- as.double(grid)
   G <- length(grid)
   C <- setup$n_outputs
-  dmin2 <- nearest_sq(z, sort(x), setup$threads)
+  dmin <- nearest_dist(z, sort(x), setup$threads)
   curve_request(
     setup, j, list(column_values(col, grid)), rows,
     reduce_block = function(pos, y) {
@@ -35,9 +35,9 @@ kernel_request <- function(setup, j, grid, rows, bandwidth, lag, keep_ice, finis
       moments <- list()
       for (c in seq_len(C)) {
         s <- if (fused) {
-          kernel_sums_moments(y, z, x[pos], w[pos], dmin2, bandwidth, setup$threads, c)
+          kernel_sums_moments(y, z, x[pos], w[pos], dmin, bandwidth, setup$threads, c)
         } else {
-          kernel_sums(y, z, x[pos], w[pos], dmin2, bandwidth, lag, setup$threads, c)
+          kernel_sums(y, z, x[pos], w[pos], dmin, bandwidth, lag, setup$threads, c)
         }
         num[, c] <- s$num
         if (fused) moments[[c]] <- s[c("shift", "q1", "q2", "k2")]
@@ -47,14 +47,14 @@ kernel_request <- function(setup, j, grid, rows, bandwidth, lag, keep_ice, finis
     },
     init = function() list(num = matrix(0, G, C), den = matrix(0, G, 1L)),
     finish = function(acc) {
-      kw <- function() kernel_weights(z, x, dmin2, bandwidth, setup$threads) * rep(w, each = G)
+      kw <- function() kernel_weights(z, x, dmin, bandwidth, setup$threads) * rep(w, each = G)
       bands <- if (!lag) curve_band_finish(setup, acc, acc$num / acc$den[, 1L], acc$den[, 1L])
       finish(list(num = acc$num, den = acc$den[, 1L], ice = acc$ice, rows = rows, x = x, w = w,
-                  dmin2 = dmin2, kw = kw, bands = bands))
+                  dmin = dmin, kw = kw, bands = bands))
     },
     # (Kernel AL's bands need each row's curve; LD's are accumulated.)
     keep = keep_ice || (lag && curves_for_bands(setup)), native = native,
-    bands = if (!lag) list(w = w, kernel = list(z = z, x = x, dmin2 = dmin2, bandwidth = bandwidth))
+    bands = if (!lag) list(w = w, kernel = list(z = z, x = x, dmin = dmin, bandwidth = bandwidth))
   )
 }
 
@@ -65,7 +65,7 @@ local_kernel_request <- function(setup, j, grid, rows, bandwidth, keep_ice, nati
     yhat <- k$num / k$den
     # (The nearest rows weigh 1, so the denominator is positive; one that is
     # not would be NA, as documented, never NaN.)
-    no_support <- sqrt(k$dmin2) > kernel_support * bandwidth | !(k$den > 0)
+    no_support <- k$dmin > kernel_support * bandwidth | !(k$den > 0)
     yhat[no_support, ] <- NA_real_
     c(list(x = grid, yhat = yhat, ice = k$ice, ice_rows = k$rows, no_support = no_support),
       na_where(k$bands, no_support))

@@ -257,13 +257,27 @@ weighted_quantile7 <- function(x, w, p) {
 # standard deviation (divisor sum(w) - 1), the weighted type-7 interquartile
 # range and n = sum(w). Integer weights give bw.nrd0() of the repeated
 # values; weights of 1 (or none) give bw.nrd0(x) itself.
+# Values at a scale where squares leave the range of doubles (largest
+# |x| outside [2^-64, 2^64], e.g. data near 1e-160) are first multiplied by
+# a power of two that brings it into [1, 2), exactly, and the bandwidth
+# divided by it: the same numbers as at an ordinary scale.
 weighted_bw_nrd0 <- function(x, w = NULL) {
   x <- scale_numbers(x, x)
   ok <- !is.na(x)
   if (!is.null(w)) ok <- ok & w > 0
   x <- x[ok]
-  if (is.null(w) || all(w[ok] == 1)) return(stats::bw.nrd0(x))
-  w <- w[ok]
+  w <- if (!is.null(w)) w[ok]
+  m <- if (length(x)) max(abs(x)) else 0
+  if (is.finite(m) && m > 0 && (m < 2^-64 || m > 2^64)) {
+    e <- -floor(log2(m))
+    h <- trunc(e / 2)
+    return(bw_nrd0_of(x * 2^h * 2^(e - h), w) / 2^h / 2^(e - h))
+  }
+  bw_nrd0_of(x, w)
+}
+
+bw_nrd0_of <- function(x, w) {
+  if (is.null(w) || all(w == 1)) return(stats::bw.nrd0(x))
   n <- sum(w)
   if (n < 2) stop("need at least 2 data points")
   m <- sum(w * x) / n

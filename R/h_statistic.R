@@ -188,6 +188,7 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
   call <- match.call()
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "h_statistic", env)
+  local_seed(seed, env)
   engine <- rlang::arg_match(engine, error_call = env)
   inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
   inputs$bands <- check_bands(bands, level, B, env, types = c("none", "bootstrap"))
@@ -231,7 +232,7 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
       variables = variables,
       pair_variables = pw$variables, label = setup$label, labels = labels,
       class = setup$outputs$classes, N = setup$n, n_data = nrow(inputs$data), rows = setup$rows,
-      weights = if (setup$weighted) w, n_predictions = n_predictions + pw$n_predictions,
+      weights = if (setup$weighted) setup$case_weights, n_predictions = n_predictions + pw$n_predictions,
       threads = setup$threads, engine = setup$engine, call = call
     ),
     class = "mp_h_statistic"

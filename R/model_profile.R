@@ -71,7 +71,15 @@
 #'   a name that is not a profiled variable is an error).
 #' @param label Label of the model in the result; by default the explainer's
 #'   label or the model's class.
-#' @param seed `NULL` or a number for a reproducible draw of the `N` rows.
+#' @param seed `NULL` or a number. With a number, the call runs on a
+#'   random-number stream seeded by it, so that the draw of the `N` rows
+#'   (and of bootstrap resamples) is reproducible, and so are the model's
+#'   own random draws, if its `predict()` makes any (ranger's does); the
+#'   session's stream is left exactly as it was before the call (a
+#'   `.Random.seed` is put back, or none is left where there was none).
+#'   With `NULL`, the call draws from the session's stream, and nothing is
+#'   promised about it: the draw of the rows advances it, and so may the
+#'   model's `predict()`.
 #' @param threads Number of threads of the C++ loops; see
 #'   [profile_threads()].
 #' @param memory_budget Memory, in MiB, that a call may use beyond the data
@@ -188,8 +196,13 @@
 #'     `labels` (one per profiled class), `class` (the profiled classes, or
 #'     `NULL`), `weights` (of the background rows, or `NULL`),
 #'     `engine` (`"native"` or `"predict"`, the one used),
-#'     `mean_prediction` (for AL profiles, the weighted mean prediction that
-#'     each profile is shifted by: one per profile label, named by it),
+#'     `mean_prediction` (for AL profiles, the shift each profile was
+#'     given: the weighted mean prediction over the background rows where
+#'     its variable is observed (over all subgroups' rows with
+#'     `al_shift = "common"`); one per profile label, named by it, or,
+#'     when the variables are missing in different rows and so have
+#'     different shifts, a matrix with a row per variable and a column per
+#'     label),
 #'     `n_predictions` (how many predictions were made),
 #'     `no_support` (grid points without support), `threads`, `call`,
 #'     `observed_group` (with subgroups: the subgroup of each row of
@@ -271,6 +284,9 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
              bandwidth = !is.null(bandwidth))
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "model_profile", env)
+  local_seed(seed, env)
+  check_flag(keep_ice, "keep_ice", env)
+  check_flag(cluster_center, "cluster_center", env)
   # DALEX's positional order: model_profile(explainer, variables, N).
   if (is_explainer(x)) dalex_positional(sys.call(), sys.function(), env, parent.frame())
   variable_type <- check_variable_type(variable_type, env)

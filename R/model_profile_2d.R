@@ -81,6 +81,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   call <- match.call()
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "model_profile_2d", env)
+  local_seed(seed, env)
   variable_splits_type <- rlang::arg_match(variable_splits_type, error_call = env)
   type <- rlang::arg_match(type, error_call = env)
   level_order <- rlang::arg_match(level_order, error_call = env)
@@ -118,7 +119,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
         stats::setNames(lapply(res, `[[`, "intervals"), vapply(pairs, paste, character(1), collapse = ":"))
       },
       engine = setup$engine, label = setup$label, labels = output_labels(setup),
-      class = setup$outputs$classes, weights = if (setup$weighted) setup$weights, N = setup$n,
+      class = setup$outputs$classes, weights = if (setup$weighted) setup$case_weights, N = setup$n,
       n_data = nrow(inputs$data), rows = setup$rows,
       observed = as.data.frame(setup$data[all_vars], stringsAsFactors = FALSE, optional = TRUE),
       n_predictions = sum(attr(res, "n_predictions")), threads = setup$threads, call = call
@@ -227,7 +228,7 @@ pair_maker <- function(setup, pr, type, grids, intervals, level_order) {
 pair_frame <- function(setup, pr, g1, g2, yhat, bands = list()) {
   labels <- output_labels(setup)
   G <- length(g1) * length(g2)
-  w <- if (setup$weighted) setup$weights
+  w <- if (setup$weighted) setup$case_weights
   cells <- cell_index(setup$data[[pr[1]]], g1) + length(g1) * (cell_index(setup$data[[pr[2]]], g2) - 1L)
   support <- if (is.null(w)) tabulate(cells, G) else weighted_counts(cells, w, G)
   out <- data.frame(

@@ -40,9 +40,11 @@
 #' Profiles average over `N` rows drawn without replacement from `data` when
 #' it has more (`N = NULL` uses all rows). With `seed = NULL` the draw uses,
 #' and advances, the session's random-number stream exactly as one call of
-#' `sample.int()` does; with a `seed` the draw is reproducible and the
-#' session's stream is restored afterwards. Nothing is drawn when all rows
-#' are used.
+#' `sample.int()` does (and the model's `predict()` may draw more: nothing
+#' is promised about the stream then); with a `seed` the draw is
+#' reproducible, the whole call runs on the seeded stream, and the
+#' session's stream is exactly as it was before the call, whatever the
+#' model's `predict()` drew. Nothing is drawn when all rows are used.
 #'
 #' @section AL for categorical variables:
 #' A categorical variable has no order that AL could accumulate along, so
@@ -64,8 +66,12 @@
 #' so that the increments between edges equal `ALEPlot::ALEPlot()`'s), then
 #' shifted by the mean prediction over the background rows, so that PD, LD and
 #' AL profiles are on the scale of the predictions and can be drawn in one
-#' chart. Subtract `result$mean_prediction` to get ALEPlot's values. The mean prediction
-#' costs one prediction per background row, once per call.
+#' chart. Subtract `result$mean_prediction` to get ALEPlot's values: it is
+#' always the shift that was applied, the mean prediction over the rows
+#' where the variable is observed (a matrix with a row per variable when
+#' variables are missing in different rows, see the section on missing
+#' values). The mean prediction costs one prediction per background row,
+#' once per call.
 #'
 #' @section Bandwidth and support:
 #' The kernel methods use a Gaussian kernel whose standard deviation is, per
@@ -90,7 +96,8 @@
 #'   profiles need each row's own value: rows with a missing value are left
 #'   out of that variable's profile, with one warning that says how many
 #'   (they are not predicted, and an AL profile is then shifted by the mean
-#'   prediction over the rows it uses). This holds for every engine. For a
+#'   prediction over the rows it uses, the shift `$mean_prediction`
+#'   reports). This holds for every engine. For a
 #'   categorical variable, `na_level = TRUE` makes the missing values a level
 #'   of their own instead (the grid point `NA`, last, or placed by similarity
 #'   for AL): PD sets the column to `NA` (the model must accept it), LD

@@ -37,18 +37,12 @@ profile_engine <- function(setup, s) {
 run_profiles <- function(setup, inputs, s, variables, parts, progress = NULL) {
   js <- match(variables, names(setup$data))
   nm <- if (identical(s$splits_type, "splits")) splits_model(setup)
-  grids <- lapply(stats::setNames(variables, variables), function(v) {
-    if (s$type == "accumulated" && is.null(s$splits[[v]])) return(NULL)
-    if (!is.null(s$splits[[v]])) return(s$splits[[v]])
-    x <- inputs$data[[v]]
-    if (!is.null(nm) && column_kind(x) == "numeric") return(split_grid(nm, x, v))
-    make_grid(x, s$grid_points, s$splits_type, s$na_level, inputs$weights)
-  })
+  grids <- profile_grids(inputs, s, variables, nm)
   bandwidth <- list()
   for (v in variables) {
     if (s$method == "kernel" && column_kind(inputs$data[[v]]) == "numeric") {
       bandwidth[[v]] <- s$bandwidth[[v]] %||%
-        weighted_bw_nrd0(setup$data[[v]], if (setup$weighted) setup$weights)
+        weighted_bw_nrd0(setup$data[[v]], if (setup$weighted) setup$case_weights)
     }
   }
   keep <- ice_kept(setup, s, grids, parts, variables)
@@ -73,6 +67,20 @@ run_profiles <- function(setup, inputs, s, variables, parts, progress = NULL) {
   list(raw = raw, grids = grids, bandwidth = bandwidth, fitted = fitted$values,
        n_predictions = sum(attr(res, "n_predictions")) + fitted$n,
        steps = if (!is.null(nm) && s$type == "partial") split_steps(nm))
+}
+
+# The grid of each variable (NULL for interval AL, whose edges come from
+# its rows): the user's (s$splits), the split values of a tree ensemble
+# `nm` (splits_model(), for "splits" grids), or make_grid()'s of all rows
+# of the data. `inputs` (setup_inputs()) gives the data.
+profile_grids <- function(inputs, s, variables, nm = NULL) {
+  lapply(stats::setNames(variables, variables), function(v) {
+    if (s$type == "accumulated" && is.null(s$splits[[v]])) return(NULL)
+    if (!is.null(s$splits[[v]])) return(s$splits[[v]])
+    x <- inputs$data[[v]]
+    if (!is.null(nm) && column_kind(x) == "numeric") return(split_grid(nm, x, v))
+    make_grid(x, s$grid_points, s$splits_type, s$na_level, inputs$weights)
+  })
 }
 
 # Which ICE curves are kept: in order, while all of them together fit in

@@ -26,12 +26,9 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     data.frame(label = lab, group = if (grouped) p$level else NA_character_, class = classes,
                stringsAsFactors = FALSE)
   }))
-  means <- part_means(setup, s, parts, run$fitted)
-  if (!is.null(means)) names(means) <- label_parts$label
   raw <- run$raw
-  if (grouped && s$type == "accumulated" && al_shift == "common" && !is.null(means)) {
-    raw <- common_shift(setup, parts, raw, means)
-  }
+  if (grouped && s$type == "accumulated" && al_shift == "common") raw <- al_common_shift(raw)
+  means <- al_mean_prediction(raw, variables, label_parts$label)
   present <- variables[vapply(variables, function(v) any(vapply(raw, function(r) !is.null(r[[v]]), logical(1))), logical(1))]
   mixed <- mixed_scales(unlist(lapply(raw, function(r) lapply(r[present], function(e) e$x)), recursive = FALSE))
   agr <- list()
@@ -68,8 +65,8 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     observed = as.data.frame(lapply(setup$data[present], `[`, rows), stringsAsFactors = FALSE, optional = TRUE),
     observed_group = if (grouped) part_of_rows(parts, rows),
     prediction_quantiles = prediction_quantiles(setup, parts, run$fitted, label_parts$label),
-    mean_prediction = means, class = setup$outputs$classes,
-    weights = if (setup$weighted) setup$weights[rows],
+    mean_prediction = means, class = setup$outputs$classes, task = setup$adapter$task,
+    weights = if (setup$weighted) setup$case_weights[rows],
     n_predictions = run$n_predictions, no_support = no_support_list(raw, present),
     threads = setup$threads, engine = profile_engine(setup, s), groups = groups,
     steps = run$steps, call = call
@@ -99,7 +96,7 @@ bind_rows <- function(frames) {
 # and `_support_` (with `_groups_` for a subgroup).
 agr_frame <- function(setup, v, e, rows, labels, mixed, group = NULL) {
   G <- length(e$x)
-  w <- if (setup$weighted) setup$weights[rows]
+  w <- if (setup$weighted) setup$case_weights[rows]
   out <- data.frame(
     `_vname_` = v, `_label_` = rep(labels, each = G),
     `_x_` = rep(if (mixed) as.character(e$x) else e$x, length(labels)),
@@ -125,19 +122,6 @@ band_columns <- function(out, setup, e) {
   out
 }
 
-# The weighted mean prediction over each part's rows, one per profile label
-# (AL profiles, whose shift it is), or NULL when not every row was
-# predicted.
-part_means <- function(setup, s, parts, fitted) {
-  if (s$type != "accumulated" || is.null(fitted)) return(NULL)
-  out <- lapply(parts, function(p) {
-    if (anyNA(fitted[p$rows, ])) return(NULL)
-    mean_at(setup, fitted, p$rows)
-  })
-  if (any(vapply(out, is.null, logical(1)))) return(NULL)
-  unlist(out)
-}
-
 # The subgroup (level) of each of the sorted background rows `rows`.
 part_of_rows <- function(parts, rows) {
   level <- rep(vapply(parts, function(p) as.character(p$level), character(1)), lengths(lapply(parts, `[[`, "rows")))
@@ -155,27 +139,9 @@ prediction_quantiles <- function(setup, parts, fitted, labels) {
   for (part in parts) {
     f <- fitted[part$rows, , drop = FALSE]
     if (anyNA(f)) return(NULL)
-    for (c in seq_len(ncol(f))) out[[length(out) + 1L]] <- weighted_quantile7(f[, c], setup$weights[part$rows], p)
+    for (c in seq_len(ncol(f))) out[[length(out) + 1L]] <- weighted_quantile7(f[, c], setup$case_weights[part$rows], p)
   }
   matrix(unlist(out), length(p), dimnames = list(NULL, labels))
-}
-
-# AL profiles of subgroups on the mean prediction over the rows of all of
-# them (DALEX's convention), not their own.
-common_shift <- function(setup, parts, raw, means) {
-  C <- setup$n_outputs
-  mps <- matrix(means, ncol = C, byrow = TRUE)
-  wsum <- vapply(parts, function(p) sum(setup$weights[p$rows]), numeric(1))
-  common <- colSums(wsum * mps) / sum(wsum)
-  lapply(seq_along(parts), function(p) {
-    lapply(raw[[p]], function(e) {
-      if (is.null(e)) return(e)
-      shift <- common - mps[p, ]
-      e$yhat <- e$yhat + rep(shift, each = nrow(e$yhat))
-      if (!is.null(e$reps)) e$reps <- e$reps + rep(shift, each = prod(dim(e$reps)[1:2]))
-      e
-    })
-  })
 }
 
 # The number of intervals used, variables x parts (NULL for estimators

@@ -56,6 +56,7 @@ new_setup <- function(inputs, rows, class = NULL, engine = "predict", linear = F
     bands = inputs$bands %||% no_bands(), resamples = attr(rows, "resamples")
   )
   attr(setup$rows, "resamples") <- NULL
+  setup <- scale_weights(setup)
   # The native and linear engines stand in for the adapter's own predict
   # function only: a function the user wrote is the model.
   own <- is_default_predictor(setup$predict_function)

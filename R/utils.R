@@ -50,6 +50,35 @@ sample_rows <- function(n, N, seed) {
   with_seed(seed, sort(sample.int(n, N)))
 }
 
+# With a `seed`, run the rest of the calling entry point (frame `env`) on a
+# random-number stream seeded by it, and leave the session's stream as it
+# was before the call when the entry point exits, however it exits and
+# whatever random numbers were drawn meanwhile (by the draw of the rows, or
+# by the model's predict(), as ranger's draws a seed): the saved
+# .Random.seed is put back, or removed when there was none. The draws of
+# with_seed() inside the call then give the same rows as before. With
+# `seed = NULL`, nothing is done (and nothing is promised).
+local_seed <- function(seed, env) {
+  if (is.null(seed)) return(invisible())
+  if (!is.numeric(seed) || length(seed) != 1L || !is.finite(seed)) {
+    cli::cli_abort("{.arg seed} must be {.code NULL} or a single number, not {format_value(seed)}.",
+                   call = env)
+  }
+  genv <- globalenv()
+  had <- exists(".Random.seed", envir = genv, inherits = FALSE)
+  old <- if (had) get(".Random.seed", envir = genv, inherits = FALSE)
+  restore <- function() {
+    if (had) {
+      assign(".Random.seed", old, envir = genv)
+    } else if (exists(".Random.seed", envir = genv, inherits = FALSE)) {
+      rm(".Random.seed", envir = genv)
+    }
+  }
+  do.call(base::on.exit, list(bquote(.(restore)()), add = TRUE), envir = env)
+  set.seed(seed)
+  invisible()
+}
+
 with_seed <- function(seed, expr) {
   env <- globalenv()
   had <- exists(".Random.seed", envir = env, inherits = FALSE)

@@ -62,37 +62,37 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_kernel_sums
-List cpp_kernel_sums(NumericVector y, NumericVector z, NumericVector x, NumericVector w, NumericVector dmin2, double s, bool lag, int threads, int col);
-RcppExport SEXP _modelprofiles_cpp_kernel_sums(SEXP ySEXP, SEXP zSEXP, SEXP xSEXP, SEXP wSEXP, SEXP dmin2SEXP, SEXP sSEXP, SEXP lagSEXP, SEXP threadsSEXP, SEXP colSEXP) {
+List cpp_kernel_sums(NumericVector y, NumericVector z, NumericVector x, NumericVector w, NumericVector dmin, double s, bool lag, int threads, int col);
+RcppExport SEXP _modelprofiles_cpp_kernel_sums(SEXP ySEXP, SEXP zSEXP, SEXP xSEXP, SEXP wSEXP, SEXP dminSEXP, SEXP sSEXP, SEXP lagSEXP, SEXP threadsSEXP, SEXP colSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
     Rcpp::traits::input_parameter< NumericVector >::type z(zSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type x(xSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type dmin2(dmin2SEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type dmin(dminSEXP);
     Rcpp::traits::input_parameter< double >::type s(sSEXP);
     Rcpp::traits::input_parameter< bool >::type lag(lagSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     Rcpp::traits::input_parameter< int >::type col(colSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_kernel_sums(y, z, x, w, dmin2, s, lag, threads, col));
+    rcpp_result_gen = Rcpp::wrap(cpp_kernel_sums(y, z, x, w, dmin, s, lag, threads, col));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_kernel_sums_moments
-List cpp_kernel_sums_moments(NumericVector y, NumericVector z, NumericVector x, NumericVector w, NumericVector dmin2, double s, int threads, int col);
-RcppExport SEXP _modelprofiles_cpp_kernel_sums_moments(SEXP ySEXP, SEXP zSEXP, SEXP xSEXP, SEXP wSEXP, SEXP dmin2SEXP, SEXP sSEXP, SEXP threadsSEXP, SEXP colSEXP) {
+List cpp_kernel_sums_moments(NumericVector y, NumericVector z, NumericVector x, NumericVector w, NumericVector dmin, double s, int threads, int col);
+RcppExport SEXP _modelprofiles_cpp_kernel_sums_moments(SEXP ySEXP, SEXP zSEXP, SEXP xSEXP, SEXP wSEXP, SEXP dminSEXP, SEXP sSEXP, SEXP threadsSEXP, SEXP colSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< NumericVector >::type y(ySEXP);
     Rcpp::traits::input_parameter< NumericVector >::type z(zSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type x(xSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type dmin2(dmin2SEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type dmin(dminSEXP);
     Rcpp::traits::input_parameter< double >::type s(sSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
     Rcpp::traits::input_parameter< int >::type col(colSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_kernel_sums_moments(y, z, x, w, dmin2, s, threads, col));
+    rcpp_result_gen = Rcpp::wrap(cpp_kernel_sums_moments(y, z, x, w, dmin, s, threads, col));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -111,16 +111,16 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_kernel_weights
-NumericMatrix cpp_kernel_weights(NumericVector z, NumericVector x, NumericVector dmin2, double s, int threads);
-RcppExport SEXP _modelprofiles_cpp_kernel_weights(SEXP zSEXP, SEXP xSEXP, SEXP dmin2SEXP, SEXP sSEXP, SEXP threadsSEXP) {
+NumericMatrix cpp_kernel_weights(NumericVector z, NumericVector x, NumericVector dmin, double s, int threads);
+RcppExport SEXP _modelprofiles_cpp_kernel_weights(SEXP zSEXP, SEXP xSEXP, SEXP dminSEXP, SEXP sSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< NumericVector >::type z(zSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type x(xSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type dmin2(dmin2SEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type dmin(dminSEXP);
     Rcpp::traits::input_parameter< double >::type s(sSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_kernel_weights(z, x, dmin2, s, threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_kernel_weights(z, x, dmin, s, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -138,15 +138,15 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_nearest_sq
-NumericVector cpp_nearest_sq(NumericVector z, NumericVector xs_sorted, int threads);
-RcppExport SEXP _modelprofiles_cpp_nearest_sq(SEXP zSEXP, SEXP xs_sortedSEXP, SEXP threadsSEXP) {
+// cpp_nearest_dist
+NumericVector cpp_nearest_dist(NumericVector z, NumericVector xs_sorted, int threads);
+RcppExport SEXP _modelprofiles_cpp_nearest_dist(SEXP zSEXP, SEXP xs_sortedSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< NumericVector >::type z(zSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type xs_sorted(xs_sortedSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_nearest_sq(z, xs_sorted, threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_nearest_dist(z, xs_sorted, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -401,7 +401,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_grid_moments", (DL_FUNC) &_modelprofiles_cpp_grid_moments, 5},
     {"_modelprofiles_cpp_kernel_weights", (DL_FUNC) &_modelprofiles_cpp_kernel_weights, 5},
     {"_modelprofiles_cpp_group_sums", (DL_FUNC) &_modelprofiles_cpp_group_sums, 5},
-    {"_modelprofiles_cpp_nearest_sq", (DL_FUNC) &_modelprofiles_cpp_nearest_sq, 3},
+    {"_modelprofiles_cpp_nearest_dist", (DL_FUNC) &_modelprofiles_cpp_nearest_dist, 3},
     {"_modelprofiles_cpp_affine_curves", (DL_FUNC) &_modelprofiles_cpp_affine_curves, 4},
     {"_modelprofiles_cpp_draw_resamples", (DL_FUNC) &_modelprofiles_cpp_draw_resamples, 2},
     {"_modelprofiles_cpp_native_leaves", (DL_FUNC) &_modelprofiles_cpp_native_leaves, 3},

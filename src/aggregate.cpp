@@ -54,15 +54,15 @@ NumericVector cpp_grid_sums(NumericVector y, int G, NumericVector w, int threads
 }
 
 // Gaussian-kernel weighted sums (numerator and denominator) of a G x m table,
-// or with lag = TRUE of its consecutive grid differences; dmin2[g] is the
-// squared distance from z_g to the nearest background row.
+// or with lag = TRUE of its consecutive grid differences; dmin[g] is the
+// distance from z_g to the nearest background row.
 // [[Rcpp::export(rng = false)]]
 List cpp_kernel_sums(NumericVector y, NumericVector z, NumericVector x, NumericVector w,
-                     NumericVector dmin2, double s, bool lag, int threads, int col) {
+                     NumericVector dmin, double s, bool lag, int threads, int col) {
   const std::size_t G = z.size();
   const mp::Table t = make_table(y, G, x.size(), col);
   NumericVector num(G), den(G);
-  const double *xp = x.begin(), *wp = w.begin(), *zp = z.begin(), *dp = dmin2.begin();
+  const double *xp = x.begin(), *wp = w.begin(), *zp = z.begin(), *dp = dmin.begin();
   double *np = num.begin(), *dn = den.begin();
   glue::parallel_for(G, grain(G, threads), threads, [&](std::size_t g0, std::size_t g1) {
     mp::kernel_sums(t, xp, wp, zp, dp, s, lag, g0, g1, np, dn);
@@ -75,11 +75,11 @@ List cpp_kernel_sums(NumericVector y, NumericVector z, NumericVector x, NumericV
 // list(num, den, shift, q1, q2, k2).
 // [[Rcpp::export(rng = false)]]
 List cpp_kernel_sums_moments(NumericVector y, NumericVector z, NumericVector x, NumericVector w,
-                             NumericVector dmin2, double s, int threads, int col) {
+                             NumericVector dmin, double s, int threads, int col) {
   const std::size_t G = z.size();
   const mp::Table t = make_table(y, G, x.size(), col);
   NumericVector num(G), den(G), shift(G), q1(G), q2(G), k2(G);
-  const double *xp = x.begin(), *wp = w.begin(), *zp = z.begin(), *dp = dmin2.begin();
+  const double *xp = x.begin(), *wp = w.begin(), *zp = z.begin(), *dp = dmin.begin();
   glue::parallel_for(G, grain(G, threads), threads, [&](std::size_t g0, std::size_t g1) {
     mp::kernel_sums_moments(t, xp, wp, zp, dp, s, g0, g1, num.begin(), den.begin(), shift.begin(),
                             q1.begin(), q2.begin(), k2.begin());
@@ -104,11 +104,11 @@ List cpp_grid_moments(NumericVector y, int G, NumericVector w, int threads, int 
 // The kernel weights of cpp_kernel_sums() as a G x m matrix (without the
 // rows' weights).
 // [[Rcpp::export(rng = false)]]
-NumericMatrix cpp_kernel_weights(NumericVector z, NumericVector x, NumericVector dmin2, double s,
+NumericMatrix cpp_kernel_weights(NumericVector z, NumericVector x, NumericVector dmin, double s,
                                  int threads) {
   const std::size_t G = z.size(), m = x.size();
   NumericMatrix out(G, m);
-  const double *zp = z.begin(), *xp = x.begin(), *dp = dmin2.begin();
+  const double *zp = z.begin(), *xp = x.begin(), *dp = dmin.begin();
   double* o = out.begin();
   glue::parallel_for(G, grain(G, threads), threads, [&](std::size_t g0, std::size_t g1) {
     mp::kernel_weights(zp, xp, m, G, dp, s, g0, g1, o);
@@ -133,15 +133,15 @@ List cpp_group_sums(NumericVector y, NumericVector w, IntegerVector off, int thr
   return List::create(_["sum"] = sum, _["wsum"] = wsum);
 }
 
-// Squared distance from each grid point to the nearest sorted value.
+// Distance from each grid point to the nearest sorted value.
 // [[Rcpp::export(rng = false)]]
-NumericVector cpp_nearest_sq(NumericVector z, NumericVector xs_sorted, int threads) {
+NumericVector cpp_nearest_dist(NumericVector z, NumericVector xs_sorted, int threads) {
   NumericVector out(z.size());
   const double *zp = z.begin(), *xs = xs_sorted.begin();
   const std::size_t n = xs_sorted.size();
   double* o = out.begin();
   glue::parallel_for(z.size(), 16, threads, [&](std::size_t g0, std::size_t g1) {
-    mp::nearest_sq(zp, xs, n, g0, g1, o);
+    mp::nearest_dist(zp, xs, n, g0, g1, o);
   });
   return out;
 }

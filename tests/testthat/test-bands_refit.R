@@ -56,3 +56,93 @@ test_that("refit_bands() refuses what it cannot redo", {
   expect_error(refit_bands(pd, function(d) lm(mpg ~ wt + hp, d), mtcars, B = 2), "B")
   expect_error(refit_bands(pd, function(d) lm(mpg ~ wt + hp, d), mtcars[1:3, ]), "background")
 })
+
+test_that("refit_bands() refuses a background that is not the profile's rows, naming it", {
+  set.seed(81)
+  d <- data.frame(x1 = runif(200), x2 = runif(200))
+  d$y <- 2 * d$x1 + d$x2 + rnorm(200, sd = 0.3)
+  train <- d[1:100, ]
+  test <- d[101:200, ]
+  fit <- lm(y ~ x1 + x2, train)
+  refit <- function(t) lm(y ~ x1 + x2, t)
+  pd <- model_profile(fit, test[c("x1", "x2")], variables = "x1", grid_points = 5)
+  # The issue's case: a profile of the test rows, refits on the training
+  # rows, background left at its default (the training rows, as many).
+  e <- expect_error(refit_bands(pd, refit, train, B = 10, seed = 1), class = "rlang_error")
+  expect_match(conditionMessage(e), "`background` must be the data frame `profile` was computed from", fixed = TRUE)
+  expect_match(conditionMessage(e), "differ from the profile's background rows in x1: 100 of 100 values", fixed = TRUE)
+  expect_match(conditionMessage(e), sprintf("the first in row 1: %s in `background`, %s in the profile",
+                                            format(train$x1[1], digits = 8), format(test$x1[1], digits = 8)),
+               fixed = TRUE)
+  # One changed value is found too; a missing column and too few rows are named.
+  bad <- test
+  bad$x1[37] <- bad$x1[37] + 1e-9
+  expect_error(refit_bands(pd, refit, train, background = bad, B = 10), "1 of 100 values .*row 37")
+  expect_error(refit_bands(pd, refit, train, background = test["x2"], B = 10), "no column x1")
+  expect_error(refit_bands(pd, refit, train, background = test[1:50, ], B = 10), "50 rows")
+  # The right background: the bands are those of the refits' PD on the test rows.
+  rb <- refit_bands(pd, refit, train, background = test, B = 10, seed = 1)
+  set.seed(1)
+  draws <- lapply(1:10, function(b) sample.int(100, replace = TRUE))
+  ref <- vapply(draws, function(idx) {
+    m <- refit(train[idx, ])
+    vapply(pd$grids$x1, function(v) mean(predict(m, transform(test, x1 = v))), 1)
+  }, numeric(5))
+  expect_equal(rb$replicates, ref, tolerance = 1e-12)
+  # A sample of the rows (N < rows), with missing values where the profile
+  # had them: compared row for row.
+  Xn <- test[c("x1", "x2")]
+  Xn$x2[c(4, 9)] <- NA
+  fitn <- lm(y ~ x1, train)
+  pn <- model_profile(fitn, Xn, variables = c("x1", "x2"), N = 40, seed = 2, grid_points = 4)
+  rn <- refit_bands(pn, function(t) lm(y ~ x1, t), train, background = Xn, B = 10, seed = 1)
+  expect_equal(dim(rn$replicates), c(nrow(pn$agr_profiles), 10L))
+  Xn$x2[4] <- 0.5
+  if (4 %in% pn$rows) {
+    expect_error(refit_bands(pn, function(t) lm(y ~ x1, t), train, background = Xn, B = 10), "x2")
+  }
+})
+
+test_that("refit_bands() refuses refits of another kind or scale than the profile's", {
+  set.seed(82)
+  d <- data.frame(x1 = runif(150), x2 = runif(150))
+  d$y <- as.numeric(d$x1 + rnorm(150, sd = 0.3) > 0.5)
+  d$cls <- factor(ifelse(d$y == 1, "yes", "no"))
+  d$k3 <- factor(sample(c("a", "b", "c"), 150, TRUE))
+  X <- d[c("x1", "x2")]
+  reg <- lm(y ~ x1 + x2, d)
+  pd <- model_profile(reg, X, variables = "x1", grid_points = 4)
+  expect_identical(pd$task, "regression")
+  # A classifier for a regression: probabilities, not the profiled numbers.
+  e <- expect_error(refit_bands(pd, function(t) glm(y ~ x1 + x2, binomial, t), d, background = X, B = 10),
+                    class = "rlang_error")
+  expect_match(conditionMessage(e), "predicts another kind of thing than the profiled model")
+  expect_match(conditionMessage(e), "Refit 1: the probability of class \"1\" (classification)", fixed = TRUE)
+  expect_match(conditionMessage(e), "`profile`: one number per row (regression)", fixed = TRUE)
+  # A classifier of the profile's class is fine; one of other classes, or of
+  # three classes, is not.
+  lr <- glm(cls ~ x1 + x2, binomial, d)
+  pl <- model_profile(lr, X, variables = "x1", grid_points = 4)
+  ok <- refit_bands(pl, function(t) glm(cls ~ x1 + x2, binomial, t), d, background = X, B = 10, seed = 1)
+  expect_identical(ok$bands$type, "refit")
+  # A regression for a classifier: it has no class "yes" to profile.
+  e <- expect_error(refit_bands(pl, function(t) lm(y ~ x1 + x2, t), d, background = X, B = 10),
+                    "cannot be profiled as `profile` was", fixed = TRUE)
+  expect_match(conditionMessage(e$parent), "`class` is given, but the predict function returns one number per row",
+               fixed = TRUE)
+  skip_if_not_installed("nnet")
+  e <- expect_error(refit_bands(pd, function(t) nnet::multinom(k3 ~ x1 + x2, t, trace = FALSE), d,
+                                background = X, B = 10), "another kind")
+  expect_match(conditionMessage(e), "the probabilities of classes \"a\", \"b\", \"c\" (classification), 3 profiles per variable",
+               fixed = TRUE)
+  mn <- nnet::multinom(k3 ~ x1 + x2, d, trace = FALSE)
+  pm <- model_profile(mn, X, variables = "x1", grid_points = 4)
+  expect_error(refit_bands(pm, function(t) glm(cls ~ x1 + x2, binomial, t), d, background = X, B = 10),
+               "cannot be profiled")
+  # A model that predicts classes, not probabilities, is refused too.
+  skip_if_not_installed("ranger")
+  pr <- model_profile(ranger::ranger(cls ~ x1 + x2, d, probability = TRUE, num.trees = 10, num.threads = 1),
+                      X, variables = "x1", grid_points = 4)
+  expect_error(refit_bands(pr, function(t) ranger::ranger(cls ~ x1 + x2, t, num.trees = 10, num.threads = 1),
+                           d, background = X, B = 10), "cannot be profiled as `profile` was", fixed = TRUE)
+})

@@ -353,3 +353,20 @@ test_that("a bandwidth so small that 2 s^2 underflows gives no NaN: the nearest 
   # An additive model: the AL steps are those of x1.
   expect_equal(diff(al$agr_profiles$`_yhat_`), diff(al$grids$x1), tolerance = 1e-10)
 })
+
+test_that("keep_ice and the other flags refuse anything but TRUE or FALSE, naming the call", {
+  fit <- lm(mpg ~ wt + hp, data = mtcars)
+  X <- mtcars[c("wt", "hp")]
+  for (bad in list(NA, "yes", 1, c(TRUE, FALSE), NULL)) {
+    e <- expect_error(model_profile(fit, X, keep_ice = bad, grid_points = 3), class = "rlang_error")
+    expect_match(conditionMessage(e), "`keep_ice` must be `TRUE` or `FALSE`", fixed = TRUE)
+    expect_identical(deparse(conditionCall(e)[[1L]]), "model_profile")
+  }
+  expect_error(model_profile(fit, X, keep_ice = NA), "not NA", fixed = TRUE)
+  expect_error(model_profile(fit, X, keep_ice = "yes"), "not \"yes\"", fixed = TRUE)
+  expect_error(model_profile(fit, X, keep_ice = c(TRUE, FALSE)), "a vector of length 2", fixed = TRUE)
+  expect_error(model_profile(fit, X, cluster_center = NA, k = 2), "cluster_center")
+  # TRUE and FALSE still keep and drop the curves.
+  expect_false(is.null(model_profile(fit, X, keep_ice = TRUE, grid_points = 3)$cp_profiles))
+  expect_null(model_profile(fit, X, keep_ice = FALSE, grid_points = 3)$cp_profiles)
+})

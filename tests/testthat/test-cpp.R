@@ -22,7 +22,7 @@ test_that("the 1-based wrappers agree with plain R", {
   g <- group_sums(yy, c(1, 2, 3, 4), off, 1L, 1L)
   expect_equal(g$sum, c(1 + 4, 0, 9 + 16))
   expect_equal(g$wsum, c(3, 0, 7))
-  expect_equal(nearest_sq(c(0, 2.2), c(1, 2, 5), 1L), c(1, 0.2^2))
+  expect_equal(nearest_dist(c(0, 2.2), c(1, 2, 5), 1L), c(1, 0.2), tolerance = 1e-15)
   d <- data.frame(a = 1:5, b = letters[1:5], stringsAsFactors = FALSE)
   out <- stack_frame(unclass_frame(d), c(5L, 1L, 5L), 2L, list(c("x", "y", "z")), 1L)
   expect_identical(out$a, c(5L, 1L, 5L))

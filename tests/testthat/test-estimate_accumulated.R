@@ -161,3 +161,122 @@ test_that("kernel AL honours variable_splits; arguments an estimator does not re
   expect_no_message(model_profile(NULL, X, pf, type = "conditional", method = "interval", N = NULL,
                                   intervals = 5, grid_points = 5, variables = "x1"))
 })
+
+# $mean_prediction is the shift each AL profile was given, checked against
+# plain R: the mean prediction over the rows where the variable is observed.
+mean_shift_data <- function() {
+  set.seed(61)
+  n <- 240
+  X <- data.frame(a = runif(n), b = rnorm(n), g = factor(sample(c("p", "q", "r"), n, TRUE)),
+                  h = sample(c("u", "v"), n, TRUE))
+  X$a[c(3, 17, 40:45)] <- NA
+  X$g[c(5, 90)] <- NA
+  f <- function(d) {
+    a <- ifelse(is.na(d$a), 0.5, d$a)
+    g <- ifelse(is.na(d$g), 0, as.integer(d$g))
+    a * d$b + 2 * a^2 + g * 0.3 + (d$h == "u") * a
+  }
+  list(X = X, f = f, pf = function(m, nd) f(nd))
+}
+
+test_that("$mean_prediction: AL with missing values in the profiled variable", {
+  s <- mean_shift_data()
+  X <- s$X
+  f <- s$f
+  obs <- !is.na(X$a)
+  res <- suppressWarnings(model_profile(NULL, X, s$pf, variables = "a", type = "accumulated",
+                                        intervals = 6, N = NULL))
+  expect_equal(res$mean_prediction, c(model = mean(f(X[obs, ]))), tolerance = 1e-14)
+  ref <- ref_al(f, X[obs, ], "a", 6)
+  expect_equal(profile_of(res)$`_yhat_` - res$mean_prediction, ref$f, tolerance = 1e-12)
+  # Weighted: the weighted mean over the observed rows.
+  w <- rep(c(1, 3), length.out = nrow(X))
+  rw <- suppressWarnings(model_profile(NULL, X, s$pf, variables = "a", type = "accumulated",
+                                       intervals = 6, N = NULL, weights = w))
+  expect_equal(rw$mean_prediction, c(model = weighted.mean(f(X[obs, ]), w[obs])), tolerance = 1e-14)
+  # Kernel AL: the same rows.
+  rk <- suppressWarnings(model_profile(NULL, X, s$pf, variables = "a", type = "accumulated",
+                                       method = "kernel", grid_points = 9, bandwidth = 0.1, N = NULL))
+  expect_equal(rk$mean_prediction, c(model = mean(f(X[obs, ]))), tolerance = 1e-14)
+  refk <- ref_al_kernel(f, X[obs, ], "a", 9, 0.1)
+  expect_equal(profile_of(rk)$`_yhat_` - rk$mean_prediction, refk$f, tolerance = 1e-12)
+  # A factor: the rows where it is observed.
+  rg <- suppressWarnings(model_profile(NULL, X, s$pf, variables = "g", type = "accumulated",
+                                       N = NULL, level_order = "levels"))
+  og <- !is.na(X$g)
+  expect_equal(rg$mean_prediction, c(model = mean(f(X[og, ]))), tolerance = 1e-14)
+  # Variables missing in different rows have different shifts: a matrix.
+  both <- suppressWarnings(model_profile(NULL, X, s$pf, variables = c("a", "b", "g"),
+                                         type = "accumulated", intervals = 6, N = NULL,
+                                         level_order = "levels"))
+  expect_equal(both$mean_prediction,
+               matrix(c(mean(f(X[obs, ])), mean(f(X)), mean(f(X[og, ]))), 3L,
+                      dimnames = list(c("a", "b", "g"), "model")), tolerance = 1e-14)
+  for (v in c("a", "b", "g")) {
+    p <- profile_of(both, v)
+    one <- suppressWarnings(model_profile(NULL, X, s$pf, variables = v, type = "accumulated",
+                                          intervals = 6, N = NULL, level_order = "levels"))
+    expect_equal(p$`_yhat_` - both$mean_prediction[v, "model"],
+                 profile_of(one)$`_yhat_` - one$mean_prediction, tolerance = 1e-12)
+  }
+  # Without missing values, one number per label, as before.
+  full <- model_profile(NULL, X[c("b", "h")], function(m, nd) nd$b * (nd$h == "u"),
+                        type = "accumulated", intervals = 5, N = NULL)
+  expect_equal(full$mean_prediction, c(model = mean(X$b * (X$h == "u"))), tolerance = 1e-14)
+})
+
+test_that("$mean_prediction: AL within subgroups, each its own or a common shift", {
+  s <- mean_shift_data()
+  X <- s$X
+  f <- s$f
+  obs <- !is.na(X$a)
+  grp <- suppressWarnings(model_profile(NULL, X, s$pf, variables = "a", type = "accumulated",
+                                        intervals = 4, N = NULL, groups = "h"))
+  by_h <- tapply(f(X[obs, ]), X$h[obs], mean)
+  expect_equal(grp$mean_prediction, c(model_u = by_h[["u"]], model_v = by_h[["v"]]), tolerance = 1e-14)
+  for (lev in c("u", "v")) {
+    a <- grp$agr_profiles[grp$agr_profiles$`_groups_` == lev, ]
+    ref <- ref_al(f, X[obs & X$h == lev, ], "a", 4)
+    expect_equal(a$`_yhat_` - grp$mean_prediction[[paste0("model_", lev)]], ref$f, tolerance = 1e-12)
+  }
+  # al_shift = "common": one shift, the mean over the observed rows of all
+  # subgroups, and it is what $mean_prediction says.
+  com <- suppressWarnings(model_profile(NULL, X, s$pf, variables = "a", type = "accumulated",
+                                        intervals = 4, N = NULL, groups = "h", al_shift = "common"))
+  common <- mean(f(X[obs, ]))
+  expect_equal(com$mean_prediction, c(model_u = common, model_v = common), tolerance = 1e-14)
+  for (lev in c("u", "v")) {
+    a <- com$agr_profiles[com$agr_profiles$`_groups_` == lev, ]
+    ref <- ref_al(f, X[obs & X$h == lev, ], "a", 4)
+    expect_equal(a$`_yhat_` - common, ref$f, tolerance = 1e-12)
+  }
+  # Weighted common shift: the weighted mean over the rows of both subgroups.
+  w <- rep(c(2, 1, 1), length.out = nrow(X))
+  cw <- suppressWarnings(model_profile(NULL, X, s$pf, variables = c("a", "b"), type = "accumulated",
+                                       intervals = 4, N = NULL, groups = "h", al_shift = "common",
+                                       weights = w))
+  expect_equal(unname(cw$mean_prediction["a", ]), rep(weighted.mean(f(X[obs, ]), w[obs]), 2), tolerance = 1e-14)
+  expect_equal(unname(cw$mean_prediction["b", ]), rep(weighted.mean(f(X), w), 2), tolerance = 1e-14)
+})
+
+test_that("$mean_prediction: AL on given edges that leave rows out", {
+  s <- mean_shift_data()
+  X <- s$X[!is.na(s$X$a), ]
+  f <- s$f
+  edges <- c(0.1, 0.3, 0.5, 0.7, 0.9)
+  expect_warning(res <- model_profile(NULL, X, s$pf, variables = "a", type = "accumulated",
+                                      variable_splits = list(a = edges), N = NULL), "outside the edges")
+  # The shift is over every observed row (those outside the edges too);
+  # the accumulated effects over the rows inside.
+  expect_equal(res$mean_prediction, c(model = mean(f(X))), tolerance = 1e-14)
+  inside <- X[X$a >= 0.1 & X$a <= 0.9, ]
+  k <- as.numeric(cut(inside$a, edges, include.lowest = TRUE))
+  lo <- hi <- inside
+  lo$a <- edges[k]
+  hi$a <- edges[k + 1]
+  delta <- as.numeric(tapply(f(hi) - f(lo), k, mean))
+  g <- c(0, cumsum(delta))
+  cnt <- as.numeric(table(k))
+  g <- g - sum((g[-5] + g[-1]) / 2 * cnt) / sum(cnt)
+  expect_equal(profile_of(res)$`_yhat_` - res$mean_prediction, g, tolerance = 1e-12)
+})

@@ -181,3 +181,44 @@ test_that("grid points without support in several variables give one warning", {
   a <- res$agr_profiles
   expect_identical(is.na(a$`_yhat_`), c(FALSE, TRUE, FALSE, FALSE, TRUE, TRUE, FALSE))
 })
+
+test_that("kernel LD and AL keep their precision for data and bandwidths down to 1e-300", {
+  set.seed(24)
+  n <- 200
+  u <- data.frame(x = runif(n), z = runif(n))
+  zu <- seq(0.05, 0.95, length.out = 7)
+  fu <- function(d) sin(3 * d$x) * d$z + d$x^2
+  ld_u <- model_profile(NULL, u, function(m, nd) fu(nd), variables = "x", type = "conditional",
+                        N = NULL, variable_splits = list(x = zu), bandwidth = 0.08)
+  for (scale in c(1e-160, 1e-300)) {
+    X <- u
+    X$x <- u$x * scale
+    f <- function(d) fu(transform(d, x = x / scale))
+    z <- zu * scale
+    s <- 0.08 * scale
+    ld <- model_profile(NULL, X, function(m, nd) f(nd), variables = "x", type = "conditional",
+                        N = NULL, variable_splits = list(x = z), bandwidth = s)
+    # Plain R: dnorm() weights at the data's own scale.
+    expect_equal(ld$agr_profiles$`_yhat_`, ref_ld_kernel(f, X, "x", z, s), tolerance = 1e-12,
+                 info = format(scale))
+    expect_equal(ld$agr_profiles$`_yhat_`, ld_u$agr_profiles$`_yhat_`, tolerance = 1e-12, info = format(scale))
+    # With analytic bands (the kernel weights' moments), the same.
+    ldb <- model_profile(NULL, X, function(m, nd) f(nd), variables = "x", type = "conditional",
+                         N = NULL, variable_splits = list(x = z), bandwidth = s, bands = "analytic")
+    expect_equal(ldb$agr_profiles$`_yhat_`, ld$agr_profiles$`_yhat_`, tolerance = 1e-12)
+    expect_true(all(is.finite(ldb$agr_profiles$`_se_`)))
+    # Kernel AL (eq. 18.9) on an even grid.
+    al <- model_profile(NULL, X, function(m, nd) f(nd), variables = "x", type = "accumulated",
+                        method = "kernel", grid_points = 9, bandwidth = s, N = NULL)
+    ref <- ref_al_kernel(f, X, "x", 9, s)
+    expect_equal(profile_of(al)$`_yhat_` - al$mean_prediction, ref$f, tolerance = 1e-12,
+                 info = format(scale))
+    # The default bandwidth (Silverman's rule) at that scale: the rule's
+    # bandwidth of the unscaled data, scaled.
+    dflt <- model_profile(NULL, X, function(m, nd) f(nd), variables = "x", type = "conditional",
+                          N = NULL, variable_splits = list(x = z))
+    expect_equal(unname(dflt$bandwidth), bw.nrd0(u$x) * scale, tolerance = 1e-12)
+    expect_equal(dflt$agr_profiles$`_yhat_`, ref_ld_kernel(f, X, "x", z, bw.nrd0(u$x) * scale),
+                 tolerance = 1e-12)
+  }
+})

@@ -90,5 +90,10 @@ test_that("AL of several variables with missing values predicts the union of the
   # then two predictions per observed row of each variable.
   expect_identical(sizes, c(2L, 57L, 2L * 55L, 2L * 53L))
   expect_identical(res$n_predictions, 57 + 110 + 106)
-  expect_null(res$mean_prediction) # (not every row was predicted)
+  # Each profile's shift: the mean prediction over the rows where its
+  # variable is observed (different rows, so a row per variable).
+  y <- ifelse(is.na(X$a), 0, X$a) * X$c
+  expect_equal(res$mean_prediction,
+               matrix(c(mean(y[!is.na(X$a)]), mean(y[!is.na(X$b)])), 2L,
+                      dimnames = list(c("a", "b"), "model")), tolerance = 1e-14)
 })

@@ -269,3 +269,68 @@ test_that("integer weights equal duplicated rows: 2-D, subgroups, clusters, H, s
   dp <- compare_profiles(NULL, s$dup, predict_function = s$f, variables = c("a", "b", "i"), N = NULL)
   expect_equal(wt$distances, dp$distances, tolerance = 1e-12)
 })
+
+# Precision at the ends of the range of doubles: weights whose products with
+# the predictions (or whose squares) leave the normal range are scaled by a
+# power of two for the arithmetic, and reported as given.
+tiny_weights_setup <- function() {
+  set.seed(23)
+  n <- 150
+  X <- data.frame(x = runif(n), z = runif(n))
+  # Small predictions: w y is subnormal for w near the smallest normal double.
+  f <- function(d) 1e-6 * (sin(3 * d$x) * d$z + 2 * d$z^2)
+  list(X = X, f = f, pf = function(m, nd) f(nd), w0 = rep(c(1, 3, 1.5, 2, 7), length.out = n),
+       splits = list(x = c(0.1, 0.3, 0.5, 0.7, 0.9), z = c(0.2, 0.5, 0.8)))
+}
+
+test_that("PD, LD, AL and their bands to 1e-12 for weights down to the smallest normal double", {
+  s <- tiny_weights_setup()
+  X <- s$X
+  w0 <- s$w0
+  ice <- ref_ice(s$f, X, "x", s$splits$x)
+  ref_pd <- as.vector(colSums(w0 * ice) / sum(w0))
+  # The analytic standard error of a weighted mean (Kish's n_eff factor).
+  ref_se <- apply(ice, 2, function(y) {
+    m <- sum(w0 * y) / sum(w0)
+    ne <- sum(w0)^2 / sum(w0^2)
+    sqrt(ne / (ne - 1) * sum(w0^2 * (y - m)^2)) / sum(w0)
+  })
+  ref_ld <- vapply(seq_along(s$splits$x), function(g) {
+    k <- w0 * dnorm(s$splits$x[g] - X$x, 0, 0.15)
+    sum(k * ice[, g]) / sum(k)
+  }, numeric(1))
+  for (scale in c(1, 1e-300, .Machine$double.xmin, 2^-1060, 1e300)) {
+    w <- w0 * scale
+    info <- paste("weights times", scale)
+    pd <- model_profile(NULL, X, s$pf, variables = "x", N = NULL, weights = w,
+                        variable_splits = s$splits["x"], bands = "analytic")
+    expect_equal(pd$agr_profiles$`_yhat_`, ref_pd, tolerance = 1e-12, info = info)
+    expect_equal(pd$agr_profiles$`_se_`, ref_se, tolerance = 1e-12, info = info)
+    # Reported as given.
+    expect_identical(pd$weights, w, info = info)
+    expect_equal(sum(pd$agr_profiles$`_support_`), sum(w), tolerance = 1e-14, info = info)
+    ld <- model_profile(NULL, X, s$pf, variables = "x", type = "conditional", N = NULL, weights = w,
+                        variable_splits = s$splits["x"], bandwidth = 0.15)
+    expect_equal(ld$agr_profiles$`_yhat_`, ref_ld, tolerance = 1e-12, info = info)
+    # AL: the same numbers as with the ordinary weights (its edges are
+    # weighted quantiles, which depend on the weights' ratios only).
+    al <- model_profile(NULL, X, s$pf, variables = "x", type = "accumulated", N = NULL, weights = w,
+                        intervals = 6, bands = "analytic")
+    al0 <- model_profile(NULL, X, s$pf, variables = "x", type = "accumulated", N = NULL, weights = w0,
+                         intervals = 6, bands = "analytic")
+    expect_identical(al$grids, al0$grids, info = info)
+    expect_equal(al$agr_profiles$`_yhat_`, al0$agr_profiles$`_yhat_`, tolerance = 1e-12, info = info)
+    expect_equal(al$agr_profiles$`_se_`, al0$agr_profiles$`_se_`, tolerance = 1e-12, info = info)
+    expect_equal(unname(al$mean_prediction), weighted.mean(s$f(X), w0), tolerance = 1e-12, info = info)
+  }
+  # The linear engine: an lm's PD with tiny weights.
+  d <- cbind(X, y = s$f(X) * 1e6 + rnorm(nrow(X), sd = 0.1))
+  fit <- lm(y ~ x * z, d)
+  p0 <- model_profile(fit, X, variables = "x", N = NULL, weights = w0, variable_splits = s$splits["x"])
+  p1 <- model_profile(fit, X, variables = "x", N = NULL, weights = w0 * .Machine$double.xmin,
+                      variable_splits = s$splits["x"])
+  expect_identical(p1$engine, "native")
+  ref <- vapply(s$splits$x, function(v) weighted.mean(predict(fit, transform(X, x = v)), w0), numeric(1))
+  expect_equal(p1$agr_profiles$`_yhat_`, ref, tolerance = 1e-12)
+  expect_equal(p1$agr_profiles$`_yhat_`, p0$agr_profiles$`_yhat_`, tolerance = 1e-14)
+})

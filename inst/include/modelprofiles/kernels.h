@@ -75,16 +75,20 @@ inline void grid_sums(const Table& t, const double* w, std::size_t g0,
 }
 
 // Gaussian kernel weights relative to the nearest row: the weight of row i at
-// grid point z is exp(-((z - x_i)^2 - d_min^2) / (2 s^2)), which is
-// dnorm(z - x_i, 0, s) up to a factor common to all rows, so the normalised
-// weights equal those of eq. (18.5) but never underflow to 0/0. The nearest
-// rows weigh exactly 1, also when 2 s^2 underflows to 0 (s below about
-// 1e-162), where the formula would give 0/0: the others then weigh 0.
-inline double kernel_weight(double z, double x, double dmin2, double s) {
-  const double d = z - x;
-  const double excess = d * d - dmin2;
-  if (!(excess > 0.0)) return 1.0;
-  return std::exp(-excess / (2.0 * s * s));
+// grid point z is exp(-((z - x_i)^2 - d_min^2) / (2 s^2)), d_min the distance
+// from z to the nearest row, which is dnorm(z - x_i, 0, s) up to a factor
+// common to all rows, so the normalised weights equal those of eq. (18.5) but
+// never underflow to 0/0: the nearest rows weigh exactly 1. The exponent is
+// computed in units of s, as ((d - d_min) / s) ((d + d_min) / s) / 2 with
+// d = |z - x_i|, never through d^2 or s^2, which leave the range of doubles
+// for data and bandwidths near 1e-160 or below (s^2 underflows to 0 below
+// about 1e-162, d^2 loses bits as a subnormal): the weights keep their
+// precision down to bandwidths of 1e-300. Where the exponent overflows the
+// row weighs 0.
+inline double kernel_weight(double z, double x, double dmin, double s) {
+  const double d = std::fabs(z - x);
+  if (!(d > dmin)) return 1.0;
+  return std::exp(-0.5 * ((d - dmin) / s) * ((d + dmin) / s));
 }
 
 // Kernel-weighted sums for grid points [g0, g1) (eq. 18.5), or with lag = true
@@ -92,14 +96,14 @@ inline double kernel_weight(double z, double x, double dmin2, double s) {
 // that of z_g): num[g] = sum_i k_i(z_g) w_i v[g, i], den[g] = sum_i k_i(z_g) w_i,
 // summed in row order.
 inline void kernel_sums(const Table& t, const double* x, const double* w,
-                        const double* z, const double* dmin2, double s,
+                        const double* z, const double* dmin, double s,
                         bool lag, std::size_t g0, std::size_t g1, double* num,
                         double* den) {
   const std::size_t first = lag ? std::max<std::size_t>(g0, 1) : g0;
   for (std::size_t g = g0; g < g1; ++g) num[g] = den[g] = 0.0;
   for (std::size_t i = 0; i < t.m; ++i) {
     for (std::size_t g = first; g < g1; ++g) {
-      const double k = kernel_weight(z[g], x[i], dmin2[g], s) * w[i];
+      const double k = kernel_weight(z[g], x[i], dmin[g], s) * w[i];
       const double v = lag ? t(g, i) - t(g - 1, i) : t(g, i);
       num[g] += k * v;
       den[g] += k;
@@ -135,7 +139,7 @@ inline void grid_moments(const Table& t, const double* w, std::size_t g0, std::s
 // each kernel weight computed once: num and den summed exactly as
 // kernel_sums() sums them (so the means are the same to the bit).
 inline void kernel_sums_moments(const Table& t, const double* x, const double* w,
-                                const double* z, const double* dmin2, double s,
+                                const double* z, const double* dmin, double s,
                                 std::size_t g0, std::size_t g1, double* num, double* den,
                                 double* shift, double* q1, double* q2, double* k2) {
   for (std::size_t g = g0; g < g1; ++g) {
@@ -144,7 +148,7 @@ inline void kernel_sums_moments(const Table& t, const double* x, const double* w
   }
   for (std::size_t i = 0; i < t.m; ++i) {
     for (std::size_t g = g0; g < g1; ++g) {
-      const double k = kernel_weight(z[g], x[i], dmin2[g], s) * w[i];
+      const double k = kernel_weight(z[g], x[i], dmin[g], s) * w[i];
       const double v = t(g, i);
       num[g] += k * v;
       den[g] += k;
@@ -158,11 +162,11 @@ inline void kernel_sums_moments(const Table& t, const double* x, const double* w
 // kernel estimators are computed from them (kernel_weight(): the nearest
 // row weighs 1).
 inline void kernel_weights(const double* z, const double* x, std::size_t m,
-                           std::size_t G, const double* dmin2, double s,
+                           std::size_t G, const double* dmin, double s,
                            std::size_t g0, std::size_t g1, double* out) {
   for (std::size_t i = 0; i < m; ++i)
     for (std::size_t g = g0; g < g1; ++g)
-      out[g + i * G] = kernel_weight(z[g], x[i], dmin2[g], s);
+      out[g + i * G] = kernel_weight(z[g], x[i], dmin[g], s);
 }
 
 // Accumulate interval effects and centre them as ALEPlot does: f_0 = 0,
@@ -196,15 +200,16 @@ inline void group_sums(const double* y, const double* w, const int* off,
   }
 }
 
-// Squared distance from each grid point to the nearest of the sorted values
-// xs[0..n-1]; for g in [g0, g1).
-inline void nearest_sq(const double* z, const double* xs, std::size_t n,
-                       std::size_t g0, std::size_t g1, double* out) {
+// Distance from each grid point to the nearest of the sorted values
+// xs[0..n-1] (|z - x|, as kernel_weight() computes it, so that the nearest
+// rows weigh exactly 1); for g in [g0, g1).
+inline void nearest_dist(const double* z, const double* xs, std::size_t n,
+                         std::size_t g0, std::size_t g1, double* out) {
   for (std::size_t g = g0; g < g1; ++g) {
     const double* p = std::lower_bound(xs, xs + n, z[g]);
     double best = INFINITY;
-    if (p != xs + n) best = std::min(best, (*p - z[g]) * (*p - z[g]));
-    if (p != xs) best = std::min(best, (z[g] - p[-1]) * (z[g] - p[-1]));
+    if (p != xs + n) best = std::min(best, std::fabs(z[g] - *p));
+    if (p != xs) best = std::min(best, std::fabs(z[g] - p[-1]));
     out[g] = best;
   }
 }
