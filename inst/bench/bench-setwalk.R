@@ -7,12 +7,14 @@
 # call is a first call (the compiled-model cache is emptied before it, so
 # compiling is included); runs interleaved, medians of `reps`. The numbers
 # of both engines are checked to agree before anything is timed.
-#   Rscript inst/bench/bench-setwalk.R [reps] [out.md]
+#   Rscript inst/bench/bench-setwalk.R [reps] [out.md] [families]
+# (families: comma-separated, e.g. "ranger"; all installed by default.)
 library(modelprofiles)
 args <- commandArgs(trailingOnly = TRUE)
 reps <- if (length(args) >= 1L) as.integer(args[1]) else 3L
 out_file <- if (length(args) >= 2L) args[2] else "inst/bench/results/bench-setwalk.md"
-have <- function(p) requireNamespace(p, quietly = TRUE)
+only <- if (length(args) >= 3L) strsplit(args[3], ",")[[1]]
+have <- function(p) requireNamespace(p, quietly = TRUE) && (is.null(only) || p %in% only)
 ns <- asNamespace("modelprofiles")
 
 set.seed(1)
