@@ -216,11 +216,30 @@ model_adapter.lgb.Booster <- function(model) {
 feature_matrix <- function(newdata, features, what) {
   if (is.null(features)) return(as.matrix(newdata))
   if (is.matrix(newdata)) newdata <- as.data.frame(newdata)
+  features <- feature_columns(features, names(newdata))
   absent <- setdiff(features, names(newdata))
   if (length(absent)) {
     cli::cli_abort("The data lack the {what}'s feature{?s} {.val {absent}}.", call = NULL)
   }
   as.matrix(newdata[features])
+}
+
+# The data's column of each of a model's features (by name): the column of
+# that name or, as lightgbm writes the spaces of a name as "_" in its model
+# ("cutVery Good" of a model.matrix() is the feature "cutVery_Good"), the
+# one other column whose name is the feature's with "_" for its spaces.
+# Features without a column keep their names.
+feature_columns <- function(features, cols) {
+  absent <- which(!features %in% cols)
+  if (!length(absent)) return(features)
+  spaced <- setdiff(cols[grepl(" ", cols, fixed = TRUE)], features)
+  if (!length(spaced)) return(features)
+  written <- gsub(" ", "_", spaced, fixed = TRUE)
+  for (i in absent) {
+    hit <- spaced[written == features[i]]
+    if (length(hit) == 1L) features[i] <- hit
+  }
+  features
 }
 
 # The feature names of a lightgbm booster (from its model text), or NULL
