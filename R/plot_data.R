@@ -26,13 +26,16 @@ profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, ba
   agr <- order_vars(fix_x(agr, numeric_x, objs, vars), vars)
   curves <- points <- NULL
   if (geom %in% c("profiles", "points")) {
-    curves <- order_vars(ice_curves(objs, labels, vars, max_curves, x_kind), vars)
+    curves <- ice_curves(objs, labels, vars, max_curves, x_kind)
+    if (!is.null(curves)) curves <- order_vars(curves, vars)
     if (!is.null(center)) {
-      curves <- center_curves(curves, center)
+      if (!is.null(curves)) curves <- center_curves(curves, center)
       agr <- center_curves(agr, center)
     }
   }
-  if (geom == "points") points <- order_vars(observed_points(objs, labels, vars, curves, x_kind), vars)
+  if (geom == "points" && !is.null(curves)) {
+    points <- order_vars(observed_points(objs, labels, vars, curves, x_kind), vars)
+  }
   entries <- unique(unlist(lapply(seq_along(objs), function(i) {
     shown_labels(objs[[i]], labels[i], length(objs))
   }), use.names = FALSE))
@@ -124,11 +127,23 @@ profile_labels <- function(objs) {
 
 # Legend entries of one result, named by the `_label_` values in its data:
 # its label; for subgroups or classes, the group and class (prefixed by the
-# label when several results are drawn).
+# label when several results are drawn). Labels the user wrote into
+# `agr_profiles` (the book's `x$agr_profiles$`_label_` <- "partial"`) are
+# shown as written, and a result's one label of ICE curves follows its one
+# new label of profiles.
 shown_labels <- function(o, label, n_objs) {
   parts <- o$label_parts
+  agr <- unique(as.character(o$agr_profiles$`_label_`))
+  internal <- unique(c(agr, ice_labels(o)))
+  known <- if (is.null(parts)) o$labels %||% o$label else parts$label
+  user <- setdiff(agr, known)
+  if (length(user)) {
+    shown <- stats::setNames(internal, internal)
+    rest <- setdiff(internal, user)
+    if (length(user) == 1L && length(rest) == 1L) shown[rest] <- user
+    return(shown)
+  }
   if (is.null(parts)) {
-    internal <- unique(c(o$agr_profiles$`_label_`, ice_labels(o)))
     return(stats::setNames(rep(label, length(internal)), internal))
   }
   shown <- vapply(seq_len(nrow(parts)), function(i) {
@@ -272,21 +287,42 @@ center_at <- function(center, v) {
   if (is.list(center)) center[[as.character(v)]] else center
 }
 
-# Evenly spaced selection of at most `max_curves` ICE curves per profile.
-ice_curves <- function(objs, labels, vars, max_curves, x_kind, call = rlang::caller_env()) {
-  out <- lapply(seq_along(objs), function(i) {
-    if (is.null(ice_of(objs[[i]]))) {
-      cli::cli_abort(c(
-        "Profile {.val {labels[i]}} has no ICE curves to draw.",
-        i = "ICE curves are kept for partial dependence and the kernel methods (see {.arg keep_ice})."
-      ), call = call)
-    }
+# Evenly spaced selection of at most `max_curves` ICE curves per profile
+# (NULL when none has curves). Profiles without curves (interval AL and LD,
+# `keep_ice = FALSE`) are drawn alone, with a message that says why and how
+# to get curves: DALEX's `plot(x, geom = "profiles")` draws for every type.
+ice_curves <- function(objs, labels, vars, max_curves, x_kind) {
+  has <- vapply(objs, function(o) !is.null(ice_of(o)), logical(1))
+  if (!all(has)) inform_no_curves(objs[!has], labels[!has])
+  out <- lapply(which(has), function(i) {
     cp <- ice_frame_of(objs[[i]], vars, max_curves)
     cp$`_label_` <- unname(shown_labels(objs[[i]], labels[i], length(objs))[cp$`_label_`])
     cp$`_x_` <- plot_x(cp$`_x_`, x_kind)
-    cp[c("_vname_", "_label_", "_ids_", "_x_", "_yhat_")]
+    # (The result each curve is of: its legend entry may be a subgroup's
+    # or cluster's, not the result's label.)
+    cp$`_obj_` <- rep(i, nrow(cp))
+    cp[c("_vname_", "_label_", "_ids_", "_x_", "_yhat_", "_obj_")]
   })
+  if (!length(out)) return(NULL)
   fix_x(do.call(rbind, out), x_kind != "categorical", objs, vars)
+}
+
+inform_no_curves <- function(objs, labels) {
+  interval <- vapply(objs, function(o) identical(o$method, "interval"), logical(1))
+  al <- vapply(objs, function(o) identical(o$type, "accumulated"), logical(1))
+  why <- if (all(interval & al)) {
+    "Interval AL profiles predict each row only at the two edges of its interval and keep no ICE curves"
+  } else if (all(interval)) {
+    "Interval profiles keep no ICE curves"
+  } else {
+    "No ICE curves were kept"
+  }
+  how <- if (all(interval & al)) {
+    "{.code method = \"kernel\"} (DALEX's estimator) keeps them; or draw the partial-dependence curves with it: {.code plot(x, model_profile(..., type = \"partial\"), geom = \"profiles\")}."
+  } else {
+    "ICE curves are kept for partial dependence and the kernel methods (see {.arg keep_ice} of {.fn model_profile})."
+  }
+  cli::cli_inform(c(paste0(why, ": {.val {labels}} {?is/are} drawn without them."), i = how))
 }
 
 # Subtract from each curve its value at the anchor (the band columns of
@@ -312,13 +348,13 @@ curve_anchors <- function(Y, x, center) {
 # Each background row's own value of the variable, on its (drawn) ICE curve.
 observed_points <- function(objs, labels, vars, curves, x_kind) {
   numeric_x <- x_kind != "categorical"
-  key <- paste(curves$`_vname_`, curves$`_label_`, curves$`_ids_`, sep = "\r")
+  key <- paste(curves$`_vname_`, curves$`_label_`, curves$`_ids_`, curves$`_obj_`, sep = "\r")
   curves$`_vname_` <- as.character(curves$`_vname_`)
   idx <- split(seq_len(nrow(curves)), key)
   out <- lapply(names(idx), function(k) {
     r <- idx[[k]]
     c1 <- curves[r[1L], ]
-    o <- objs[[match(c1$`_label_`, labels)]]
+    o <- objs[[c1$`_obj_`]]
     own <- o$observed[[c1$`_vname_`]][match(c1$`_ids_`, o$rows)]
     if (is.na(own)) return(NULL)
     y <- if (numeric_x) {
