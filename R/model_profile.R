@@ -31,8 +31,9 @@
 #' and `variable_splits_type` mean what they mean in DALEX (see the section on
 #' DALEX explainers for the differences: the default `N`, every kind of
 #' variable, and the explainer's `weights`, which are used). `plot()`
-#' draws DALEX results next to these ([plot.mp_profile()]), and
-#' [as_dalex()] converts these for DALEX's plot.
+#' draws DALEX results next to these ([plot.mp_profile()]), DALEX's
+#' `plot(dalex_result, x)` draws these next to its own, and [as_dalex()]
+#' converts these to DALEX's objects.
 #'
 #' @param x A fitted model, or a DALEX explainer (from `DALEX::explain()`),
 #'   whose model, data, predict function and label are used (DALEX itself is

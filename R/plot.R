@@ -54,8 +54,8 @@
 #' order after the first). Their profiles, ICE curves and observations are
 #' drawn as the package draws its own; when results of both packages are
 #' drawn, DALEX's are named `"<type>, DALEX"` in the legend. The other way
-#' round, DALEX's plot method needs DALEX's object: `plot(dalex_result,
-#' as_dalex(ours))` (see [as_dalex()]). `geom`, `variables` and
+#' round, `plot(dalex_result, ours)` is DALEX's plot method, which draws
+#' ours too (see [as_dalex()]). `geom`, `variables` and
 #' `variable_type` have DALEX's meaning.
 #'
 #' A rug at the bottom of each numeric panel shows the background rows'
