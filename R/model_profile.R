@@ -187,7 +187,8 @@
 #'     variable), `N` (rows used), `rows` (which rows of `data`),
 #'     `observed` (the background rows' values of the profiled variables),
 #'     `labels` (one per profiled class), `class` (the profiled classes, or
-#'     `NULL`), `weights` (of the background rows, or `NULL`),
+#'     `NULL`), `task` (the model's, `"regression"` or `"classification"`,
+#'     see [model_adapter()]), `weights` (of the background rows, or `NULL`),
 #'     `engine` (`"native"` or `"predict"`, the one used),
 #'     `mean_prediction` (for AL profiles, the weighted mean prediction that
 #'     each profile is shifted by: one per profile label, named by it),

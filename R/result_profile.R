@@ -68,7 +68,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     observed = as.data.frame(lapply(setup$data[present], `[`, rows), stringsAsFactors = FALSE, optional = TRUE),
     observed_group = if (grouped) part_of_rows(parts, rows),
     prediction_quantiles = prediction_quantiles(setup, parts, run$fitted, label_parts$label),
-    mean_prediction = means, class = setup$outputs$classes,
+    mean_prediction = means, class = setup$outputs$classes, task = setup$adapter$task,
     weights = if (setup$weighted) setup$weights[rows],
     n_predictions = run$n_predictions, no_support = no_support_list(raw, present),
     threads = setup$threads, engine = profile_engine(setup, s), groups = groups,

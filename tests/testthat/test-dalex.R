@@ -419,3 +419,28 @@ test_that("DALEX's documented plot() calls (?DALEX::model_profile, ?DALEX::plot.
   expect_identical(nrow(pts), 4L * 100L)
   expect_length(unique(ggplot2::layer_data(plot(ranger_fare, glm_fare), 1)$colour), 2L)
 })
+
+test_that("a DALEX result of the other class of a classifier is a warning, not a silent mirror image", {
+  skip_if_not_installed("DALEX")
+  skip_if_not_installed("ranger")
+  set.seed(5)
+  d <- data.frame(x = runif(300), z = runif(300))
+  d$y <- as.numeric(runif(300) < d$x)
+  # ranger orders the columns of a 0/1 response as the classes first appear:
+  # "1" first, so DALEX's second column is the probability of "0".
+  d <- d[order(-d$y), ][c(1, sample(2:300)), ]
+  m <- ranger::ranger(y ~ x + z, data = d, num.trees = 30, probability = TRUE, num.threads = 1, seed = 1)
+  expect_identical(colnames(m$predictions), c("1", "0"))
+  ex <- DALEX::explain(m, data = d[c("x", "z")], y = d$y, label = "forest", verbose = FALSE)
+  ours <- model_profile(ex, "x", NULL, grid_points = 11)
+  theirs <- DALEX::model_profile(ex, "x", NULL, grid_points = 11)
+  expect_identical(ours$class, "1")
+  expect_snapshot(p <- plot(ours, theirs))
+  expect_identical(p$labels$subtitle, "Probability of class \"1\"")
+  # Ours of class "0" is DALEX's: no warning.
+  ours0 <- model_profile(ex, "x", NULL, grid_points = 11, class = "0")
+  expect_no_warning(plot(ours0, theirs))
+  xy <- agr_xy(ours0$agr_profiles)
+  expect_equal(xy$y, stats::approx(theirs$agr_profiles$`_x_`, theirs$agr_profiles$`_yhat_`, xy$x)$y,
+               tolerance = 1e-10)
+})
