@@ -287,7 +287,8 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
     cli::cli_abort(c("{.arg type} must be one of {.val partial}, {.val conditional} or {.val accumulated}, not {.val {type}}.",
                      i = "ALE profiles are {.code type = \"accumulated\"}."), call = env)
   }
-  type <- rlang::arg_match(type, error_call = env)
+  type <- arg_one(type, c("partial", "conditional", "accumulated"), "type", env,
+                  hint = "Profiles of several types are one call each, drawn in one chart by {.code plot(model_profile(..., type = \"partial\"), model_profile(..., type = \"accumulated\"))}.")
   variable_splits_type <- rlang::arg_match(variable_splits_type, error_call = env)
   level_order <- rlang::arg_match(level_order, error_call = env)
   al_shift <- rlang::arg_match(al_shift, error_call = env)

@@ -12,6 +12,7 @@ model_adapter.ranger <- function(model) {
   row_bytes <- function(bytes) {
     if (is.numeric(trees) && length(trees) == 1L) 8 * trees + 4 * length(bytes) else 0
   }
+  prepare <- ranger_prepare(model)
   if (identical(type, "Probability estimation")) {
     classes <- ranger_classes(model)
     return(new_adapter("ranger", function(model, newdata) {
@@ -19,7 +20,7 @@ model_adapter.ranger <- function(model) {
       colnames(p) <- classes
       p
     }, task = "classification", classes = classes, positive = ranger_positive(model, classes),
-    native = TRUE, row_bytes = row_bytes, tree = TRUE))
+    native = TRUE, row_bytes = row_bytes, tree = TRUE, prepare = prepare))
   }
   refuse <- switch(type %||% "",
     Regression = NULL,
@@ -32,7 +33,27 @@ model_adapter.ranger <- function(model) {
   )
   new_adapter("ranger", function(model, newdata) {
     stats::predict(model, data = newdata, verbose = FALSE)$predictions
-  }, native = TRUE, row_bytes = row_bytes, tree = TRUE, refuse = refuse)
+  }, native = TRUE, row_bytes = row_bytes, tree = TRUE, refuse = refuse, prepare = prepare)
+}
+
+# A forest grown on character columns without stored levels (ranger's
+# default for unordered factors) codes them at predict() by factor() of the
+# values in the rows it is given: rows of one grid value (or chunks missing
+# a level) would all get code 1. The background data's character
+# predictors become factors of all their values once, whose codes
+# predict() then reads, as the native engine does.
+ranger_prepare <- function(model) {
+  f <- model$forest
+  vars <- f$independent.variable.names
+  lv <- f$covariate.levels
+  if (!is.character(vars)) return(NULL)
+  coded <- if (is.null(lv)) vars else vars[vapply(seq_along(vars), function(k) is.null(lv[[k]]), logical(1))]
+  function(data) {
+    for (v in intersect(coded, names(data))) {
+      if (is.character(data[[v]])) data[[v]] <- factor(data[[v]])
+    }
+    data
+  }
 }
 
 # The classes of a ranger probability forest in the order of its prediction

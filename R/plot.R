@@ -159,7 +159,7 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     bad <- which(!is_prof)
     cli::cli_abort(c(
       "Every object to draw must be a {.fn model_profile} result (of modelprofiles or DALEX).",
-      x = "{cli::qty(length(bad))}Argument{?s} {bad} {?is/are} {.cls {unique(unlist(lapply(objs[bad], class)))}}."
+      x = "{cli::qty(length(bad))}Argument{?s} {bad} {cli::qty(length(bad))}{?is/are} of class {.cls {unique(unlist(lapply(objs[bad], class)))}}."
     ), call = call)
   }
   if (geom == "derivatives") {

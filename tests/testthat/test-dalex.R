@@ -307,6 +307,15 @@ test_that("whichever package is attached last owns model_profile(); both orders 
   last_ours <- run("DALEX", "modelprofiles")
   expect_null(attr(last_ours, "status"))
   expect_identical(last_ours[1:3], c("mp_profile", "mp_profile", "model_profile"))
+  # Attaching the second package says who owns model_profile(), and how to
+  # reach modelprofiles' for a model and data when DALEX masks it.
+  said <- function(first, second) {
+    writeLines(c(sprintf("library(%s)", first), sprintf("library(%s)", second)), script)
+    system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", script), stdout = TRUE, stderr = TRUE,
+            env = paste0("R_LIBS=", paste(.libPaths(), collapse = .Platform$path.sep)))
+  }
+  expect_true(any(grepl("modelprofiles::model_profile(fit, data)", said("modelprofiles", "DALEX"), fixed = TRUE)))
+  expect_true(any(grepl("DALEX's own is DALEX::model_profile()", said("DALEX", "modelprofiles"), fixed = TRUE)))
 })
 
 test_that("plot(dalex_result, ours): DALEX's plot method draws both in one chart, for each geom", {
