@@ -145,7 +145,7 @@ inform_explainer_weights <- function(w) {
 #'   theirs <- DALEX::model_profile(ex, N = NULL, type = "accumulated")
 #'   plot(as_dalex(ours))          # DALEX's plot of ours
 #'   plot(theirs, ours)            # DALEX's plot, both results
-#'   plot(ours, theirs)            # our plot, both results
+#'   # (plot(ours, theirs) is this package's plot of both.)
 #' }
 #' @export
 as_dalex <- function(x, variable_type = NULL, max_curves = 100, label = NULL) {

@@ -249,7 +249,9 @@
 #' if (requireNamespace("DALEX", quietly = TRUE)) {
 #'   ex <- DALEX::explain(fit, data = X, y = mtcars$mpg, label = "lm", verbose = FALSE)
 #'   pd_ex <- modelprofiles::model_profile(ex, c("wt", "hp"), NULL)
-#'   plot(pd_ex, DALEX::model_profile(ex, c("wt", "hp"), NULL))
+#'   pd_ex
+#'   # Drawn with DALEX's own result:
+#'   # plot(pd_ex, DALEX::model_profile(ex, c("wt", "hp"), NULL))
 #' }
 #' @export
 model_profile <- function(x, data = NULL, predict_function = NULL, variables = NULL,

@@ -121,21 +121,19 @@
 #' ld <- model_profile(fit, X, type = "conditional")
 #' al <- model_profile(fit, X, type = "accumulated", intervals = 8)
 #' plot(pd, ld, al)
-#' plot(pd, geom = "profiles", center = "first")
+#'
+#' # ICE curves anchored at a typical car: their slopes differ (wt and hp
+#' # interact).
 #' plot(pd, geom = "profiles", center = c(wt = 3, hp = 150))
-#' plot(pd, geom = "derivatives")
-#' plot(pd, ld, al, sort = "importance")
 #'
 #' # Categorical variables as bars.
 #' d <- transform(mtcars, cyl = factor(cyl))
 #' fit2 <- lm(mpg ~ cyl + wt, data = d)
-#' plot(model_profile(fit2, d[c("cyl", "wt")]), geom = "bars")
+#' plot(model_profile(fit2, d[c("cyl", "wt")], variables = "cyl"), geom = "bars")
 #'
-#' # A DALEX result in the same chart.
-#' if (requireNamespace("DALEX", quietly = TRUE)) {
-#'   ex <- DALEX::explain(fit, data = X, y = mtcars$mpg, label = "lm", verbose = FALSE)
-#'   plot(pd, DALEX::model_profile(ex, N = NULL))
-#' }
+#' # Also: plot(pd, geom = "derivatives"), plot(pd, ld, al, sort =
+#' # "importance"), and DALEX results in the same chart, plot(pd,
+#' # DALEX::model_profile(explainer)) (see the vignettes).
 #' @name plot.mp_profile
 NULL
 
