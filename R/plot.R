@@ -285,7 +285,7 @@ x_axis_scale <- function(d, ncol) {
   n_panels <- length(unique(as.character(d$agr$`_vname_`)))
   cols <- if (is.null(ncol)) ceiling(sqrt(n_panels)) else min(ncol, n_panels)
   if (d$x_kind == "numeric") {
-    return(ggplot2::scale_x_continuous(breaks = axis_breaks(if (cols >= 3L) 4L else 5L),
+    return(ggplot2::scale_x_continuous(breaks = axis_breaks(if (cols >= 3L) 4L else 5L, whole_ranges(d)),
                                        expand = ggplot2::expansion(mult = 0.05)))
   }
   if (d$x_kind != "categorical") return(NULL)
@@ -294,22 +294,37 @@ x_axis_scale <- function(d, ncol) {
 }
 
 # The breaks of a numeric panel (about n of them, scales' extended
-# breaks): whole numbers when the panel's values span whole numbers (an
-# integer variable: 0, 2, 4, 6, not 0, 2.5, 5, 7.5). ggplot2 gives the
-# panel's range expanded by 5% on either side (x_axis_scale()).
-axis_breaks <- function(n) {
+# breaks): whole numbers for the panel of an integer variable (0, 2, 4, 6,
+# not 0, 2.5, 5, 7.5), one whose values drawn span one of `whole` (the
+# ranges of the variables whose drawn values are all whole numbers).
+# ggplot2 gives the panel's range expanded by 5% on either side
+# (x_axis_scale()).
+axis_breaks <- function(n, whole = list()) {
   force(n)
+  force(whole)
   function(lim) {
     breaks <- scales::extended_breaks(n = n)(lim)
-    if (length(lim) != 2L || !all(is.finite(lim))) return(breaks)
+    if (length(lim) != 2L || !all(is.finite(lim)) || all(breaks == round(breaks))) return(breaks)
     r <- lim + c(1, -1) * 0.05 * diff(lim) / 1.1
-    whole <- all(abs(r - round(r)) <= 1e-9 * pmax(1, abs(r)))
-    if (!whole || all(breaks == round(breaks))) return(breaks)
+    tol <- 1e-9 * max(1, abs(r))
+    if (!any(vapply(whole, function(w) all(abs(w - r) <= tol), logical(1)))) return(breaks)
     r <- round(r)
     breaks <- scales::extended_breaks(n = n, Q = c(1, 5, 2, 4, 3))(r)
     if (any(breaks != round(breaks))) breaks <- seq(r[1L], r[2L])
     breaks
   }
+}
+
+# The ranges of the x values drawn in each panel whose values are all whole
+# numbers (profiles, curves, points and rug).
+whole_ranges <- function(d) {
+  x <- c(split(as.double(d$agr$`_x_`), as.character(d$agr$`_vname_`)),
+         if (!is.null(d$rug)) split(as.double(d$rug$`_x_`), as.character(d$rug$`_vname_`)),
+         if (!is.null(d$curves)) split(as.double(d$curves$`_x_`), as.character(d$curves$`_vname_`)))
+  x <- lapply(split(x, names(x)), function(v) unlist(v, use.names = FALSE))
+  x <- lapply(x, function(v) v[is.finite(v)])
+  whole <- vapply(x, function(v) length(v) > 0L && all(v == round(v)), logical(1))
+  unname(lapply(x[whole], range))
 }
 
 # Would the category labels of a panel overlap? An estimate for a chart

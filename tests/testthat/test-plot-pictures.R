@@ -123,13 +123,18 @@ test_that("integer variables get whole-number ticks", {
   # carb 1..8 and gear 3..5 (pretty breaks would be 2, 4, 6, 8 and 3, 3.5, ..., 5).
   expect_equal(breaks[[1]], c(2, 4, 6, 8))
   expect_equal(breaks[[2]], 3:5)
-  # A continuous variable keeps scales' extended breaks.
+  # A continuous variable keeps scales' extended breaks, also when its
+  # range has whole ends (min-max scaled, 0 to 1).
   expect_equal(modelprofiles:::axis_breaks(5L)(c(0.1, 0.93)), c(0, 0.25, 0.5, 0.75, 1))
+  X <- data.frame(u = c(0, 1, runif(30)), k = rep(0:3, length.out = 32))
+  pu <- model_profile(NULL, X, predict_function = function(m, d) d$u + d$k, N = NULL)
+  bu <- lapply(ggplot2::ggplot_build(plot(pu))$layout$panel_params, function(pp) as.vector(stats::na.omit(pp$x$breaks)))
+  expect_equal(bu, list(c(0, 0.25, 0.5, 0.75, 1), 0:3))
   # Breaks of whole-number panels from the expanded range (as ggplot2 gives
   # it): never fractional.
   for (r in list(c(0, 1), c(0, 2), c(3, 5), c(1, 8), c(0, 9), c(-2, 7), c(10, 13))) {
     lim <- r + c(-1, 1) * 0.05 * diff(r)
-    br <- modelprofiles:::axis_breaks(5L)(lim)
+    br <- modelprofiles:::axis_breaks(5L, list(r))(lim)
     expect_true(all(br == round(br)), label = paste(r, collapse = "-"))
     expect_gte(length(br[br >= r[1] & br <= r[2]]), 2L)
   }
