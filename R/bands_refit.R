@@ -43,7 +43,7 @@
 #' fit <- lm(mpg ~ wt + hp, data = mtcars)
 #' pd <- model_profile(fit, mtcars[c("wt", "hp")], variables = "wt", grid_points = 10)
 #' pd <- refit_bands(pd, function(d) lm(mpg ~ wt + hp, data = d), mtcars,
-#'                   background = mtcars[c("wt", "hp")], B = 20, seed = 1)
+#'                   background = mtcars[c("wt", "hp")], B = 10, seed = 1)
 #' plot(pd)
 #' @export
 refit_bands <- function(profile, refit, data, background = data, predict_function = NULL,

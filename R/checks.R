@@ -98,6 +98,7 @@ resolve_inputs <- function(x, data, predict_function, label, call) {
   if (is.null(given)) {
     if (!is.null(adapter$refuse)) cli::cli_abort(adapter$refuse, call = call)
     predict_function <- adapter$predict
+    if (!is.null(adapter$prepare)) data <- adapter$prepare(data)
   } else if (is_default_predictor(given)) {
     predict_function <- given
   } else {
@@ -300,6 +301,12 @@ check_splits <- function(splits, data, variables, call, na_level = FALSE) {
       if (!same_scale(col, s)) {
         cli::cli_abort("{.arg variable_splits${v}} must be numeric{if (is_time_scale(col)) paste0(' or of class <', class(col)[1L], '>')}, as {.field {v}} is; not {.cls {class(s)}}.", call = call)
       }
+      if (any(is.infinite(as.double(unclass(s))))) {
+        cli::cli_abort(c(
+          "{.arg variable_splits${v}} must be finite values; it has {.val {s[is.infinite(as.double(unclass(s)))]}}.",
+          i = "A grid holds values the model predicts at; give the ends of the range, e.g. {.code range(data${v})}."
+        ), call = call)
+      }
       splits[[v]] <- column_values(col, s)
     } else {
       allowed <- if (is.factor(col)) levels(col) else unique(as.character(stats::na.omit(col)))
@@ -362,6 +369,20 @@ check_flag <- function(x, arg, call) {
     cli::cli_abort("{.arg {arg}} must be {.code TRUE} or {.code FALSE}, not {.val {shown}}.", call = call)
   }
   invisible(x)
+}
+
+# One value of a choice argument whose default is `choices`: several values
+# (`type = c("partial", "accumulated")`) is an error that says so and what
+# to do instead (`hint`), not arg_match()'s "must be one of ..., not
+# "partial"".
+arg_one <- function(arg, choices, name, call, hint = NULL) {
+  if (is.character(arg) && length(arg) > 1L && !identical(arg, choices)) {
+    cli::cli_abort(c(
+      "{.arg {name}} must be one value, not {length(arg)}: {.val {arg}}.",
+      i = hint
+    ), call = call)
+  }
+  rlang::arg_match(arg, choices, error_arg = name, error_call = call)
 }
 
 # The number of background rows to draw: NULL (all rows) or at least 2.

@@ -93,16 +93,20 @@ inform_explainer_weights <- function(w) {
 #' `as_dalex()` turns a [model_profile()] result into the object
 #' `DALEX::model_profile()` returns (class `"model_profile"`), so that
 #' DALEX's and ingredients' plot methods draw it as they draw their own:
-#' `plot(as_dalex(x))`, `plot(dalex_result, as_dalex(x))` (one chart with
-#' both), `plot(as_dalex(x), geom = "profiles")`, or ingredients'
-#' `plot(as_dalex(x)$agr_profiles)`.
+#' `plot(as_dalex(x))`, `plot(as_dalex(x), geom = "profiles")`, or
+#' ingredients' `plot(as_dalex(x)$agr_profiles)`.
 #'
-#' The other way needs no conversion: `plot()` of a modelprofiles result
-#' draws DALEX results given with it, `plot(x, dalex_result)`.
+#' Results in one chart need no conversion: `plot()` of a modelprofiles
+#' result draws DALEX results given with it, `plot(x, dalex_result)`, and
+#' DALEX's plot method draws ours given after its own,
+#' `plot(dalex_result, x)` (a modelprofiles result is of DALEX's class
+#' `"model_profile"` too, after its own, and is converted as here when
+#' ingredients binds the rows of the results; when both carry the same
+#' label, ours is labelled `"<label>, modelprofiles"`).
 #'
-#' Why a converter: DALEX's plot method binds the rows of every
-#' `agr_profiles` it is given, which must then have exactly DALEX's
-#' columns, while a modelprofiles result carries more (`_support_`, bands).
+#' Why a converter: ingredients' plot methods take DALEX's tables, with
+#' exactly DALEX's columns, while a modelprofiles result carries more
+#' (`_support_`, bands) and keeps its ICE curves compactly.
 #'
 #' The conversion keeps DALEX's conventions:
 #' * `agr_profiles` has DALEX's columns `_vname_`, `_label_`, `_x_`,
@@ -139,8 +143,9 @@ inform_explainer_weights <- function(w) {
 #'                        label = "lm", verbose = FALSE)
 #'   ours <- modelprofiles::model_profile(ex, N = NULL, type = "accumulated")
 #'   theirs <- DALEX::model_profile(ex, N = NULL, type = "accumulated")
-#'   plot(theirs, as_dalex(ours, label = "lm, modelprofiles"))  # DALEX's plot
-#'   plot(ours, theirs)            # our plot, both results
+#'   plot(as_dalex(ours))          # DALEX's plot of ours
+#'   plot(theirs, ours)            # DALEX's plot, both results
+#'   # (plot(ours, theirs) is this package's plot of both.)
 #' }
 #' @export
 as_dalex <- function(x, variable_type = NULL, max_curves = 100, label = NULL) {
@@ -177,6 +182,10 @@ as_dalex <- function(x, variable_type = NULL, max_curves = 100, label = NULL) {
   class(a) <- c("aggregated_profiles_explainer", kind_class, "data.frame")
   if (!is.null(x$mean_prediction)) attr(a, "mean_prediction") <- unname(x$mean_prediction[1L])
   cp <- dalex_cp(x, vars, max_curves, variable_type)
+  # DALEX's plot draws ICE curves by ingredients' plot method, which is
+  # registered only once ingredients is loaded (DALEX loads it when it
+  # computes, not when it is attached).
+  if (!is.null(cp)) requireNamespace("ingredients", quietly = TRUE)
   if (!is.null(label)) {
     if (!is.character(label) || length(label) != 1L || is.na(label)) {
       cli::cli_abort("{.arg label} must be a single string.", call = call)
@@ -320,7 +329,7 @@ from_dalex <- function(d, call = rlang::caller_env()) {
     label_parts = if (any(!is.na(label_parts$group)) || any(!is.na(label_parts$class))) label_parts,
     grids = grids, observed = observed, rows = rows, weights = NULL, bands = NULL,
     groups = NULL, source = "DALEX"
-  ), class = "mp_profile")
+  ), class = c("mp_profile", "model_profile"))
 }
 
 is_dalex_result <- function(x) inherits(x, "model_profile") && !inherits(x, "mp_profile")
@@ -356,4 +365,95 @@ span_bandwidth <- function(span, inputs, variables, variable_splits) {
     out[[v]] <- span * if (r > 0) r else 1
   }
   if (length(out)) unlist(out)
+}
+
+# DALEX's plot method first: plot(dalex_result, ours) --------------------
+#
+# DALEX's plot.model_profile() hands every result it is given (ours count,
+# being of class "model_profile" too) to ingredients' plot methods, which
+# bind their rows with rbind(): of `$agr_profiles` (geom "aggregates"), or
+# of the objects themselves ("profiles", "points"). These methods, for the
+# first table's class, bind ours as DALEX's tables (as_dalex()): DALEX's
+# columns and kind of variable, and a label that says which package drew
+# it when both carry the same. Tables of DALEX only are bound by
+# rbind.data.frame(), as without this package.
+
+#' @method rbind aggregated_profiles_explainer
+#' @export
+rbind.aggregated_profiles_explainer <- function(..., deparse.level = 1) {
+  dalex_rbind(list(...), "agr", function() rbind.data.frame(..., deparse.level = deparse.level))
+}
+
+#' @method rbind ceteris_paribus_explainer
+#' @export
+rbind.ceteris_paribus_explainer <- function(..., deparse.level = 1) {
+  dalex_rbind(list(...), "cp", function() rbind.data.frame(..., deparse.level = deparse.level))
+}
+
+dalex_rbind <- function(args, what, plain) {
+  ours <- vapply(args, is_our_table, logical(1))
+  if (!any(ours)) return(plain())
+  # Named arguments (stringsAsFactors, make.row.names) are rbind's own.
+  nms <- names(args) %||% rep("", length(args))
+  tables <- args[!nzchar(nms) | ours]
+  ours <- ours[!nzchar(nms) | ours]
+  ref <- Find(is.data.frame, tables[!ours])
+  if (is.null(ref)) return(plain())
+  x1 <- if (what == "agr") ref$`_x_` else ref[[as.character(ref$`_vname_`[1L])]]
+  kind <- if (is.numeric(x1)) "numerical" else "categorical"
+  taken <- unique(unlist(lapply(tables[!ours], function(t) as.character(t$`_label_`))))
+  known <- unique(unlist(lapply(tables[!ours], function(t) as.character(t$`_vname_`))))
+  converted <- lapply(seq_along(tables), function(i) {
+    if (!ours[i]) return(tables[[i]])
+    t <- our_dalex_table(tables[[i]], what, kind, known)
+    if (is.null(t) || !nrow(t)) return(NULL)
+    clash <- as.character(t$`_label_`) %in% taken
+    t$`_label_` <- ifelse(clash, paste0(t$`_label_`, ", modelprofiles"), as.character(t$`_label_`))
+    # The first table's columns (DALEX's cp tables have every column of the
+    # data; ours the profiled ones).
+    for (col in setdiff(names(ref), names(t))) t[[col]] <- rep(NA, nrow(t))
+    t <- as.data.frame(structure(t, class = "data.frame"))[names(ref)]
+    for (col in names(ref)) {
+      if (is.factor(ref[[col]]) && !is.factor(t[[col]])) t[[col]] <- as.character(t[[col]])
+    }
+    t
+  })
+  do.call(rbind.data.frame, Filter(Negate(is.null), converted))
+}
+
+# A modelprofiles result, or its `agr_profiles` (which DALEX takes out of
+# it): the `_support_` column, in a table that is not DALEX's.
+is_our_table <- function(x) {
+  inherits(x, "mp_profile") ||
+    (is.data.frame(x) && !inherits(x, c("aggregated_profiles_explainer", "ceteris_paribus_explainer")) &&
+       all(c("_vname_", "_label_", "_x_", "_yhat_", "_support_") %in% names(x)))
+}
+
+# Our result (or its agr_profiles) as DALEX's table of kind `what` ("agr"
+# or "cp"), of the variables of `kind` ("numerical" or "categorical");
+# `known`: the variables of DALEX's tables, which are of that kind.
+our_dalex_table <- function(x, what, kind, known = character()) {
+  if (inherits(x, "mp_profile")) {
+    kinds <- vapply(x$variables, function(v) column_kind(x$grids[[v]]), character(1))
+    if (!any(kinds == if (kind == "numerical") "numeric" else "categorical")) return(NULL)
+    d <- as_dalex(x, variable_type = kind)
+    return(if (what == "agr") d$agr_profiles else d$cp_profiles)
+  }
+  if (what != "agr") return(NULL)
+  # agr_profiles alone: a variable is of DALEX's kind when DALEX's tables
+  # have it; else numerical when its `_x_` are numbers.
+  a <- as.data.frame(x, stringsAsFactors = FALSE)
+  v <- as.character(a$`_vname_`)
+  num <- vapply(split(a$`_x_`, v), function(z) {
+    is.numeric(z) || !anyNA(suppressWarnings(as.numeric(as.character(z))))
+  }, logical(1))
+  num[names(num) %in% known] <- kind == "numerical"
+  keep <- v %in% names(num)[if (kind == "numerical") num else !num]
+  a <- a[keep, intersect(c("_vname_", "_label_", "_x_", "_groups_", "_cluster_", "_yhat_", "_ids_"), names(a)),
+         drop = FALSE]
+  a$`_x_` <- if (kind == "numerical") as.numeric(as.character(a$`_x_`)) else as.character(a$`_x_`)
+  a$`_vname_` <- as.character(a$`_vname_`)
+  a$`_ids_` <- rep(0, nrow(a))
+  rownames(a) <- NULL
+  a
 }

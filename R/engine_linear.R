@@ -86,9 +86,9 @@ linear_ice <- function(setup, j, grid, rows) {
   if (length(eta) != 2L * n) {
     cli::cli_abort("The model's linear predictor has {length(eta)} value{?s} for {2L * n} row{?s}.", call = setup$call)
   }
-  # Missing or infinite linear predictors give missing predictions: the
-  # checks of predictions name them.
-  if (!all(is.finite(eta))) check_predictions(rep(NA_real_, n), n, call = setup$call)
+  # Missing or infinite linear predictors give missing predictions: an
+  # error that names the rows' columns with such values.
+  if (!all(is.finite(eta))) linear_nonfinite(setup, rows, eta, n)
   a <- eta[seq_len(n)]
   curves <- structure(list(a = a, slope = eta[n + seq_len(n)] - a, z = as.double(grid),
                            linkinv = lin$linkinv, identity = lin$identity, shape = lin$shape,
@@ -96,6 +96,25 @@ linear_ice <- function(setup, j, grid, rows) {
                            threads = setup$threads, call = setup$call),
                       class = "mp_affine")
   structure(curves, n = 2 * n)
+}
+
+# Background rows `rows` whose linear predictor (`eta`, at 0 and at 1 of
+# the profiled column) is not finite: an error naming the columns where
+# those rows have missing or infinite values, as the predict path's does.
+linear_nonfinite <- function(setup, rows, eta, n) {
+  bad <- rows[!is.finite(eta[seq_len(n)]) | !is.finite(eta[n + seq_len(n)])]
+  counts <- vapply(setup$data, function(col) {
+    x <- col[bad]
+    sum(if (is.numeric(x)) !is.finite(x) else is.na(x))
+  }, numeric(1))
+  cols <- names(setup$data)[counts > 0]
+  if (!length(cols)) {
+    check_predictions(rep(NA_real_, length(bad)), length(bad), call = setup$call)
+  }
+  cli::cli_abort(c(
+    "The model cannot predict {length(bad)} background row{?s}: {cli::qty(length(cols))}{?it has/they have} missing or infinite values in {.field {cols}} ({counts[counts > 0]} row{?s}).",
+    i = "Impute them, drop those rows from {.arg data}, or give a {.arg predict_function} that handles them."
+  ), call = setup$call)
 }
 
 # The values of affine curves (rows `pos` of them, or all): an

@@ -30,6 +30,7 @@ native_prepare <- function(setup, engine, call) {
     nm <- native_framework(nm, inner, setup$adapter$classes)
     if (is.character(nm)) return(native_fail(engine, nm, call))
   }
+  nm$features <- feature_columns(nm$features, names(setup$data))
   missing_cols <- setdiff(nm$features, names(setup$data))
   if (length(missing_cols)) {
     return(native_fail(engine, paste0("the data lack the model's columns ", paste(missing_cols, collapse = ", "), "."), call))

@@ -89,7 +89,7 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
     if (length(edges) < 2L) cli::cli_abort("Interval AL needs at least two edges.", call = call)
     inside <- x >= edges[1L] & x <= edges[length(edges)]
     if (!all(inside)) {
-      mp_warn("{sum(!inside)} background row{?s} outside the edges [{format(edges[1L])}, {format(edges[length(edges)])}] {?is/are} left out of the AL profile of {.field {names(setup$data)[j]}}.", call = call)
+      mp_warn("{sum(!inside)} background row{?s} outside the edges [{format(edges[1L])}, {format(edges[length(edges)])}] {cli::qty(sum(!inside))}{?is/are} left out of the AL profile of {.field {names(setup$data)[j]}}.", call = call)
       rows <- rows[inside]
       x <- x[inside]
       w <- w[inside]
@@ -98,7 +98,7 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
   K <- length(edges) - 1L
   k <- interval_index(x, edges, setup$threads)
   if (any(tabulate(k, K) == 0)) {
-    cli::cli_abort("Interval AL needs rows in every interval; {sum(tabulate(k, K) == 0)} of the given intervals of {.field {names(setup$data)[j]}} {?is/are} empty.", call = call)
+    cli::cli_abort("Interval AL needs rows in every interval; {sum(tabulate(k, K) == 0)} of the given intervals of {.field {names(setup$data)[j]}} {cli::qty(sum(tabulate(k, K) == 0))}{?is/are} empty.", call = call)
   }
   # A row's edge values are patterns of the edges, by index.
   edge_values <- column_values(col, edges)

@@ -25,7 +25,7 @@ group_parts <- function(setup, values, bins, min_size, title) {
   call <- setup$call
   g <- group_factor(values[setup$rows], bins, if (setup$weighted) setup$case_weights)
   if (anyNA(g)) {
-    mp_warn("{sum(is.na(g))} background row{?s} with a missing {.field {title}} {?is/are} left out of the subgroups.", call = call)
+    mp_warn("{sum(is.na(g))} background row{?s} with a missing {.field {title}} {cli::qty(sum(is.na(g)))}{?is/are} left out of the subgroups.", call = call)
   }
   sizes <- table(g)
   small <- names(sizes)[sizes < min_size]

@@ -275,8 +275,11 @@ nonfinite_columns <- function(setup, e) {
   bad <- vapply(setup$data, function(col) is.numeric(col) && !all(is.finite(col)), logical(1))
   if (!any(bad)) return(invisible())
   counts <- vapply(setup$data[bad], function(col) sum(!is.finite(col)), numeric(1))
+  # (The error's own lines, braces escaped for cli.)
+  lines <- c(e$message, e$body)
+  lines[] <- gsub("}", "}}", gsub("{", "{{", cli::ansi_strip(lines), fixed = TRUE), fixed = TRUE)
   cli::cli_abort(c(
-    conditionMessage(e),
+    lines,
     i = "The background rows have missing or infinite values in {.field {names(setup$data)[bad]}} ({counts} row{?s}), which the model may not predict."
   ), call = setup$call)
 }

@@ -166,9 +166,8 @@
 #' fit <- lm(mpg ~ wt * hp + qsec, data = mtcars)
 #' h <- h_statistic(fit, mtcars[c("wt", "hp", "qsec")])
 #' h
-#' plot(h)
 #'
-#' # Bootstrap bands, from the same predictions.
+#' # Bootstrap bands, from the same predictions (drawn as error bars).
 #' hb <- h_statistic(fit, mtcars[c("wt", "hp", "qsec")], bands = "bootstrap", B = 100, seed = 1)
 #' hb$overall
 #' plot(hb)

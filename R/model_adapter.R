@@ -93,11 +93,14 @@ model_adapter.NULL <- function(model) {
 # `predict` uses (gbm's default choice, the best of early stopping) of those
 # fitted. `inner`: of a framework's model (R/model_frameworks.R), the model
 # inside that the native engine compiles in its place (see
-# framework_native()).
+# framework_native()). `prepare`: NULL, or a function of the background
+# data that returns it as the default predict function needs it (applied
+# once, before any row is stacked; see resolve_inputs()).
 new_adapter <- function(family, predict, task = "regression", classes = NULL,
                         positive = NULL, native = FALSE, linear = FALSE,
                         copies = 2, row_bytes = function(bytes) 0, tree = FALSE,
-                        refuse = NULL, label = family, iterations = NULL, inner = NULL) {
+                        refuse = NULL, label = family, iterations = NULL, inner = NULL,
+                        prepare = NULL) {
   if (is.null(refuse)) refuse <- load_family_package(family)
   if (!is.null(refuse)) {
     why <- refuse
@@ -110,7 +113,7 @@ new_adapter <- function(family, predict, task = "regression", classes = NULL,
       task = task, classes = classes, positive = positive,
       native = isTRUE(native), linear = isTRUE(linear),
       copies = copies, row_bytes = row_bytes, tree = isTRUE(tree),
-      refuse = refuse, iterations = iterations, inner = inner
+      refuse = refuse, iterations = iterations, inner = inner, prepare = prepare
     ),
     class = "mp_adapter"
   )
@@ -175,6 +178,15 @@ used_variables <- function(inputs, variables, explicit, call) {
   if (!is_default_predictor(inputs$predict_function)) return(variables)
   used <- model_variables(inputs$model)
   if (is.null(used)) return(variables)
+  # A forest's predict() needs every predictor it was grown on, and says
+  # only that "one or more" are not found.
+  absent <- setdiff(used, names(inputs$data))
+  if (length(absent) && inherits(inputs$model, c("ranger", "randomForest"))) {
+    cli::cli_abort(c(
+      "{.arg data} lacks {cli::qty(length(absent))}{?a column/columns} of the model: {.field {absent}}.",
+      i = "The model was fitted on {.field {used}}; give {.arg data} with all of them."
+    ), call = call)
+  }
   unused <- setdiff(variables, used)
   if (!length(unused)) return(variables)
   if (explicit) {

@@ -31,8 +31,9 @@
 #' and `variable_splits_type` mean what they mean in DALEX (see the section on
 #' DALEX explainers for the differences: the default `N`, every kind of
 #' variable, and the explainer's `weights`, which are used). `plot()`
-#' draws DALEX results next to these ([plot.mp_profile()]), and
-#' [as_dalex()] converts these for DALEX's plot.
+#' draws DALEX results next to these ([plot.mp_profile()]), DALEX's
+#' `plot(dalex_result, x)` draws these next to its own, and [as_dalex()]
+#' converts these to DALEX's objects.
 #'
 #' @param x A fitted model, or a DALEX explainer (from `DALEX::explain()`),
 #'   whose model, data, predict function and label are used (DALEX itself is
@@ -194,7 +195,8 @@
 #'     variable), `N` (rows used), `rows` (which rows of `data`),
 #'     `observed` (the background rows' values of the profiled variables),
 #'     `labels` (one per profiled class), `class` (the profiled classes, or
-#'     `NULL`), `weights` (of the background rows, or `NULL`),
+#'     `NULL`), `task` (the model's, `"regression"` or `"classification"`,
+#'     see [model_adapter()]), `weights` (of the background rows, or `NULL`),
 #'     `engine` (`"native"` or `"predict"`, the one used),
 #'     `mean_prediction` (for AL profiles, the shift each profile was
 #'     given: the weighted mean prediction over the background rows where
@@ -260,7 +262,9 @@
 #' if (requireNamespace("DALEX", quietly = TRUE)) {
 #'   ex <- DALEX::explain(fit, data = X, y = mtcars$mpg, label = "lm", verbose = FALSE)
 #'   pd_ex <- modelprofiles::model_profile(ex, c("wt", "hp"), NULL)
-#'   plot(pd_ex, DALEX::model_profile(ex, c("wt", "hp"), NULL))
+#'   pd_ex
+#'   # Drawn with DALEX's own result:
+#'   # plot(pd_ex, DALEX::model_profile(ex, c("wt", "hp"), NULL))
 #' }
 #' @export
 model_profile <- function(x, data = NULL, predict_function = NULL, variables = NULL,
@@ -301,7 +305,8 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
     cli::cli_abort(c("{.arg type} must be one of {.val partial}, {.val conditional} or {.val accumulated}, not {.val {type}}.",
                      i = "ALE profiles are {.code type = \"accumulated\"}."), call = env)
   }
-  type <- rlang::arg_match(type, error_call = env)
+  type <- arg_one(type, c("partial", "conditional", "accumulated"), "type", env,
+                  hint = "Profiles of several types are one call each, drawn in one chart by {.code plot(model_profile(..., type = \"partial\"), model_profile(..., type = \"accumulated\"))}.")
   variable_splits_type <- rlang::arg_match(variable_splits_type, error_call = env)
   level_order <- rlang::arg_match(level_order, error_call = env)
   al_shift <- rlang::arg_match(al_shift, error_call = env)

@@ -222,7 +222,13 @@
 #' is DALEX's (which needs an explainer) and
 #' `modelprofiles::model_profile(explainer)` this one; with modelprofiles
 #' attached last, `DALEX::model_profile()` is DALEX's. Either way, both
-#' packages' calls work for an explainer.
+#' packages' calls work for an explainer. A model and data,
+#' `model_profile(fit, data)`, are this package's call only: with DALEX
+#' attached last it reaches DALEX's, which stops with "The model_profile
+#' function requires an object created with explain() function"; call
+#' `modelprofiles::model_profile(fit, data)`, or attach modelprofiles after
+#' DALEX. A message says which package owns the name when the second of
+#' the two is attached.
 #'
 #' With DALEX's default predict function (`DALEX::yhat`), the
 #' package uses its own for the model's family (see [model_adapter()]): the

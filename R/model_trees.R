@@ -12,6 +12,7 @@ model_adapter.ranger <- function(model) {
   row_bytes <- function(bytes) {
     if (is.numeric(trees) && length(trees) == 1L) 8 * trees + 4 * length(bytes) else 0
   }
+  prepare <- ranger_prepare(model)
   if (identical(type, "Probability estimation")) {
     classes <- ranger_classes(model)
     return(new_adapter("ranger", function(model, newdata) {
@@ -19,7 +20,7 @@ model_adapter.ranger <- function(model) {
       colnames(p) <- classes
       p
     }, task = "classification", classes = classes, positive = ranger_positive(model, classes),
-    native = TRUE, row_bytes = row_bytes, tree = TRUE))
+    native = TRUE, row_bytes = row_bytes, tree = TRUE, prepare = prepare))
   }
   refuse <- switch(type %||% "",
     Regression = NULL,
@@ -32,7 +33,27 @@ model_adapter.ranger <- function(model) {
   )
   new_adapter("ranger", function(model, newdata) {
     stats::predict(model, data = newdata, verbose = FALSE)$predictions
-  }, native = TRUE, row_bytes = row_bytes, tree = TRUE, refuse = refuse)
+  }, native = TRUE, row_bytes = row_bytes, tree = TRUE, refuse = refuse, prepare = prepare)
+}
+
+# A forest grown on character columns without stored levels (ranger's
+# default for unordered factors) codes them at predict() by factor() of the
+# values in the rows it is given: rows of one grid value (or chunks missing
+# a level) would all get code 1. The background data's character
+# predictors become factors of all their values once, whose codes
+# predict() then reads, as the native engine does.
+ranger_prepare <- function(model) {
+  f <- model$forest
+  vars <- f$independent.variable.names
+  lv <- f$covariate.levels
+  if (!is.character(vars)) return(NULL)
+  coded <- if (is.null(lv)) vars else vars[vapply(seq_along(vars), function(k) is.null(lv[[k]]), logical(1))]
+  function(data) {
+    for (v in intersect(coded, names(data))) {
+      if (is.character(data[[v]])) data[[v]] <- factor(data[[v]])
+    }
+    data
+  }
 }
 
 # The classes of a ranger probability forest in the order of its prediction
@@ -216,11 +237,30 @@ model_adapter.lgb.Booster <- function(model) {
 feature_matrix <- function(newdata, features, what) {
   if (is.null(features)) return(as.matrix(newdata))
   if (is.matrix(newdata)) newdata <- as.data.frame(newdata)
+  features <- feature_columns(features, names(newdata))
   absent <- setdiff(features, names(newdata))
   if (length(absent)) {
     cli::cli_abort("The data lack the {what}'s feature{?s} {.val {absent}}.", call = NULL)
   }
   as.matrix(newdata[features])
+}
+
+# The data's column of each of a model's features (by name): the column of
+# that name or, as lightgbm writes the spaces of a name as "_" in its model
+# ("cutVery Good" of a model.matrix() is the feature "cutVery_Good"), the
+# one other column whose name is the feature's with "_" for its spaces.
+# Features without a column keep their names.
+feature_columns <- function(features, cols) {
+  absent <- which(!features %in% cols)
+  if (!length(absent)) return(features)
+  spaced <- setdiff(cols[grepl(" ", cols, fixed = TRUE)], features)
+  if (!length(spaced)) return(features)
+  written <- gsub(" ", "_", spaced, fixed = TRUE)
+  for (i in absent) {
+    hit <- spaced[written == features[i]]
+    if (length(hit) == 1L) features[i] <- hit
+  }
+  features
 }
 
 # The feature names of a lightgbm booster (from its model text), or NULL

@@ -12,6 +12,16 @@
 #' *Explanatory Model Analysis*), profiles of different models by their
 #' labels, and a mix by both.
 #'
+#' For a classifier the chart names the profiled class: in the subtitle
+#' (`Probability of class "1"`) when every result drawn is of that class,
+#' or in each legend entry when they differ; drawing one model for
+#' different classes is a warning, and so is a DALEX result that looks like
+#' the probability of the other class than ours (its profiles nearer 1
+#' minus ours than ours). A multiclass result of subgroups draws the
+#' subgroups in colour and the classes by line type. Legend entries that
+#' would be equal are told apart by the setting that differs (rows, grid
+#' points, engine) or by their place in the call.
+#'
 #' `autoplot()` is ggplot2's generic (`ggplot2::autoplot()`, or `autoplot()`
 #' once ggplot2 is attached); modelprofiles registers its methods but does not
 #' load ggplot2 until a plot is drawn, so that computing profiles, on the main
@@ -54,8 +64,8 @@
 #' order after the first). Their profiles, ICE curves and observations are
 #' drawn as the package draws its own; when results of both packages are
 #' drawn, DALEX's are named `"<type>, DALEX"` in the legend. The other way
-#' round, DALEX's plot method needs DALEX's object: `plot(dalex_result,
-#' as_dalex(ours))` (see [as_dalex()]). `geom`, `variables` and
+#' round, `plot(dalex_result, ours)` is DALEX's plot method, which draws
+#' ours too (see [as_dalex()]). `geom`, `variables` and
 #' `variable_type` have DALEX's meaning.
 #'
 #' A rug at the bottom of each numeric panel shows the background rows'
@@ -111,21 +121,19 @@
 #' ld <- model_profile(fit, X, type = "conditional")
 #' al <- model_profile(fit, X, type = "accumulated", intervals = 8)
 #' plot(pd, ld, al)
-#' plot(pd, geom = "profiles", center = "first")
+#'
+#' # ICE curves anchored at a typical car: their slopes differ (wt and hp
+#' # interact).
 #' plot(pd, geom = "profiles", center = c(wt = 3, hp = 150))
-#' plot(pd, geom = "derivatives")
-#' plot(pd, ld, al, sort = "importance")
 #'
 #' # Categorical variables as bars.
 #' d <- transform(mtcars, cyl = factor(cyl))
 #' fit2 <- lm(mpg ~ cyl + wt, data = d)
-#' plot(model_profile(fit2, d[c("cyl", "wt")]), geom = "bars")
+#' plot(model_profile(fit2, d[c("cyl", "wt")], variables = "cyl"), geom = "bars")
 #'
-#' # A DALEX result in the same chart.
-#' if (requireNamespace("DALEX", quietly = TRUE)) {
-#'   ex <- DALEX::explain(fit, data = X, y = mtcars$mpg, label = "lm", verbose = FALSE)
-#'   plot(pd, DALEX::model_profile(ex, N = NULL))
-#' }
+#' # Also: plot(pd, geom = "derivatives"), plot(pd, ld, al, sort =
+#' # "importance"), and DALEX results in the same chart, plot(pd,
+#' # DALEX::model_profile(explainer)) (see the vignettes).
 #' @name plot.mp_profile
 NULL
 
@@ -135,53 +143,74 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
                                 variables = NULL, variable_type = NULL, center = NULL, max_curves = 100,
                                 rug = TRUE, bands = TRUE, ncol = NULL, scales = c("free_x", "free"),
                                 title = NULL, subtitle = NULL, sort = c("none", "importance")) {
-  geom <- match.arg(geom)
-  scales <- match.arg(scales)
-  sort <- match.arg(sort)
-  check_plot_dots(list(...), "autoplot.mp_profile")
+  # Errors name the user's call: plot() (through plot.mp_profile()) or
+  # autoplot().
+  call <- get0(".mp_plot_call", parent.frame(), inherits = FALSE) %||% environment()
+  geom <- rlang::arg_match(geom, error_call = call)
+  scales <- rlang::arg_match(scales, error_call = call)
+  sort <- rlang::arg_match(sort, error_call = call)
+  check_plot_dots(list(...), "autoplot.mp_profile", call = call)
   objs <- c(list(object), list(...))
-  objs <- lapply(objs, function(o) if (is_dalex_result(o)) from_dalex(o) else o)
+  objs <- lapply(objs, function(o) if (is_dalex_result(o)) from_dalex(o, call = call) else o)
   is_prof <- vapply(objs, inherits, logical(1), "mp_profile")
   if (!all(is_prof)) {
-    cli::cli_abort("Every object to draw must be a {.fn model_profile} result (of modelprofiles or DALEX); argument{?s} {which(!is_prof)} {?is/are} not.")
+    bad <- which(!is_prof)
+    cli::cli_abort(c(
+      "Every object to draw must be a {.fn model_profile} result (of modelprofiles or DALEX).",
+      x = "{cli::qty(length(bad))}Argument{?s} {bad} {cli::qty(length(bad))}{?is/are} of class {.cls {unique(unlist(lapply(objs[bad], class)))}}."
+    ), call = call)
   }
   if (geom == "derivatives") {
     if (!is.null(center) && !isFALSE(center)) {
-      cli::cli_abort("{.arg center} does not apply to derivative ICE curves: slopes do not change with centring.")
+      cli::cli_abort("{.arg center} does not apply to derivative ICE curves: slopes do not change with centring.",
+                     call = call)
     }
-    return(derivative_plot(objs, variables, max_curves, ncol, title, subtitle))
+    return(derivative_plot(objs, variables, max_curves, ncol, title, subtitle, call = call))
   }
   # DALEX's logical `center`: FALSE is none, TRUE each curve on its mean.
   if (isFALSE(center)) center <- NULL
   if (isTRUE(center)) center <- "mean"
   if (!is.null(center) && geom %in% c("aggregates", "bars")) {
-    cli::cli_abort("{.arg center} applies to ICE curves: use {.code geom = \"profiles\"} or {.code \"points\"}.")
+    cli::cli_abort("{.arg center} applies to ICE curves: use {.code geom = \"profiles\"} or {.code \"points\"}.",
+                   call = call)
   }
-  check_center(center)
-  variable_type <- check_variable_type(variable_type, rlang::current_env())
+  check_center(center, call = call)
+  variable_type <- check_variable_type(variable_type, call)
   if (geom == "bars") {
     if (identical(variable_type, "numerical")) {
-      cli::cli_abort("{.code geom = \"bars\"} draws categorical variables; numerical ones are drawn as lines ({.code geom = \"aggregates\"}).")
+      cli::cli_abort("{.code geom = \"bars\"} draws categorical variables; numerical ones are drawn as lines ({.code geom = \"aggregates\"}).",
+                     call = call)
     }
     variable_type <- "categorical"
   }
-  d <- profile_plot_data(objs, geom, variables, center, max_curves, rug, isTRUE(bands), sort, variable_type)
-  if (geom == "bars") return(finish_plot(bar_plot(d), d, objs, center, scales, ncol, title, subtitle))
+  d <- profile_plot_data(objs, geom, variables, center, max_curves, rug, isTRUE(bands), sort, variable_type,
+                         call = call)
+  if (geom == "bars") {
+    # Bars are told apart by fill alone: each subgroup and class its own.
+    if (!is.null(d$channels)) {
+      d$channels <- NULL
+      d$entries <- levels(d$agr$`_label_`)
+    }
+    return(finish_plot(bar_plot(d), d, objs, center, scales, ncol, title, subtitle))
+  }
   p <- ggplot2::ggplot()
   p <- add_band_layer(p, d)
-  xy <- function(...) ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_label_"]], ...)
+  xy <- function(...) ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_colour_"]], ...)
+  # The classes of a multiclass chart of subgroups by line type.
+  xyl <- function(...) if (is.null(d$channels)) xy(...) else xy(linetype = .data[["_linetype_"]], ...)
   if (!is.null(d$curves)) {
     # Fewer curves, each more opaque.
-    p <- p + line_layers(d, d$curves, xy(group = interaction(.data[["_label_"]], .data[["_ids_"]])),
+    p <- p + line_layers(d, d$curves, xyl(group = interaction(.data[["_label_"]], .data[["_ids_"]])),
                          linewidth = 0.3, alpha = curve_alpha(d$curves), na.rm = TRUE)
   }
   if (d$numeric_x) {
-    p <- p + line_layers(d, d$agr, xy(), linewidth = if (geom == "aggregates") 0.9 else 1.2,
+    p <- p + line_layers(d, d$agr, xyl(), linewidth = if (geom == "aggregates") 0.9 else 1.2,
                          na.rm = TRUE)
   } else {
-    p <- p + ggplot2::geom_line(data = d$agr, xy(group = .data[["_label_"]]), linewidth = 0.4,
+    p <- p + ggplot2::geom_line(data = d$agr, xyl(group = .data[["_label_"]]), linewidth = 0.4,
                                 alpha = 0.6, na.rm = TRUE) +
-      ggplot2::geom_point(data = d$agr, xy(), size = 2.5, na.rm = TRUE)
+      ggplot2::geom_point(data = d$agr, if (is.null(d$channels)) xy() else xy(shape = .data[["_linetype_"]]),
+                          size = 2.5, na.rm = TRUE)
   }
   if (!is.null(d$points)) {
     p <- p + ggplot2::geom_point(data = d$points, xy(), size = 0.9, alpha = 0.7, na.rm = TRUE)
@@ -225,10 +254,12 @@ finish_plot <- function(p, d, objs, center, scales, ncol, title, subtitle) {
   entries <- d$entries
   p <- p + x_axis_scale(d, ncol)
   p + ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = scales, ncol = ncol) +
-    ggplot2::labs(x = NULL, y = y_label(d$types, d$center), colour = legend_title(objs, d$labels),
-                  fill = legend_title(objs, d$labels), title = title, subtitle = subtitle,
-                  caption = center_caption(d$center)) +
-    ggplot2::guides(colour = legend_guide(entries), fill = legend_guide(entries)) +
+    ggplot2::labs(x = NULL, y = y_label(d$types, d$center), colour = legend_title(objs, d$labels, d$channels),
+                  fill = legend_title(objs, d$labels, d$channels), linetype = "class", shape = "class",
+                  title = title, subtitle = subtitle %||% d$subtitle, caption = center_caption(d$center)) +
+    ggplot2::guides(colour = legend_guide(entries), fill = legend_guide(entries),
+                    linetype = ggplot2::guide_legend(title.position = "top", order = 2),
+                    shape = ggplot2::guide_legend(title.position = "top", order = 2)) +
     profile_theme(entries)
 }
 
@@ -241,7 +272,10 @@ profile_theme <- function(entries) {
       legend.position = if (length(entries) > 1L) "bottom" else "none",
       strip.background = ggplot2::element_rect(fill = "grey95"),
       panel.grid.minor = ggplot2::element_blank(),
-      panel.spacing.x = ggplot2::unit(1.1, "lines")
+      panel.spacing.x = ggplot2::unit(1.1, "lines"),
+      # Room on the right for the half of the last tick label that passes
+      # the panel's edge.
+      plot.margin = ggplot2::margin(5.5, 14, 5.5, 5.5)
     )
 }
 
@@ -251,11 +285,46 @@ x_axis_scale <- function(d, ncol) {
   n_panels <- length(unique(as.character(d$agr$`_vname_`)))
   cols <- if (is.null(ncol)) ceiling(sqrt(n_panels)) else min(ncol, n_panels)
   if (d$x_kind == "numeric") {
-    return(ggplot2::scale_x_continuous(n.breaks = if (cols >= 3L) 4L else 5L))
+    return(ggplot2::scale_x_continuous(breaks = axis_breaks(if (cols >= 3L) 4L else 5L, whole_ranges(d)),
+                                       expand = ggplot2::expansion(mult = 0.05)))
   }
   if (d$x_kind != "categorical") return(NULL)
   if (!category_labels_overlap(d$agr, cols)) return(NULL)
   ggplot2::guides(x = ggplot2::guide_axis(angle = 35))
+}
+
+# The breaks of a numeric panel (about n of them, scales' extended
+# breaks): whole numbers for the panel of an integer variable (0, 2, 4, 6,
+# not 0, 2.5, 5, 7.5), one whose values drawn span one of `whole` (the
+# ranges of the variables whose drawn values are all whole numbers).
+# ggplot2 gives the panel's range expanded by 5% on either side
+# (x_axis_scale()).
+axis_breaks <- function(n, whole = list()) {
+  force(n)
+  force(whole)
+  function(lim) {
+    breaks <- scales::extended_breaks(n = n)(lim)
+    if (length(lim) != 2L || !all(is.finite(lim)) || all(breaks == round(breaks))) return(breaks)
+    r <- lim + c(1, -1) * 0.05 * diff(lim) / 1.1
+    tol <- 1e-9 * max(1, abs(r))
+    if (!any(vapply(whole, function(w) all(abs(w - r) <= tol), logical(1)))) return(breaks)
+    r <- round(r)
+    breaks <- scales::extended_breaks(n = n, Q = c(1, 5, 2, 4, 3))(r)
+    if (any(breaks != round(breaks))) breaks <- seq(r[1L], r[2L])
+    breaks
+  }
+}
+
+# The ranges of the x values drawn in each panel whose values are all whole
+# numbers (profiles, curves, points and rug).
+whole_ranges <- function(d) {
+  x <- c(split(as.double(d$agr$`_x_`), as.character(d$agr$`_vname_`)),
+         if (!is.null(d$rug)) split(as.double(d$rug$`_x_`), as.character(d$rug$`_vname_`)),
+         if (!is.null(d$curves)) split(as.double(d$curves$`_x_`), as.character(d$curves$`_vname_`)))
+  x <- lapply(split(x, names(x)), function(v) unlist(v, use.names = FALSE))
+  x <- lapply(x, function(v) v[is.finite(v)])
+  whole <- vapply(x, function(v) length(v) > 0L && all(v == round(v)), logical(1))
+  unname(lapply(x[whole], range))
 }
 
 # Would the category labels of a panel overlap? An estimate for a chart
@@ -273,12 +342,13 @@ category_labels_overlap <- function(agr, cols) {
 
 legend_guide <- function(entries) {
   ggplot2::guide_legend(nrow = if (sum(nchar(entries)) > 60) ceiling(length(entries) / 2) else 1,
-                        title.position = "top")
+                        title.position = "top", order = 1)
 }
 
 #' @rdname plot.mp_profile
 #' @export
 plot.mp_profile <- function(x, ...) {
+  .mp_plot_call <- environment()
   autoplot.mp_profile(x, ...)
 }
 
@@ -311,11 +381,11 @@ add_band_layer <- function(p, d) {
   if (!nrow(b)) return(p)
   if (d$numeric_x) {
     aes <- ggplot2::aes(x = .data[["_x_"]], ymin = .data[["_lower_"]], ymax = .data[["_upper_"]],
-                        fill = .data[["_label_"]], group = .data[["_label_"]])
+                        fill = .data[["_colour_"]], group = .data[["_label_"]])
     return(p + ggplot2::geom_ribbon(data = b, mapping = aes, alpha = 0.2, colour = NA,
                                     show.legend = FALSE))
   }
   aes <- ggplot2::aes(x = .data[["_x_"]], ymin = .data[["_lower_"]], ymax = .data[["_upper_"]],
-                      colour = .data[["_label_"]])
+                      colour = .data[["_colour_"]], group = .data[["_label_"]])
   p + ggplot2::geom_linerange(data = b, mapping = aes, linewidth = 0.8, alpha = 0.5, show.legend = FALSE)
 }

@@ -6,11 +6,12 @@
 # one kind of x axis, with the legend's entries; panels in the order of
 # the variables, or by importance (sort = "importance").
 profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, bands = TRUE,
-                              sort = "none", variable_type = NULL) {
-  labels <- profile_labels(objs)
-  vars <- plot_variables(objs, variables, variable_type)
+                              sort = "none", variable_type = NULL, call = rlang::caller_env()) {
+  labels <- profile_labels(objs, call)
+  warn_dalex_other_class(objs, call)
+  vars <- plot_variables(objs, variables, variable_type, call = call)
   if (sort == "importance") vars <- importance_order(objs[[1L]], vars)
-  if (geom %in% c("profiles", "points")) center <- resolve_center(center, objs, vars)
+  if (geom %in% c("profiles", "points")) center <- resolve_center(center, objs, vars, call = call)
   # The kind of the x axis: "numeric", "Date", "POSIXct" (continuous) or
   # "categorical"; `_x_` is made of that kind (plot_x()).
   kinds <- variable_kinds(objs)
@@ -26,13 +27,16 @@ profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, ba
   agr <- order_vars(fix_x(agr, numeric_x, objs, vars), vars)
   curves <- points <- NULL
   if (geom %in% c("profiles", "points")) {
-    curves <- order_vars(ice_curves(objs, labels, vars, max_curves, x_kind), vars)
+    curves <- ice_curves(objs, labels, vars, max_curves, x_kind)
+    if (!is.null(curves)) curves <- order_vars(curves, vars)
     if (!is.null(center)) {
-      curves <- center_curves(curves, center)
+      if (!is.null(curves)) curves <- center_curves(curves, center)
       agr <- center_curves(agr, center)
     }
   }
-  if (geom == "points") points <- order_vars(observed_points(objs, labels, vars, curves, x_kind), vars)
+  if (geom == "points" && !is.null(curves)) {
+    points <- order_vars(observed_points(objs, labels, vars, curves, x_kind), vars)
+  }
   entries <- unique(unlist(lapply(seq_along(objs), function(i) {
     shown_labels(objs[[i]], labels[i], length(objs))
   }), use.names = FALSE))
@@ -42,11 +46,44 @@ profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, ba
     if (!is.null(objs[[i]]$steps)) shown_labels(objs[[i]], labels[i], length(objs))
   }), use.names = FALSE)
   steps <- Filter(Negate(is.null), lapply(objs, `[[`, "steps"))
-  list(agr = agr, curves = curves, points = points,
+  channels <- class_channel(objs, labels)
+  agr <- add_channels(agr, channels, entries)
+  curves <- add_channels(curves, channels, entries)
+  points <- add_channels(points, channels, entries)
+  if (!is.null(channels)) entries <- levels(agr$`_colour_`)
+  list(agr = agr, curves = curves, points = points, channels = channels,
        steps = if (length(stepped)) list(labels = stepped, direction = steps[[1L]]),
        rug = if (rug && numeric_x) order_vars(rug_data(objs, vars, x_kind), vars),
        numeric_x = numeric_x, x_kind = as.character(x_kind), entries = entries, labels = labels, center = center,
+       subtitle = attr(labels, "subtitle"),
        types = unique(vapply(objs, function(o) o$type, character(1))))
+}
+
+# The second channel of a chart of one result with subgroups and several
+# classes: colour tells the subgroups apart, line type the classes (each
+# legend entry's group and class), so that neither rests on telling
+# colours apart alone. NULL for other charts.
+class_channel <- function(objs, labels) {
+  if (length(objs) != 1L) return(NULL)
+  parts <- objs[[1L]]$label_parts
+  if (is.null(parts) || anyNA(parts$group) || anyNA(parts$class) || length(unique(parts$class)) < 2L) return(NULL)
+  shown <- shown_labels(objs[[1L]], labels[1L], 1L)[parts$label]
+  list(colour = stats::setNames(parts$group, shown), linetype = stats::setNames(parts$class, shown),
+       groups = unique(parts$group), classes = unique(parts$class))
+}
+
+# The columns of the aesthetics: `_colour_` (the legend entry, or the
+# subgroup with a second channel) and `_linetype_` (the class).
+add_channels <- function(d, channels, entries) {
+  if (is.null(d)) return(NULL)
+  label <- as.character(d$`_label_`)
+  if (is.null(channels)) {
+    d$`_colour_` <- factor(label, levels = entries)
+    return(d)
+  }
+  d$`_colour_` <- factor(unname(channels$colour[label]), levels = channels$groups)
+  d$`_linetype_` <- factor(unname(channels$linetype[label]), levels = channels$classes)
+  d
 }
 
 # The variables to draw: those asked for (all by default) of one kind of x
@@ -93,9 +130,16 @@ order_vars <- function(d, vars) {
 
 # Legend entries that tell the profiles apart, and the legend's title: the
 # models' labels; or, when one model is shown through profiles of different
-# types, the types (the model's label becomes the title); or both.
-profile_labels <- function(objs) {
+# types, the types (the model's label becomes the title); or both. The
+# profiled class of a classifier (when the legend does not name it) is the
+# chart's subtitle (attribute "subtitle") when all results share it, else
+# part of each entry, with a warning when one model is drawn for different
+# classes. Entries that would still be equal are told apart by what
+# differs between their results (rows, grid, engine) or, failing that, by
+# their place in the call.
+profile_labels <- function(objs, call = rlang::caller_env()) {
   labels <- vapply(objs, function(o) o$label, character(1))
+  models <- labels
   types <- vapply(objs, function(o) legend_type(o$type), character(1))
   # DALEX's results drawn with the package's own are told apart.
   dalex <- vapply(objs, function(o) identical(o$source, "DALEX"), logical(1))
@@ -108,27 +152,144 @@ profile_labels <- function(objs) {
   if (any(by_method) && anyDuplicated(paste(key, methods)[by_method]) == 0L) {
     types[by_method] <- paste0(types[by_method], ", ", methods[by_method])
   }
+  notes <- lapply(objs, class_note)
+  cls <- vapply(notes, function(n) if (is.null(n)) NA_character_ else n$entry, character(1))
+  subtitle <- NULL
+  if (length(unique(cls[!is.na(cls)])) > 1L) {
+    warn_mixed_classes(models, notes, call)
+    labels[!is.na(cls)] <- paste0(labels[!is.na(cls)], ", ", cls[!is.na(cls)])
+  } else if (any(!is.na(cls))) {
+    subtitle <- notes[[which(!is.na(cls))[1L]]]$subtitle
+  }
   title <- NULL
   if (anyDuplicated(labels)) {
     if (length(unique(labels)) == 1L && !anyDuplicated(types)) {
       title <- labels[1L]
       labels <- types
-    } else {
+    } else if (length(unique(types)) > 1L) {
       labels <- paste0(labels, " (", types, ")")
     }
   }
-  if (anyDuplicated(labels)) labels <- make.unique(labels, sep = " #")
+  if (anyDuplicated(labels)) labels <- tell_apart(labels, objs)
   attr(labels, "title") <- title
+  attr(labels, "subtitle") <- subtitle
+  labels
+}
+
+# The one profiled class (or output column) of a result that its legend
+# entries do not name: list(entry = "class 1", subtitle = "Probability of
+# class \"1\""), or NULL (no class, several, or named by the legend).
+class_note <- function(o) {
+  cls <- o$class
+  if (is.null(cls) || length(cls) != 1L || is.na(cls)) return(NULL)
+  if (any(!is.na(o$label_parts$class))) return(NULL)
+  if (identical(o$task, "classification")) {
+    list(entry = paste("class", cls), subtitle = paste0("Probability of class \"", cls, "\""), class = cls)
+  } else {
+    list(entry = paste("output", cls), subtitle = paste0("Output \"", cls, "\""), class = cls)
+  }
+}
+
+# A model drawn for different classes (its results' labels are equal) is
+# a warning: the curves of one class are not comparable with another's.
+warn_mixed_classes <- function(models, notes, call) {
+  cls <- vapply(notes, function(n) if (is.null(n)) NA_character_ else n$class, character(1))
+  for (m in unique(models)) {
+    k <- unique(cls[models == m & !is.na(cls)])
+    if (length(k) > 1L) {
+      cli::cli_warn(c(
+        "The chart mixes classes of one model: {.val {m}} is drawn for class{?es} {.val {k}}.",
+        i = "Each profile is the probability of its class; give {.fn model_profile} the same {.arg class} to compare them."
+      ), call = call)
+    }
+  }
+  invisible()
+}
+
+# A DALEX result of the same model and type as one of ours that profiles
+# one class of a classifier, drawn nearer 1 minus our profile than our
+# profile: DALEX's predict function took the other class's column (e.g.
+# ranger orders the columns of a 0/1 response by first appearance).
+warn_dalex_other_class <- function(objs, call) {
+  dalex <- which(vapply(objs, function(o) identical(o$source, "DALEX"), logical(1)))
+  ours <- which(vapply(objs, function(o) {
+    !identical(o$source, "DALEX") && !is.null(class_note(o)) && identical(o$task, "classification") &&
+      is.null(o$groups) && length(o$labels) == 1L
+  }, logical(1)))
+  for (i in dalex) {
+    for (j in ours) {
+      a <- objs[[j]]
+      b <- objs[[i]]
+      if (!identical(a$label, b$label) || !identical(a$type, b$type) || length(unique(b$labels)) != 1L) next
+      same <- other <- 0
+      for (v in intersect(a$variables, b$variables)) {
+        xa <- a$agr_profiles$`_x_`[a$agr_profiles$`_vname_` == v]
+        xb <- b$agr_profiles$`_x_`[b$agr_profiles$`_vname_` == v]
+        if (!is.numeric(xa) || !is.numeric(xb) || length(unique(xa)) < 2L) next
+        ya <- stats::approx(xa, a$agr_profiles$`_yhat_`[a$agr_profiles$`_vname_` == v], xout = xb,
+                            rule = 2, ties = mean)$y
+        yb <- b$agr_profiles$`_yhat_`[b$agr_profiles$`_vname_` == v]
+        same <- same + sum(abs(yb - ya))
+        other <- other + sum(abs(yb - (1 - ya)))
+      }
+      if (other < same / 2) {
+        cli::cli_warn(c(
+          "DALEX's result {.val {b$label}} looks like the probability of another class than ours (class {.val {a$class}}): its profiles are nearer 1 minus ours than ours.",
+          i = "DALEX's predict function takes a column of the model's probabilities by position (for ranger, the classes of a 0/1 response in the order they first appear); {.code model_profile(..., class = )} profiles another class here."
+        ), call = call)
+      }
+    }
+  }
+  invisible()
+}
+
+# Equal legend entries told apart by the first of their results' settings
+# that differs among them (background rows, grid points, engine), or by
+# their place among the results drawn.
+tell_apart <- function(labels, objs) {
+  settings <- list(
+    rows = function(o) if (!is.null(o$N)) paste0(o$N, " rows"),
+    points = function(o) {
+      n <- vapply(o$grids, length, integer(1))
+      if (length(n)) paste0(max(n), " grid points")
+    },
+    engine = function(o) if (!is.null(o$engine)) paste(o$engine[1L], "engine")
+  )
+  for (dup in unique(labels[duplicated(labels)])) {
+    at <- which(labels == dup)
+    done <- FALSE
+    for (f in settings) {
+      v <- vapply(objs[at], function(o) f(o) %||% NA_character_, character(1))
+      if (!anyNA(v) && !anyDuplicated(v)) {
+        labels[at] <- paste0(dup, ", ", v)
+        done <- TRUE
+        break
+      }
+    }
+    if (!done) labels[at] <- paste0(dup, ", result ", at)
+  }
   labels
 }
 
 # Legend entries of one result, named by the `_label_` values in its data:
 # its label; for subgroups or classes, the group and class (prefixed by the
-# label when several results are drawn).
+# label when several results are drawn). Labels the user wrote into
+# `agr_profiles` (the book's `x$agr_profiles$`_label_` <- "partial"`) are
+# shown as written, and a result's one label of ICE curves follows its one
+# new label of profiles.
 shown_labels <- function(o, label, n_objs) {
   parts <- o$label_parts
+  agr <- unique(as.character(o$agr_profiles$`_label_`))
+  internal <- unique(c(agr, ice_labels(o)))
+  known <- if (is.null(parts)) o$labels %||% o$label else parts$label
+  user <- setdiff(agr, known)
+  if (length(user)) {
+    shown <- stats::setNames(internal, internal)
+    rest <- setdiff(internal, user)
+    if (length(user) == 1L && length(rest) == 1L) shown[rest] <- user
+    return(shown)
+  }
   if (is.null(parts)) {
-    internal <- unique(c(o$agr_profiles$`_label_`, ice_labels(o)))
     return(stats::setNames(rep(label, length(internal)), internal))
   }
   shown <- vapply(seq_len(nrow(parts)), function(i) {
@@ -141,10 +302,10 @@ shown_labels <- function(o, label, n_objs) {
   stats::setNames(shown, parts$label)
 }
 
-legend_title <- function(objs, labels) {
+legend_title <- function(objs, labels, channels = NULL) {
   if (length(objs) == 1L && !is.null(objs[[1]]$groups)) {
     return(paste0(objs[[1]]$label, ", by ", objs[[1]]$groups$column,
-                  if (any(!is.na(objs[[1]]$label_parts$class))) " and class"))
+                  if (is.null(channels) && any(!is.na(objs[[1]]$label_parts$class))) " and class"))
   }
   if (length(objs) == 1L && any(!is.na(objs[[1]]$label_parts$class))) {
     return(paste0(objs[[1]]$label, ", class"))
@@ -258,9 +419,24 @@ resolve_center <- function(center, objs, vars, call = rlang::caller_env()) {
     lim <- range(g, na.rm = TRUE)
     at <- as.double(center[[v]])
     if (at < lim[1L] || at > lim[2L]) {
+      # The grid's range on the variable's scale (dates as dates).
+      shown <- switch(kinds[[v]],
+        Date = format(structure(lim, class = "Date")),
+        POSIXct = format(structure(lim, class = c("POSIXct", "POSIXt"), tzone = x_tz(objs, v))),
+        format(lim)
+      )
+      example <- if (kinds[[v]] == "Date") {
+        paste0("as.Date(\"", format(structure(round(mean(lim)), class = "Date")), "\")")
+      } else if (kinds[[v]] == "POSIXct") {
+        paste0("as.POSIXct(\"", shown[1L], "\")")
+      }
       cli::cli_abort(c(
-        "{.arg center} for {.val {v}} is {format(center[[v]])}, outside the range of its grid ({format(lim[1L])} to {format(lim[2L])}).",
-        i = "A curve is not extrapolated to its anchor: choose a value in that range."
+        "{.arg center} for {.val {v}} is {format(center[[v]])}, outside the range of its grid ({shown[1L]} to {shown[2L]}).",
+        i = if (!is.null(example) && !inherits(center[[v]], c("Date", "POSIXct"))) {
+          "A value of a date variable is a date, e.g. {.code {example}}."
+        } else {
+          "A curve is not extrapolated to its anchor: choose a value in that range."
+        }
       ), call = call)
     }
   }
@@ -272,21 +448,42 @@ center_at <- function(center, v) {
   if (is.list(center)) center[[as.character(v)]] else center
 }
 
-# Evenly spaced selection of at most `max_curves` ICE curves per profile.
-ice_curves <- function(objs, labels, vars, max_curves, x_kind, call = rlang::caller_env()) {
-  out <- lapply(seq_along(objs), function(i) {
-    if (is.null(ice_of(objs[[i]]))) {
-      cli::cli_abort(c(
-        "Profile {.val {labels[i]}} has no ICE curves to draw.",
-        i = "ICE curves are kept for partial dependence and the kernel methods (see {.arg keep_ice})."
-      ), call = call)
-    }
+# Evenly spaced selection of at most `max_curves` ICE curves per profile
+# (NULL when none has curves). Profiles without curves (interval AL and LD,
+# `keep_ice = FALSE`) are drawn alone, with a message that says why and how
+# to get curves: DALEX's `plot(x, geom = "profiles")` draws for every type.
+ice_curves <- function(objs, labels, vars, max_curves, x_kind) {
+  has <- vapply(objs, function(o) !is.null(ice_of(o)), logical(1))
+  if (!all(has)) inform_no_curves(objs[!has], labels[!has])
+  out <- lapply(which(has), function(i) {
     cp <- ice_frame_of(objs[[i]], vars, max_curves)
     cp$`_label_` <- unname(shown_labels(objs[[i]], labels[i], length(objs))[cp$`_label_`])
     cp$`_x_` <- plot_x(cp$`_x_`, x_kind)
-    cp[c("_vname_", "_label_", "_ids_", "_x_", "_yhat_")]
+    # (The result each curve is of: its legend entry may be a subgroup's
+    # or cluster's, not the result's label.)
+    cp$`_obj_` <- rep(i, nrow(cp))
+    cp[c("_vname_", "_label_", "_ids_", "_x_", "_yhat_", "_obj_")]
   })
+  if (!length(out)) return(NULL)
   fix_x(do.call(rbind, out), x_kind != "categorical", objs, vars)
+}
+
+inform_no_curves <- function(objs, labels) {
+  interval <- vapply(objs, function(o) identical(o$method, "interval"), logical(1))
+  al <- vapply(objs, function(o) identical(o$type, "accumulated"), logical(1))
+  why <- if (all(interval & al)) {
+    "Interval AL profiles predict each row only at the two edges of its interval and keep no ICE curves"
+  } else if (all(interval)) {
+    "Interval profiles keep no ICE curves"
+  } else {
+    "No ICE curves were kept"
+  }
+  how <- if (all(interval & al)) {
+    "{.code method = \"kernel\"} (DALEX's estimator) keeps them; or draw the partial-dependence curves with it: {.code plot(x, model_profile(..., type = \"partial\"), geom = \"profiles\")}."
+  } else {
+    "ICE curves are kept for partial dependence and the kernel methods (see {.arg keep_ice} of {.fn model_profile})."
+  }
+  cli::cli_inform(c(paste0(why, ": {.val {labels}} {?is/are} drawn without them."), i = how))
 }
 
 # Subtract from each curve its value at the anchor (the band columns of
@@ -312,13 +509,13 @@ curve_anchors <- function(Y, x, center) {
 # Each background row's own value of the variable, on its (drawn) ICE curve.
 observed_points <- function(objs, labels, vars, curves, x_kind) {
   numeric_x <- x_kind != "categorical"
-  key <- paste(curves$`_vname_`, curves$`_label_`, curves$`_ids_`, sep = "\r")
+  key <- paste(curves$`_vname_`, curves$`_label_`, curves$`_ids_`, curves$`_obj_`, sep = "\r")
   curves$`_vname_` <- as.character(curves$`_vname_`)
   idx <- split(seq_len(nrow(curves)), key)
   out <- lapply(names(idx), function(k) {
     r <- idx[[k]]
     c1 <- curves[r[1L], ]
-    o <- objs[[match(c1$`_label_`, labels)]]
+    o <- objs[[c1$`_obj_`]]
     own <- o$observed[[c1$`_vname_`]][match(c1$`_ids_`, o$rows)]
     if (is.na(own)) return(NULL)
     y <- if (numeric_x) {

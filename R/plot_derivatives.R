@@ -73,7 +73,7 @@ dice_summary <- function(s) {
 # The chart of geom = "derivatives": a row of panels with the slopes of
 # the ICE curves and their mean, and a row with their standard deviation.
 derivative_plot <- function(objs, variables, max_curves, ncol, title, subtitle, call = rlang::caller_env()) {
-  labels <- profile_labels(objs)
+  labels <- profile_labels(objs, call)
   vars <- plot_variables(objs, variables, "numerical", call = call)
   kinds <- variable_kinds(objs)
   if (any(kinds[vars] != "numeric")) {
@@ -130,9 +130,14 @@ derivative_plot <- function(objs, variables, max_curves, ncol, title, subtitle, 
     ggplot2::scale_x_continuous(n.breaks = if (length(vars) >= 3L) 4L else 5L) +
     ggplot2::labs(x = NULL, y = "slope; sd of the slopes (lower row)",
                   colour = legend_title(objs, labels), title = title,
-                  subtitle = subtitle %||% "d-ICE: slopes of the ICE curves, their mean (thick) and spread") +
+                  subtitle = subtitle %||% paste0(
+                    "d-ICE: slopes of the ICE curves, their mean (thick) and spread",
+                    if (!is.null(attr(labels, "subtitle"))) paste0(" (", tolower_first(attr(labels, "subtitle")), ")")
+                  )) +
     ggplot2::guides(colour = legend_guide(entries)) +
     profile_theme(entries)
   if (!is.null(ncol)) cli::cli_inform("{.arg ncol} does not apply to derivative ICE curves (one column per variable).")
   p
 }
+
+tolower_first <- function(x) paste0(tolower(substr(x, 1L, 1L)), substring(x, 2L))

@@ -168,9 +168,12 @@ no_support_list <- function(raw, variables) {
   out
 }
 
-# The one constructor of mp_profile results: the fields, checked.
+# The one constructor of mp_profile results: the fields, checked. The
+# class "model_profile" after its own is DALEX's: DALEX's plot method then
+# counts it among the results it draws (plot(dalex_result, ours)), whose
+# rows ingredients binds through rbind.aggregated_profiles_explainer().
 new_mp_profile <- function(fields) {
-  x <- structure(fields, class = "mp_profile")
+  x <- structure(fields, class = c("mp_profile", "model_profile"))
   need <- c("agr_profiles", "type", "method", "variables", "label", "labels", "label_parts",
             "grids", "N", "n_data", "rows", "n_predictions", "engine", "call")
   missing <- setdiff(need, names(x))

@@ -53,7 +53,7 @@ if [ "$check" = "yes" ]; then
     if (!have("future") || utils::packageVersion("future") < "1.40.0") {
       install.packages("future", Ncpus = 2)
     }
-    need <- c("DALEX", "pdp", "iml", "yaImpute", "hstats", "lightgbm",
+    need <- c("DALEX", "ingredients", "pdp", "iml", "yaImpute", "hstats", "lightgbm",
               "parsnip", "workflows", "mlr3", "mlr3learners")
     miss <- need[!vapply(need, have, logical(1))]
     if (length(miss)) install.packages(miss, Ncpus = 2)

@@ -154,6 +154,10 @@ test_that("multiclass 2-D PD, subgroups, print and plot", {
                           grid_points = 4, label = "soft"), geom = "aggregates")
   expect_equal(length(unique(ggplot2::layer_data(p, 1)$colour)), 3)
   expect_equal(p$labels$colour, "soft, class")
+  # 3 subgroups x 3 classes: colour for the subgroup, line type for the class.
   pg <- plot(g)
-  expect_equal(length(unique(ggplot2::layer_data(pg, 1)$colour)), 9)
+  lg <- ggplot2::layer_data(pg, 1)
+  expect_equal(length(unique(lg$colour)), 3)
+  expect_equal(length(unique(lg$linetype)), 3)
+  expect_equal(length(unique(paste(lg$colour, lg$linetype))), 9)
 })

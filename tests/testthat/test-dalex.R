@@ -307,4 +307,149 @@ test_that("whichever package is attached last owns model_profile(); both orders 
   last_ours <- run("DALEX", "modelprofiles")
   expect_null(attr(last_ours, "status"))
   expect_identical(last_ours[1:3], c("mp_profile", "mp_profile", "model_profile"))
+  # Attaching the second package says who owns model_profile(), and how to
+  # reach modelprofiles' for a model and data when DALEX masks it.
+  said <- function(first, second) {
+    writeLines(c(sprintf("library(%s)", first), sprintf("library(%s)", second)), script)
+    system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", script), stdout = TRUE, stderr = TRUE,
+            env = paste0("R_LIBS=", paste(.libPaths(), collapse = .Platform$path.sep)))
+  }
+  expect_true(any(grepl("modelprofiles::model_profile(fit, data)", said("modelprofiles", "DALEX"), fixed = TRUE)))
+  expect_true(any(grepl("DALEX's own is DALEX::model_profile()", said("DALEX", "modelprofiles"), fixed = TRUE)))
+})
+
+test_that("plot(dalex_result, ours): DALEX's plot method draws both in one chart, for each geom", {
+  skip_if_not_installed("DALEX")
+  skip_if_not_installed("ingredients")
+  k <- dalex_case()
+  ours <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp)
+  theirs <- DALEX::model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp)
+  expect_s3_class(ours, c("mp_profile", "model_profile"), exact = TRUE)
+  p <- plot(theirs, ours)
+  d <- ggplot2::layer_data(p, 1)
+  expect_identical(nrow(d), 22L)
+  expect_length(unique(d$colour), 2L)
+  # Same label: ours is told apart by the package that drew it.
+  expect_setequal(unique(p$data$`_label_`), c("lm", "lm, modelprofiles"))
+  by_colour <- split(d$y[order(d$PANEL, d$x)], d$colour[order(d$PANEL, d$x)])
+  expect_equal(by_colour[[1]], by_colour[[2]], tolerance = 1e-10)
+  # ICE curves of both (32 of each on 6 + 5 points), both aggregates on top,
+  # the observations of DALEX's.
+  pp <- plot(theirs, ours, geom = "profiles")
+  cu <- ggplot2::layer_data(pp, 1)
+  expect_identical(nrow(cu), 2L * 32L * 11L)
+  expect_identical(nrow(ggplot2::layer_data(pp, 2)), 22L)
+  expect_identical(nrow(ggplot2::layer_data(plot(theirs, ours, geom = "points"), 3)), 2L * 32L)
+  # A categorical variable: ours as DALEX's bars next to theirs.
+  tc <- DALEX::model_profile(k$ex, "cyl", NULL, variable_type = "categorical")
+  oc <- model_profile(k$ex, c("cyl", "wt"), NULL, variable_splits = k$sp["wt"])
+  bars <- ggplot2::layer_data(plot(tc, oc), 1)
+  expect_identical(nrow(bars), 6L)
+  expect_length(unique(bars$fill), 2L)
+  # Tables of DALEX alone are bound as before.
+  expect_identical(rbind(theirs$agr_profiles, theirs$agr_profiles),
+                   rbind.data.frame(theirs$agr_profiles, theirs$agr_profiles))
+})
+
+test_that("plot(as_dalex(x), geom = 'profiles') in a fresh session with DALEX attached draws ingredients' chart", {
+  skip_if_not_installed("DALEX")
+  skip_if_not_installed("ingredients")
+  skip_on_cran()
+  script <- tempfile(fileext = ".R")
+  on.exit(unlink(script), add = TRUE)
+  writeLines(c(
+    "suppressPackageStartupMessages(library(DALEX))",
+    "fit <- lm(mpg ~ wt + hp, data = mtcars)",
+    "x <- modelprofiles::model_profile(fit, mtcars[c('wt', 'hp')], N = NULL, grid_points = 5)",
+    "cat(isNamespaceLoaded('ingredients'), '\\n')",
+    "p <- plot(modelprofiles::as_dalex(x), geom = 'profiles')",
+    "cat(class(p)[2], nrow(ggplot2::layer_data(p, 1)), '\\n')"
+  ), script)
+  out <- system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", script), stdout = TRUE, stderr = TRUE,
+                 env = paste0("R_LIBS=", paste(.libPaths(), collapse = .Platform$path.sep)))
+  expect_null(attr(out, "status"))
+  expect_identical(trimws(out), c("FALSE", "ggplot 320"))
+})
+
+test_that("DALEX's documented plot() calls (?DALEX::model_profile, ?DALEX::plot.model_profile) draw: 15 of 15", {
+  skip_if_not_installed("DALEX")
+  skip_if_not_installed("ranger")
+  skip_on_cran()
+  titanic_imputed <- DALEX::titanic_imputed
+  explain <- function(...) DALEX::explain(..., verbose = FALSE)
+  set.seed(1)
+  titanic_glm_model <- glm(survived ~ ., data = titanic_imputed, family = "binomial")
+  explainer_glm <- explain(titanic_glm_model, data = titanic_imputed)
+  titanic_ranger_model <- ranger::ranger(survived ~ ., data = titanic_imputed, num.trees = 50,
+                                         probability = TRUE, num.threads = 1)
+  explainer_ranger <- explain(titanic_ranger_model, data = titanic_imputed)
+  quietly <- function(expr) suppressMessages(expr)
+  glm_fare <- quietly(model_profile(explainer_glm, "fare"))
+  all_vars <- quietly(model_profile(explainer_ranger))
+  age_fare <- quietly(model_profile(explainer_ranger, type = "partial", variables = c("age", "fare")))
+  k3 <- quietly(model_profile(explainer_ranger, type = "partial", k = 3))
+  by_gender <- quietly(model_profile(explainer_ranger, type = "partial", groups = "gender"))
+  al <- quietly(model_profile(explainer_ranger, type = "accumulated"))
+  ranger_fare <- quietly(model_profile(explainer_ranger, "fare"))
+  calls <- list(
+    quote(plot(glm_fare)),
+    quote(plot(all_vars, geom = "profiles")),
+    quote(plot(age_fare, variables = c("age", "fare"), geom = "points")),
+    quote(plot(k3, geom = "profiles")),
+    quote(plot(by_gender, geom = "profiles")),
+    quote(plot(al, geom = "profiles")),
+    quote(plot(ranger_fare, glm_fare)),
+    quote(plot(all_vars)),
+    quote(plot(all_vars, geom = "aggregates")),
+    quote(plot(k3)),
+    quote(plot(k3, geom = "points")),
+    quote(plot(by_gender)),
+    quote(plot(by_gender, geom = "points")),
+    quote(plot(al)),
+    quote(plot(al, geom = "points"))
+  )
+  numeric_vars <- c("age", "fare", "sibsp", "parch")
+  drawn <- 0L
+  for (cl in calls) {
+    p <- quietly(eval(cl))
+    b <- ggplot2::ggplot_build(p)
+    expect_gt(nrow(b$data[[1]]), 0L)
+    panels <- as.character(unique(b$plot$layers[[1]]$data$`_vname_`))
+    expect_true(all(panels %in% numeric_vars), label = deparse(cl))
+    drawn <- drawn + 1L
+  }
+  expect_identical(drawn, 15L)
+  # What they draw: clusters and subgroups are told apart (3 and 2 lines a
+  # panel), with each observation's point on its curve; two models, two
+  # colours.
+  expect_length(unique(ggplot2::layer_data(quietly(plot(k3)), 1)$colour), 3L)
+  pts <- ggplot2::layer_data(quietly(plot(by_gender, geom = "points")), 3)
+  # (At most max_curves = 100 curves a variable, of both subgroups.)
+  expect_identical(nrow(pts), 4L * 100L)
+  expect_length(unique(ggplot2::layer_data(plot(ranger_fare, glm_fare), 1)$colour), 2L)
+})
+
+test_that("a DALEX result of the other class of a classifier is a warning, not a silent mirror image", {
+  skip_if_not_installed("DALEX")
+  skip_if_not_installed("ranger")
+  set.seed(5)
+  d <- data.frame(x = runif(300), z = runif(300))
+  d$y <- as.numeric(runif(300) < d$x)
+  # ranger orders the columns of a 0/1 response as the classes first appear:
+  # "1" first, so DALEX's second column is the probability of "0".
+  d <- d[order(-d$y), ][c(1, sample(2:300)), ]
+  m <- ranger::ranger(y ~ x + z, data = d, num.trees = 30, probability = TRUE, num.threads = 1, seed = 1)
+  expect_identical(colnames(m$predictions), c("1", "0"))
+  ex <- DALEX::explain(m, data = d[c("x", "z")], y = d$y, label = "forest", verbose = FALSE)
+  ours <- model_profile(ex, "x", NULL, grid_points = 11)
+  theirs <- DALEX::model_profile(ex, "x", NULL, grid_points = 11)
+  expect_identical(ours$class, "1")
+  expect_snapshot(p <- plot(ours, theirs))
+  expect_identical(p$labels$subtitle, "Probability of class \"1\"")
+  # Ours of class "0" is DALEX's: no warning.
+  ours0 <- model_profile(ex, "x", NULL, grid_points = 11, class = "0")
+  expect_no_warning(plot(ours0, theirs))
+  xy <- agr_xy(ours0$agr_profiles)
+  expect_equal(xy$y, stats::approx(theirs$agr_profiles$`_x_`, theirs$agr_profiles$`_yhat_`, xy$x)$y,
+               tolerance = 1e-10)
 })

@@ -425,3 +425,37 @@ test_that("a known family whose package is missing is refused by name", {
   expect_match(why[[1L]], "package {.pkg notapackage.mp}, which is not installed", fixed = TRUE)
   expect_match(why[["i"]], "install.packages", fixed = TRUE)
 })
+
+test_that("ranger on a character column: the same profile in either row order and engine", {
+  skip_if_not_installed("ranger")
+  set.seed(1)
+  d <- data.frame(x = runif(300), s = sample(c("a", "b", "c"), 300, TRUE), stringsAsFactors = FALSE)
+  d$y <- 2 * d$x + 3 * (d$s == "b") + rnorm(300, sd = 0.1)
+  m <- ranger::ranger(y ~ x + s, data = d, num.trees = 20, num.threads = 1, seed = 1)
+  X <- d[c("x", "s")]
+  # The reference: ranger's own predict() on the whole background with s
+  # set to each level (every level present, as in training, for the codes).
+  ref <- vapply(c("a", "b", "c"), function(z) {
+    Z <- rbind(transform(X, s = z), transform(X[1:3, ], s = c("a", "b", "c")))
+    mean(predict(m, Z)$predictions[seq_len(nrow(X))])
+  }, numeric(1))
+  expect_gt(ref[["b"]] - ref[["a"]], 2)
+  old <- options(modelprofiles.row_order = "auto")
+  on.exit(options(old), add = TRUE)
+  for (order in c("observation", "grid")) {
+    options(modelprofiles.row_order = order)
+    for (engine in c("predict", "native")) {
+      pd <- model_profile(m, X, variables = "s", N = NULL, engine = engine)
+      expect_equal(pd$agr_profiles$`_yhat_`, unname(ref), tolerance = 1e-12,
+                   label = paste(order, engine))
+    }
+  }
+  # A user's predict function gets the columns as they are.
+  seen <- NULL
+  pf <- function(model, newdata) {
+    seen <<- class(newdata$s)
+    predict(model, newdata)$predictions
+  }
+  model_profile(m, X, predict_function = pf, variables = "x", N = 20, grid_points = 3)
+  expect_identical(seen, "character")
+})

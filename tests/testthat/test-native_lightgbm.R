@@ -157,6 +157,42 @@ test_that("a model using some features, data columns in another order", {
   expect_identical(unname(ice), own[rep(1:4, each = 3L), , drop = FALSE])
 })
 
+test_that("model.matrix() columns with spaces: lightgbm's names with '_', native and predict() alike", {
+  # lightgbm writes "cutVery Good" as the feature "cutVery_Good".
+  set.seed(7)
+  d <- data.frame(carat = runif(300), cut = factor(sample(c("Fair", "Very Good", "Ideal"), 300, TRUE)))
+  y <- 3 * d$carat + (d$cut == "Very Good") + rnorm(300, sd = 0.1)
+  X <- model.matrix(~ carat + cut - 1, data = d)
+  expect_true("cutVery Good" %in% colnames(X))
+  m <- lgb_fit(X, y, list(objective = "regression"), nrounds = 20L)
+  expect_true("cutVery_Good" %in% ns$native_compile(m)$features)
+  expect_identical(ns$feature_columns(c("carat", "cutVery_Good", "gone"), colnames(X)),
+                   c("carat", "cutVery Good", "gone"))
+  for (engine in c("native", "predict")) {
+    pd <- model_profile(m, X, variables = c("carat", "cutVery Good"), N = NULL, grid_points = 4,
+                        engine = engine)
+    expect_identical(pd$engine, engine)
+    # The profile at each grid point: the mean of predict() over the rows
+    # with the column set to it.
+    for (v in pd$variables) {
+      a <- pd$agr_profiles[pd$agr_profiles$`_vname_` == v, ]
+      ref <- vapply(a$`_x_`, function(z) {
+        Z <- X
+        Z[, v] <- z
+        mean(stats::predict(m, Z))
+      }, numeric(1))
+      expect_equal(a$`_yhat_`, ref, tolerance = 1e-12)
+    }
+  }
+  # The "Very Good" indicator matters (by about 1).
+  vg <- pd$agr_profiles[pd$agr_profiles$`_vname_` == "cutVery Good", "_yhat_"]
+  expect_gt(diff(vg), 0.5)
+  # Through a DALEX explainer too.
+  skip_if_not_installed("DALEX")
+  ex <- DALEX::explain(m, data = X, y = y, label = "lgb", verbose = FALSE)
+  expect_equal(model_profile(ex, "cutVery Good", NULL)$agr_profiles$`_yhat_`, vg, tolerance = 1e-12)
+})
+
 test_that("ICE curves equal the predictions of stacked rows (the set walk, to 1e-12)", {
   yk <- as.integer(cut(f_true + rnorm(n, sd = 0.5), 3L)) - 1L
   models <- list(

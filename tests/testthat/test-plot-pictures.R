@@ -108,8 +108,36 @@ test_that("category labels are turned when they would overlap; numeric panels ge
   expect_null(p1$guides$x)
   f <- lm_fixture()
   pn <- plot(f$pd)
-  expect_equal(pn$scales$get_scales("x")$n.breaks, 5L)
+  breaks <- lapply(ggplot2::ggplot_build(pn)$layout$panel_params, function(pp) stats::na.omit(pp$x$breaks))
+  expect_equal(lapply(breaks, as.vector), list(2:5, c(100, 200, 300)))
   expect_equal(as.numeric(pn$theme$panel.spacing.x), 1.1)
+  # Room on the right for the last tick label.
+  expect_equal(as.numeric(pn$theme$plot.margin), c(5.5, 14, 5.5, 5.5))
+})
+
+test_that("integer variables get whole-number ticks", {
+  fit <- lm(mpg ~ carb + gear + wt, data = mtcars)
+  pd <- model_profile(fit, mtcars[c("carb", "gear", "wt")], N = NULL)
+  b <- ggplot2::ggplot_build(plot(pd))
+  breaks <- lapply(b$layout$panel_params, function(pp) as.vector(stats::na.omit(pp$x$breaks)))
+  # carb 1..8 and gear 3..5 (pretty breaks would be 2, 4, 6, 8 and 3, 3.5, ..., 5).
+  expect_equal(breaks[[1]], c(2, 4, 6, 8))
+  expect_equal(breaks[[2]], 3:5)
+  # A continuous variable keeps scales' extended breaks, also when its
+  # range has whole ends (min-max scaled, 0 to 1).
+  expect_equal(modelprofiles:::axis_breaks(5L)(c(0.1, 0.93)), c(0, 0.25, 0.5, 0.75, 1))
+  X <- data.frame(u = c(0, 1, runif(30)), k = rep(0:3, length.out = 32))
+  pu <- model_profile(NULL, X, predict_function = function(m, d) d$u + d$k, N = NULL)
+  bu <- lapply(ggplot2::ggplot_build(plot(pu))$layout$panel_params, function(pp) as.vector(stats::na.omit(pp$x$breaks)))
+  expect_equal(bu, list(c(0, 0.25, 0.5, 0.75, 1), 0:3))
+  # Breaks of whole-number panels from the expanded range (as ggplot2 gives
+  # it): never fractional.
+  for (r in list(c(0, 1), c(0, 2), c(3, 5), c(1, 8), c(0, 9), c(-2, 7), c(10, 13))) {
+    lim <- r + c(-1, 1) * 0.05 * diff(r)
+    br <- modelprofiles:::axis_breaks(5L, list(r))(lim)
+    expect_true(all(br == round(br)), label = paste(r, collapse = "-"))
+    expect_gte(length(br[br >= r[1] & br <= r[2]]), 2L)
+  }
 })
 
 test_that("2-D tiles end at the grid's ends; signed AL is on a diverging scale centred at 0", {
@@ -172,4 +200,86 @@ test_that("plots convert with plotly::ggplotly()", {
   y <- unlist(lapply(built$x$data, `[[`, "y"))
   want <- f$pd$agr_profiles$`_yhat_`[f$pd$agr_profiles$`_vname_` == "wt"]
   expect_true(all(vapply(want, function(v) any(abs(y - v) < 1e-9), logical(1))))
+})
+
+test_that("a classifier's profiled class is named: in the subtitle, or in each entry when they differ (with a warning)", {
+  lr <- glm(am ~ wt + hp, data = mtcars, family = binomial)
+  X <- mtcars[c("wt", "hp")]
+  p1 <- model_profile(lr, X, variables = "wt", grid_points = 5)
+  p0 <- model_profile(lr, X, variables = "wt", grid_points = 5, class = "0")
+  expect_identical(p1$task, "classification")
+  expect_identical(plot(p1)$labels$subtitle, "Probability of class \"1\"")
+  expect_identical(plot(p1, subtitle = "mine")$labels$subtitle, "mine")
+  expect_match(plot(p1, geom = "derivatives")$labels$subtitle, "(probability of class \"1\")", fixed = TRUE)
+  expect_snapshot(p <- plot(p1, p0))
+  expect_identical(levels(p$layers[[1]]$data$`_label_`), c("glm, class 1", "glm, class 0"))
+  expect_null(p$labels$subtitle)
+  # The two are mirror images: P(0) = 1 - P(1).
+  y <- split(ggplot2::layer_data(p, 1)$y, ggplot2::layer_data(p, 1)$colour)
+  expect_equal(y[[1]] + y[[2]], rep(1, 5), tolerance = 1e-12)
+  # A regression has no class to name; an output column of several is named.
+  fit <- lm(mpg ~ wt + hp, data = mtcars)
+  expect_null(plot(model_profile(fit, X, grid_points = 5))$labels$subtitle)
+  m2 <- lm(cbind(mpg, qsec) ~ wt + hp, data = mtcars)
+  expect_identical(plot(model_profile(m2, X, variables = "wt", grid_points = 5))$labels$subtitle, "Output \"qsec\"")
+  # Multiclass: the classes are the legend's entries, no subtitle.
+  skip_if_not_installed("nnet")
+  mn <- nnet::multinom(Species ~ ., data = iris, trace = FALSE)
+  pm <- plot(model_profile(mn, iris[1:4], variables = "Petal.Length", grid_points = 5))
+  expect_null(pm$labels$subtitle)
+  expect_identical(levels(pm$layers[[1]]$data$`_label_`), c("setosa", "versicolor", "virginica"))
+})
+
+test_that("equal legend entries are told apart by what differs, never '#1'", {
+  f <- lm_fixture()
+  pd7 <- model_profile(f$fit, f$X, variables = c("wt", "hp"), grid_points = 7)
+  p <- plot(f$pd, pd7)
+  expect_identical(levels(p$layers[[1]]$data$`_label_`), c("lm, 21 grid points", "lm, 7 grid points"))
+  p <- plot(f$pd, f$pd)
+  expect_identical(levels(p$layers[[1]]$data$`_label_`), c("lm, result 1", "lm, result 2"))
+  pd10 <- model_profile(f$fit, f$X, variables = c("wt", "hp"), grid_points = 21, N = 10, seed = 1)
+  expect_identical(levels(plot(f$pd, pd10)$layers[[1]]$data$`_label_`), c("lm, 32 rows", "lm, 10 rows"))
+})
+
+test_that("multiclass profiles of subgroups: colour for the subgroup, line type for the class", {
+  skip_if_not_installed("nnet")
+  mn <- nnet::multinom(Species ~ ., data = iris, trace = FALSE)
+  d <- transform(iris, long = factor(ifelse(Sepal.Length > 5.8, "long", "short")))
+  r <- model_profile(mn, d, variables = c("Petal.Length", "Sepal.Width"), groups = "long", N = NULL,
+                     grid_points = 9)
+  p <- plot(r)
+  ld <- ggplot2::layer_data(p, 1)
+  # 2 subgroups x 3 classes x 2 panels, each its own line.
+  expect_length(unique(ld$colour), 2L)
+  expect_length(unique(ld$linetype), 3L)
+  expect_length(unique(paste(ld$PANEL, ld$group)), 12L)
+  a <- p$layers[[1]]$data
+  expect_identical(levels(a$`_colour_`), c("long", "short"))
+  expect_identical(levels(a$`_linetype_`), c("setosa", "versicolor", "virginica"))
+  # Each line is its subgroup's and class's profile.
+  ours <- r$agr_profiles
+  key <- r$label_parts$label[r$label_parts$group == "long" & r$label_parts$class == "virginica"]
+  expect_equal(a$`_yhat_`[a$`_colour_` == "long" & a$`_linetype_` == "virginica"],
+               ours$`_yhat_`[ours$`_label_` == key])
+  expect_identical(p$labels$colour, "multinom, by long")
+  expect_identical(p$labels$linetype, "class")
+  # ICE curves take the line type too; bars tell each pair apart by fill.
+  expect_length(unique(ggplot2::layer_data(plot(r, geom = "profiles"), 1)$linetype), 3L)
+  expect_doppelganger("multiclass-subgroups", p)
+})
+
+test_that("pictures: a classifier's class in the subtitle, integer axes", {
+  lr <- glm(vs ~ mpg + carb, data = mtcars, family = binomial)
+  pd <- model_profile(lr, mtcars[c("mpg", "carb")], N = NULL)
+  expect_doppelganger("classifier-integer-axis", plot(pd))
+})
+
+test_that("a date variable's centre outside its grid is reported in dates", {
+  d <- data.frame(day = as.Date("2020-01-01") + 0:365, z = sin(1:366))
+  fit <- lm(y ~ day + z, data = transform(d, y = as.numeric(day) %% 30 + z))
+  pd <- model_profile(fit, d, variables = "day", grid_points = 5)
+  expect_snapshot(plot(pd, geom = "profiles", center = 3), error = TRUE)
+  expect_snapshot(plot(pd, geom = "profiles", center = as.Date("2021-06-01")), error = TRUE)
+  p <- plot(pd, geom = "profiles", center = as.Date("2020-07-01"))
+  expect_equal(p$labels$caption, "Each curve minus its value at day = 2020-07-01")
 })

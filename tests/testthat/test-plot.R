@@ -142,3 +142,55 @@ test_that("unknown plot arguments name themselves", {
   h <- h_statistic(fit, mtcars[c("wt", "hp")], pairs = 1, N = NULL)
   expect_error(plot(h, color = "red"), "color")
 })
+
+test_that("geom = 'points' with subgroups and clusters: each row's point on its own curve", {
+  set.seed(2)
+  X <- data.frame(a = runif(40), b = runif(40), g = factor(sample(c("u", "v"), 40, TRUE)))
+  fit <- lm(y ~ a * b + g, data = cbind(X, y = X$a * X$b + rnorm(40)))
+  # Grids from the minimum to the maximum: the lm is linear in a, so a row's
+  # prediction lies on its ICE curve, interpolated exactly.
+  sp <- list(a = range(X$a), b = range(X$b))
+  for (res in list(model_profile(fit, X, variables = c("a", "b"), N = NULL, variable_splits = sp, groups = "g"),
+                   model_profile(fit, X, variables = c("a", "b"), N = NULL, variable_splits = sp, k = 2))) {
+    p <- plot(res, geom = "points")
+    pts <- ggplot2::layer_data(p, 3)
+    expect_identical(nrow(pts), 2L * 40L)
+    own <- p$layers[[3]]$data
+    expect_equal(sort(own$`_yhat_`[own$`_vname_` == "a"]), sort(unname(predict(fit, X))), tolerance = 1e-12)
+    expect_equal(sort(own$`_x_`[own$`_vname_` == "b"]), sort(X$b))
+  }
+})
+
+test_that("labels written into agr_profiles (the book's relabelling) are the legend's entries", {
+  f <- plot_fixture()
+  pd <- f$pd
+  al <- f$al
+  pd$agr_profiles$`_label_` <- "partial"
+  al$agr_profiles$`_label_` <- "accumulated"
+  p <- plot(pd, al)
+  lines <- ggplot2::layer_data(p, 1)
+  expect_length(unique(lines$colour), 2L)
+  expect_identical(levels(p$layers[[1]]$data$`_label_`), c("partial", "accumulated"))
+  expect_equal(sort(lines$y), sort(c(pd$agr_profiles$`_yhat_`, al$agr_profiles$`_yhat_`)))
+  # The ICE curves of a relabelled result follow its new label.
+  pc <- plot(pd, geom = "profiles")
+  expect_identical(unique(as.character(pc$layers[[1]]$data$`_label_`)), "partial")
+  expect_identical(unique(as.character(pc$layers[[2]]$data$`_label_`)), "partial")
+})
+
+test_that("profiles without ICE curves are drawn alone for geom = 'profiles' and 'points', saying why", {
+  f <- plot_fixture()
+  expect_snapshot(p <- plot(f$al, geom = "profiles"))
+  expect_length(p$layers, 2L) # the profile and the rug
+  expect_equal(sort(ggplot2::layer_data(p, 1)$y), sort(f$al$agr_profiles$`_yhat_`))
+  expect_message(p <- plot(f$al, geom = "points"), "drawn without them")
+  expect_length(p$layers, 2L)
+  # With curves of another result: those curves, and both profiles.
+  expect_message(p <- plot(f$pd, f$al, geom = "profiles"), "Interval AL")
+  cu <- p$layers[[1]]$data
+  expect_identical(unique(as.character(cu$`_label_`)), "partial dependence")
+  expect_identical(nrow(cu), nrow(as.data.frame(f$pd$cp_profiles)))
+  expect_length(unique(ggplot2::layer_data(p, 2)$colour), 2L)
+  pd0 <- model_profile(f$fit, f$X, variables = "wt", keep_ice = FALSE)
+  expect_snapshot(p <- plot(pd0, geom = "profiles"))
+})
