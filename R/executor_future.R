@@ -14,10 +14,10 @@
 #
 # Parallelism that never hurts: a call starts in this process, predicting
 # stack after stack and timing them, and turns to the workers only when
-# what is left of it is worth at least one future per worker whose round
-# trip (measured once per plan, plan_cost()) is at most
-# `future_overhead_share` of its work. A future then carries at least that
-# many rows; a cheap call stays here.
+# what is left of it is worth future_turn_trips round trips per worker (a
+# round trip measured once per plan, plan_cost()); a cheap call stays
+# here. A future carries the rows whose work keeps its round trip under
+# future_overhead_share of it, as far as what is left allows.
 #
 # The stream's state is one list (stream_new()) advanced by small steps
 # (stream_requests()). Sending a future and reading one's value are not
@@ -27,8 +27,14 @@
 # can be interrupted (multisession, multicore, callr, mirai); future
 # starts them again when they are next needed.
 
-# A future's round trip takes at most this share of the work it carries.
+# A future's round trip takes at most this share of the work it carries
+# (where what is left of a call allows it).
 future_overhead_share <- 0.05
+
+# A call turns to the workers when what is left of it is worth at least
+# this many round trips per worker (at 10, 2 workers finish it in little
+# more than half the time this process alone would take).
+future_turn_trips <- 10
 
 # Waiting for futures: pauses between polls, from the first to the longest.
 future_poll_pause <- c(0.001, 0.02)
@@ -37,6 +43,11 @@ future_poll_pause <- c(0.001, 0.02)
 # trip beyond which it is not (each future then costs more than its bytes).
 future_probe_bytes <- 4 * 2^20
 future_slow_trip <- 0.25
+
+# Before a call's first stack is timed here, chunks are made until this
+# many stacks per worker are queued (or the requests under way have no
+# more), and the smallest is timed: the workers wait for it.
+probe_pool <- 4L
 
 # Futures in flight at most (a scheduler's plan has unboundedly many
 # workers).
@@ -60,6 +71,7 @@ plan_workers <- function() {
 stream_requests <- function(setup, n, start, use, finish, progress) {
   st <- stream_new(setup, n, progress)
   on.exit(stream_abort(st), add = TRUE)
+  on.exit(keep_learnt(st), add = TRUE)
   repeat {
     action <- next_action(st)
     if (action == "done") break
@@ -93,9 +105,10 @@ stream_requests <- function(setup, n, start, use, finish, progress) {
 stream_new <- function(setup, n, progress) {
   W <- plan_workers()
   forced <- future_overhead_option()
+  learnt <- learnt_before(setup)
   list(setup = setup, n = n, W = W, limit = W + 1L, progress = progress,
        parallel = identical(forced, 0), forced = forced, cost = NULL, shipped = NULL,
-       overheads = numeric(), busy = 0, busy_rows = 0,
+       overheads = learnt$overheads, busy = learnt$busy, busy_rows = learnt$busy_rows,
        active = list(), started = 0L, sum_K = 0,
        chunks = list(), order = character(), n_chunks = 0L, made_rows = 0,
        queue = list(), ahead = NULL, pending = list(), n_sent = 0L, collected = integer(),
@@ -111,6 +124,9 @@ next_action <- function(st) {
   if (length(st$active) && st$active[[1L]]$used == st$active[[1L]]$req$K) return("finish")
   if (length(st$order) && st$chunks[[st$order[1L]]]$left == 0L) return("use")
   if (!st$parallel) {
+    # (Before the first stack is timed, chunks are made ahead so that the
+    # smallest of their stacks is the one timed.)
+    if (st$busy_rows <= 0 && length(st$queue) < probe_pool * st$W && can_make(st)) return("make")
     if (length(st$queue)) return("local")
     if (can_make(st)) return("make")
     return(stream_end(st))
@@ -219,11 +235,15 @@ new_chunk <- function(setup, a, k) {
   ch
 }
 
-# The first stack in the queue, predicted here (timed); then whether the
-# rest of the call is worth the workers.
+# The first stack in the queue (the smallest, when none was timed yet),
+# predicted here (timed), unless the rest of the call is worth the
+# workers.
 predict_here <- function(st) {
-  u <- st$queue[[1L]]
-  st$queue <- st$queue[-1L]
+  st <- turn_parallel(st)
+  if (st$parallel) return(st)
+  i <- if (st$busy_rows > 0) 1L else which.min(unit_rows(st$queue))
+  u <- st$queue[[i]]
+  st$queue <- st$queue[-i]
   t0 <- proc.time()[[3L]]
   y <- predict_frame(st$setup, stack_job(st$setup$data, u$spec, st$setup$threads))
   st$busy <- st$busy + (proc.time()[[3L]] - t0)
@@ -238,20 +258,20 @@ predict_here <- function(st) {
     gc(verbose = FALSE)
     st$gc_rows <- 0
   }
-  turn_parallel(st)
+  st
 }
 
 # The stream turns to the workers when what is left of the call, at the
-# seconds per row measured so far, gives each worker a future whose round
-# trip is at most future_overhead_share of its work.
+# seconds per row measured so far, gives each worker work of at least
+# future_turn_trips round trips.
 turn_parallel <- function(st) {
   if (st$parallel || st$W <= 1L || st$busy_rows <= 0) return(st)
-  work <- st$busy / st$busy_rows * rows_left(st) * future_overhead_share
+  trips <- st$busy / st$busy_rows * rows_left(st) / st$W
   # (No plan's round trip takes less than a millisecond: a call smaller
   # than that does not measure the plan.)
-  if (work < st$W * 0.001) return(st)
+  if (trips < future_turn_trips * 0.001) return(st)
   st <- with_overhead(st)
-  if (work >= st$W * future_overhead(st)) {
+  if (trips >= future_turn_trips * future_overhead(st)) {
     st$parallel <- TRUE
   }
   st
@@ -277,7 +297,7 @@ prepare_batch <- function(st, start) {
   st
 }
 
-# How many stacks from the head of the queue make a future of
+# How many stacks from the head of the queue make a future of about
 # size[["target"]] rows: at least one; from at most `per_future` chunks
 # (the setup's) once they hold size[["least"]] rows, which keep the round
 # trip's share down; from at most max_chunks_per_future chunks.
@@ -286,7 +306,10 @@ take_units <- function(queue, size, per_future) {
   chunks <- character()
   take <- 0L
   for (u in queue) {
-    if (take > 0L && rows >= size[["target"]]) break
+    # (Enough rows, and the next stack would overshoot the target by more
+    # than the future falls short of it.)
+    if (take > 0L && rows >= size[["least"]] &&
+        rows + u$rows - size[["target"]] > size[["target"]] - rows) break
     if (!u$chunk %in% chunks) {
       if (length(chunks) >= max_chunks_per_future) break
       if (take > 0L && length(chunks) >= per_future && rows >= size[["least"]]) break
@@ -374,16 +397,19 @@ rows_left <- function(st) {
   queued + per_chunk * (unmade + (st$n - st$started) * per_request)
 }
 
-# Rows of the next future: those whose work keeps the round trip at most
-# future_overhead_share of it, and more while much is left (a quarter of
-# each worker's share, so that the futures get smaller towards the end and
-# the workers finish together).
+# Rows of the next future: `least`, those whose work keeps the round trip
+# at most future_overhead_share of it (or, towards the end, each worker's
+# share of what is left, so that none waits), and `target`, more while
+# much is left (half of each worker's share, so that the futures get
+# smaller towards the end and the workers finish together).
 future_rows <- function(st) {
+  left <- rows_left(st)
   least <- 0
   if (st$busy_rows > 0 && st$busy > 0) {
     least <- future_overhead(st) / future_overhead_share / (st$busy / st$busy_rows)
+    least <- min(least, left / st$W)
   }
-  c(least = least, target = max(least, rows_left(st) / (2 * st$W)))
+  c(least = least, target = max(least, left / (2 * st$W)))
 }
 
 # Seconds a future's round trip costs in this call: the option's, or the
@@ -456,6 +482,27 @@ stream_abort <- function(st) {
   try(future::resetWorkers(future::plan()), silent = TRUE)
   invisible()
 }
+
+# What a stream learnt (seconds of prediction per row, the overheads of
+# its futures), kept for the entry point's call (a weak reference keyed on
+# its frame, setup$call: it goes with the call), whose next runs of
+# requests start from it: they need not predict here first to know that
+# they are worth the workers.
+keep_learnt <- function(st) {
+  key <- st$setup$call
+  if (!is.environment(key) || st$busy_rows <= 0) return(invisible())
+  learnt_cache$ref <- rlang::new_weakref(key, st[c("busy", "busy_rows", "overheads")])
+  invisible()
+}
+
+learnt_before <- function(setup) {
+  none <- list(busy = 0, busy_rows = 0, overheads = numeric())
+  key <- setup$call
+  cached <- learnt_cache$ref
+  if (!is.environment(key) || is.null(cached) || !identical(rlang::wref_key(cached), key)) return(none)
+  rlang::wref_value(cached) %||% none
+}
+learnt_cache <- new.env(parent = emptyenv())
 
 # ---- The cost of a plan's futures ------------------------------------------------------
 
