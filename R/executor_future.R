@@ -78,7 +78,7 @@ stream_requests <- function(setup, n, start, use, finish, progress) {
     if (action == "send") {
       suspendInterrupts(st <- send_batch(st))
     } else if (action == "wait") {
-      i <- first_resolved(st$pending)
+      i <- first_resolved(st$pending, future_overhead(st))
       suspendInterrupts(st <- collect_batch(st, i))
     } else {
       st <- switch(action,
@@ -262,19 +262,26 @@ predict_here <- function(st) {
 }
 
 # The stream turns to the workers when what is left of the call, at the
-# seconds per row measured so far, gives each worker work of at least
-# future_turn_trips round trips.
+# seconds per row measured so far, gives two workers or more work of at
+# least future_turn_trips round trips each.
 turn_parallel <- function(st) {
   if (st$parallel || st$W <= 1L || st$busy_rows <= 0) return(st)
-  trips <- st$busy / st$busy_rows * rows_left(st) / st$W
   # (No plan's round trip takes less than a millisecond: a call smaller
   # than that does not measure the plan.)
-  if (trips < future_turn_trips * 0.001) return(st)
+  if (st$busy / st$busy_rows * rows_left(st) < 2 * future_turn_trips * 0.001) return(st)
   st <- with_overhead(st)
-  if (trips >= future_turn_trips * future_overhead(st)) {
-    st$parallel <- TRUE
-  }
+  if (useful_workers(st, rows_left(st)) >= 2L) st$parallel <- TRUE
   st
+}
+
+# The workers that `left` rows keep busy: as many as get work of
+# future_turn_trips round trips each (all of them when the round trip is
+# taken as free, or before a row was timed).
+useful_workers <- function(st, left) {
+  trip <- future_overhead(st)
+  if (trip <= 0 || st$busy_rows <= 0 || st$busy <= 0) return(st$W)
+  work <- st$busy / st$busy_rows * left
+  as.integer(max(1, min(st$W, floor(work / (future_turn_trips * trip)))))
 }
 
 # The next batch for a worker (`ahead`): chunks are made until the queue
@@ -398,18 +405,20 @@ rows_left <- function(st) {
 }
 
 # Rows of the next future: `least`, those whose work keeps the round trip
-# at most future_overhead_share of it (or, towards the end, each worker's
-# share of what is left, so that none waits), and `target`, more while
-# much is left (half of each worker's share, so that the futures get
-# smaller towards the end and the workers finish together).
+# at most future_overhead_share of it (or, towards the end, the share of
+# what is left of each worker it keeps busy, so that none waits), and
+# `target`, more while much is left (half of each such worker's share, so
+# that the futures get smaller towards the end and the workers finish
+# together).
 future_rows <- function(st) {
   left <- rows_left(st)
+  W <- useful_workers(st, left)
   least <- 0
   if (st$busy_rows > 0 && st$busy > 0) {
     least <- future_overhead(st) / future_overhead_share / (st$busy / st$busy_rows)
-    least <- min(least, left / st$W)
+    least <- min(least, left / W)
   }
-  c(least = least, target = max(least, left / (2 * st$W)))
+  c(least = least, target = max(least, left / (2 * W)))
 }
 
 # Seconds a future's round trip costs in this call: the option's, or the
@@ -418,7 +427,8 @@ future_rows <- function(st) {
 future_overhead <- function(st) {
   if (!is.null(st$forced)) return(st$forced)
   if (length(st$overheads)) return(stats::median(st$overheads))
-  st$cost$fixed + st$cost$per_byte * st$shipped_bytes
+  if (is.null(st$cost)) return(0)
+  st$cost$fixed + st$cost$per_byte * (st$shipped_bytes %||% 0)
 }
 
 with_overhead <- function(st) {
@@ -450,16 +460,19 @@ free_workers <- function() {
 }
 
 # The position in `pending` of a future that is resolved, polling them
-# with pauses from future_poll_pause[1] growing to future_poll_pause[2].
-# resolved() also relays the workers' progress.
-first_resolved <- function(pending) {
+# with pauses from future_poll_pause[1] growing to future_poll_pause[2]
+# (or, for a plan whose round trip `trip` is longer, to a tenth of it, up
+# to a second: a scheduler's resolved() asks the scheduler). resolved()
+# also relays the workers' progress.
+first_resolved <- function(pending, trip = 0) {
   pause <- future_poll_pause[1L]
+  longest <- min(1, max(future_poll_pause[2L], trip / 10))
   repeat {
     for (i in seq_along(pending)) {
       if (isTRUE(future::resolved(pending[[i]]$future, timeout = 0))) return(i)
     }
     Sys.sleep(pause)
-    pause <- min(future_poll_pause[2L], pause * 1.5)
+    pause <- min(longest, pause * 1.5)
   }
 }
 
@@ -506,18 +519,27 @@ learnt_cache <- new.env(parent = emptyenv())
 
 # ---- The cost of a plan's futures ------------------------------------------------------
 
-# Per plan (keyed by the plan itself, the last few kept): the seconds of a
+# Per plan (keyed by the plan, plan_key(); the last few kept): the seconds of a
 # future's round trip with nothing to do (`fixed`) and per byte it carries
 # (`per_byte`), measured the first time a call considers the plan's
 # workers.
 plan_cost <- function() {
-  key <- future::plan("next")
-  for (e in plan_costs$entries) if (identical(e$plan, key)) return(e$cost)
+  key <- plan_key(future::plan("next"))
+  for (e in plan_costs$entries) if (identical(e$plan, key, ignore.environment = TRUE)) return(e$cost)
   cost <- measure_plan_cost()
   plan_costs$entries <- c(list(list(plan = key, cost = cost)), utils::head(plan_costs$entries, 7L))
   cost
 }
 plan_costs <- new.env(parent = emptyenv())
+
+# A plan as the key of its cost: its strategy and arguments, not the
+# backend it started (the same plan set again starts new workers of the
+# same kind) nor the call that set it.
+plan_key <- function(plan) {
+  attr(plan, "backend") <- NULL
+  attr(plan, "call") <- NULL
+  plan
+}
 
 # A future that does nothing, once to start the workers, then twice, timed
 # (the faster); then one carrying future_probe_bytes, unless a round trip

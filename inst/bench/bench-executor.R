@@ -58,12 +58,14 @@ calls <- list(
 fit <- lm(y ~ x1 * x2 + x3 + x4 + f, data = cbind(X, y = y))
 cheap <- function() model_profile(fit, X, seed = 1)
 
-# (Results compared without the environments of the functions they hold.)
+# Results compared without the call, and without the environments they
+# hold (a cache, the environments of functions): the numbers.
 strip <- function(r) {
+  if (is.environment(r)) return(NULL)
+  if (!is.list(r)) return(r)
   r <- unclass(r)
   r$call <- NULL
-  if (!is.null(r$profiles)) r$profiles <- lapply(r$profiles, function(p) { p$call <- NULL; unclass(p) })
-  r
+  lapply(r, strip)
 }
 time_it <- function(f, times = 1L) {
   read_log()
@@ -82,7 +84,7 @@ workers()
 invisible(calls$model_profile_2d())
 invisible(cheap())
 rows <- list()
-bench <- function(name, f, times = 1L) {
+bench <- function(name, f, times = 1L, reps = 3L) {
   seq_t <- par_t <- numeric()
   same <- TRUE
   on_workers <- NA
@@ -102,19 +104,18 @@ bench <- function(name, f, times = 1L) {
              rows_on_workers = round(on_workers, 3))
 }
 for (name in names(calls)) {
-  rows[[name]] <- bench(name, calls[[name]])
+  rows[[name]] <- bench(name, calls[[name]], reps = reps)
   print(rows[[name]], row.names = FALSE)
 }
 # The cheap call takes milliseconds: timed over 20 calls at a time, and
 # twice as many runs (the machine's noise is of its size).
-reps <- 2L * reps
-rows$cheap <- bench("cheap lm (default call)", cheap, times = 20L)
+rows$cheap <- bench("cheap lm (default call)", cheap, times = 20L, reps = 2L * reps)
 print(rows$cheap, row.names = FALSE)
 
 out <- do.call(rbind, rows)
 header <- c(
   "# bench-executor.R: sequential vs plan(multisession, workers = 2); a predict function of 20 us a row (slept)",
-  paste0("# medians of ", reps, " interleaved runs, ", format(Sys.Date()), "; R ", getRversion(),
+  paste0("# medians of ", reps, " interleaved runs (", 2L * reps, " of 20 calls for the cheap one), ", format(Sys.Date()), "; R ", getRversion(),
          ", future ", packageVersion("future"), "; load average ",
          paste(utils::head(strsplit(readLines("/proc/loadavg"), " ")[[1L]], 3L), collapse = " "))
 )

@@ -214,6 +214,7 @@ test_that("a plan's round trip is measured once and kept for that plan", {
   # Kept: the same numbers, not measured again, also for the same plan set
   # again.
   expect_identical(plan_cost(), a)
+  future::plan("sequential")
   future::plan("multisession", workers = 2)
   expect_identical(plan_cost(), a)
   expect_length(plan_costs$entries, 1L)
