@@ -14,9 +14,9 @@
 #
 # Parallelism that never hurts: a call starts in this process, predicting
 # stack after stack and timing them, and turns to the workers only when
-# what is left of it is worth future_turn_trips round trips per worker (a
-# round trip measured once per plan, plan_cost()); a cheap call stays
-# here. A future carries the rows whose work keeps its round trip under
+# what is left of it gives two workers or more future_turn_trips round
+# trips of work each (a round trip measured once per plan, plan_cost(),
+# then from the call's futures); a cheap call stays here. A future carries the rows whose work keeps its round trip under
 # future_overhead_share of it, as far as what is left allows.
 #
 # The stream's state is one list (stream_new()) advanced by small steps
@@ -32,9 +32,15 @@
 future_overhead_share <- 0.05
 
 # A call turns to the workers when what is left of it is worth at least
-# this many round trips per worker (at 10, 2 workers finish it in little
-# more than half the time this process alone would take).
-future_turn_trips <- 10
+# this many round trips per worker (at 4, 2 workers finish it 1.6 times
+# faster than this process alone, as far as its predict() calls divide).
+future_turn_trips <- 4
+
+# A call's futures cost this many times the round trip of a future that
+# does nothing (they load the package and stack rows on the worker, carry
+# the predict function and a progressor: measured here, 2 to 3 times),
+# until the call's own are in.
+future_trip_factor <- 2
 
 # Waiting for futures: pauses between polls, from the first to the longest.
 future_poll_pause <- c(0.001, 0.02)
@@ -110,7 +116,7 @@ stream_new <- function(setup, n, progress) {
        parallel = identical(forced, 0), forced = forced, cost = NULL, shipped = NULL,
        overheads = learnt$overheads, busy = learnt$busy, busy_rows = learnt$busy_rows,
        active = list(), started = 0L, sum_K = 0,
-       chunks = list(), order = character(), n_chunks = 0L, made_rows = 0,
+       chunks = list(), order = character(), n_chunks = 0L, made_rows = 0, made_units = 0L,
        queue = list(), ahead = NULL, pending = list(), n_sent = 0L, collected = integer(),
        gc_rows = 0)
 }
@@ -201,6 +207,7 @@ make_chunk <- function(st, start) {
   st$order <- c(st$order, key)
   st$queue <- c(st$queue, units)
   st$made_rows <- st$made_rows + sum(unit_rows(units))
+  st$made_units <- st$made_units + length(units)
   st
 }
 
@@ -266,22 +273,38 @@ predict_here <- function(st) {
 # least future_turn_trips round trips each.
 turn_parallel <- function(st) {
   if (st$parallel || st$W <= 1L || st$busy_rows <= 0) return(st)
+  left <- rows_left(st)
   # (No plan's round trip takes less than a millisecond: a call smaller
   # than that does not measure the plan.)
-  if (st$busy / st$busy_rows * rows_left(st) < 2 * future_turn_trips * 0.001) return(st)
-  st <- with_overhead(st)
-  if (useful_workers(st, rows_left(st)) >= 2L) st$parallel <- TRUE
+  if (st$busy / st$busy_rows * left < 2 * future_turn_trips * 0.001) return(st)
+  if (is.null(st$forced) && !length(st$overheads) && is.null(st$cost)) st$cost <- plan_cost()
+  # The plan's round trip alone first: what the futures carry (the
+  # predict function's globals, found in tens of milliseconds) is looked
+  # for only when that leaves the workers worth it.
+  if (useful_workers(st, left) < 2L) return(st)
+  st <- with_shipped(st)
+  if (useful_workers(st, left) >= 2L) st$parallel <- TRUE
   st
 }
 
 # The workers that `left` rows keep busy: as many as get work of
 # future_turn_trips round trips each (all of them when the round trip is
-# taken as free, or before a row was timed).
+# taken as free, or before a row was timed), at most one per stack left (a
+# stack is one predict() call, never cut), and as many as the rows of the
+# requests that may be under way at once (st$limit, at the rows per
+# request so far) keep busy so: small requests make small futures.
 useful_workers <- function(st, left) {
   trip <- future_overhead(st)
   if (trip <= 0 || st$busy_rows <= 0 || st$busy <= 0) return(st$W)
-  work <- st$busy / st$busy_rows * left
-  as.integer(max(1, min(st$W, floor(work / (future_turn_trips * trip)))))
+  rate <- st$busy / st$busy_rows
+  enough <- future_turn_trips * trip
+  stacks <- st$W
+  at_once <- Inf
+  if (st$made_units) {
+    stacks <- left / (st$made_rows / st$made_units)
+    at_once <- st$made_rows / st$n_chunks * st$sum_K / st$started * st$limit
+  }
+  as.integer(max(1, min(st$W, floor(rate * left / enough), round(stacks), floor(rate * at_once / enough))))
 }
 
 # The next batch for a worker (`ahead`): chunks are made until the queue
@@ -295,6 +318,13 @@ prepare_batch <- function(st, start) {
     st <- make_chunk(st, start)
   }
   if (!length(st$queue)) return(st)
+  if (!can_make(st)) {
+    # Nothing more can be made now (the requests under way are all made,
+    # or no more may start until the first is done): what is queued is
+    # shared among the free workers.
+    share <- sum(unit_rows(st$queue)) / max(1L, st$W - length(st$pending))
+    size[["target"]] <- min(size[["target"]], share)
+  }
   take <- take_units(st$queue, size, st$setup$per_future %||% 1L)
   units <- st$queue[seq_len(take)]
   st$queue <- st$queue[-seq_len(take)]
@@ -305,18 +335,18 @@ prepare_batch <- function(st, start) {
 }
 
 # How many stacks from the head of the queue make a future of about
-# size[["target"]] rows: at least one; from at most `per_future` chunks
-# (the setup's) once they hold size[["least"]] rows, which keep the round
-# trip's share down; from at most max_chunks_per_future chunks.
+# size[["target"]] rows (the stacks are not cut): at least one; from at
+# most `per_future` chunks (the setup's) once they hold size[["least"]]
+# rows, which keep the round trip's share down; from at most
+# max_chunks_per_future chunks.
 take_units <- function(queue, size, per_future) {
   rows <- 0
   chunks <- character()
   take <- 0L
   for (u in queue) {
-    # (Enough rows, and the next stack would overshoot the target by more
-    # than the future falls short of it.)
-    if (take > 0L && rows >= size[["least"]] &&
-        rows + u$rows - size[["target"]] > size[["target"]] - rows) break
+    # (The next stack would overshoot the target by as much as the future
+    # falls short of it, or more.)
+    if (take > 0L && rows + u$rows / 2 >= size[["target"]]) break
     if (!u$chunk %in% chunks) {
       if (length(chunks) >= max_chunks_per_future) break
       if (take > 0L && length(chunks) >= per_future && rows >= size[["least"]]) break
@@ -422,13 +452,13 @@ future_rows <- function(st) {
 }
 
 # Seconds a future's round trip costs in this call: the option's, or the
-# median of those collected, or the plan's fixed cost and its cost for the
-# bytes that every future carries.
+# median of those collected, or, from the plan's round trip and its cost
+# for the bytes that every future carries, future_trip_factor times that.
 future_overhead <- function(st) {
   if (!is.null(st$forced)) return(st$forced)
   if (length(st$overheads)) return(stats::median(st$overheads))
   if (is.null(st$cost)) return(0)
-  st$cost$fixed + st$cost$per_byte * (st$shipped_bytes %||% 0)
+  future_trip_factor * (st$cost$fixed + st$cost$per_byte * (st$shipped_bytes %||% 0))
 }
 
 with_overhead <- function(st) {

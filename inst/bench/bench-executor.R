@@ -9,7 +9,10 @@
 #   engine and small predict() calls answer in milliseconds): the executor
 #   must keep it in this process (target: at least 0.9x sequential).
 # Runs interleaved, medians of `reps`, the speed-up, whether the numbers
-# are identical, and how many of the stacked rows the workers predicted.
+# are identical, how many of the stacked rows the workers predicted, and
+# the main process's CPU seconds sequentially over those under the plan
+# (for the cheap call, whose elapsed time on a shared machine varies by
+# more than the executor's cost).
 # The workers are started and warmed up (the plan's round trip measured,
 # the package loaded) before timing: starting R processes is not the
 # executor's cost.
@@ -69,8 +72,9 @@ strip <- function(r) {
 }
 time_it <- function(f, times = 1L) {
   read_log()
-  t <- system.time(for (i in seq_len(times)) res <- f())[["elapsed"]] / times
-  list(t = t, res = res, log = read_log())
+  t <- system.time(for (i in seq_len(times)) res <- f())
+  list(t = t[["elapsed"]] / times, cpu = (t[["user.self"]] + t[["sys.self"]]) / times, res = res,
+       log = read_log())
 }
 # Two workers, warmed: each has loaded modelprofiles (two futures at once
 # go to different workers).
@@ -85,7 +89,7 @@ invisible(calls$model_profile_2d())
 invisible(cheap())
 rows <- list()
 bench <- function(name, f, times = 1L, reps = 3L) {
-  seq_t <- par_t <- numeric()
+  seq_t <- par_t <- seq_cpu <- par_cpu <- numeric()
   same <- TRUE
   on_workers <- NA
   for (r in seq_len(reps)) {
@@ -95,13 +99,16 @@ bench <- function(name, f, times = 1L, reps = 3L) {
     m <- time_it(f, times)
     seq_t <- c(seq_t, s$t)
     par_t <- c(par_t, m$t)
+    seq_cpu <- c(seq_cpu, s$cpu)
+    par_cpu <- c(par_cpu, m$cpu)
     same <- same && identical(strip(s$res), strip(m$res), ignore.environment = TRUE)
     on_workers <- m$log[["workers"]] / m$log[["rows"]]
   }
   plan(sequential)
   data.frame(entry = name, sequential_s = median(seq_t), workers2_s = median(par_t),
              speedup = median(seq_t) / median(par_t), identical = same,
-             rows_on_workers = round(on_workers, 3))
+             rows_on_workers = round(on_workers, 3),
+             main_cpu_ratio = median(seq_cpu) / median(par_cpu))
 }
 for (name in names(calls)) {
   rows[[name]] <- bench(name, calls[[name]], reps = reps)
