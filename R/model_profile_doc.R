@@ -298,12 +298,12 @@
 #' them; the results are combined and summed in chunk order. The chunks and
 #' the `predict()` calls are the same under every plan, so the numbers are
 #' identical. Parallelism is used only where it pays: a call starts in this
-#' process, timing its first `predict()` call, and turns to the workers only
-#' when what is left is worth at least 10 round trips of a future per
-#' worker (the round trip is measured once per plan); each future then
-#' carries enough rows that its round trip is under 5% of its work, where
-#' what is left allows. A cheap call (a linear model, a few thousand rows)
-#' stays in this process. The option `modelprofiles.future_overhead` sets
+#' process, timing a first `predict()` call, and turns to the workers only
+#' when what is left gives two workers or more at least 4 round trips of a
+#' future each (the round trip is measured once per plan, then from the
+#' call's own futures); each future then carries enough rows that its round
+#' trip is under 5% of its work, where what is left allows. A cheap call (a
+#' linear model, a few thousand rows) stays in this process. The option `modelprofiles.future_overhead` sets
 #' the round trip in seconds instead (`0` sends every `predict()` call to
 #' the workers). The native and linear engines run in this process (on
 #' `threads`). Progress is reported per `predict()` call (also from
