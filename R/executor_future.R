@@ -103,7 +103,8 @@ stream_requests <- function(setup, n, start, use, finish, progress) {
 # The state of a stream: the requests under way (`active`, in order, each
 # with the number of chunks made and used), the chunks made and not used
 # (`chunks`, by key, used in the order `order`), the stacks waiting to be
-# predicted (`queue`), the batch made for the next free worker (`ahead`),
+# predicted (`queue`, of `queued_rows` stacked rows), the batch made for
+# the next free worker (`ahead`),
 # the futures in flight (`pending`), and what the stream learnt: seconds of
 # prediction per stacked row (`busy` / `busy_rows`), the overheads of the
 # futures collected. `parallel`: the stacks go to the workers (else they are
@@ -117,7 +118,7 @@ stream_new <- function(setup, n, progress) {
        overheads = learnt$overheads, busy = learnt$busy, busy_rows = learnt$busy_rows,
        active = list(), started = 0L, sum_K = 0,
        chunks = list(), order = character(), n_chunks = 0L, made_rows = 0, made_units = 0L,
-       queue = list(), ahead = NULL, pending = list(), n_sent = 0L, collected = integer(),
+       queue = list(), queued_rows = 0, ahead = NULL, pending = list(), n_sent = 0L, collected = integer(),
        gc_rows = 0)
 }
 
@@ -206,6 +207,7 @@ make_chunk <- function(st, start) {
   st$chunks[[key]] <- ch
   st$order <- c(st$order, key)
   st$queue <- c(st$queue, units)
+  st$queued_rows <- st$queued_rows + sum(unit_rows(units))
   st$made_rows <- st$made_rows + sum(unit_rows(units))
   st$made_units <- st$made_units + length(units)
   st
@@ -251,6 +253,7 @@ predict_here <- function(st) {
   i <- if (st$busy_rows > 0) 1L else which.min(unit_rows(st$queue))
   u <- st$queue[[i]]
   st$queue <- st$queue[-i]
+  st$queued_rows <- st$queued_rows - u$rows
   t0 <- proc.time()[[3L]]
   y <- predict_frame(st$setup, stack_job(st$setup$data, u$spec, st$setup$threads))
   st$busy <- st$busy + (proc.time()[[3L]] - t0)
@@ -314,7 +317,7 @@ prepare_batch <- function(st, start) {
   st <- with_overhead(st)
   repeat {
     size <- future_rows(st)
-    if ((length(st$queue) && sum(unit_rows(st$queue)) >= size[["target"]]) || !can_make(st)) break
+    if ((length(st$queue) && st$queued_rows >= size[["target"]]) || !can_make(st)) break
     st <- make_chunk(st, start)
   }
   if (!length(st$queue)) return(st)
@@ -322,12 +325,13 @@ prepare_batch <- function(st, start) {
     # Nothing more can be made now (the requests under way are all made,
     # or no more may start until the first is done): what is queued is
     # shared among the free workers.
-    share <- sum(unit_rows(st$queue)) / max(1L, st$W - length(st$pending))
+    share <- st$queued_rows / max(1L, st$W - length(st$pending))
     size[["target"]] <- min(size[["target"]], share)
   }
   take <- take_units(st$queue, size, st$setup$per_future %||% 1L)
   units <- st$queue[seq_len(take)]
   st$queue <- st$queue[-seq_len(take)]
+  st$queued_rows <- st$queued_rows - sum(unit_rows(units))
   job <- job_rows(st$setup, lapply(units, `[[`, "spec"))
   st$ahead <- list(units = lapply(units, `[`, c("chunk", "s", "rows")), part = job$part,
                    jobs = job$jobs, amounts = vapply(units, `[[`, numeric(1), "amount"))
@@ -426,7 +430,7 @@ can_make <- function(st) {
 # rows per chunk and chunks per request so far, those of the chunks and
 # requests still to make.
 rows_left <- function(st) {
-  queued <- sum(unit_rows(st$queue))
+  queued <- st$queued_rows
   if (!st$n_chunks) return(queued)
   per_chunk <- st$made_rows / st$n_chunks
   unmade <- sum(vapply(st$active, function(a) a$req$K - a$made, numeric(1)))

@@ -317,3 +317,56 @@ test_that("an interrupt stops a run under multisession at once, and a new future
   expect_lt(r$next_future, 5)
   expect_false(r$pid == r$me)
 })
+
+test_that("the workers report progress per predict() call, adding up to one step per variable", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_if_not_installed("progressr")
+  skip_on_cran()
+  X <- future_data(300)
+  pf <- function(m, nd) nd$a * nd$b + nd$i
+  opts <- options(progressr.enable = TRUE, modelprofiles.future_overhead = 0)
+  on.exit(options(opts), add = TRUE)
+  old <- future::plan("multisession", workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  count <- 0
+  amount <- 0
+  withCallingHandlers(
+    model_profile(NULL, X, pf, variables = c("a", "b", "i"), type = "accumulated", N = NULL,
+                  memory_budget = 0.01),
+    progression = function(cond) {
+      if (identical(cond$type, "update")) {
+        count <<- count + 1
+        amount <<- amount + cond$amount
+      }
+    }
+  )
+  expect_equal(amount, 3, tolerance = 1e-8)
+  expect_gt(count, 3)
+})
+
+test_that("an error on a worker is the user's error, and the workers serve the next call", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_on_cran()
+  X <- future_data(300)
+  # The probe's two rows predict; stacks with a at its largest values fail.
+  pf <- function(m, nd) {
+    if (any(nd$a > 2.5)) stop("boom on a worker")
+    nd$a * nd$b
+  }
+  opts <- options(modelprofiles.future_overhead = 0)
+  on.exit(options(opts), add = TRUE)
+  old <- future::plan("multisession", workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  expect_error(model_profile(NULL, X, pf, variables = c("b", "a"), N = NULL, memory_budget = 0.01,
+                             keep_ice = FALSE),
+               "boom on a worker")
+  t0 <- proc.time()[[3L]]
+  pids <- unlist(future::value(lapply(1:2, function(i) future::future({ Sys.sleep(0.5); Sys.getpid() }, seed = NULL))))
+  expect_lt(proc.time()[[3L]] - t0, 10)
+  expect_false(any(pids == Sys.getpid()))
+  ok <- function(m, nd) nd$a * nd$b
+  m <- model_profile(NULL, X, ok, variables = c("b", "a"), N = NULL, memory_budget = 0.01, keep_ice = FALSE)
+  future::plan("sequential")
+  s <- model_profile(NULL, X, ok, variables = c("b", "a"), N = NULL, memory_budget = 0.01, keep_ice = FALSE)
+  expect_identical(m$agr_profiles, s$agr_profiles)
+})
