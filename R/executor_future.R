@@ -16,8 +16,11 @@
 # stack after stack and timing them, and turns to the workers only when
 # what is left of it gives two workers or more future_turn_trips round
 # trips of work each (a round trip measured once per plan, plan_cost(),
-# then from the call's futures); a cheap call stays here. A future carries the rows whose work keeps its round trip under
-# future_overhead_share of it, as far as what is left allows.
+# then from the call's futures); a cheap call stays here. A future
+# carries the rows whose work keeps its round trip under
+# future_overhead_share of it, as far as what is left allows. What a
+# stream learnt (seconds per row, round trips) serves the entry point's
+# next streams (keep_learnt()).
 #
 # The stream's state is one list (stream_new()) advanced by small steps
 # (stream_requests()). Sending a future and reading one's value are not
@@ -32,8 +35,9 @@
 future_overhead_share <- 0.05
 
 # A call turns to the workers when what is left of it is worth at least
-# this many round trips per worker (at 4, 2 workers finish it 1.6 times
-# faster than this process alone, as far as its predict() calls divide).
+# this many round trips for each of two workers or more (at 4, 2 workers
+# finish it 1.6 times faster than this process alone, as far as its
+# predict() calls divide).
 future_turn_trips <- 4
 
 # A call's futures cost this many times the round trip of a future that
@@ -378,8 +382,11 @@ send_batch <- function(st) {
     packages = st$shipped$packages, seed = NULL, lazy = FALSE
   )
   st$n_sent <- st$n_sent + 1L
+  # When it may be done, at the seconds per row so far (80% of them).
+  sent <- proc.time()[[3L]]
+  expected <- if (st$busy_rows > 0) 0.8 * st$busy / st$busy_rows * sum(unit_rows(b$units)) else 0
   st$pending[[length(st$pending) + 1L]] <- list(future = f, units = b$units, seq = st$n_sent,
-                                                sent = proc.time()[[3L]])
+                                                sent = sent, due = sent + expected)
   st$ahead <- NULL
   st
 }
@@ -493,20 +500,29 @@ free_workers <- function() {
   if (length(n) != 1L || is.na(n)) Inf else n
 }
 
-# The position in `pending` of a future that is resolved, polling them
-# with pauses from future_poll_pause[1] growing to future_poll_pause[2]
-# (or, for a plan whose round trip `trip` is longer, to a tenth of it, up
-# to a second: a scheduler's resolved() asks the scheduler). resolved()
-# also relays the workers' progress.
+# The position in `pending` of a future that is resolved. Until the first
+# of them may be done (`due`), this sleeps (a second at a time); then it
+# polls them with pauses from future_poll_pause[1] growing to
+# future_poll_pause[2] (or, for a plan whose round trip `trip` is longer,
+# to a tenth of it, up to a second: a scheduler's resolved() asks the
+# scheduler). A poll of resolved() takes about half a millisecond of this
+# process per future, which the workers' cores would otherwise have.
+# resolved() also relays the workers' progress.
 first_resolved <- function(pending, trip = 0) {
   pause <- future_poll_pause[1L]
   longest <- min(1, max(future_poll_pause[2L], trip / 10))
+  due <- min(vapply(pending, function(p) p$due %||% 0, numeric(1)))
   repeat {
     for (i in seq_along(pending)) {
       if (isTRUE(future::resolved(pending[[i]]$future, timeout = 0))) return(i)
     }
-    Sys.sleep(pause)
-    pause <- min(longest, pause * 1.5)
+    early <- due - proc.time()[[3L]]
+    if (early > pause) {
+      Sys.sleep(min(1, early))
+    } else {
+      Sys.sleep(pause)
+      pause <- min(longest, pause * 1.5)
+    }
   }
 }
 
