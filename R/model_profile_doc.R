@@ -341,16 +341,38 @@
 #'
 #' @section Parallel and distributed prediction:
 #' With a non-sequential [future::plan()] (multisession, multicore, cluster,
-#' `future.batchtools`, `future.mirai`), each prediction chunk of the
-#' `predict()` path is a future: the model, the predict function, the
-#' distinct background rows the chunk needs and the profiled columns' values
-#' travel to a worker, which stacks and predicts them; the results are
-#' summed in chunk order. The chunks are the same under every plan, so the
-#' numbers are identical; at most one chunk per worker is in flight, so
-#' `memory_budget` holds per process. The native engine runs on `threads`
-#' in this process instead. Progress is reported per chunk (also from
+#' `future.callr`, `future.mirai`, `future.batchtools`), the stacks of rows
+#' of the `predict()` path go to the workers as futures: the model, the
+#' predict function, the distinct background rows the stacks need and the
+#' profiled columns' values travel to a worker, which stacks and predicts
+#' them; the results are combined and summed in chunk order. The chunks and
+#' the `predict()` calls are the same under every plan, so the numbers are
+#' identical. Parallelism is used only where it pays: a call starts in this
+#' process, timing a first `predict()` call, and turns to the workers only
+#' when what is left gives two workers or more at least 4 round trips of a
+#' future each (the round trip is measured once per plan, then from the
+#' call's own futures); each future then carries enough rows that its round
+#' trip is under 5% of its work, where what is left allows. A cheap call (a
+#' linear model, a few thousand rows) stays in this process. The option `modelprofiles.future_overhead` sets
+#' the round trip in seconds instead (`0` sends every `predict()` call to
+#' the workers). The native and linear engines run in this process (on
+#' `threads`). Progress is reported per `predict()` call (also from
 #' workers) through the progressr package, silently unless a handler is
 #' enabled (`progressr::handlers(global = TRUE)` or
-#' `progressr::with_progress()`). See `vignette("large-data")`.
+#' `progressr::with_progress()`).
+#'
+#' Interrupts: Ctrl-C stops a call at once and assigns no result. Futures
+#' in flight are cancelled with [future::cancel()], which stops their
+#' workers where the backend can interrupt them (multisession, multicore,
+#' `future.callr`, `future.mirai`; a cluster plan only with
+#' `plan(cluster, workers = ..., interrupts = TRUE)`, otherwise each worker
+#' first finishes its future); future starts stopped workers again when
+#' they are next needed. A `predict()` that does not check for interrupts
+#' finishes its current call first. **ranger:** Ctrl-C while ranger's own
+#' `predict()` runs (the `predict()` path, `engine = "predict"`) can crash
+#' or deadlock the R session, as it does with plain `ranger::predict()`;
+#' the native engine (`engine = "auto"`, the default, uses it for ranger
+#' models) checks for interrupts between blocks and stops cleanly, so
+#' prefer it for long ranger runs. See `vignette("large-data")`.
 #'
 NULL

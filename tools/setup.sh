@@ -25,7 +25,7 @@ if [ "$check" = "yes" ]; then
   r-cran-data.table r-cran-jsonlite r-cran-matrix r-cran-nnet r-cran-rpart
   r-cran-checkmate r-cran-formula r-cran-future r-cran-future.apply r-cran-parallelly r-cran-progressr
   r-cran-metrics r-cran-r6 r-cran-mgcv r-cran-glmnet r-cran-e1071
-  r-cran-caret r-cran-tibble r-cran-plotly
+  r-cran-caret r-cran-tibble r-cran-plotly r-cran-recipes
   pandoc qpdf tidy texlive-latex-base texlive-latex-recommended
   texlive-fonts-recommended texlive-fonts-extra"
 fi
@@ -47,16 +47,23 @@ if [ "$check" = "yes" ]; then
     if (!have("checkmate") || utils::packageVersion("checkmate") < "2.3.0") {
       install.packages("checkmate", Ncpus = 2)
     }
-    # future >= 1.40 starts a stopped multisession worker again, which the
-    # package relies on after an interrupt (test-parallel.R tests it);
-    # Debian 12 builds 1.31. (Its dependencies, e.g. parallelly, follow.)
+    # future >= 1.40 exports cancel() and starts a worker that an
+    # interrupt stopped again, which the package relies on after an
+    # interrupt (test-executor_future.R tests it); Debian 12 builds 1.31.
+    # (Its dependencies, e.g. parallelly, follow.)
     if (!have("future") || utils::packageVersion("future") < "1.40.0") {
       install.packages("future", Ncpus = 2)
     }
+    # The back-ends test-executor_future.R runs besides multisession and
+    # cluster: future.callr (Debian 12 builds none; callr also runs the
+    # interrupt test), and future.mirai (with mirai and nanonext) where it
+    # installs (its test is skipped otherwise).
     need <- c("DALEX", "ingredients", "pdp", "iml", "yaImpute", "hstats", "lightgbm",
-              "parsnip", "workflows", "mlr3", "mlr3learners")
+              "parsnip", "workflows", "mlr3", "mlr3learners",
+              "callr", "future.callr")
     miss <- need[!vapply(need, have, logical(1))]
     if (length(miss)) install.packages(miss, Ncpus = 2)
+    if (!have("future.mirai")) try(install.packages("future.mirai", Ncpus = 2))
     if (!have("xgboost")) {
       if (getRversion() >= "4.3.0") {
         install.packages("xgboost", Ncpus = 2)

@@ -294,6 +294,9 @@ test_that("requests run as one stream: chunks used and requests finished in orde
   s <- run()
   future::plan("multisession", workers = 2)
   expect_equal(plan_workers(), 2L)
+  # (A round trip taken as free: the stream does not stay in this process.)
+  old_opt <- options(modelprofiles.future_overhead = 0)
+  on.exit(options(old_opt), add = TRUE)
   m <- run()
   # The same results, computed independently too.
   expect_identical(lapply(m$out, unclass), lapply(s$out, unclass))
@@ -361,6 +364,8 @@ test_that("under a plan, the future that is in first is collected first; chunks 
   on.exit(future::plan(old), add = TRUE)
   s <- run()
   future::plan("multisession", workers = 2)
+  old_opt <- options(modelprofiles.future_overhead = 0)
+  on.exit(options(old_opt), add = TRUE)
   m <- run()
   ref <- vapply(1:6, function(k) {
     nd <- X[seq_len(5L + k), ]
@@ -377,31 +382,6 @@ test_that("under a plan, the future that is in first is collected first; chunks 
   expect_setequal(m$collected, 1:6)
   expect_identical(m$collected[1L], 2L)
   expect_gt(match(1L, m$collected), 2L)
-})
-
-test_that("after an interrupt cuts a send, the workers are stopped and start again", {
-  skip_if_not_installed("future", "1.40.0")
-  skip_if_not_installed("parallelly")
-  old <- future::plan("multisession", workers = 2)
-  on.exit(future::plan(old), add = TRUE)
-  # The pids of both workers: two futures at once go to different workers.
-  pids <- function() {
-    fs <- lapply(1:2, function(i) future::future({ Sys.sleep(1); Sys.getpid() }, seed = NULL))
-    unlist(future::value(fs))
-  }
-  before <- pids()
-  expect_length(unique(before), 2L)
-  expect_false(any(before == Sys.getpid()))
-  # One worker is busy with a future (cancelled, so it starts again anyway),
-  # the other is idle: only stopping all workers gives it a new pid too.
-  f <- future::future({ Sys.sleep(30); 1 }, seed = NULL)
-  t0 <- proc.time()[[3]]
-  discard_futures(list(list(future = f)), cut = TRUE)
-  # The future on a worker is cancelled, not waited for.
-  expect_lt(proc.time()[[3]] - t0, 10)
-  after <- pids()
-  expect_length(unique(after), 2L)
-  expect_false(any(after %in% before))
 })
 
 test_that("the sequential executor collects garbage once per 32 MiB of rows, not once per small chunk", {

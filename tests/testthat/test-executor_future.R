@@ -65,6 +65,9 @@ test_that("every entry point predicts on the workers, with the sequential plan's
     expect_true(all(seq_log[[name]]$pid == Sys.getpid()))
   }
   future::plan("multisession", workers = 2)
+  # (A round trip taken as free: every stack goes to the workers.)
+  old_opt <- options(modelprofiles.future_overhead = 0)
+  on.exit(options(old_opt), add = TRUE)
   for (name in names(calls)) {
     res <- calls[[name]]()
     got <- read_log(log)
@@ -88,6 +91,8 @@ test_that("h_statistic() predicts its tables on the workers (all of them, counte
   log <- tempfile()
   old <- future::plan("multisession", workers = 2)
   on.exit(future::plan(old), add = TRUE)
+  old_opt <- options(modelprofiles.future_overhead = 0)
+  on.exit(options(old_opt), add = TRUE)
   h <- h_statistic(NULL, X, logging_predict(log), N = NULL, pairs = 3, memory_budget = 0.05)
   got <- read_log(log)
   on_workers <- got$pid != Sys.getpid()
@@ -111,9 +116,257 @@ test_that("a predict function's global variables and helpers travel to the worke
   on.exit(future::plan(old), add = TRUE)
   s <- model_profile(NULL, X, pf, variables = c("a", "b"), N = NULL, memory_budget = 0.01, keep_ice = FALSE)
   future::plan("multisession", workers = 2)
+  old_opt <- options(modelprofiles.future_overhead = 0)
+  on.exit(options(old_opt), add = TRUE)
   m <- model_profile(NULL, X, pf, variables = c("a", "b"), N = NULL, memory_budget = 0.01, keep_ice = FALSE)
   expect_identical(m$agr_profiles, s$agr_profiles)
   # The PD of a is 3 a + mean(b), of b the mean of 3 a plus b.
   a <- m$agr_profiles[m$agr_profiles$`_vname_` == "a", ]
   expect_equal(a$`_yhat_`, 3 * a$`_x_` + mean(X$b), tolerance = 1e-12)
+})
+
+# ---- Back-ends ---------------------------------------------------------------------
+
+# The calls each back-end must run with the sequential plan's numbers: PD
+# and AL of two variables, a 2-D PD and the H-statistics, through a
+# logging predict function.
+backend_calls <- function(X, pf) {
+  list(
+    pd = function() model_profile(NULL, X, pf, variables = c("a", "f"), N = NULL, grid_points = 9,
+                                  memory_budget = 0.02),
+    al = function() model_profile(NULL, X, pf, variables = c("a", "i"), type = "accumulated",
+                                  intervals = 6, memory_budget = 0.02, keep_ice = FALSE),
+    p2 = function() model_profile_2d(NULL, X, pf, variables = c("a", "b"), grid_points = 6,
+                                     memory_budget = 0.05),
+    h = function() h_statistic(NULL, X, pf, N = NULL, pairs = 2)
+  )
+}
+
+# Runs the calls under `set_plan()` (all stacks to the workers) and checks
+# their numbers and counts against the sequential plan's, and that the
+# workers, not this process, predicted.
+expect_backend_identical <- function(set_plan, label) {
+  X <- future_data(60)
+  log <- tempfile()
+  calls <- backend_calls(X, logging_predict(log))
+  old <- future::plan("sequential")
+  on.exit(future::plan(old), add = TRUE)
+  seq_res <- lapply(calls, function(f) f())
+  seq_n <- sum(read_log(log)$n)
+  set_plan()
+  old_opt <- options(modelprofiles.future_overhead = 0)
+  on.exit(options(old_opt), add = TRUE)
+  res <- lapply(calls, function(f) f())
+  got <- read_log(log)
+  main <- got$pid == Sys.getpid()
+  expect_equal(got$n[main], rep(2, length(calls)), info = label)
+  expect_gt(sum(got$n[!main]), 0)
+  expect_equal(sum(got$n), seq_n, info = label)
+  strip <- function(r) { r <- unclass(r); r$call <- NULL; r }
+  for (name in names(calls)) {
+    expect_identical(strip(res[[name]]), strip(seq_res[[name]]), info = paste(label, name))
+  }
+}
+
+test_that("multisession workers give the sequential plan's numbers", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_on_cran()
+  expect_backend_identical(function() future::plan("multisession", workers = 2), "multisession")
+})
+
+test_that("a cluster of PSOCK workers on this machine gives the sequential plan's numbers", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_if_not_installed("parallelly")
+  skip_on_cran()
+  cl <- parallelly::makeClusterPSOCK(2L)
+  on.exit(parallel::stopCluster(cl), add = TRUE)
+  expect_backend_identical(function() future::plan(future::cluster, workers = cl), "cluster")
+})
+
+test_that("future.callr gives the sequential plan's numbers", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_if_not_installed("future.callr")
+  skip_on_cran()
+  expect_backend_identical(function() future::plan(future.callr::callr, workers = 2), "callr")
+})
+
+test_that("future.mirai gives the sequential plan's numbers", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_if_not_installed("future.mirai")
+  skip_on_cran()
+  expect_backend_identical(function() future::plan(future.mirai::mirai_multisession, workers = 2), "mirai")
+})
+
+# ---- Parallelism that never hurts --------------------------------------------------------
+
+test_that("a plan's round trip is measured once and kept for that plan", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_on_cran()
+  old <- future::plan("multisession", workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  plan_costs$entries <- NULL
+  a <- plan_cost()
+  expect_length(plan_costs$entries, 1L)
+  expect_gt(a$fixed, 0)
+  expect_gte(a$per_byte, 0)
+  # A round trip is not free, nor seconds long, on this machine.
+  expect_lt(a$fixed, 5)
+  # Kept: the same numbers, not measured again, also for the same plan set
+  # again.
+  expect_identical(plan_cost(), a)
+  future::plan("sequential")
+  future::plan("multisession", workers = 2)
+  expect_identical(plan_cost(), a)
+  expect_length(plan_costs$entries, 1L)
+  future::plan("multisession", workers = 1)
+  b <- plan_cost()
+  expect_length(plan_costs$entries, 2L)
+})
+
+test_that("a cheap call under a plan stays in this process, with the same numbers", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_on_cran()
+  X <- future_data(200)
+  log <- tempfile()
+  pf <- logging_predict(log)
+  call <- function() model_profile(NULL, X, pf, variables = c("a", "f"), grid_points = 21)
+  old <- future::plan("sequential")
+  on.exit(future::plan(old), add = TRUE)
+  s <- call()
+  read_log(log)
+  future::plan("multisession", workers = 2)
+  m <- call()
+  got <- read_log(log)
+  expect_true(all(got$pid == Sys.getpid()))
+  expect_identical(m$agr_profiles, s$agr_profiles)
+})
+
+test_that("a predict-bound call turns to the workers, in futures worth their round trip", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_on_cran()
+  X <- future_data(1000)
+  log <- tempfile()
+  inner <- logging_predict(log)
+  # 40 microseconds a row: 2 x 1,000 x 41 rows take 3.3 s, in chunks of
+  # about 2,000 rows (0.5 MiB).
+  pf <- function(m, nd) {
+    Sys.sleep(4e-5 * nrow(nd))
+    inner(m, nd)
+  }
+  call <- function() model_profile(NULL, X, pf, variables = c("a", "b"), N = NULL, grid_points = 41,
+                                   keep_ice = FALSE, memory_budget = 0.5)
+  old <- future::plan("sequential")
+  on.exit(future::plan(old), add = TRUE)
+  s <- call()
+  seq_log <- read_log(log)
+  future::plan("multisession", workers = 2)
+  invisible(plan_cost())
+  m <- call()
+  got <- read_log(log)
+  expect_identical(m$agr_profiles, s$agr_profiles)
+  expect_identical(sort(got$n), sort(seq_log$n))
+  main <- got$pid == Sys.getpid()
+  # This process predicted the probe and the first stacks (timed), the
+  # workers most of the rows.
+  expect_gt(sum(got$n[!main]), sum(got$n) / 2)
+  expect_length(unique(got$pid[!main]), 2L)
+})
+
+# ---- Interrupts --------------------------------------------------------------------------
+
+test_that("an interrupt stops a run under multisession at once, and a new future runs soon after", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_if_not_installed("callr")
+  skip_on_cran()
+  skip_on_os("windows")
+  ready <- tempfile()
+  child <- callr::r_bg(function(ready) {
+    library(modelprofiles)
+    future::plan(future::multisession, workers = 2)
+    invisible(future::value(future::future(NULL)))
+    set.seed(1)
+    X <- data.frame(a = rnorm(2000), b = rnorm(2000))
+    # 8 s of predictions sequentially, 4 s on the workers.
+    pf <- function(m, nd) {
+      Sys.sleep(2e-5 * nrow(nd))
+      nd$a + nd$b
+    }
+    options(modelprofiles.future_overhead = 0)
+    writeLines("go", ready)
+    res <- NULL
+    stopped <- tryCatch({
+      res <- model_profile(NULL, X, pf, N = NULL, grid_points = 101, keep_ice = FALSE, memory_budget = 1)
+      NA_real_
+    }, interrupt = function(e) as.numeric(Sys.time()))
+    t0 <- as.numeric(Sys.time())
+    pid <- future::value(future::future(Sys.getpid(), seed = NULL))
+    list(stopped = stopped, assigned = !is.null(res), next_future = as.numeric(Sys.time()) - t0,
+         pid = pid, me = Sys.getpid())
+  }, args = list(ready = ready), libpath = .libPaths())
+  on.exit(child$kill(), add = TRUE)
+  for (i in 1:300) if (file.exists(ready) || !child$is_alive()) break else Sys.sleep(0.1)
+  expect_true(file.exists(ready))
+  # Futures in flight on both workers.
+  Sys.sleep(2)
+  sent <- as.numeric(Sys.time())
+  child$interrupt()
+  child$wait(60000)
+  r <- child$get_result()
+  expect_false(r$assigned)
+  expect_lt(r$stopped - sent, 1)
+  expect_lt(r$next_future, 5)
+  expect_false(r$pid == r$me)
+})
+
+test_that("the workers report progress per predict() call, adding up to one step per variable", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_if_not_installed("progressr")
+  skip_on_cran()
+  X <- future_data(300)
+  pf <- function(m, nd) nd$a * nd$b + nd$i
+  opts <- options(progressr.enable = TRUE, modelprofiles.future_overhead = 0)
+  on.exit(options(opts), add = TRUE)
+  old <- future::plan("multisession", workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  count <- 0
+  amount <- 0
+  withCallingHandlers(
+    model_profile(NULL, X, pf, variables = c("a", "b", "i"), type = "accumulated", N = NULL,
+                  memory_budget = 0.01),
+    progression = function(cond) {
+      if (identical(cond$type, "update")) {
+        count <<- count + 1
+        amount <<- amount + cond$amount
+      }
+    }
+  )
+  expect_equal(amount, 3, tolerance = 1e-8)
+  expect_gt(count, 3)
+})
+
+test_that("an error on a worker is the user's error, and the workers serve the next call", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_on_cran()
+  X <- future_data(300)
+  # The probe's two rows predict; stacks with a at its largest values fail.
+  pf <- function(m, nd) {
+    if (any(nd$a > 2.5)) stop("boom on a worker")
+    nd$a * nd$b
+  }
+  opts <- options(modelprofiles.future_overhead = 0)
+  on.exit(options(opts), add = TRUE)
+  old <- future::plan("multisession", workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  expect_error(model_profile(NULL, X, pf, variables = c("b", "a"), N = NULL, memory_budget = 0.01,
+                             keep_ice = FALSE),
+               "boom on a worker")
+  t0 <- proc.time()[[3L]]
+  pids <- unlist(future::value(lapply(1:2, function(i) future::future({ Sys.sleep(0.5); Sys.getpid() }, seed = NULL))))
+  expect_lt(proc.time()[[3L]] - t0, 10)
+  expect_false(any(pids == Sys.getpid()))
+  ok <- function(m, nd) nd$a * nd$b
+  m <- model_profile(NULL, X, ok, variables = c("b", "a"), N = NULL, memory_budget = 0.01, keep_ice = FALSE)
+  future::plan("sequential")
+  s <- model_profile(NULL, X, ok, variables = c("b", "a"), N = NULL, memory_budget = 0.01, keep_ice = FALSE)
+  expect_identical(m$agr_profiles, s$agr_profiles)
 })
