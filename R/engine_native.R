@@ -18,19 +18,8 @@
 native_prepare <- function(setup, engine, call) {
   if (engine == "predict") return(NULL)
   inner <- setup$adapter$inner
-  if (!is.null(inner) && is.null(inner$model)) {
-    return(native_fail(engine, inner$why %||% "the model inside is not supported.", call))
-  }
-  nm <- if (setup$adapter$native) native_compile_cached(inner$model %||% setup$model, setup$compiled)
-  if (is.null(nm)) {
-    cls <- class(inner$model %||% setup$model)[1L]
-    return(native_fail(engine, paste0("models of class <", cls, "> (with these settings) are not supported."), call))
-  }
-  if (!is.null(inner)) {
-    nm <- native_framework(nm, inner, setup$adapter$classes)
-    if (is.character(nm)) return(native_fail(engine, nm, call))
-  }
-  nm$features <- feature_columns(nm$features, names(setup$data))
+  nm <- native_model_for(setup)
+  if (is.character(nm)) return(native_fail(engine, nm, call))
   missing_cols <- setdiff(nm$features, names(setup$data))
   if (length(missing_cols)) {
     return(native_fail(engine, paste0("the data lack the model's columns ", paste(missing_cols, collapse = ", "), "."), call))
@@ -128,6 +117,24 @@ native_agrees <- function(setup, nm, X) {
 # The model the native engine compiles for a call's inputs: the model inside
 # a framework's, else the model.
 native_source <- function(inputs) inputs$adapter$inner$model %||% inputs$model
+
+# The setup's model compiled (through the call's store), its features named
+# by the data's columns and, inside a framework, its outputs the framework's
+# classes; or why it cannot be (a string).
+native_model_for <- function(setup) {
+  inner <- setup$adapter$inner
+  if (!is.null(inner) && is.null(inner$model)) return(inner$why %||% "the model inside is not supported.")
+  nm <- if (setup$adapter$native) native_compile_cached(native_source(setup), setup$compiled)
+  if (is.null(nm)) {
+    return(paste0("models of class <", class(native_source(setup))[1L], "> (with these settings) are not supported."))
+  }
+  if (!is.null(inner)) {
+    nm <- native_framework(nm, inner, setup$adapter$classes)
+    if (is.character(nm)) return(nm)
+  }
+  nm$features <- feature_columns(nm$features, names(setup$data))
+  nm
+}
 
 # Is compiling the model of `inputs` (cold) and evaluating m stacked rows
 # natively faster than predicting them through the model's predict()? Yes
@@ -476,12 +483,12 @@ split_grid <- function(nm, x, v) {
 
 # The compiled model whose splits make the grids of variable_splits_type =
 # "splits": the setup's, or the model compiled for the purpose (the predict
-# path may be in use); an error for a model the native engine does not
-# compile.
+# path may be in use), its features named as the native engine names them
+# (a framework's columns, lightgbm's names with spaces); an error for a
+# model the native engine does not compile.
 splits_model <- function(setup) {
-  nm <- setup$native$model
-  if (is.null(nm) && isTRUE(setup$adapter$native)) nm <- native_compile_cached(native_source(setup), setup$compiled)
-  if (is.null(nm)) {
+  nm <- setup$native$model %||% native_model_for(setup)
+  if (is.character(nm)) {
     cli::cli_abort(c(
       "{.code variable_splits_type = \"splits\"} profiles at the split values of a tree ensemble; a {.cls {class(setup$model)[1L]}} model has none that modelprofiles can read.",
       i = "It reads the trees of ranger, randomForest, gbm, xgboost and lightgbm models; use {.val quantiles}, {.val uniform} or {.val distinct} for others."

@@ -183,9 +183,12 @@ region_tree <- function(setup, v, Y, w, splitters, depth, min_explained, min_w, 
   )
 }
 
-# The heterogeneity of rows `rows` of the centred curves.
+# The heterogeneity of rows `rows` of the centred curves: Q - |C|^2 / W
+# (regions.h).
 region_heterogeneity <- function(centred, w, rows) {
-  cpp_best_split(centred, w, rows, rep(0, ncol(centred)), Inf)$total
+  C <- centred[, rows, drop = FALSE]
+  k <- w[rows]
+  max(0, sum(k * colSums(C^2)) - sum((C %*% k)^2) / sum(k))
 }
 
 # The best split of `rows` on any of `splitters`: list(variable, rule (the

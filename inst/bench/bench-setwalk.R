@@ -58,8 +58,6 @@ timed <- function(expr) {
   force(expr)
   proc.time()[[3]] - t
 }
-# (Every call compiles its model: compilations live as long as the call.)
-first_call <- function(f) f()
 
 # The calls of one family: native (first call) and predict() path.
 calls <- function(m) {
@@ -69,14 +67,15 @@ calls <- function(m) {
   d2 <- list(m$fit, X[seq_len(1000), ], variables = c("x1", "x2"), N = NULL, grid_points = 20, threads = 2)
   pred <- function(a) c(a, engine = "predict", if (!is.null(m$pf)) list(predict_function = m$pf))
   list(
-    pd_native = function() first_call(function() do.call(model_profile, c(pd, keep_ice = FALSE, engine = "native"))),
-    ice_native = function() first_call(function() do.call(model_profile, c(pd, keep_ice = TRUE, engine = "native"))),
-    splits_native = function() first_call(function() do.call(model_profile, c(pd, keep_ice = FALSE, engine = "native",
-                                                                             variable_splits_type = "splits"))),
+    # (Every call compiles its model: compilations live as long as the call.)
+    pd_native = function() do.call(model_profile, c(pd, keep_ice = FALSE, engine = "native")),
+    ice_native = function() do.call(model_profile, c(pd, keep_ice = TRUE, engine = "native")),
+    splits_native = function() do.call(model_profile, c(pd, keep_ice = FALSE, engine = "native",
+                                                        variable_splits_type = "splits")),
     pd_predict = function() do.call(model_profile, pred(c(pd, keep_ice = TRUE))),
-    al_native = function() first_call(function() do.call(model_profile, c(al, engine = "native"))),
+    al_native = function() do.call(model_profile, c(al, engine = "native")),
     al_predict = function() do.call(model_profile, pred(al)),
-    pd2_native = function() first_call(function() do.call(model_profile_2d, c(d2, engine = "native"))),
+    pd2_native = function() do.call(model_profile_2d, c(d2, engine = "native")),
     pd2_predict = function() do.call(model_profile_2d, pred(d2))
   )
 }

@@ -183,3 +183,20 @@ test_that("'splits' follows a model that sends x < t left, and refuses models wi
   expect_error(model_profile(lin, d$X[c("a", "b")], variable_splits_type = "splits"),
                "split values of a tree ensemble")
 })
+
+test_that("'splits' reads the forest inside a framework, on either engine", {
+  skip_if_not_installed("parsnip")
+  skip_if_not_installed("ranger")
+  d <- setwalk_data()
+  X <- d$X[c("a", "b")]
+  spec <- parsnip::set_engine(parsnip::rand_forest(mode = "regression", trees = 20), "ranger",
+                              seed = 1, num.threads = 1)
+  fit <- parsnip::fit(spec, y ~ a + b, data = cbind(X, y = d$eta))
+  a <- model_profile(fit, X, variables = "a", N = NULL, variable_splits_type = "splits", keep_ice = FALSE)
+  b <- model_profile(fit, X, variables = "a", N = NULL, variable_splits_type = "splits", keep_ice = FALSE,
+                     engine = "predict")
+  expect_identical(a$engine, "native")
+  expect_gt(length(a$grids$a), 20)
+  expect_identical(a$grids, b$grids)
+  expect_equal(a$agr_profiles$`_yhat_`, b$agr_profiles$`_yhat_`, tolerance = 1e-12)
+})
