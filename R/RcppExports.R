@@ -49,12 +49,12 @@ cpp_draw_resamples <- function(n, B) {
     .Call(`_modelprofiles_cpp_draw_resamples`, n, B)
 }
 
-cpp_native_leaves <- function(model, X, threads) {
-    .Call(`_modelprofiles_cpp_native_leaves`, model, X, threads)
+cpp_native_leaves <- function(model, x, threads) {
+    .Call(`_modelprofiles_cpp_native_leaves`, model, x, threads)
 }
 
-cpp_native_predict_cached <- function(model, X, src, js, vals, leaves, threads) {
-    .Call(`_modelprofiles_cpp_native_predict_cached`, model, X, src, js, vals, leaves, threads)
+cpp_native_predict_cached <- function(model, x, src, js, vals, leaves, threads) {
+    .Call(`_modelprofiles_cpp_native_predict_cached`, model, x, src, js, vals, leaves, threads)
 }
 
 cpp_native_pack <- function(model) {
@@ -69,20 +69,20 @@ cpp_native_splits <- function(model, j) {
     .Call(`_modelprofiles_cpp_native_splits`, model, j)
 }
 
-cpp_native_predict <- function(model, X, src, js, vals, threads) {
-    .Call(`_modelprofiles_cpp_native_predict`, model, X, src, js, vals, threads)
+cpp_native_predict <- function(model, x, src, js, vals, threads) {
+    .Call(`_modelprofiles_cpp_native_predict`, model, x, src, js, vals, threads)
 }
 
-cpp_native_ice <- function(model, X, rows, j, grid, threads) {
-    .Call(`_modelprofiles_cpp_native_ice`, model, X, rows, j, grid, threads)
+cpp_native_ice <- function(model, x, rows, j, grid, threads) {
+    .Call(`_modelprofiles_cpp_native_ice`, model, x, rows, j, grid, threads)
 }
 
-cpp_native_pd <- function(model, X, rows, w, j, grid, threads) {
-    .Call(`_modelprofiles_cpp_native_pd`, model, X, rows, w, j, grid, threads)
+cpp_native_pd <- function(model, x, rows, w, j, grid, threads) {
+    .Call(`_modelprofiles_cpp_native_pd`, model, x, rows, w, j, grid, threads)
 }
 
-cpp_native_points <- function(model, X, rows, j1, j2, z1, z2, w, threads) {
-    .Call(`_modelprofiles_cpp_native_points`, model, X, rows, j1, j2, z1, z2, w, threads)
+cpp_native_points <- function(model, x, rows, j1, j2, z1, z2, w, threads) {
+    .Call(`_modelprofiles_cpp_native_points`, model, x, rows, j1, j2, z1, z2, w, threads)
 }
 
 cpp_native_randomforest <- function(ndbigtree, nrnodes, nodestatus, bestvar, xbestsplit, left_daughter, right_daughter, treemap, nodepred, ncat, n_classes) {
@@ -93,8 +93,8 @@ cpp_native_ranger <- function(child_left, child_right, var_ids, split_values, is
     .Call(`_modelprofiles_cpp_native_ranger`, child_left, child_right, var_ids, split_values, is_ordered, class_counts, class_cols)
 }
 
-cpp_native_tree_pd <- function(model, X, rows, w, j, grid, threads) {
-    .Call(`_modelprofiles_cpp_native_tree_pd`, model, X, rows, w, j, grid, threads)
+cpp_native_tree_pd <- function(model, x, rows, w, j, grid, threads) {
+    .Call(`_modelprofiles_cpp_native_tree_pd`, model, x, rows, w, j, grid, threads)
 }
 
 cpp_xgb_read <- function(ubj, p, keep) {

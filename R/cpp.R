@@ -71,10 +71,10 @@ accumulate_center <- function(delta, count) cpp_accumulate_center(delta, count)
 native_pack <- function(nm) cpp_native_pack(nm)
 
 # Predictions of a compiled ensemble for rows `rows` (1-based, or NULL for
-# all rows of X in order) of the feature matrix X, with the features
+# all rows of X in order) of the features X (native_columns()), with the features
 # `features` (1-based) set to `values` (codes, one vector per feature).
 native_eval <- function(nm, X, rows = NULL, features = integer(), values = list(), threads = 1L) {
-  if (is.null(rows)) rows <- seq_len(nrow(X))
+  if (is.null(rows)) rows <- seq_len(native_n(X))
   cpp_native_predict(nm, X, as.integer(rows - 1L), as.integer(features - 1L), values, threads)
 }
 
@@ -86,7 +86,7 @@ native_leaves <- function(nm, X, threads) cpp_native_leaves(nm, X, threads)
 # rows that change one feature at most; NULL when the leaves are not those
 # of nm and X.
 native_eval_cached <- function(nm, X, rows, features, values, leaves, threads) {
-  if (is.null(rows)) rows <- seq_len(nrow(X))
+  if (is.null(rows)) rows <- seq_len(native_n(X))
   cpp_native_predict_cached(nm, X, as.integer(rows - 1L), as.integer(features - 1L), values,
                             leaves, threads)
 }

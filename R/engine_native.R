@@ -37,15 +37,15 @@ native_prepare <- function(setup, engine, call) {
   if (length(classes) > 1L && !identical(as.character(nm$outputs), classes)) {
     return(native_fail(engine, "the compiled model's outputs are not the model's classes in its order.", call))
   }
-  X <- native_matrix(nm, structure(setup$data, class = "data.frame",
-                                   row.names = .set_row_names(setup$n)))
+  X <- native_columns(nm, structure(setup$data, class = "data.frame",
+                                    row.names = .set_row_names(setup$n)))
   if (!is.null(inner) && !native_agrees(setup, nm, X)) {
     return(native_fail(engine, "the compiled model inside does not give the framework's predictions.", call))
   }
   size <- native_size(nm)
   leaves_bytes <- 4 * setup$n * size[["trees"]]
   if (leaves_bytes > native_leaves_share * setup$memory_budget * 2^20) leaves_bytes <- 0
-  list(model = nm, X = X, bytes = size[["bytes"]] + 8 * length(X), leaves_bytes = leaves_bytes,
+  list(model = nm, X = X, bytes = size[["bytes"]] + native_columns_bytes(nm, setup$data), leaves_bytes = leaves_bytes,
        memo = new.env(parent = emptyenv()))
 }
 
@@ -222,8 +222,7 @@ native_outputs <- function(setup, y) {
 # model has no rule for (ranger and randomForest forests do not handle
 # them). Names the columns.
 native_missing <- function(setup) {
-  X <- setup$native$X
-  counts <- colSums(is.na(X))
+  counts <- vapply(setup$native$X, function(x) sum(is.na(x)), numeric(1))
   cols <- setup$native$model$features[counts > 0]
   if (!length(cols)) {
     cli::cli_abort(c(
@@ -399,23 +398,39 @@ native_column <- function(nm, k, x, ref = x) {
   as.double(x)
 }
 
-# The double matrix (rows of `data` x the model's features, column-major) the
-# C++ side reads.
-native_matrix <- function(nm, data) {
+# The model's features of `data` as the C++ side reads them, in place: a
+# list of one double vector per feature (attribute "n": the rows). A double
+# column the model reads as it is (no levels to map) is the data's own
+# vector, not a copy; only the other columns are converted (native_column()).
+native_columns <- function(nm, data) {
   if (is.matrix(data)) data <- as.data.frame(data)
   absent <- setdiff(nm$features, names(data))
   if (length(absent) > 0L) {
     cli::cli_abort("The data lack the model's variable{?s} {.val {absent}}.", call = NULL)
   }
-  X <- matrix(0, nrow(data), length(nm$features))
-  for (k in seq_along(nm$features)) X[, k] <- native_column(nm, k, data[[nm$features[k]]])
-  X
+  X <- lapply(seq_along(nm$features), function(k) {
+    x <- data[[nm$features[k]]]
+    if (is.double(x) && is.null(nm$feature_levels[[k]]) && is.null(attributes(x))) x else native_column(nm, k, x)
+  })
+  structure(X, n = nrow(data))
 }
+
+# The bytes native_columns() allocates for `data` (the converted columns).
+native_columns_bytes <- function(nm, data) {
+  own <- vapply(seq_along(nm$features), function(k) {
+    x <- data[[nm$features[k]]]
+    is.double(x) && is.null(nm$feature_levels[[k]]) && is.null(attributes(x))
+  }, logical(1))
+  8 * length(data[[1L]]) * sum(!own)
+}
+
+# The rows of native data (native_columns(), or a double matrix in tests).
+native_n <- function(X) if (is.matrix(X)) nrow(X) else attr(X, "n")
 
 # Predictions of stacked rows: row r is row rows[r] (1-based, or NULL for
 # all rows of X in order) of the
 # data with columns js (1-based columns of `data`) set to vals[[q]] (values of
-# the column's type). X = native_matrix(nm, data). Returns a matrix with one
+# the column's type). X = native_columns(nm, data). Returns a matrix with one
 # column per model output (named by nm$outputs). `leaves`: NULL, or a
 # function giving the leaves of the rows of X (native_leaves()), which serve
 # rows that change one of the model's features at most.
@@ -430,7 +445,7 @@ native_predict_rows <- function(nm, X, data, rows, js, vals, threads, leaves = N
   native_eval(nm, X, rows, k[use], vals, threads)
 }
 
-# Predictions of rows `rows` (1-based) of X = native_matrix(nm, data) with
+# Predictions of rows `rows` (1-based) of X = native_columns(nm, data) with
 # the one or two columns js (1-based, of `data`) set to the values of `grid`
 # (a list of G values per column, of the columns' types, any order), by the
 # set walk: observation-major ICE curves ((G rows) x outputs, row i's G

@@ -70,7 +70,7 @@ term_column <- function(x) {
 # Factor codes: with respect.unordered.factors = "order" the forest keeps the
 # (reordered) levels and predict() recodes the data by level name; with
 # "ignore" and "partition" predict() uses data.matrix() codes of the data as
-# given, and so does native_matrix() (feature_levels NULL).
+# given, and so does native_columns() (feature_levels NULL).
 #' @exportS3Method
 #' @noRd
 native_model.ranger <- function(model) {

@@ -176,30 +176,30 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_native_leaves
-SEXP cpp_native_leaves(List model, NumericMatrix X, int threads);
-RcppExport SEXP _modelprofiles_cpp_native_leaves(SEXP modelSEXP, SEXP XSEXP, SEXP threadsSEXP) {
+SEXP cpp_native_leaves(List model, SEXP x, int threads);
+RcppExport SEXP _modelprofiles_cpp_native_leaves(SEXP modelSEXP, SEXP xSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< List >::type model(modelSEXP);
-    Rcpp::traits::input_parameter< NumericMatrix >::type X(XSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_native_leaves(model, X, threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_native_leaves(model, x, threads));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_native_predict_cached
-SEXP cpp_native_predict_cached(List model, NumericMatrix X, IntegerVector src, IntegerVector js, List vals, SEXP leaves, int threads);
-RcppExport SEXP _modelprofiles_cpp_native_predict_cached(SEXP modelSEXP, SEXP XSEXP, SEXP srcSEXP, SEXP jsSEXP, SEXP valsSEXP, SEXP leavesSEXP, SEXP threadsSEXP) {
+SEXP cpp_native_predict_cached(List model, SEXP x, IntegerVector src, IntegerVector js, List vals, SEXP leaves, int threads);
+RcppExport SEXP _modelprofiles_cpp_native_predict_cached(SEXP modelSEXP, SEXP xSEXP, SEXP srcSEXP, SEXP jsSEXP, SEXP valsSEXP, SEXP leavesSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< List >::type model(modelSEXP);
-    Rcpp::traits::input_parameter< NumericMatrix >::type X(XSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
     Rcpp::traits::input_parameter< IntegerVector >::type src(srcSEXP);
     Rcpp::traits::input_parameter< IntegerVector >::type js(jsSEXP);
     Rcpp::traits::input_parameter< List >::type vals(valsSEXP);
     Rcpp::traits::input_parameter< SEXP >::type leaves(leavesSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_native_predict_cached(model, X, src, js, vals, leaves, threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_native_predict_cached(model, x, src, js, vals, leaves, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -235,58 +235,58 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_native_predict
-NumericMatrix cpp_native_predict(List model, NumericMatrix X, IntegerVector src, IntegerVector js, List vals, int threads);
-RcppExport SEXP _modelprofiles_cpp_native_predict(SEXP modelSEXP, SEXP XSEXP, SEXP srcSEXP, SEXP jsSEXP, SEXP valsSEXP, SEXP threadsSEXP) {
+NumericMatrix cpp_native_predict(List model, SEXP x, IntegerVector src, IntegerVector js, List vals, int threads);
+RcppExport SEXP _modelprofiles_cpp_native_predict(SEXP modelSEXP, SEXP xSEXP, SEXP srcSEXP, SEXP jsSEXP, SEXP valsSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< List >::type model(modelSEXP);
-    Rcpp::traits::input_parameter< NumericMatrix >::type X(XSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
     Rcpp::traits::input_parameter< IntegerVector >::type src(srcSEXP);
     Rcpp::traits::input_parameter< IntegerVector >::type js(jsSEXP);
     Rcpp::traits::input_parameter< List >::type vals(valsSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_native_predict(model, X, src, js, vals, threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_native_predict(model, x, src, js, vals, threads));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_native_ice
-NumericMatrix cpp_native_ice(List model, NumericMatrix X, IntegerVector rows, int j, NumericVector grid, int threads);
-RcppExport SEXP _modelprofiles_cpp_native_ice(SEXP modelSEXP, SEXP XSEXP, SEXP rowsSEXP, SEXP jSEXP, SEXP gridSEXP, SEXP threadsSEXP) {
+NumericMatrix cpp_native_ice(List model, SEXP x, IntegerVector rows, int j, NumericVector grid, int threads);
+RcppExport SEXP _modelprofiles_cpp_native_ice(SEXP modelSEXP, SEXP xSEXP, SEXP rowsSEXP, SEXP jSEXP, SEXP gridSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< List >::type model(modelSEXP);
-    Rcpp::traits::input_parameter< NumericMatrix >::type X(XSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
     Rcpp::traits::input_parameter< IntegerVector >::type rows(rowsSEXP);
     Rcpp::traits::input_parameter< int >::type j(jSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type grid(gridSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_native_ice(model, X, rows, j, grid, threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_native_ice(model, x, rows, j, grid, threads));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_native_pd
-NumericMatrix cpp_native_pd(List model, NumericMatrix X, IntegerVector rows, NumericVector w, int j, NumericVector grid, int threads);
-RcppExport SEXP _modelprofiles_cpp_native_pd(SEXP modelSEXP, SEXP XSEXP, SEXP rowsSEXP, SEXP wSEXP, SEXP jSEXP, SEXP gridSEXP, SEXP threadsSEXP) {
+NumericMatrix cpp_native_pd(List model, SEXP x, IntegerVector rows, NumericVector w, int j, NumericVector grid, int threads);
+RcppExport SEXP _modelprofiles_cpp_native_pd(SEXP modelSEXP, SEXP xSEXP, SEXP rowsSEXP, SEXP wSEXP, SEXP jSEXP, SEXP gridSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< List >::type model(modelSEXP);
-    Rcpp::traits::input_parameter< NumericMatrix >::type X(XSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
     Rcpp::traits::input_parameter< IntegerVector >::type rows(rowsSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
     Rcpp::traits::input_parameter< int >::type j(jSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type grid(gridSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_native_pd(model, X, rows, w, j, grid, threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_native_pd(model, x, rows, w, j, grid, threads));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_native_points
-NumericMatrix cpp_native_points(List model, NumericMatrix X, IntegerVector rows, int j1, int j2, NumericVector z1, NumericVector z2, Nullable<NumericVector> w, int threads);
-RcppExport SEXP _modelprofiles_cpp_native_points(SEXP modelSEXP, SEXP XSEXP, SEXP rowsSEXP, SEXP j1SEXP, SEXP j2SEXP, SEXP z1SEXP, SEXP z2SEXP, SEXP wSEXP, SEXP threadsSEXP) {
+NumericMatrix cpp_native_points(List model, SEXP x, IntegerVector rows, int j1, int j2, NumericVector z1, NumericVector z2, Nullable<NumericVector> w, int threads);
+RcppExport SEXP _modelprofiles_cpp_native_points(SEXP modelSEXP, SEXP xSEXP, SEXP rowsSEXP, SEXP j1SEXP, SEXP j2SEXP, SEXP z1SEXP, SEXP z2SEXP, SEXP wSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< List >::type model(modelSEXP);
-    Rcpp::traits::input_parameter< NumericMatrix >::type X(XSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
     Rcpp::traits::input_parameter< IntegerVector >::type rows(rowsSEXP);
     Rcpp::traits::input_parameter< int >::type j1(j1SEXP);
     Rcpp::traits::input_parameter< int >::type j2(j2SEXP);
@@ -294,7 +294,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< NumericVector >::type z2(z2SEXP);
     Rcpp::traits::input_parameter< Nullable<NumericVector> >::type w(wSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_native_points(model, X, rows, j1, j2, z1, z2, w, threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_native_points(model, x, rows, j1, j2, z1, z2, w, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -335,18 +335,18 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_native_tree_pd
-NumericVector cpp_native_tree_pd(List model, NumericMatrix X, IntegerVector rows, NumericVector w, int j, NumericVector grid, int threads);
-RcppExport SEXP _modelprofiles_cpp_native_tree_pd(SEXP modelSEXP, SEXP XSEXP, SEXP rowsSEXP, SEXP wSEXP, SEXP jSEXP, SEXP gridSEXP, SEXP threadsSEXP) {
+NumericVector cpp_native_tree_pd(List model, SEXP x, IntegerVector rows, NumericVector w, int j, NumericVector grid, int threads);
+RcppExport SEXP _modelprofiles_cpp_native_tree_pd(SEXP modelSEXP, SEXP xSEXP, SEXP rowsSEXP, SEXP wSEXP, SEXP jSEXP, SEXP gridSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< List >::type model(modelSEXP);
-    Rcpp::traits::input_parameter< NumericMatrix >::type X(XSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
     Rcpp::traits::input_parameter< IntegerVector >::type rows(rowsSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
     Rcpp::traits::input_parameter< int >::type j(jSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type grid(gridSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_native_tree_pd(model, X, rows, w, j, grid, threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_native_tree_pd(model, x, rows, w, j, grid, threads));
     return rcpp_result_gen;
 END_RCPP
 }

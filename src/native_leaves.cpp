@@ -19,7 +19,7 @@ namespace {
 struct LeafCache {
   std::vector<int> leaves;
   const void* nodes = nullptr;
-  const double* X = nullptr;
+  std::vector<const double*> cols;
   std::size_t n = 0;
   int p = 0, n_trees = 0;
 };
@@ -29,10 +29,9 @@ LeafCache* leaf_cache(SEXP x) {
 }
 
 // Does the cache hold the leaves of model F on data X?
-bool cache_fits(const LeafCache* L, const mp::Forest& F, const NumericMatrix& X) {
-  return L != nullptr && L->nodes == static_cast<const void*>(F.nodes) && L->X == X.begin() &&
-         L->n == static_cast<std::size_t>(X.nrow()) && L->p == X.ncol() &&
-         L->n_trees == F.n_trees;
+bool cache_fits(const LeafCache* L, const mp::Forest& F, const FeatureColumns& X) {
+  return L != nullptr && L->nodes == static_cast<const void*>(F.nodes) && L->cols == X.cols &&
+         L->n == X.n && L->n_trees == F.n_trees;
 }
 
 }  // namespace
@@ -41,27 +40,26 @@ bool cache_fits(const LeafCache* L, const mp::Forest& F, const NumericMatrix& X)
 // in every tree: an external pointer, for cpp_native_predict_cached() with
 // the same model and X.
 // [[Rcpp::export(rng = false)]]
-SEXP cpp_native_leaves(List model, NumericMatrix X, int threads) {
+SEXP cpp_native_leaves(List model, SEXP x, int threads) {
   NativeModel M(model);
-  if (X.ncol() != M.F.n_features)
-    stop("native data: %d columns for a model of %d features", X.ncol(), M.F.n_features);
+  const FeatureColumns X = feature_columns(x, M.F.n_features);
   if (model.containsElementNamed("kind") && as<std::string>(model["kind"]) != "packed" &&
       M.F.nodes == M.own.nodes.data())
     stop("native model: the leaves of a model without a kept packing would not be found again");
-  const std::size_t n = X.nrow();
+  const std::size_t n = X.n;
   LeafCache* L = new LeafCache;
   XPtr<LeafCache> out(L, true);
   L->leaves.assign(n * static_cast<std::size_t>(M.F.n_trees), -1);
   L->nodes = M.F.nodes;
-  L->X = X.begin();
+  L->cols = X.cols;
   L->n = n;
-  L->p = X.ncol();
+  L->p = static_cast<int>(X.cols.size());
   L->n_trees = M.F.n_trees;
   if (n == 0) return out;
   const std::size_t block = mp::predict_block(M.F.n_features, n, threads);
   const mp::Forest& F = M.F;
-  const double* x = X.begin();
-  const std::size_t p = X.ncol();
+  const std::vector<const double*>& cols = X.cols;
+  const std::size_t p = cols.size();
   int* leaves = L->leaves.data();
   glue::parallel_chunks(n, block * 4 * std::max(threads, 1), block, threads,
                         [&](std::size_t begin, std::size_t end) {
@@ -70,7 +68,7 @@ SEXP cpp_native_leaves(List model, NumericMatrix X, int threads) {
                             const std::size_t r1 = std::min(end, r0 + block);
                             for (std::size_t r = r0; r < r1; ++r)
                               for (std::size_t f = 0; f < p; ++f)
-                                rows[(r - r0) * p + f] = x[r + f * n];
+                                rows[(r - r0) * p + f] = cols[f][r];
                             mp::leaf_rows(F, rows.data(), static_cast<int>(r1 - r0),
                                           static_cast<int>(p), leaves + r0, n);
                           }
@@ -83,21 +81,22 @@ SEXP cpp_native_leaves(List model, NumericMatrix X, int threads) {
 // feature js[0] (0-based; js empty: none) set to vals[[1]][r]. NULL when
 // the leaves are not those of this model and X.
 // [[Rcpp::export(rng = false)]]
-SEXP cpp_native_predict_cached(List model, NumericMatrix X, IntegerVector src, IntegerVector js,
+SEXP cpp_native_predict_cached(List model, SEXP x, IntegerVector src, IntegerVector js,
                                List vals, SEXP leaves, int threads) {
   NativeModel M(model);
+  const FeatureColumns X = feature_columns(x, M.F.n_features);
   const LeafCache* L = leaf_cache(leaves);
   if (!cache_fits(L, M.F, X)) return R_NilValue;
   if (js.size() > 1 || js.size() != vals.size())
     stop("native data: the leaves serve rows with one feature changed at most");
-  const std::size_t m = src.size(), n = X.nrow();
+  const std::size_t m = src.size(), n = X.n;
   for (R_xlen_t i = 0; i < src.size(); ++i)
     if (src[i] == NA_INTEGER || src[i] < 0 || static_cast<std::size_t>(src[i]) >= n)
       stop("native data: source row out of range");
   mp::Design D;
-  D.X = X.begin();
+  D.cols = X.cols;
   D.n = n;
-  D.p = X.ncol();
+  D.p = static_cast<int>(X.cols.size());
   D.src = src.begin();
   NumericVector v;
   if (js.size() == 1) {

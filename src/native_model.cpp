@@ -183,3 +183,32 @@ NumericVector cpp_native_splits(List model, int j) {
   out.attr("float32") = F.float32;
   return out;
 }
+
+FeatureColumns feature_columns(SEXP X, int n_features) {
+  FeatureColumns out;
+  if (TYPEOF(X) == REALSXP && Rf_isMatrix(X)) {
+    if (Rf_ncols(X) != n_features)
+      stop("native data: %d columns for a model of %d features", Rf_ncols(X), n_features);
+    out.n = static_cast<std::size_t>(Rf_nrows(X));
+    for (int f = 0; f < n_features; ++f) out.cols.push_back(REAL(X) + f * out.n);
+    return out;
+  }
+  if (TYPEOF(X) != VECSXP) stop("native data: a list of feature columns or a double matrix needed");
+  if (Rf_xlength(X) != n_features)
+    stop("native data: %d columns for a model of %d features", static_cast<int>(Rf_xlength(X)),
+         n_features);
+  SEXP n_attr = Rf_getAttrib(X, Rf_install("n"));
+  if (n_features > 0) {
+    out.n = static_cast<std::size_t>(Rf_xlength(VECTOR_ELT(X, 0)));
+  } else if (n_attr != R_NilValue) {
+    out.n = static_cast<std::size_t>(Rf_asReal(n_attr));
+  }
+  for (int f = 0; f < n_features; ++f) {
+    SEXP col = VECTOR_ELT(X, f);
+    if (TYPEOF(col) != REALSXP) stop("native data: feature column %d is not double", f + 1);
+    if (static_cast<std::size_t>(Rf_xlength(col)) != out.n)
+      stop("native data: feature columns differ in length");
+    out.cols.push_back(REAL(col));
+  }
+  return out;
+}

@@ -43,4 +43,14 @@ class NativeModel {
   void rules(const Rcpp::List& m);
 };
 
+// The model's features of the data, read in place: an R list of
+// n_features double vectors of one length (native_columns() in
+// R/engine_native.R; attribute "n" the number of rows, for a model without
+// features), or a column-major double matrix.
+struct FeatureColumns {
+  std::vector<const double*> cols;
+  std::size_t n = 0;
+};
+FeatureColumns feature_columns(SEXP X, int n_features);
+
 #endif

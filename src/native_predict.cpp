@@ -15,10 +15,6 @@ using namespace Rcpp;
 
 namespace {
 
-void check_X(const NumericMatrix& X, const mp::Forest& F) {
-  if (X.ncol() != F.n_features)
-    stop("native data: %d columns for a model of %d features", X.ncol(), F.n_features);
-}
 
 void check_rows(const IntegerVector& r, std::size_t n, const char* what) {
   for (R_xlen_t i = 0; i < r.size(); ++i)
@@ -30,12 +26,12 @@ void check_feature(int j, const mp::Forest& F) {
   if (j == NA_INTEGER || j < 0 || j >= F.n_features) stop("native data: feature index out of range");
 }
 
-// The design of rows `src` of X.
-mp::Design design(const NumericMatrix& X, const IntegerVector& src) {
+// The design of rows `src` of the feature columns.
+mp::Design design(const FeatureColumns& X, const IntegerVector& src) {
   mp::Design D;
-  D.X = X.begin();
-  D.n = X.nrow();
-  D.p = X.ncol();
+  D.cols = X.cols;
+  D.n = X.n;
+  D.p = static_cast<int>(X.cols.size());
   D.src = src.begin();
   return D;
 }
@@ -43,16 +39,16 @@ mp::Design design(const NumericMatrix& X, const IntegerVector& src) {
 }  // namespace
 
 // Predictions of stacked rows: row r is row src[r] (0-based) of X (the
-// model's features as a double matrix, from native_matrix()) with features
+// model's features, from native_columns(), read in place) with features
 // js[q] (0-based) set to vals[[q]][r]. Returns a length(src) x n_outputs
 // matrix on the prediction scale.
 // [[Rcpp::export(rng = false)]]
-NumericMatrix cpp_native_predict(List model, NumericMatrix X, IntegerVector src, IntegerVector js,
+NumericMatrix cpp_native_predict(List model, SEXP x, IntegerVector src, IntegerVector js,
                                  List vals, int threads) {
   NativeModel M(model);
-  check_X(X, M.F);
+  const FeatureColumns X = feature_columns(x, M.F.n_features);
   const std::size_t m = src.size();
-  check_rows(src, X.nrow(), "source row");
+  check_rows(src, X.n, "source row");
   if (js.size() != vals.size()) stop("native data: `js` and `vals` differ in length");
   mp::Design D = design(X, src);
   std::vector<NumericVector> keep(js.size());
@@ -83,11 +79,11 @@ NumericMatrix cpp_native_predict(List model, NumericMatrix X, IntegerVector src,
 // equal to cpp_native_predict() on the stacked rows up to rounding. The
 // grid may be in any order and hold NaN (a missing value).
 // [[Rcpp::export(rng = false)]]
-NumericMatrix cpp_native_ice(List model, NumericMatrix X, IntegerVector rows, int j,
+NumericMatrix cpp_native_ice(List model, SEXP x, IntegerVector rows, int j,
                              NumericVector grid, int threads) {
   NativeModel M(model);
-  check_X(X, M.F);
-  check_rows(rows, X.nrow(), "row");
+  const FeatureColumns X = feature_columns(x, M.F.n_features);
+  check_rows(rows, X.n, "row");
   check_feature(j, M.F);
   const int G = grid.size();
   const std::size_t n = rows.size();
@@ -116,11 +112,11 @@ NumericMatrix cpp_native_ice(List model, NumericMatrix X, IntegerVector rows, in
 // made. The blocks of rows depend on the number of rows only and are added
 // in order, so the sums do not depend on the threads.
 // [[Rcpp::export(rng = false)]]
-NumericMatrix cpp_native_pd(List model, NumericMatrix X, IntegerVector rows, NumericVector w,
+NumericMatrix cpp_native_pd(List model, SEXP x, IntegerVector rows, NumericVector w,
                             int j, NumericVector grid, int threads) {
   NativeModel M(model);
-  check_X(X, M.F);
-  check_rows(rows, X.nrow(), "row");
+  const FeatureColumns X = feature_columns(x, M.F.n_features);
+  check_rows(rows, X.n, "row");
   check_feature(j, M.F);
   const int G = grid.size(), K = M.F.n_outputs;
   const std::size_t n = rows.size();
@@ -176,12 +172,12 @@ NumericMatrix cpp_native_pd(List model, NumericMatrix X, IntegerVector rows, Num
 // weights w[i]: their weighted sums over the rows, a P x n_outputs matrix
 // (NA where a prediction is missing), summed block by block in order.
 // [[Rcpp::export(rng = false)]]
-NumericMatrix cpp_native_points(List model, NumericMatrix X, IntegerVector rows, int j1, int j2,
+NumericMatrix cpp_native_points(List model, SEXP x, IntegerVector rows, int j1, int j2,
                                 NumericVector z1, NumericVector z2, Nullable<NumericVector> w,
                                 int threads) {
   NativeModel M(model);
-  check_X(X, M.F);
-  check_rows(rows, X.nrow(), "row");
+  const FeatureColumns X = feature_columns(x, M.F.n_features);
+  check_rows(rows, X.n, "row");
   check_feature(j1, M.F);
   check_feature(j2, M.F);
   if (j1 == j2) stop("native data: two distinct features needed");

@@ -22,21 +22,20 @@ using namespace Rcpp;
 // PD (the model must average its trees, with the identity transform: the R
 // side checks that).
 // [[Rcpp::export(rng = false)]]
-NumericVector cpp_native_tree_pd(List model, NumericMatrix X, IntegerVector rows,
+NumericVector cpp_native_tree_pd(List model, SEXP x, IntegerVector rows,
                                  NumericVector w, int j, NumericVector grid, int threads) {
   NativeModel M(model);
   const mp::Forest& F = M.F;
   if (F.aggregate != mp::AGG_MEAN || F.transform != mp::TR_IDENTITY)
     stop("native data: per-tree profiles need a model that averages its trees");
-  if (X.ncol() != F.n_features)
-    stop("native data: %d columns for a model of %d features", X.ncol(), F.n_features);
+  const FeatureColumns X = feature_columns(x, F.n_features);
   if (j != -1 && (j == NA_INTEGER || j < 0 || j >= F.n_features))
     stop("native data: feature index out of range");
   const std::size_t n = rows.size();
   if (static_cast<std::size_t>(w.size()) != n) stop("native data: one weight per row needed");
   double wsum = 0.0;
   for (R_xlen_t i = 0; i < rows.size(); ++i) {
-    if (rows[i] == NA_INTEGER || rows[i] < 0 || rows[i] >= X.nrow())
+    if (rows[i] == NA_INTEGER || rows[i] < 0 || static_cast<std::size_t>(rows[i]) >= X.n)
       stop("native data: row out of range");
     if (!(w[i] >= 0) || !std::isfinite(w[i])) stop("native data: weights must be finite and >= 0");
     wsum += w[i];
@@ -48,9 +47,9 @@ NumericVector cpp_native_tree_pd(List model, NumericMatrix X, IntegerVector rows
   if (G == 0) return out;
   const mp::SortedGrid s = mp::sort_grid(grid.begin(), G);
   mp::Design D;
-  D.X = X.begin();
-  D.n = X.nrow();
-  D.p = X.ncol();
+  D.cols = X.cols;
+  D.n = X.n;
+  D.p = static_cast<int>(X.cols.size());
   D.src = rows.begin();
   mp::TreeSums S(G, K, T);
   const std::size_t block = mp::tree_block(D.p, T, n);

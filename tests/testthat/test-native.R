@@ -50,7 +50,7 @@ native_grid <- function(fit, nm, k, x) {
 expect_native <- function(fit, data, vars) {
   nm <- native_compile(fit)
   expect_s3_class(nm, "mp_native")
-  X <- native_matrix(nm, data)
+  X <- native_columns(nm, data)
   n <- nrow(data)
   pf <- default_predict_function(fit)
   ref <- pf(fit, data)
@@ -120,7 +120,7 @@ test_that("ranger factor predictors: ignore, order and partition", {
     expect_identical(!fit$forest$is.ordered[kf], m == "partition")
     expect_true(any(unlist(fit$forest$split.varIDs) == kf - 1L))
     lv <- factor(rev(levels(d$f)), levels = levels(d$f))
-    ice <- native_ice_rows(nm, native_matrix(nm, d), d, match("f", names(d)), lv, 1:9, 2L)
+    ice <- native_ice_rows(nm, native_columns(nm, d), d, match("f", names(d)), lv, 1:9, 2L)
     nd <- d[rep(1:9, each = length(lv)), ]
     nd$f <- rep(lv, times = 9)
     expect_equal(unname(ice[, 1]), predict(fit, nd, num.threads = 1)$predictions, tolerance = 1e-12)
@@ -132,7 +132,7 @@ test_that("ranger factor predictors: ignore, order and partition", {
   fit <- ranger::ranger(y ~ a + f, d, num.trees = 30, respect.unordered.factors = "order",
                         num.threads = 1, seed = 4)
   nm <- native_compile(fit)
-  X <- native_matrix(nm, d)
+  X <- native_columns(nm, d)
   grid <- factor(c("e", "a", "c"), levels = levels(d$f))
   ice <- native_ice_rows(nm, X, d, match("f", names(d)), grid, 1:7, 2L)
   nd <- d[rep(1:7, each = 3), ]
@@ -167,7 +167,7 @@ test_that("ICE grids in any order, with ties and missing values, as the stacked 
   d <- native_data()
   fit <- ranger::ranger(c3 ~ a + b + i, d, num.trees = 30, probability = TRUE, num.threads = 1, seed = 6)
   nm <- native_compile(fit)
-  X <- native_matrix(nm, d)
+  X <- native_columns(nm, d)
   thr <- split_thresholds(fit, nm, 1L)[1:3]
   grid <- c(0.5, NaN, thr[2], -10, thr[1], 0.5, 10, thr[3])
   rows <- c(3L, 1L, 50L, 50L)
@@ -180,7 +180,7 @@ test_that("ICE grids in any order, with ties and missing values, as the stacked 
   expect_true(all(is.na(ice[seq(2, nrow(ice), by = length(grid)), ])))
   expect_false(anyNA(ice[-seq(2, nrow(ice), by = length(grid)), ]))
   d$a[2] <- NA
-  y <- native_eval(nm, native_matrix(nm, d), 1:4, threads = 1L)
+  y <- native_eval(nm, native_columns(nm, d), 1:4, threads = 1L)
   expect_identical(is.na(y[, 1]), c(FALSE, TRUE, FALSE, FALSE))
 })
 
@@ -189,7 +189,7 @@ test_that("ICE of a variable the model does not use is flat", {
   d <- native_data()
   fit <- ranger::ranger(y ~ a + i, d, num.trees = 10, num.threads = 1, seed = 7)
   nm <- native_compile(fit)
-  X <- native_matrix(nm, d)
+  X <- native_columns(nm, d)
   ice <- native_ice_rows(nm, X, d, match("b", names(d)), c(0, 0.5, 1), c(4L, 9L), 1L)
   y <- predict(fit, d[c(4, 9), ], num.threads = 1)$predictions
   expect_equal(unname(ice[, 1]), rep(y, each = 3), tolerance = 1e-12)
@@ -290,7 +290,7 @@ test_that("a malformed randomForest forest is refused (NULL), not walked", {
   expect_null(native_model(bad))
 })
 
-test_that("native_matrix maps factor levels by name and names missing variables", {
+test_that("native_columns maps factor levels by name, reads double columns in place, and names missing variables", {
   skip_if_not_installed("ranger")
   d <- native_data()
   fit <- ranger::ranger(y ~ a + f, d, num.trees = 5, respect.unordered.factors = "order",
@@ -298,11 +298,16 @@ test_that("native_matrix maps factor levels by name and names missing variables"
   nm <- native_compile(fit)
   d2 <- d[1:4, ]
   d2$f <- factor(as.character(d2$f), levels = rev(c(levels(d$f), "zz")))
-  X <- native_matrix(nm, d2)
-  expect_identical(X[, 2], as.double(match(as.character(d2$f), nm$feature_levels[[2]])))
+  X <- native_columns(nm, d2)
+  expect_identical(X[[2]], as.double(match(as.character(d2$f), nm$feature_levels[[2]])))
+  expect_identical(attr(X, "n"), 4L)
+  # The double column is the data's own vector, not a copy; only the factor
+  # is converted.
+  expect_identical(rlang::obj_address(X[[1]]), rlang::obj_address(d2$a))
+  expect_identical(native_columns_bytes(nm, d2), 8 * 4)
   d2$f[1] <- "zz"
-  expect_true(is.na(native_matrix(nm, d2)[1, 2]))
-  expect_error(native_matrix(nm, d["a"]), "lack")
+  expect_true(is.na(native_columns(nm, d2)[[2]][1]))
+  expect_error(native_columns(nm, d["a"]), "lack")
 })
 
 # A random forest in the flat format exercising what ranger and randomForest
@@ -413,9 +418,12 @@ test_that("the flat format's rules: missing values, rule, float32, sums, transfo
     a <- settings[[s]]
     nm <- random_native(15, a[[1]], a[[2]], a[[3]], a[[4]], a[[5]], seed = s)
     nm <- structure(c(unclass(nm), list(cache = native_pack(nm))), class = "mp_native")
-    X <- native_matrix(nm, d)
+    cols <- native_columns(nm, d)
+    X <- do.call(cbind, cols)
     y <- native_eval(nm, X, threads = 2L)
     expect_equal(unname(y), ref_native(nm, X), tolerance = 1e-12)
+    # The columns in place (as the engine reads them) and the matrix agree.
+    expect_identical(native_eval(nm, cols, threads = 2L), y)
     expect_identical(colnames(y), nm$outputs)
     no_cache <- nm
     no_cache$cache <- NULL

@@ -130,14 +130,14 @@ expect_valid_native <- function(nm) {
 # Through the C++ engine, when it is there.
 native_engine_predict <- function(nm, data) {
   ns <- asNamespace("modelprofiles")
-  X <- get("native_matrix", ns)(nm, data)
+  X <- get("native_columns", ns)(nm, data)
   get("native_eval", ns)(nm, X, threads = 2L)
 }
 
 has_native_engine <- function() {
   ns <- asNamespace("modelprofiles")
   exists("native_eval", envir = ns, mode = "function", inherits = FALSE) &&
-    exists("native_matrix", envir = ns, mode = "function", inherits = FALSE)
+    exists("native_columns", envir = ns, mode = "function", inherits = FALSE)
 }
 
 # gbm -------------------------------------------------------------------------

@@ -20,7 +20,7 @@ lgb_own <- function(model, data, features) {
 }
 
 native_rows <- function(nm, data) {
-  X <- ns$native_matrix(nm, data)
+  X <- ns$native_columns(nm, data)
   unname(ns$native_predict_rows(nm, X, data, NULL, integer(), list(), 2L))
 }
 
@@ -152,7 +152,7 @@ test_that("a model using some features, data columns in another order", {
   own <- lgb_own(m, data, c("a", "b", "unused", "c"))
   expect_identical(native_rows(nm, data), own)
   # ICE over the unused column: flat, equal to the predictions.
-  Xn <- ns$native_matrix(nm, data)
+  Xn <- ns$native_columns(nm, data)
   ice <- ns$native_ice_rows(nm, Xn, data, 3L, c(-5, 0, 5), 1:4, 2L)
   expect_identical(unname(ice), own[rep(1:4, each = 3L), , drop = FALSE])
 })
@@ -202,7 +202,7 @@ test_that("ICE curves equal the predictions of stacked rows (the set walk, to 1e
   rows <- c(1L, 5L, 301L, 305L, nrow(newdata))
   for (m in models) {
     nm <- ns$native_compile(m)
-    X <- ns$native_matrix(nm, newdata)
+    X <- ns$native_columns(nm, newdata)
     for (j in 1:4) {
       grid <- c(sort(unique(c(quantile(train[[j]], 0:8 / 8, na.rm = TRUE), 0, -0, KZ, -KZ, 1e-40))), NA)
       ice <- ns$native_ice_rows(nm, X, newdata, j, grid, rows, 2L)

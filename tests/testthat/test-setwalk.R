@@ -116,7 +116,7 @@ test_that("the set walk's PD sums do not depend on the threads or the row blocks
   X <- data.frame(a = rnorm(n), b = rnorm(n), c = runif(n))
   fit <- ranger::ranger(x = X, y = X$a * X$b + X$c + rnorm(n), num.trees = 20, seed = 1, num.threads = 1)
   nm <- native_compile(fit)
-  M <- native_matrix(nm, X)
+  M <- native_columns(nm, X)
   w <- runif(n)
   z <- stats::quantile(X$a, 0:10 / 10, names = FALSE)
   s1 <- native_partial_sums(nm, M, seq_len(n), w, 1L, z, 1L)

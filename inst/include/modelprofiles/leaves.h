@@ -132,7 +132,7 @@ inline void predict_cached(const Forest& F, const Design& D, const int* leaves,
         const std::size_t r = begin + static_cast<std::size_t>(S.queue[b]);
         const std::size_t i = static_cast<std::size_t>(D.src[r]);
         double* row = S.rows.data() + b * p;
-        for (std::size_t f = 0; f < p; ++f) row[f] = D.X[i + f * D.n];
+        for (std::size_t f = 0; f < p; ++f) row[f] = D.cols[f][i];
         row[j] = v[r];
       }
       walk_tree<St>(F, root, S.rows.data(), p, static_cast<int>(q), [&](int b, int leaf) {

@@ -242,10 +242,11 @@ inline void leaf_rows(const Forest& F, const double* rows, int B, int p, int* le
   });
 }
 
-// A stacked design: row r is row src[r] of the column-major n x p matrix X,
-// with features js[q] set to vals[q][r].
+// A stacked design: row r is row src[r] of the n rows of the p feature
+// columns (cols[f] points to feature f's n values, read in place, never
+// copied), with features js[q] set to vals[q][r].
 struct Design {
-  const double* X = nullptr;
+  std::vector<const double*> cols;
   std::size_t n = 0;
   int p = 0;
   const int* src = nullptr;
@@ -259,7 +260,7 @@ inline void design_rows(const Design& D, std::size_t r0, std::size_t r1, double*
   for (std::size_t r = r0; r < r1; ++r) {
     double* row = rows + (r - r0) * p;
     const std::size_t i = static_cast<std::size_t>(D.src[r]);
-    for (std::size_t f = 0; f < p; ++f) row[f] = D.X[i + f * D.n];
+    for (std::size_t f = 0; f < p; ++f) row[f] = D.cols[f][i];
     for (std::size_t q = 0; q < D.js.size(); ++q) row[D.js[q]] = D.vals[q][r];
   }
 }

@@ -75,7 +75,7 @@ inline void gather_block(const Design& D, std::size_t r0, std::size_t r1, RowBlo
   blk.cols.resize(p * B);
   blk.has_nan.assign(p, 0);
   for (std::size_t f = 0; f < p; ++f) {
-    const double* x = D.X + f * D.n;
+    const double* x = D.cols[f];
     double* c = blk.cols.data() + f * B;
     bool nan = false;
     for (int i = 0; i < B; ++i) {
