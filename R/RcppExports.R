@@ -49,6 +49,34 @@ cpp_draw_resamples <- function(n, B) {
     .Call(`_modelprofiles_cpp_draw_resamples`, n, B)
 }
 
+cpp_count_infinite <- function(x) {
+    .Call(`_modelprofiles_cpp_count_infinite`, x)
+}
+
+cpp_distinct_upto <- function(x, limit) {
+    .Call(`_modelprofiles_cpp_distinct_upto`, x, limit)
+}
+
+cpp_interval_counts <- function(x, v, w) {
+    .Call(`_modelprofiles_cpp_interval_counts`, x, v, w)
+}
+
+cpp_release_memory <- function() {
+    invisible(.Call(`_modelprofiles_cpp_release_memory`))
+}
+
+cpp_quantiles <- function(x, n_rows, col, p, type, w) {
+    .Call(`_modelprofiles_cpp_quantiles`, x, n_rows, col, p, type, w)
+}
+
+cpp_all_same <- function(x) {
+    .Call(`_modelprofiles_cpp_all_same`, x)
+}
+
+cpp_weighted_col_sums <- function(M, w) {
+    .Call(`_modelprofiles_cpp_weighted_col_sums`, M, w)
+}
+
 cpp_native_leaves <- function(model, x, threads) {
     .Call(`_modelprofiles_cpp_native_leaves`, model, x, threads)
 }

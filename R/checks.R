@@ -253,13 +253,11 @@ usable_variables <- function(data, variables, type, explicit, call, given_grids 
   variables[keep]
 }
 
-# The number of infinite values of a numeric column (no copy of the column
-# when it has none).
+# The number of infinite values of a numeric column (allocating nothing of
+# its length).
 n_infinite <- function(x) {
   if (!is.double(x)) return(0L)
-  r <- suppressWarnings(range(x, na.rm = TRUE))
-  if (all(is.finite(r))) return(0L)
-  sum(is.infinite(x))
+  cpp_count_infinite(x)
 }
 
 # The variables without infinite values (h_statistic(), which has no other

@@ -62,6 +62,13 @@ interval_sums <- function(y, k, w, K, output = 1L) {
   cpp_interval_sums(y, as.integer(k), w, as.integer(K), output - 1L)
 }
 
+# The weighted sums of every output of y per interval k (1-based) of K: a
+# K x (outputs + 1) matrix, the weights' sums last.
+interval_sum_table <- function(y, k, w, K) {
+  out <- vapply(seq_len(ncol(y)), function(c) interval_sums(y, k, w, K, c)$sum, numeric(K))
+  cbind(matrix(out, K), interval_sums(y, k, w, K, 1L)$wsum)
+}
+
 # Accumulated interval effects, centred with the interval counts: K + 1
 # values at the edges.
 accumulate_center <- function(delta, count) cpp_accumulate_center(delta, count)

@@ -6,7 +6,8 @@
 
 # The weighted mean of `fitted` over background rows `rows`, per output.
 mean_at <- function(setup, fitted, rows) {
-  weighted_col_means(fitted[rows, , drop = FALSE], setup$weights[rows])
+  f <- if (length(rows) == nrow(fitted)) fitted else fitted[rows, , drop = FALSE]
+  weighted_col_means(f, at_rows(setup$weights, rows))
 }
 
 # The shift an AL estimate was given, kept with it: `shift`, the mean
@@ -14,7 +15,7 @@ mean_at <- function(setup, fitted, rows) {
 # taken over (those where the variable is observed), and `shift_weight`,
 # the sum of their weights (to pool the shifts of subgroups).
 al_shift_fields <- function(setup, mp, rows) {
-  list(shift = unname(as.double(mp)), shift_weight = sum(setup$weights[rows]))
+  list(shift = unname(as.double(mp)), shift_weight = sum(at_rows(setup$weights, rows)))
 }
 
 # AL profiles of subgroups on a shift common to them (al_shift = "common",
@@ -79,8 +80,8 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
   # (also when the user's edges leave some of them out).
   observed <- rows
   col <- setup$data[[j]]
-  x <- as.double(col[rows])
-  w <- setup$weights[rows]
+  x <- as.double(at_rows(col, rows))
+  w <- at_rows(setup$weights, rows)
   call <- setup$call
   if (is.null(edges)) {
     edges <- al_edges(x, intervals, w)
@@ -107,6 +108,7 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
   # themselves, whose other columns are then shared, not copied.
   direct <- uses_direct(setup, native)
   stack <- row_order(setup, length(rows), direct) == "observation"
+  keep_dy <- band_type(setup) != "none"
   chunks <- row_chunks(length(rows), request_chunk_rows(setup, native) / 2)
   new_request(
     length(chunks),
@@ -121,20 +123,28 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
            stack_spec(src, j, list(pattern(edge_values, index = k[chunk]))))
     },
     reduce = function(q, ys) {
-      m <- length(chunks[[q]])
+      chunk <- chunks[[q]]
+      m <- length(chunk)
       dy <- if (stack) ys[[1L]][m + seq_len(m), , drop = FALSE] - ys[[1L]][seq_len(m), , drop = FALSE] else ys[[1L]] - ys[[2L]]
-      list(dy = place(dy, chunks[[q]]))
+      if (keep_dy) return(list(dy = place(dy, chunk)))
+      # Without bands, only the interval sums are kept, not a local effect
+      # per row.
+      list(sums = interval_sum_table(dy, k[chunk], w[chunk], K))
     },
-    init = function() list(dy = matrix(0, length(rows), setup$n_outputs)),
+    init = function() {
+      if (keep_dy) list(dy = matrix(0, length(rows), setup$n_outputs)) else list(sums = matrix(0, K, setup$n_outputs + 1L))
+    },
     finish = function(acc) {
       mp <- mean_at(setup, fitted, observed)
       yhat <- matrix(0, K + 1L, setup$n_outputs)
       bands <- vector("list", setup$n_outputs)
       for (c in seq_len(setup$n_outputs)) {
-        s <- interval_sums(acc$dy, k, w, K, c)
+        s <- if (keep_dy) interval_sums(acc$dy, k, w, K, c) else list(sum = acc$sums[, c], wsum = acc$sums[, setup$n_outputs + 1L])
         yhat[, c] <- accumulate_center(s$sum / s$wsum, s$wsum) + mp[c]
-        bands[[c]] <- al_interval_bands(setup, acc$dy[, c], k, w, K, s, rows, fitted[observed, c],
-                                        observed, setup$weights[observed])
+        if (keep_dy) {
+          bands[[c]] <- al_interval_bands(setup, acc$dy[, c], k, w, K, s, rows, fitted[observed, c],
+                                          observed, setup$weights[observed])
+        }
       }
       c(list(x = edge_values, yhat = yhat, intervals = K), al_shift_fields(setup, mp, observed),
         bind_output_bands(bands))
@@ -185,7 +195,7 @@ accumulated_levels_request <- function(setup, j, levels, rows, fitted, na_level 
                                        native = TRUE) {
   rows <- observed_rows(setup, j, rows, na_level)
   col <- setup$data[[j]]
-  w <- setup$weights[rows]
+  w <- at_rows(setup$weights, rows)
   K <- length(levels)
   o <- match(as.character(col[rows]), levels)
   f <- fitted[rows, , drop = FALSE]
@@ -243,7 +253,7 @@ al_level_order <- function(setup, j, level_order, rows = seq_len(setup$n), na_le
   if (level_order == "levels" || is.ordered(col) || is.logical(col) || length(lev) < 3L) {
     return(lev)
   }
-  w <- setup$weights[rows]
+  w <- at_rows(setup$weights, rows)
   g <- factor(as.character(col[rows]), levels = lev, exclude = NULL)
   K <- length(lev)
   D <- matrix(0, K, K)

@@ -11,12 +11,12 @@ accumulated_2d_request <- function(setup, js, intervals, levels = NULL) {
   c1 <- setup$data[[js[1L]]]
   c2 <- setup$data[[js[2L]]]
   rows <- which(!is.na(c1) & !is.na(c2))
-  w <- setup$weights[rows]
-  x2 <- as.double(c2[rows])
+  w <- at_rows(setup$weights, rows)
+  x2 <- as.double(at_rows(c2, rows))
   z2 <- al_edges(x2, intervals, w)
   a2 <- interval_index(x2, z2, setup$threads)
   if (is.null(levels)) {
-    x1 <- as.double(c1[rows])
+    x1 <- as.double(at_rows(c1, rows))
     z1 <- al_edges(x1, intervals, w)
     a1 <- interval_index(x1, z1, setup$threads)
     corners <- corner_chunks(setup, js, rows, a1, a2, z1, z2)

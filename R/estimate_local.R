@@ -7,7 +7,7 @@
 # values are a level.
 observed_rows <- function(setup, j, rows, na_level = FALSE) {
   col <- setup$data[[j]]
-  if (na_level && column_kind(col) == "categorical") return(rows)
+  if (!anyNA(col) || (na_level && column_kind(col) == "categorical")) return(rows)
   rows[!is.na(col[rows])]
 }
 
@@ -19,8 +19,8 @@ observed_rows <- function(setup, j, rows, na_level = FALSE) {
 kernel_request <- function(setup, j, grid, rows, bandwidth, lag, keep_ice, finish, native = TRUE) {
   rows <- observed_rows(setup, j, rows)
   col <- setup$data[[j]]
-  x <- as.double(col[rows])
-  w <- setup$weights[rows]
+  x <- as.double(at_rows(col, rows))
+  w <- at_rows(setup$weights, rows)
   z <- as.double(grid)
   G <- length(grid)
   C <- setup$n_outputs
@@ -77,8 +77,8 @@ local_kernel_request <- function(setup, j, grid, rows, bandwidth, keep_ice, nati
 local_interval_request <- function(setup, j, grid, rows, intervals, native = TRUE) {
   rows <- observed_rows(setup, j, rows)
   col <- setup$data[[j]]
-  x <- as.double(col[rows])
-  w <- setup$weights[rows]
+  x <- as.double(at_rows(col, rows))
+  w <- at_rows(setup$weights, rows)
   edges <- al_edges(x, intervals, w)
   K <- length(edges) - 1L
   kx <- interval_index(x, edges, setup$threads)
@@ -128,7 +128,7 @@ local_interval_request <- function(setup, j, grid, rows, intervals, native = TRU
 local_levels <- function(setup, j, grid, rows, fitted, na_level = FALSE) {
   rows <- observed_rows(setup, j, rows, na_level)
   f <- fitted[rows, , drop = FALSE]
-  w <- setup$weights[rows]
+  w <- at_rows(setup$weights, rows)
   lev <- match(as.character(setup$data[[j]][rows]), as.character(grid))
   # Rows at levels outside a user's grid are not used.
   ord <- order(lev)[seq_len(sum(!is.na(lev)))]

@@ -110,7 +110,7 @@ table_sums <- function(setup, y, G, w) {
 # and the bands' se or reps, see curve_band_finish()).
 partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRUE, linear = TRUE) {
   G <- length(grid)
-  w <- setup$weights[rows]
+  w <- at_rows(setup$weights, rows)
   if (!keep_ice && band_type(setup) %in% c("trees", "infjack") && !is.null(setup$native) && native) {
     # The profile is the mean of the per-tree profiles that the bands walk
     # the trees for (tree_bands()): no walk of its own.
@@ -158,7 +158,7 @@ partial_sums_request <- function(setup, js, grid, rows, w, finish) {
 # grid: list(x1, x2, yhat (G1 G2 x outputs), and the bands' se or reps).
 partial_2d_request <- function(setup, js, g1, g2, rows = seq_len(setup$n)) {
   G <- length(g1) * length(g2)
-  w <- setup$weights[rows]
+  w <- at_rows(setup$weights, rows)
   grid <- list(column_values(setup$data[[js[1L]]], rep(g1, times = length(g2))),
                column_values(setup$data[[js[2L]]], rep(g2, each = length(g1))))
   if (band_type(setup) == "none" && !is.null(setup$native)) {

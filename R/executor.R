@@ -110,22 +110,24 @@ execute <- function(setup, requests, progress = NULL) {
   }
   collected <- NULL
   if (plan_workers() <= 1L) {
-    # What the chunks of the predict function leave behind (stacked data
-    # frames, its own copies) is collected once they have predicted as
-    # many rows as fill the budget's share of a chunk (at least 32 MiB of
-    # rows, see chunk_policy()): the budget counts what is held, and R
-    # would otherwise keep the garbage of several chunks in memory. The
-    # native and linear engines leave no such garbage: they never collect.
+    # What the chunks leave behind (stacked data frames, the predict
+    # function's own copies, the predictions) is collected once it fills
+    # the budget's share of a chunk (at least 32 MiB, see chunk_policy()):
+    # R would otherwise keep the garbage of many chunks (its threshold
+    # grows with the data held). The predict function's is collected in
+    # full; the native and linear engines' (only their results) by a
+    # collection of the youngest objects, which takes milliseconds.
     made <- 0
     for (r in seq_len(n)) {
       req <- start(r)
       for (k in seq_len(req$K)) {
         ys <- evaluate_chunk(setup, req, req$make(k))
         use(r, k, ys, attr(ys, "n"))
-        made <- made + attr(ys, "predicted")
-        if (made >= (setup$gc_rows %||% Inf)) {
+        made <- made + chunk_garbage(setup, ys)
+        if (made >= (setup$gc_bytes %||% Inf)) {
+          full <- attr(ys, "predicted") > 0 || !is.null(setup$linear)
           rm(ys)
-          gc(verbose = FALSE)
+          collect_garbage(full)
           made <- 0
         }
       }
@@ -165,6 +167,31 @@ evaluate_chunk <- function(setup, req, specs) {
     out[todo] <- plan$combine(ys)
   }
   structure(out, n = made, predicted = made - direct)
+}
+
+# Between the steps of a call on many rows: collect what the step left (its
+# vectors of the background's length), when one such vector is a sizeable
+# share of what the chunks may leave.
+collect_between <- function(setup) {
+  if (8 * setup$n >= (setup$gc_bytes %||% Inf) / 4) collect_garbage()
+  invisible()
+}
+
+# A collection (full, or of the youngest objects only), with the memory it
+# frees given back to the system (cpp_release_memory()).
+collect_garbage <- function(full = TRUE) {
+  gc(verbose = FALSE, full = full)
+  cpp_release_memory()
+}
+
+# The bytes a chunk leaves for the collector: the rows the predict function
+# was given (at the setup's bytes a row), and the predictions with what the
+# reduce derives from them (parts, differences, sums: about three times
+# their size again).
+chunk_garbage <- function(setup, ys) {
+  # (The linear engine predicts stacked rows too, with their model matrix.)
+  framed <- if (is.null(setup$linear)) attr(ys, "predicted") else 2 * attr(ys, "n")
+  framed * (setup$row_bytes %||% 0) + 4 * 8 * sum(lengths(ys))
 }
 
 # Are all of a chunk's specifications evaluated by the native or linear

@@ -86,19 +86,20 @@ make_grid <- function(x, grid_points, splits_type, na_level = FALSE, w = NULL) {
   }
   z <- scale_numbers(x, x)
   whole <- whole_scale(x)
-  ux <- unique(z)
-  if (length(ux) <= grid_points) return(column_values(x, sort(ux)))
+  # (Found without a hash table of the column's length.)
+  few <- cpp_distinct_upto(z, as.integer(grid_points))
+  if (!is.null(few)) return(column_values(x, few))
   p <- seq(0, 1, length.out = grid_points)
   g <- switch(splits_type,
     quantiles = unique(grid_quantiles(z, w, p, if (whole) 1L else 7L)),
     uniform = {
-      s <- seq(min(ux), max(ux), length.out = grid_points)
+      s <- seq(min(z), max(z), length.out = grid_points)
       if (whole) unique(round(s)) else s
     },
     # Evenly spaced positions among the sorted distinct values, both ends
     # included: position floor(i (m - 1) / (k - 1)), i = 0, ..., k - 1.
     distinct = {
-      s <- sort(ux)
+      s <- sort(unique(z))
       s[floor(seq(0, grid_points - 1) * (length(s) - 1) / (grid_points - 1)) + 1]
     }
   )
@@ -109,11 +110,20 @@ make_grid <- function(x, grid_points, splits_type, na_level = FALSE, w = NULL) {
 # case weights w (NULL for none) defined on the values repeated w times.
 grid_quantiles <- function(z, w, p, type) {
   if (type == 1L) {
-    if (is.null(w) || all(w == w[1L])) return(stats::quantile(z, p, type = 1, names = FALSE))
+    if (is.null(w) || cpp_all_same(w)) return(column_quantiles(z, p, 1L))
     return(weighted_quantile1(z, w, p))
   }
-  if (is.null(w)) return(stats::quantile(z, p, names = FALSE))
+  if (is.null(w)) return(column_quantiles(z, p, 7L))
   weighted_quantile7(z, w, p)
+}
+
+# Quantiles of type 1 or 7 of the numbers z (no missing values; column `col`
+# of a matrix z), with case weights w (NULL: none): stats::quantile()'s, or
+# weighted_quantile1() and weighted_quantile7()'s, from one sorted copy in
+# C++ (stats::quantile() and order() make several vectors of z's length).
+column_quantiles <- function(z, p, type, w = NULL, col = 1L) {
+  n <- if (is.matrix(z)) nrow(z) else length(z)
+  cpp_quantiles(z, n, col - 1L, as.double(p), as.integer(type), if (!is.null(w)) as.double(w))
 }
 
 #' Grid of values for a profile
@@ -187,11 +197,7 @@ profile_grid <- function(x, grid_points = 101, type = c("quantiles", "uniform", 
 # quantiles.
 al_edges <- function(x, K, w = NULL) {
   p <- seq(1 / K, 1, length.out = K)
-  q <- if (is.null(w) || all(w == w[1L])) {
-    as.numeric(stats::quantile(x, p, type = 1))
-  } else {
-    weighted_quantile1(x, w, p)
-  }
+  q <- if (is.null(w) || cpp_all_same(w)) column_quantiles(x, p, 1L) else weighted_quantile1(x, w, p)
   unique(c(min(x), q))
 }
 
@@ -199,13 +205,7 @@ al_edges <- function(x, K, w = NULL) {
 # case weights: the smallest x whose cumulative weight reaches p times the
 # total, so that integer weights give exactly stats::quantile(type = 1) of
 # the data with each row repeated w times.
-weighted_quantile1 <- function(x, w, p) {
-  o <- order(x)
-  x <- x[o]
-  cw <- cumsum(w[o])
-  target <- cw[length(cw)] * p
-  x[pmin(findInterval(target, cw, left.open = TRUE) + 1L, length(x))]
-}
+weighted_quantile1 <- function(x, w, p) column_quantiles(as.double(x), p, 1L, w)
 
 # Values of a profiled column for the stacked rows: same storage and class as
 # the column so that predict() sees the type it was trained on (integer for
@@ -235,20 +235,9 @@ column_values <- function(col, values) {
 # first x whose cumulative weight reaches k); weights of 1 give
 # stats::quantile() itself. (Equal weights other than 1 do not: the data
 # repeated twice have other type-7 quantiles.)
-weighted_quantile7 <- function(x, w, p) {
-  if (all(w == 1)) return(stats::quantile(x, p, names = FALSE))
-  o <- order(x)
-  x <- x[o]
-  cw <- cumsum(w[o])
-  nth <- function(k) x[pmin(findInterval(k, cw, left.open = TRUE) + 1L, length(x))]
-  index <- 1 + (cw[length(cw)] - 1) * p
-  lo <- floor(index)
-  h <- index - lo
-  qs <- nth(lo)
-  hi <- nth(ceiling(index))
-  i <- which(index > lo & hi != qs)
-  qs[i] <- (1 - h[i]) * qs[i] + h[i] * hi[i]
-  qs
+weighted_quantile7 <- function(x, w, p, col = 1L) {
+  w <- as.double(w)
+  column_quantiles(x, p, 7L, if (!(cpp_all_same(w) && (!length(w) || w[1L] == 1))) w, col)
 }
 
 # Silverman's rule of thumb, stats::bw.nrd0(), of the values x (on their
@@ -306,6 +295,15 @@ cell_index <- function(x, grid) {
 # Support of each grid point: the number of rows whose value lies in its
 # cell (cell_index()), or with case weights w the sum of their weights.
 grid_support <- function(x, grid, w = NULL) {
+  if (column_kind(grid) == "numeric") {
+    # (Counted without an index vector of the column's length.)
+    o <- order(grid)
+    e <- cell_edges(grid[o])
+    counts <- cpp_interval_counts(scale_numbers(grid, x), c(e$lo[1L], e$hi), if (!is.null(w)) as.double(w))
+    out <- if (is.null(w)) integer(length(grid)) else numeric(length(grid))
+    out[o] <- if (is.null(w)) as.integer(counts) else counts
+    return(out)
+  }
   k <- cell_index(x, grid)
   if (is.null(w)) return(tabulate(k, length(grid)))
   weighted_counts(k, w, length(grid))

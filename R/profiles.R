@@ -37,7 +37,7 @@ profile_engine <- function(setup, s) {
 run_profiles <- function(setup, inputs, s, variables, parts, progress = NULL) {
   js <- match(variables, names(setup$data))
   nm <- if (identical(s$splits_type, "splits")) splits_model(setup)
-  grids <- profile_grids(inputs, s, variables, nm)
+  grids <- profile_grids(inputs, s, variables, nm, setup)
   bandwidth <- list()
   for (v in variables) {
     if (s$method == "kernel" && column_kind(inputs$data[[v]]) == "numeric") {
@@ -49,7 +49,9 @@ run_profiles <- function(setup, inputs, s, variables, parts, progress = NULL) {
   inform_ice_dropped(setup, s, keep, variables)
   # The kept curves' memory is not the chunks'.
   setup <- reserve_memory(setup, attr(keep, "bytes"))
+  collect_between(setup)
   fitted <- profile_fitted(setup, s, js, parts, progress)
+  collect_between(setup)
   whole <- length(parts) == 1L && is.na(parts[[1L]]$level)
   # Part by part, each variable in order.
   p <- rep(seq_along(parts), each = length(variables))
@@ -73,12 +75,13 @@ run_profiles <- function(setup, inputs, s, variables, parts, progress = NULL) {
 # its rows): the user's (s$splits), the split values of a tree ensemble
 # `nm` (splits_model(), for "splits" grids), or make_grid()'s of all rows
 # of the data. `inputs` (setup_inputs()) gives the data.
-profile_grids <- function(inputs, s, variables, nm = NULL) {
+profile_grids <- function(inputs, s, variables, nm = NULL, setup = NULL) {
   lapply(stats::setNames(variables, variables), function(v) {
     if (s$type == "accumulated" && is.null(s$splits[[v]])) return(NULL)
     if (!is.null(s$splits[[v]])) return(s$splits[[v]])
     x <- inputs$data[[v]]
     if (!is.null(nm) && column_kind(x) == "numeric") return(split_grid(nm, x, v))
+    on.exit(if (!is.null(setup)) collect_between(setup))
     make_grid(x, s$grid_points, s$splits_type, s$na_level, inputs$weights)
   })
 }
@@ -133,12 +136,15 @@ profile_fitted <- function(setup, s, js, parts, progress) {
       (s$type == "conditional" && column_kind(setup$data[[j]]) == "categorical")
   }, logical(1))
   if (!any(needs)) return(list(values = NULL, n = 0))
-  rows <- sort(unique(unlist(lapply(parts, function(p) {
+  rows <- row_union(unlist(lapply(parts, function(p) {
     lapply(js[needs], function(j) observed_rows(setup, j, p$rows, s$na_level))
-  }))))
+  }), recursive = FALSE), setup$n)
   out <- execute(setup, list(fitted_request(setup, rows, s$native)), progress)
-  values <- matrix(NA_real_, setup$n, setup$n_outputs)
-  values[rows, ] <- out[[1L]]
+  values <- out[[1L]]
+  if (length(rows) < setup$n) {
+    values <- matrix(NA_real_, setup$n, setup$n_outputs)
+    values[rows, ] <- out[[1L]]
+  }
   list(values = values, n = sum(attr(out, "n_predictions")))
 }
 
@@ -149,20 +155,23 @@ profile_fitted <- function(setup, s, js, parts, progress) {
 profile_maker <- function(setup, s, j, part, grid, bandwidth, keep, fitted, whole,
                           unsupported = new.env(parent = emptyenv())) {
   function() {
+    # (What the previous request left.)
+    collect_between(setup)
     v <- names(setup$data)[j]
     col <- setup$data[[j]]
     kind <- column_kind(col)
     call <- setup$call
     if (s$type != "partial") {
-      if (!whole && !varies(col[part$rows])) {
+      x <- at_rows(col, part$rows)
+      if (!whole && !varies(x)) {
         cli::cli_inform("{.field {v}} takes a single value in subgroup {.val {part$level}}: not profiled there.")
         return(known_request(NULL))
       }
-      n_na <- sum(is.na(col[part$rows]))
+      n_na <- if (anyNA(x)) sum(is.na(x)) else 0L
       if (n_na > 0L && !(s$na_level && kind == "categorical")) {
         warn_left_out(v, n_na, length(part$rows), kind, call)
       }
-      if (!varies(col[part$rows])) {
+      if (!varies(x)) {
         cli::cli_abort("{.field {v}} takes a single value among the background rows; its profile is not defined.", call = call)
       }
     }

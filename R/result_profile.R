@@ -46,7 +46,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
       }
     }
   }
-  rows <- sort(unlist(lapply(parts, `[[`, "rows")))
+  rows <- row_union(lapply(parts, `[[`, "rows"), setup$n)
   agr <- bind_rows(agr)
   replicates <- attr(agr, "replicates")
   attr(agr, "replicates") <- NULL
@@ -61,12 +61,12 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     }),
     intervals = interval_table(raw, present, parts),
     bandwidth = if (length(run$bandwidth)) unlist(run$bandwidth[intersect(names(run$bandwidth), present)]),
-    N = setup$n, n_data = nrow(inputs$data), rows = setup$rows[rows],
-    observed = as.data.frame(lapply(setup$data[present], `[`, rows), stringsAsFactors = FALSE, optional = TRUE),
+    N = setup$n, n_data = nrow(inputs$data), rows = at_rows(setup$rows, rows),
+    observed = as.data.frame(lapply(setup$data[present], at_rows, rows), stringsAsFactors = FALSE, optional = TRUE),
     observed_group = if (grouped) part_of_rows(parts, rows),
     prediction_quantiles = prediction_quantiles(setup, parts, run$fitted, label_parts$label),
     mean_prediction = means, class = setup$outputs$classes, task = setup$adapter$task,
-    weights = if (setup$weighted) setup$case_weights[rows],
+    weights = if (setup$weighted) at_rows(setup$case_weights, rows),
     n_predictions = run$n_predictions, no_support = no_support_list(raw, present),
     threads = setup$threads, engine = profile_engine(setup, s), groups = groups,
     steps = run$steps, call = call
@@ -96,12 +96,12 @@ bind_rows <- function(frames) {
 # and `_support_` (with `_groups_` for a subgroup).
 agr_frame <- function(setup, v, e, rows, labels, mixed, group = NULL) {
   G <- length(e$x)
-  w <- if (setup$weighted) setup$case_weights[rows]
+  w <- if (setup$weighted) at_rows(setup$case_weights, rows)
   out <- data.frame(
     `_vname_` = v, `_label_` = rep(labels, each = G),
     `_x_` = rep(if (mixed) as.character(e$x) else e$x, length(labels)),
     `_yhat_` = as.vector(e$yhat), `_ids_` = 0L,
-    `_support_` = rep(grid_support(setup$data[[v]][rows], e$x, w), length(labels)),
+    `_support_` = rep(grid_support(at_rows(setup$data[[v]], rows), e$x, w), length(labels)),
     check.names = FALSE, stringsAsFactors = FALSE
   )
   if (!is.null(group)) out$`_groups_` <- group
@@ -137,9 +137,10 @@ prediction_quantiles <- function(setup, parts, fitted, labels) {
   p <- seq(0, 1, length.out = 201)
   out <- list()
   for (part in parts) {
-    f <- fitted[part$rows, , drop = FALSE]
+    f <- if (length(part$rows) == nrow(fitted)) fitted else fitted[part$rows, , drop = FALSE]
     if (anyNA(f)) return(NULL)
-    for (c in seq_len(ncol(f))) out[[length(out) + 1L]] <- weighted_quantile7(f[, c], setup$case_weights[part$rows], p)
+    w <- at_rows(setup$case_weights, part$rows)
+    for (c in seq_len(ncol(f))) out[[length(out) + 1L]] <- weighted_quantile7(f, w, p, c)
   }
   matrix(unlist(out), length(p), dimnames = list(NULL, labels))
 }

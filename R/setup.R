@@ -50,12 +50,12 @@ new_setup <- function(inputs, rows, class = NULL, engine = "predict", linear = F
     model = inputs$model, adapter = inputs$adapter, predict_function = inputs$predict_function,
     label = inputs$label, call = call, threads = inputs$threads,
     memory_budget = inputs$memory_budget, data = background, n = length(rows), rows = rows,
-    weights = if (is.null(inputs$weights)) rep(1, length(rows)) else as.double(inputs$weights[rows]),
+    weights = if (is.null(inputs$weights)) rep(1, length(rows)) else as.double(at_rows(inputs$weights, rows)),
     weighted = !is.null(inputs$weights), native = NULL, linear = NULL, engine = "predict",
     compiled = inputs$compiled,
     bands = inputs$bands %||% no_bands(), resamples = attr(rows, "resamples")
   )
-  attr(setup$rows, "resamples") <- NULL
+  if (!is.null(attr(setup$rows, "resamples"))) attr(setup$rows, "resamples") <- NULL
   setup <- scale_weights(setup)
   # The native and linear engines stand in for the adapter's own predict
   # function only: a function the user wrote is the model.
@@ -142,12 +142,14 @@ chunk_policy <- function(setup) {
   direct_rows <- if (is.null(setup$native)) budget_rows else {
     min(.Machine$integer.max, max(1, floor(avail / 3 / (native_row_bytes * (setup$n_columns + 2)))))
   }
-  # The sequential executor collects garbage once the chunks have predicted
-  # this many rows: a budget's share, but at least 32 MiB of rows (a
+  # The sequential executor collects garbage once the chunks have left
+  # this many bytes: a third of the budget, but at least 32 MiB (a
   # collection takes tens of milliseconds; below that R's own collections
   # keep the garbage small).
+  gc_bytes <- max(avail / 3, gc_min_bytes)
   gc_rows <- max(budget_rows, ceiling(gc_min_bytes / per_row))
-  list(chunk_rows_direct = direct_rows, chunk_rows_predict = predict_rows, gc_rows = gc_rows,
+  list(gc_rows = gc_rows, chunk_rows_direct = direct_rows, chunk_rows_predict = predict_rows, gc_bytes = gc_bytes,
+       row_bytes = per_row,
        per_future = min(max_chunks_per_future, as.integer(4 * budget_rows %/% predict_rows)))
 }
 

@@ -118,6 +118,20 @@ format_value <- function(x) {
 }
 
 # The background rows of `data` (no copy when they are all its rows).
+# x at `rows` (distinct row numbers within 1..length(x)): x itself, not a
+# copy, when they are all of its rows.
+at_rows <- function(x, rows) if (length(rows) == length(x)) x else x[rows]
+
+# The union of sets of distinct row numbers within 1..n, in increasing order
+# (no vector longer than n made).
+row_union <- function(sets, n) {
+  if (any(lengths(sets) == n)) return(seq_len(n))
+  if (length(sets) == 1L) return(sort(sets[[1L]]))
+  mark <- logical(n)
+  for (r in sets) mark[r] <- TRUE
+  which(mark)
+}
+
 background_rows <- function(data, rows) {
   if (length(rows) == nrow(data)) return(data)
   data[rows, , drop = FALSE]
@@ -126,7 +140,10 @@ background_rows <- function(data, rows) {
 `%||%` <- function(a, b) if (is.null(a)) b else a
 
 # Weighted column means of an n x outputs matrix (hstats' wcolMeans()).
-weighted_col_means <- function(M, w) colSums(w * M) / sum(w)
+weighted_col_means <- function(M, w) {
+  if (!is.matrix(M) || !is.double(M) || !is.double(w) || nrow(M) != length(w) || !length(w)) return(colSums(w * M) / sum(w))
+  stats::setNames(cpp_weighted_col_sums(M, w), colnames(M)) / sum(w)
+}
 
 # A warning that names the user's call: `call` (an entry point's frame, or
 # a call) as the call the user wrote, with the function's name where it was

@@ -175,6 +175,83 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_count_infinite
+double cpp_count_infinite(NumericVector x);
+RcppExport SEXP _modelprofiles_cpp_count_infinite(SEXP xSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type x(xSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_count_infinite(x));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_distinct_upto
+SEXP cpp_distinct_upto(NumericVector x, int limit);
+RcppExport SEXP _modelprofiles_cpp_distinct_upto(SEXP xSEXP, SEXP limitSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< int >::type limit(limitSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_distinct_upto(x, limit));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_interval_counts
+NumericVector cpp_interval_counts(NumericVector x, NumericVector v, Nullable<NumericVector> w);
+RcppExport SEXP _modelprofiles_cpp_interval_counts(SEXP xSEXP, SEXP vSEXP, SEXP wSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type v(vSEXP);
+    Rcpp::traits::input_parameter< Nullable<NumericVector> >::type w(wSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_interval_counts(x, v, w));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_release_memory
+void cpp_release_memory();
+RcppExport SEXP _modelprofiles_cpp_release_memory() {
+BEGIN_RCPP
+    cpp_release_memory();
+    return R_NilValue;
+END_RCPP
+}
+// cpp_quantiles
+NumericVector cpp_quantiles(NumericVector x, double n_rows, int col, NumericVector p, int type, Nullable<NumericVector> w);
+RcppExport SEXP _modelprofiles_cpp_quantiles(SEXP xSEXP, SEXP n_rowsSEXP, SEXP colSEXP, SEXP pSEXP, SEXP typeSEXP, SEXP wSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type x(xSEXP);
+    Rcpp::traits::input_parameter< double >::type n_rows(n_rowsSEXP);
+    Rcpp::traits::input_parameter< int >::type col(colSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type p(pSEXP);
+    Rcpp::traits::input_parameter< int >::type type(typeSEXP);
+    Rcpp::traits::input_parameter< Nullable<NumericVector> >::type w(wSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_quantiles(x, n_rows, col, p, type, w));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_all_same
+bool cpp_all_same(NumericVector x);
+RcppExport SEXP _modelprofiles_cpp_all_same(SEXP xSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type x(xSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_all_same(x));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_weighted_col_sums
+NumericVector cpp_weighted_col_sums(NumericVector M, NumericVector w);
+RcppExport SEXP _modelprofiles_cpp_weighted_col_sums(SEXP MSEXP, SEXP wSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< NumericVector >::type M(MSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_weighted_col_sums(M, w));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_native_leaves
 SEXP cpp_native_leaves(List model, SEXP x, int threads);
 RcppExport SEXP _modelprofiles_cpp_native_leaves(SEXP modelSEXP, SEXP xSEXP, SEXP threadsSEXP) {
@@ -404,6 +481,13 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_nearest_dist", (DL_FUNC) &_modelprofiles_cpp_nearest_dist, 3},
     {"_modelprofiles_cpp_affine_curves", (DL_FUNC) &_modelprofiles_cpp_affine_curves, 4},
     {"_modelprofiles_cpp_draw_resamples", (DL_FUNC) &_modelprofiles_cpp_draw_resamples, 2},
+    {"_modelprofiles_cpp_count_infinite", (DL_FUNC) &_modelprofiles_cpp_count_infinite, 1},
+    {"_modelprofiles_cpp_distinct_upto", (DL_FUNC) &_modelprofiles_cpp_distinct_upto, 2},
+    {"_modelprofiles_cpp_interval_counts", (DL_FUNC) &_modelprofiles_cpp_interval_counts, 3},
+    {"_modelprofiles_cpp_release_memory", (DL_FUNC) &_modelprofiles_cpp_release_memory, 0},
+    {"_modelprofiles_cpp_quantiles", (DL_FUNC) &_modelprofiles_cpp_quantiles, 6},
+    {"_modelprofiles_cpp_all_same", (DL_FUNC) &_modelprofiles_cpp_all_same, 1},
+    {"_modelprofiles_cpp_weighted_col_sums", (DL_FUNC) &_modelprofiles_cpp_weighted_col_sums, 2},
     {"_modelprofiles_cpp_native_leaves", (DL_FUNC) &_modelprofiles_cpp_native_leaves, 3},
     {"_modelprofiles_cpp_native_predict_cached", (DL_FUNC) &_modelprofiles_cpp_native_predict_cached, 7},
     {"_modelprofiles_cpp_native_pack", (DL_FUNC) &_modelprofiles_cpp_native_pack, 1},

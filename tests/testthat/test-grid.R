@@ -265,3 +265,45 @@ test_that("plots of Dates and date-times have date axes", {
   expect_equal(ggplot2::layer_data(p, 1)$x, as.numeric(mix$grids$d))
   expect_message(plot(mix, variables = c("d", "t")), "date variables")
 })
+
+test_that("the column scans for many rows equal R's own computations, bit for bit", {
+  set.seed(3)
+  for (n in c(1, 2, 5, 17, 100, 1001)) {
+    for (r in 1:12) {
+      x <- if (r %% 3 == 0) round(rnorm(n), 1) else rnorm(n)
+      p <- sort(c(0, 1, runif(8), 0.5, 1 / 3))
+      w <- sample(c(0.5, 1, 2, 3), n, TRUE)
+      expect_identical(column_quantiles(x, p, 7L), stats::quantile(x, p, names = FALSE))
+      expect_identical(column_quantiles(x, p, 1L), stats::quantile(x, p, type = 1, names = FALSE))
+      # The weighted quantiles: the sample with each value repeated w times.
+      o <- order(x)
+      xs <- x[o]
+      cw <- cumsum(w[o])
+      nth <- function(k) xs[pmin(findInterval(k, cw, left.open = TRUE) + 1L, length(xs))]
+      expect_identical(weighted_quantile1(x, w, p), nth(cw[length(cw)] * p))
+      index <- 1 + (cw[length(cw)] - 1) * p
+      lo <- floor(index)
+      h <- index - lo
+      qs <- nth(lo)
+      hi <- nth(ceiling(index))
+      i <- which(index > lo & hi != qs)
+      qs[i] <- (1 - h[i]) * qs[i] + h[i] * hi[i]
+      expect_identical(weighted_quantile7(x, w, p), qs)
+      M <- matrix(rnorm(2 * n), n)
+      expect_identical(weighted_col_means(M, w), colSums(w * M) / sum(w))
+      expect_identical(weighted_quantile7(M, w, p, 2L), weighted_quantile7(M[, 2], w, p))
+      # Few distinct values: those of unique(), sorted; NULL past the limit.
+      expect_identical(cpp_distinct_upto(x, 2000L), sort(unique(x)))
+      if (length(unique(x)) > 3L) expect_null(cpp_distinct_upto(x, 3L))
+      # Support counts: findInterval() with the last interval closed.
+      v <- sort(c(stats::quantile(x, c(0.1, 0.5, 0.9), names = FALSE), min(x) - 1, max(x)))
+      k <- findInterval(x, v, rightmost.closed = TRUE)
+      expect_identical(cpp_interval_counts(x, v, NULL), as.double(tabulate(k[k >= 1 & k < length(v)], length(v) - 1L)))
+      expect_equal(cpp_interval_counts(x, v, w), vapply(seq_len(length(v) - 1L), function(j) sum(w[k == j]), 0))
+    }
+  }
+  expect_identical(cpp_count_infinite(c(1, Inf, NA, -Inf, NaN, 0)), 2)
+  expect_identical(cpp_interval_counts(c(NA, 0, 1, 2, 3), c(1, 2, 3), NULL), c(1, 2))
+  expect_true(cpp_all_same(c(2, 2, 2)))
+  expect_false(cpp_all_same(c(2, 2, NA)))
+})

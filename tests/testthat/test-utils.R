@@ -91,3 +91,12 @@ test_that("with seed =, no .Random.seed is left where there was none, also after
   expect_error(model_profile(NULL, X, noisy, seed = "a"), "seed")
   expect_error(model_profile(NULL, X, noisy, seed = c(1, 2)), "seed")
 })
+
+test_that("at_rows() and row_union() take no copy of all rows", {
+  x <- runif(10)
+  expect_identical(rlang::obj_address(at_rows(x, 1:10)), rlang::obj_address(x))
+  expect_identical(at_rows(x, c(2L, 5L)), x[c(2, 5)])
+  expect_identical(row_union(list(c(1L, 4L), 1:10), 10), 1:10)
+  expect_identical(row_union(list(c(4L, 1L)), 10), c(1L, 4L))
+  expect_identical(row_union(list(c(1L, 4L), c(2L, 4L, 9L)), 10), c(1L, 2L, 4L, 9L))
+})
