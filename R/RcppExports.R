@@ -49,6 +49,14 @@ cpp_draw_resamples <- function(n, B) {
     .Call(`_modelprofiles_cpp_draw_resamples`, n, B)
 }
 
+cpp_resample_group_sums <- function(counts, idx, grp, K, w, y, threads) {
+    .Call(`_modelprofiles_cpp_resample_group_sums`, counts, idx, grp, K, w, y, threads)
+}
+
+cpp_resample_product <- function(M, counts, idx, w, threads) {
+    .Call(`_modelprofiles_cpp_resample_product`, M, counts, idx, w, threads)
+}
+
 cpp_native_leaves <- function(model, X, threads) {
     .Call(`_modelprofiles_cpp_native_leaves`, model, X, threads)
 }

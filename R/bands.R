@@ -141,20 +141,20 @@ curve_band_update <- function(setup, k, y, G, rows, pos, spec, row = NULL) {
     return(list(moments = place(matrix(v, 1L), k)))
   }
   if (type != "bootstrap") return(list())
-  counts <- resample_counts(setup, rows[pos])
+  idx <- rows[pos]
   if (inherits(y, "mp_affine")) {
     # Identity-link affine curves a + z slope: their resampled weighted sums
-    # are (sum c a) + z (sum c slope), without the G x rows table.
-    s <- crossprod(cbind(y$a * w, y$slope * w, w), counts)
-    num <- matrix(s[1L, ], G, ncol(s), byrow = TRUE) + outer(y$z, s[2L, ])
-    return(list(bnum = num, bden = s[3L, , drop = FALSE]))
+    # are (sum c w a) + z (sum c w slope), without the G x rows table.
+    s <- resample_sums(setup, idx, cbind(y$a, y$slope), w)
+    num <- matrix(s$sum[1L, ], G, ncol(s$sum), byrow = TRUE) + outer(y$z, s$sum[2L, ])
+    return(list(bnum = num, bden = s$wsum))
   }
   kw <- if (!is.null(kern)) kernel_weights(kern$z, kern$x[pos], kern$dmin, kern$bandwidth, setup$threads) * rep(w, each = G)
   num <- lapply(seq_len(C), function(c) {
     Y <- matrix(y[, c], G)
-    if (is.null(kw)) Y %*% (counts * w) else (kw * Y) %*% counts
+    if (is.null(kw)) resample_product(setup, Y, idx, w) else resample_product(setup, kw * Y, idx)
   })
-  den <- if (is.null(kw)) matrix(colSums(counts * w), 1L) else kw %*% counts
+  den <- if (is.null(kw)) resample_sums(setup, idx, NULL, w)$wsum else resample_product(setup, kw, idx)
   list(bnum = do.call(cbind, num), bden = den)
 }
 
@@ -206,12 +206,9 @@ group_bands <- function(setup, y, w, offsets, means, rows) {
     return(list(se = weighted_mean_se(d$sum, weighted_counts(rep(seq_along(sizes), sizes), w, length(sizes)), d$wsum)))
   }
   if (type != "bootstrap") return(list())
-  cw <- resample_counts(setup, rows) * w
-  g <- factor(rep(seq_along(sizes), sizes), levels = seq_along(sizes))
-  num <- rowsum(cw * y, g, reorder = TRUE)
-  den <- rowsum(cw, g, reorder = TRUE)
-  reps <- matrix(NA_real_, length(sizes), ncol(cw))
-  reps[as.integer(rownames(num)), ] <- num / den
+  s <- resample_sums(setup, rows, y, w, rep(seq_along(sizes), sizes), length(sizes))
+  reps <- s$sum / s$wsum
+  reps[sizes == 0L, ] <- NA_real_
   list(reps = reps)
 }
 

@@ -17,7 +17,7 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-pkgs="r-base-dev r-cran-rcpp r-cran-rcppparallel
+pkgs="r-base-dev r-cran-rcpp r-cran-rcppparallel r-cran-rcpparmadillo
   r-cran-cli r-cran-rlang r-cran-ggplot2 r-cran-ranger r-cran-mass"
 if [ "$check" = "yes" ]; then
   pkgs="$pkgs r-cran-testthat r-cran-randomforest r-cran-gbm

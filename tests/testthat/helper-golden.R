@@ -824,6 +824,14 @@ golden_frame <- function(df, max_rows = 500, sample_rows = 80) {
   )
 }
 
+# The numbers of a digest with the bootstrap's replicates (and `more`
+# fields) of a result that has them (the fields are left out otherwise, as
+# in the records made before they were pinned).
+golden_replicates <- function(numbers, res, more = character()) {
+  for (f in c("replicates", more)) numbers[[f]] <- res[[f]]
+  numbers
+}
+
 # What is pinned of a result, by class: `numbers` (compared with a
 # tolerance), `text` (identical), `counts` (identical numbers).
 golden_digest <- function(res) {
@@ -839,9 +847,8 @@ golden_digest <- function(res) {
         no_support = golden_flat(res$no_support),
         rows = res$rows,
         weights = golden_flat(res$weights),
-        clusters = res$clusters,
-        replicates = res$replicates
-      ),
+        clusters = res$clusters
+      ) |> golden_replicates(res),
       text = list(type = res$type, method = res$method, engine = res$engine, label = res$label,
                   labels = res$labels, class = res$class, variables = res$variables),
       counts = list(n_predictions = res$n_predictions, N = res$N)
@@ -851,7 +858,7 @@ golden_digest <- function(res) {
     return(list(
       numbers = list(agr_profiles = res$agr_profiles, grids = res$grids,
                      intervals = golden_flat(res$intervals), rows = res$rows,
-                     weights = golden_flat(res$weights), replicates = res$replicates),
+                     weights = golden_flat(res$weights)) |> golden_replicates(res),
       text = list(type = res$type, pairs = res$pairs, engine = res$engine, label = res$label,
                   labels = res$labels, class = res$class),
       counts = list(n_predictions = res$n_predictions, N = res$N)
@@ -860,8 +867,8 @@ golden_digest <- function(res) {
   if (inherits(res, "mp_h_statistic")) {
     return(list(
       numbers = list(overall = res$overall, pairwise = res$pairwise, total = res$total,
-                     rows = res$rows, weights = golden_flat(res$weights),
-                     replicates = res$replicates, total_bands = res$total_bands),
+                     rows = res$rows, weights = golden_flat(res$weights)) |>
+        golden_replicates(res, "total_bands"),
       text = list(engine = res$engine, label = res$label, labels = res$labels, class = res$class,
                   variables = res$variables, pair_variables = res$pair_variables),
       counts = list(n_predictions = res$n_predictions, N = res$N)
@@ -879,8 +886,8 @@ golden_digest <- function(res) {
   if (inherits(res, "mp_comparison")) {
     profiles <- lapply(res$profiles, golden_digest)
     return(list(
-      numbers = list(distances = res$distances, profiles = lapply(profiles, `[[`, "numbers"),
-                     replicates = res$replicates),
+      numbers = list(distances = res$distances, profiles = lapply(profiles, `[[`, "numbers")) |>
+        golden_replicates(res),
       text = list(label = res$label, profiles = lapply(profiles, `[[`, "text")),
       counts = list(profiles = lapply(profiles, `[[`, "counts"))
     ))
