@@ -57,6 +57,10 @@ cpp_resample_product <- function(M, counts, idx, w, threads) {
     .Call(`_modelprofiles_cpp_resample_product`, M, counts, idx, w, threads)
 }
 
+cpp_row_quantiles <- function(R, probs, threads) {
+    .Call(`_modelprofiles_cpp_row_quantiles`, R, probs, threads)
+}
+
 cpp_native_leaves <- function(model, X, threads) {
     .Call(`_modelprofiles_cpp_native_leaves`, model, X, threads)
 }

@@ -98,10 +98,9 @@ band_limits <- function(yhat, level, se = NULL, reps = NULL) {
   }
   R <- if (length(dim(reps)) == 2L && nrow(reps) == length(yhat)) reps else replicate_rows(reps)
   a <- (1 - level) / 2
-  lim <- apply(R, 1L, function(r) {
-    if (sum(!is.na(r)) < length(r) / 2) return(c(NA_real_, NA_real_))
-    stats::quantile(r, c(a, 1 - a), na.rm = TRUE, names = FALSE, type = 7)
-  })
+  # (= apply(R, 1, quantile, c(a, 1 - a), na.rm = TRUE, type = 7), NA where
+  # fewer than half are defined; in C++.)
+  lim <- row_quantiles(R, c(a, 1 - a))
   shape <- function(v) if (is.null(dim(yhat))) v else array(v, dim(yhat))
   list(lower = shape(lim[1L, ]), upper = shape(lim[2L, ]))
 }

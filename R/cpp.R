@@ -84,6 +84,14 @@ resample_product <- function(setup, M, idx, w = NULL) {
                        if (!is.null(w)) as.double(w), setup$threads)
 }
 
+# R's quantile(r, probs, na.rm = TRUE, type = 7) of each row r of the
+# replicate matrix R, NA where fewer than half of its values are defined:
+# probs x rows.
+row_quantiles <- function(R, probs, threads = 1L) {
+  if (!is.double(R)) storage.mode(R) <- "double"
+  cpp_row_quantiles(R, as.double(probs), as.integer(threads))
+}
+
 resample_matrix <- function(setup) {
   r <- setup$resamples
   if (!is.integer(r)) storage.mode(r) <- "integer"

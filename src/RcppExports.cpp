@@ -205,6 +205,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_row_quantiles
+NumericMatrix cpp_row_quantiles(NumericMatrix R, NumericVector probs, int threads);
+RcppExport SEXP _modelprofiles_cpp_row_quantiles(SEXP RSEXP, SEXP probsSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< NumericMatrix >::type R(RSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type probs(probsSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_row_quantiles(R, probs, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_native_leaves
 SEXP cpp_native_leaves(List model, NumericMatrix X, int threads);
 RcppExport SEXP _modelprofiles_cpp_native_leaves(SEXP modelSEXP, SEXP XSEXP, SEXP threadsSEXP) {
@@ -436,6 +448,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_draw_resamples", (DL_FUNC) &_modelprofiles_cpp_draw_resamples, 2},
     {"_modelprofiles_cpp_resample_group_sums", (DL_FUNC) &_modelprofiles_cpp_resample_group_sums, 7},
     {"_modelprofiles_cpp_resample_product", (DL_FUNC) &_modelprofiles_cpp_resample_product, 5},
+    {"_modelprofiles_cpp_row_quantiles", (DL_FUNC) &_modelprofiles_cpp_row_quantiles, 3},
     {"_modelprofiles_cpp_native_leaves", (DL_FUNC) &_modelprofiles_cpp_native_leaves, 3},
     {"_modelprofiles_cpp_native_predict_cached", (DL_FUNC) &_modelprofiles_cpp_native_predict_cached, 7},
     {"_modelprofiles_cpp_native_pack", (DL_FUNC) &_modelprofiles_cpp_native_pack, 1},

@@ -120,3 +120,32 @@ NumericMatrix cpp_resample_product(NumericMatrix M, IntegerMatrix counts, Intege
   O = A * C;
   return out;
 }
+
+// Percentile limits of the rows of a replicate matrix R (estimates x B):
+// R's quantile(r, probs, na.rm = TRUE, type = 7) of each row's defined
+// values, NA for a row where fewer than half are defined. (probs x rows.)
+// [[Rcpp::export(rng = false)]]
+NumericMatrix cpp_row_quantiles(NumericMatrix R, NumericVector probs, int threads) {
+  const std::size_t nr = R.nrow(), B = R.ncol(), np = probs.size();
+  NumericMatrix out(np, nr);
+  const double* rp = R.begin();
+  const double* pp = probs.begin();
+  double* op = out.begin();
+  glue::parallel_for(nr, 16, threads, [&](std::size_t r0, std::size_t r1) {
+    std::vector<double> x(B);
+    for (std::size_t r = r0; r < r1; ++r) {
+      std::size_t k = 0;
+      for (std::size_t b = 0; b < B; ++b) {
+        const double v = rp[r + nr * b];
+        if (!std::isnan(v)) x[k++] = v;
+      }
+      double* o = op + r * np;
+      if (2 * k < B || k == 0) {
+        for (std::size_t q = 0; q < np; ++q) o[q] = NA_REAL;
+      } else {
+        mp::quantile7(x.data(), k, pp, np, o);
+      }
+    }
+  });
+  return out;
+}

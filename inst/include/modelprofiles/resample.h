@@ -5,6 +5,7 @@
 #ifndef MODELPROFILES_RESAMPLE_H
 #define MODELPROFILES_RESAMPLE_H
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -77,10 +78,29 @@ inline double unif_index(MersenneR& g, double dn, int bits) {
 inline void draw_counts(MersenneR& g, int n, int b0, int b1, int* out) {
   const double dn = n;
   const int bits = n > 0 ? static_cast<int>(std::ceil(std::log2(dn))) : 0;
-  for (int b = b0; b < b1; ++b) {
-    int* col = out + static_cast<std::size_t>(b) * n;
-    for (int i = 0; i < n; ++i) ++col[static_cast<int>(unif_index(g, dn, bits))];
+  MersenneR h = g;  // (a local copy, which the compiler keeps close)
+  if (n > 0 && bits <= 16) {
+    // One output's top bits per attempt (bits < 16), or the second of two
+    // (bits = 16: R's rbits() keeps the low 16 bits of 65536 v1 + v2).
+    const std::uint32_t mask = (1u << bits) - 1u, un = static_cast<std::uint32_t>(n);
+    for (int b = b0; b < b1; ++b) {
+      int* col = out + static_cast<std::size_t>(b) * n;
+      for (int i = 0; i < n; ++i) {
+        std::uint32_t v;
+        do {
+          if (bits == 16) h.next();
+          v = (h.next() >> 16) & mask;
+        } while (v >= un);
+        ++col[v];
+      }
+    }
+  } else {
+    for (int b = b0; b < b1; ++b) {
+      int* col = out + static_cast<std::size_t>(b) * n;
+      for (int i = 0; i < n; ++i) ++col[static_cast<int>(unif_index(h, dn, bits))];
+    }
   }
+  g = h;
 }
 
 // Resampled group sums: for the resamples b in [b0, b1) of the counts
@@ -123,6 +143,25 @@ inline void gather_counts(const int* counts, std::size_t n_all, const int* idx, 
     } else {
       for (std::size_t i = 0; i < m; ++i) o[i] = c[idx[i]];
     }
+  }
+}
+
+// R's quantile(x, probs, type = 7) of the finite-or-infinite values x[0..n)
+// (no NaN), for probs in [0, 1], with R's arithmetic: x sorted in place;
+// index 1 + (n - 1) p, qs = x[lo], and (1 - h) qs + h x[hi] where the
+// index is not whole and x[hi] != qs.
+inline void quantile7(double* x, std::size_t n, const double* probs, std::size_t np, double* out) {
+  std::sort(x, x + n);
+  for (std::size_t q = 0; q < np; ++q) {
+    const double index = 1.0 + (n > 1 ? static_cast<double>(n - 1) : 0.0) * probs[q];
+    const double lo = std::floor(index), hi = std::ceil(index);
+    double qs = x[static_cast<std::size_t>(lo) - 1];
+    const double xh = x[static_cast<std::size_t>(hi) - 1];
+    if (index > lo && xh != qs) {
+      const double h = index - lo;
+      qs = (1 - h) * qs + h * xh;
+    }
+    out[q] = qs;
   }
 }
 
