@@ -260,6 +260,13 @@ check_band_curves <- function(setup, v, G, m) {
   }
 }
 
+# Estimates with their bands as text, "estimate [lower, upper]", each
+# number to `digits` significant digits.
+interval_text <- function(est, lower, upper, digits = 4) {
+  f <- function(v) format(signif(v, digits))
+  paste0(f(est), " [", f(lower), ", ", f(upper), "]")
+}
+
 # A band setting in words, for print methods.
 band_text <- function(b) {
   what <- switch(b$type,

@@ -235,6 +235,32 @@ print.mp_comparison <- function(x, ...) {
 }
 
 #' @rdname compare_profiles
+#' @returns `summary()`: the distances as a data frame of class
+#'   `summary_mp_comparison`, which prints each distance with its bootstrap
+#'   band as "distance \[lower, upper\]" when there are bands.
+#' @export
+summary.mp_comparison <- function(object, ...) {
+  structure(object$distances, class = c("summary_mp_comparison", "data.frame"), bands = object$bands)
+}
+
+#' @export
+print.summary_mp_comparison <- function(x, digits = 4, ...) {
+  b <- attr(x, "bands")
+  cli::cat_line("Root-mean-square distances between the centred PD, LD and AL profiles (largest first)",
+                if (!is.null(b)) paste0(", with ", format(100 * b$level), "% bootstrap percentile bands"), ":")
+  tab <- structure(x, class = "data.frame", bands = NULL)
+  for (d in distance_names) {
+    lo <- paste0(d, "_lower")
+    if (!is.null(tab[[lo]])) {
+      tab[[d]] <- interval_text(tab[[d]], tab[[lo]], tab[[paste0(d, "_upper")]], digits)
+      tab[[lo]] <- tab[[paste0(d, "_upper")]] <- NULL
+    }
+  }
+  print(tab, row.names = FALSE, digits = digits)
+  invisible(x)
+}
+
+#' @rdname compare_profiles
 #' @param row.names,optional Ignored.
 #' @export
 as.data.frame.mp_comparison <- function(x, row.names = NULL, optional = FALSE, ...) x$distances

@@ -321,17 +321,31 @@ summary.mp_profile <- function(object, ...) {
   }))
   out <- summary_effects(object, out)
   out$flat <- out$variable %in% flat_variables(object)
+  level <- attr(out, "level")
   out <- out[order(-out$importance, -out$yhat_range, na.last = TRUE), , drop = FALSE]
   rownames(out) <- NULL
   attr(out, "type") <- object$type
+  attr(out, "level") <- level
   class(out) <- c("summary_mp_profile", "data.frame")
   out
 }
 
 #' @export
 print.summary_mp_profile <- function(x, ...) {
-  cli::cat_line("Summary of ", profile_title(attr(x, "type")), " profiles (largest importance first):")
-  print(structure(x, class = "data.frame"), row.names = FALSE, digits = 4)
+  level <- attr(x, "level")
+  cli::cat_line("Summary of ", profile_title(attr(x, "type")), " profiles (largest importance first)",
+                if (!is.null(level)) paste0(", with ", format(100 * level), "% percentile bands of the statistics"),
+                ":")
+  tab <- structure(x, class = "data.frame", level = NULL, type = NULL)
+  # A statistic with its band as "estimate [lower, upper]".
+  for (s in c("importance", "aled", "naled")) {
+    lo <- paste0(s, "_lower")
+    if (!is.null(tab[[lo]])) {
+      tab[[s]] <- interval_text(tab[[s]], tab[[lo]], tab[[paste0(s, "_upper")]], 4)
+      tab[[lo]] <- tab[[paste0(s, "_upper")]] <- NULL
+    }
+  }
+  print(tab, row.names = FALSE, digits = 4)
   flat <- unique(x$variable[x$flat %in% TRUE])
   if (length(flat)) {
     cli::cat_line("Flat profiles (the predictions do not change with ", if (length(flat) > 1L) "them" else "it",

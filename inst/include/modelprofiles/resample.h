@@ -116,6 +116,23 @@ inline void resample_group_sums(const int* counts, std::size_t n_all, const int*
                                 const double* y, int p, std::size_t b0, std::size_t b1,
                                 double* sum, double* wsum) {
   const std::size_t Kp = static_cast<std::size_t>(K) * p;
+  if (K == 1 && p <= 2) {
+    // One group (the sums of means of curves): the sums in registers.
+    for (std::size_t b = b0; b < b1; ++b) {
+      const int* c = counts + b * n_all;
+      double s0 = 0.0, s1 = 0.0, ws = 0.0;
+      for (std::size_t i = 0; i < m; ++i) {
+        const double cw = c[idx[i]] * w[i];
+        if (p > 0) s0 += cw * y[i];
+        if (p > 1) s1 += cw * y[i + m];
+        ws += cw;
+      }
+      if (p > 0) sum[b * Kp] = s0;
+      if (p > 1) sum[b * Kp + 1] = s1;
+      wsum[b] = ws;
+    }
+    return;
+  }
   for (std::size_t b = b0; b < b1; ++b) {
     const int* c = counts + b * n_all;
     double* s = sum + b * Kp;
