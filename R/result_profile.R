@@ -213,7 +213,10 @@ profile_title <- function(type) {
 #'   grid, minimum, maximum and range of the profile, number of grid points
 #'   without support, and the fewest background rows near a grid point,
 #'   `min_rows`, from `_support_`), the importance of [effect_sizes()] and,
-#'   for AL profiles, its ALED and NALED, and `flat`: whether the
+#'   for AL profiles, its ALED and NALED (with their percentile bands,
+#'   `<statistic>_lower` and `_upper`, when the profile has bootstrap or
+#'   refit replicates; `print()` shows them as "estimate \[lower,
+#'   upper\]"), and `flat`: whether the
 #'   variable's profiles are flat for every label (the predictions do not
 #'   change with it, as for a column the model does not use; `print()`
 #'   names such variables too), ordered by importance, largest first;
