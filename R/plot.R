@@ -122,16 +122,14 @@
 #' al <- model_profile(fit, X, type = "accumulated", intervals = 8)
 #' plot(pd, ld, al)
 #'
-#' # ICE curves anchored at a typical car: their slopes differ (wt and hp
-#' # interact).
-#' plot(pd, geom = "profiles", center = c(wt = 3, hp = 150))
-#'
 #' # Categorical variables as bars.
 #' d <- transform(mtcars, cyl = factor(cyl))
 #' fit2 <- lm(mpg ~ cyl + wt, data = d)
 #' plot(model_profile(fit2, d[c("cyl", "wt")], variables = "cyl"), geom = "bars")
 #'
-#' # Also: plot(pd, geom = "derivatives"), plot(pd, ld, al, sort =
+#' # Also: ICE curves anchored at a typical car, whose slopes differ (wt
+#' # and hp interact), plot(pd, geom = "profiles", center = c(wt = 3, hp =
+#' # 150)); plot(pd, geom = "derivatives"), plot(pd, ld, al, sort =
 #' # "importance"), and DALEX results in the same chart, plot(pd,
 #' # DALEX::model_profile(explainer)) (see the vignettes).
 #' @name plot.mp_profile
