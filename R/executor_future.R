@@ -4,13 +4,16 @@
 # nbrOfFreeWorkers(), getGlobalsAndPackages()).
 #
 # A chunk's specifications are predicted as stacks of rows, one predict()
-# call each, exactly as in this process (R/executor.R); a future carries
-# consecutive stacks (of one or several chunks) to a worker: the model, the
+# call each in this process (R/executor.R); a future carries consecutive
+# stacks (of one or several chunks, of one or several requests: one
+# stream for the whole call), the first and last of them possibly pieces
+# of a stack cut where the future's rows end, to a worker: the model, the
 # predict function with the globals it refers to, the distinct background
 # rows the stacks need and the profiled columns' values. The worker stacks
 # and predicts them. Chunks are used in the order they were made, once all
-# their stacks are in, so that the numbers are those of the sequential
-# plan, whatever the plan and whichever future comes in first.
+# their stacks are in (a cut stack's pieces put together in order), so
+# that the numbers are those of the sequential plan, whatever the plan and
+# whichever future comes in first.
 #
 # Parallelism that never hurts: a call starts in this process, predicting
 # stack after stack and timing them, and turns to the workers only when
