@@ -5,7 +5,9 @@
 #             pkgdown site into docs/ without the network (first, on a fresh
 #             machine: make setup-site)
 # make site-check  the site, then screenshots of its pages in headless
-#             Chromium in docs-screenshots/ (tools/site-screenshots.sh)
+#             Chromium in docs-screenshots/ (tools/site-screenshots.sh); the
+#             search box must find pages and "On this page" list headings
+#             offline (their scripts are copied into docs/deps/)
 PKG := modelprofiles
 VERSION := $(shell sed -n 's/^Version: //p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz

@@ -49,6 +49,18 @@ cpp_draw_resamples <- function(n, B) {
     .Call(`_modelprofiles_cpp_draw_resamples`, n, B)
 }
 
+cpp_resample_group_sums <- function(counts, idx, grp, K, w, y, threads) {
+    .Call(`_modelprofiles_cpp_resample_group_sums`, counts, idx, grp, K, w, y, threads)
+}
+
+cpp_resample_product <- function(M, counts, idx, w, threads) {
+    .Call(`_modelprofiles_cpp_resample_product`, M, counts, idx, w, threads)
+}
+
+cpp_row_quantiles <- function(R, probs, threads) {
+    .Call(`_modelprofiles_cpp_row_quantiles`, R, probs, threads)
+}
+
 cpp_count_infinite <- function(x) {
     .Call(`_modelprofiles_cpp_count_infinite`, x)
 }

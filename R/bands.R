@@ -98,10 +98,9 @@ band_limits <- function(yhat, level, se = NULL, reps = NULL) {
   }
   R <- if (length(dim(reps)) == 2L && nrow(reps) == length(yhat)) reps else replicate_rows(reps)
   a <- (1 - level) / 2
-  lim <- apply(R, 1L, function(r) {
-    if (sum(!is.na(r)) < length(r) / 2) return(c(NA_real_, NA_real_))
-    stats::quantile(r, c(a, 1 - a), na.rm = TRUE, names = FALSE, type = 7)
-  })
+  # (= apply(R, 1, quantile, c(a, 1 - a), na.rm = TRUE, type = 7), NA where
+  # fewer than half are defined; in C++.)
+  lim <- row_quantiles(R, c(a, 1 - a))
   shape <- function(v) if (is.null(dim(yhat))) v else array(v, dim(yhat))
   list(lower = shape(lim[1L, ]), upper = shape(lim[2L, ]))
 }
@@ -141,20 +140,20 @@ curve_band_update <- function(setup, k, y, G, rows, pos, spec, row = NULL) {
     return(list(moments = place(matrix(v, 1L), k)))
   }
   if (type != "bootstrap") return(list())
-  counts <- resample_counts(setup, rows[pos])
+  idx <- rows[pos]
   if (inherits(y, "mp_affine")) {
     # Identity-link affine curves a + z slope: their resampled weighted sums
-    # are (sum c a) + z (sum c slope), without the G x rows table.
-    s <- crossprod(cbind(y$a * w, y$slope * w, w), counts)
-    num <- matrix(s[1L, ], G, ncol(s), byrow = TRUE) + outer(y$z, s[2L, ])
-    return(list(bnum = num, bden = s[3L, , drop = FALSE]))
+    # are (sum c w a) + z (sum c w slope), without the G x rows table.
+    s <- resample_sums(setup, idx, cbind(y$a, y$slope), w)
+    num <- matrix(s$sum[1L, ], G, ncol(s$sum), byrow = TRUE) + outer(y$z, s$sum[2L, ])
+    return(list(bnum = num, bden = s$wsum))
   }
   kw <- if (!is.null(kern)) kernel_weights(kern$z, kern$x[pos], kern$dmin, kern$bandwidth, setup$threads) * rep(w, each = G)
   num <- lapply(seq_len(C), function(c) {
     Y <- matrix(y[, c], G)
-    if (is.null(kw)) Y %*% (counts * w) else (kw * Y) %*% counts
+    if (is.null(kw)) resample_product(setup, Y, idx, w) else resample_product(setup, kw * Y, idx)
   })
-  den <- if (is.null(kw)) matrix(colSums(counts * w), 1L) else kw %*% counts
+  den <- if (is.null(kw)) resample_sums(setup, idx, NULL, w)$wsum else resample_product(setup, kw, idx)
   list(bnum = do.call(cbind, num), bden = den)
 }
 
@@ -206,12 +205,9 @@ group_bands <- function(setup, y, w, offsets, means, rows) {
     return(list(se = weighted_mean_se(d$sum, weighted_counts(rep(seq_along(sizes), sizes), w, length(sizes)), d$wsum)))
   }
   if (type != "bootstrap") return(list())
-  cw <- resample_counts(setup, rows) * w
-  g <- factor(rep(seq_along(sizes), sizes), levels = seq_along(sizes))
-  num <- rowsum(cw * y, g, reorder = TRUE)
-  den <- rowsum(cw, g, reorder = TRUE)
-  reps <- matrix(NA_real_, length(sizes), ncol(cw))
-  reps[as.integer(rownames(num)), ] <- num / den
+  s <- resample_sums(setup, rows, y, w, rep(seq_along(sizes), sizes), length(sizes))
+  reps <- s$sum / s$wsum
+  reps[sizes == 0L, ] <- NA_real_
   list(reps = reps)
 }
 
@@ -262,6 +258,13 @@ check_band_curves <- function(setup, v, G, m) {
       i = "Lower {.arg N} or {.arg grid_points}, or raise {.arg memory_budget}."
     ), call = setup$call)
   }
+}
+
+# Estimates with their bands as text, "estimate [lower, upper]", each
+# number to `digits` significant digits.
+interval_text <- function(est, lower, upper, digits = 4) {
+  f <- function(v) format(signif(v, digits))
+  paste0(f(est), " [", f(lower), ", ", f(upper), "]")
 }
 
 # A band setting in words, for print methods.

@@ -43,13 +43,12 @@ al_interval_bands <- function(setup, dy, k, w, K, s, rows, f_obs, observed, w_ob
     return(list(se = interval_al_se(A, dy, k, w, s, match(rows, observed), f_obs, w_obs)))
   }
   if (type != "bootstrap") return(list())
-  cr <- resample_counts(setup, rows)
-  co <- resample_counts(setup, observed)
-  reps <- vapply(seq_len(ncol(cr)), function(b) {
-    cw <- cr[, b] * w
-    sb <- interval_sums(matrix(dy), k, cw, K)
-    wo <- co[, b] * w_obs
-    accumulate_center(resample_means(sb, s), sb$wsum) + sum(wo * f_obs) / sum(wo)
+  # The resamples' interval sums and mean predictions, then the profile of each.
+  sr <- resample_sums(setup, rows, dy, w, k, K)
+  so <- resample_sums(setup, observed, f_obs, w_obs)
+  reps <- vapply(seq_len(ncol(sr$sum)), function(b) {
+    sb <- list(sum = sr$sum[, b], wsum = sr$wsum[, b])
+    accumulate_center(resample_means(sb, s), sb$wsum) + so$sum[1L, b] / so$wsum[1L, b]
   }, numeric(K + 1L))
   list(reps = reps)
 }
@@ -107,11 +106,14 @@ al_levels_bands <- function(setup, d, pos, pair, o, w, f, rows, K) {
     return(list(se = linear_profile_se(A, d, pos, pair, w, s$sum / s$wsum, s$wsum, f, shares)))
   }
   if (type != "bootstrap") return(list())
-  counts <- resample_counts(setup, rows)
-  reps <- vapply(seq_len(ncol(counts)), function(b) {
-    cw <- counts[, b] * w
-    sb <- interval_sums(matrix(d), pair, cw[pos], K - 1L)
-    profile(resample_means(sb, s), level_weights(cw)) + sum(cw * f) / sum(cw)
+  # The resamples' pair sums, level weights and mean predictions.
+  sp <- resample_sums(setup, rows[pos], d, w[pos], pair, K - 1L)
+  ok <- which(!is.na(o))
+  sl <- resample_sums(setup, rows[ok], NULL, w[ok], o[ok], K)
+  sf <- resample_sums(setup, rows, f, w)
+  reps <- vapply(seq_len(ncol(sp$sum)), function(b) {
+    sb <- list(sum = sp$sum[, b], wsum = sp$wsum[, b])
+    profile(resample_means(sb, s), sl$wsum[, b]) + sf$sum[1L, b] / sf$wsum[1L, b]
   }, numeric(K))
   list(reps = reps)
 }
@@ -141,7 +143,7 @@ al_kernel_bands <- function(setup, Y, kw, z, x, w, f, rows) {
   }
   if (type != "bootstrap") return(list())
   counts <- resample_counts(setup, rows)
-  R <- ((kl * dY) %*% counts) / (kl %*% counts)
+  R <- resample_product(setup, kl * dY, rows) / resample_product(setup, kl, rows)
   reps <- vapply(seq_len(ncol(counts)), function(b) {
     cw <- counts[, b] * w
     profile(R[, b], cw) + sum(cw * f) / sum(cw)
@@ -189,9 +191,10 @@ al_2d_bands <- function(setup, d, pos, cell, w, K1, K2, counts_of, centre, src, 
   }
   if (type != "bootstrap") return(list())
   counts <- resample_counts(setup, rows)
+  sc <- resample_sums(setup, rows[pos], d, w[pos], cell, K1 * K2)
   reps <- vapply(seq_len(ncol(counts)), function(r) {
     cw <- counts[, r] * w
-    sb <- interval_sums(matrix(d), cell, cw[pos], K1 * K2)
+    sb <- list(sum = sc$sum[, r], wsum = sc$wsum[, r])
     as.vector(surface(resample_means(sb, s), counts_of(cw)))
   }, numeric(length(surface(numeric(K1 * K2), b))))
   list(reps = reps)

@@ -107,20 +107,38 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
   setup <- new_setup(inputs, rows, class, engine, linear = TRUE)
   parts <- whole_part(setup)
   progress <- new_progress(3 * length(variables))
-  profiles <- lapply(settings, function(s) {
-    # The LD profiles warn of rows left out for a missing value; the AL
-    # profiles leave the same rows out.
-    run <- withCallingHandlers(
-      run_profiles(setup, inputs, s, variables, parts, progress),
-      modelprofiles_rows_left_out = function(w) if (s$type == "accumulated") invokeRestart("muffleWarning")
-    )
-    profile_result(setup, inputs, s, variables, parts, run, call)
+  # The requests of the three profiles run as one stream (under a plan,
+  # the workers go from one profile to the next without waiting).
+  preps <- lapply(settings, function(s) {
+    quiet_left_out(profile_requests(setup, inputs, s, variables, parts, progress), s)
+  })
+  makers <- unlist(lapply(names(settings), function(k) {
+    lapply(preps[[k]]$makers, function(m) {
+      force(m)
+      function() quiet_left_out(m(), settings[[k]])
+    })
+  }), recursive = FALSE)
+  res <- execute(setup, makers, progress)
+  ends <- cumsum(lengths(lapply(preps, `[[`, "makers")))
+  profiles <- lapply(stats::setNames(seq_along(settings), names(settings)), function(k) {
+    at <- seq_len(length(preps[[k]]$makers)) + if (k > 1L) ends[k - 1L] else 0L
+    run <- profile_run(preps[[k]], res[at], attr(res, "n_predictions")[at])
+    profile_result(setup, inputs, settings[[k]], variables, parts, run, call)
   })
   distances <- profile_distances(profiles, variables, setup)
   structure(list(distances = distances$table, profiles = profiles, label = setup$label,
                  bands = if (band_type(setup) != "none") setup$bands,
                  replicates = distances$replicates, call = call),
             class = "mp_comparison")
+}
+
+# The LD profiles warn of rows left out for a missing value; the AL
+# profiles (settings `s`) leave the same rows out, silently.
+quiet_left_out <- function(expr, s) {
+  withCallingHandlers(
+    expr,
+    modelprofiles_rows_left_out = function(w) if (s$type == "accumulated") invokeRestart("muffleWarning")
+  )
 }
 
 # The three distances of a comparison, in order: the profiles of each.
@@ -231,6 +249,32 @@ print.mp_comparison <- function(x, ...) {
                   x$bands$B, " resamples of the background rows (<distance>_lower, _upper; $replicates)")
   }
   print(x$distances, row.names = FALSE, digits = 4)
+  invisible(x)
+}
+
+#' @rdname compare_profiles
+#' @returns `summary()`: the distances as a data frame of class
+#'   `summary_mp_comparison`, which prints each distance with its bootstrap
+#'   band as "distance \[lower, upper\]" when there are bands.
+#' @export
+summary.mp_comparison <- function(object, ...) {
+  structure(object$distances, class = c("summary_mp_comparison", "data.frame"), bands = object$bands)
+}
+
+#' @export
+print.summary_mp_comparison <- function(x, digits = 4, ...) {
+  b <- attr(x, "bands")
+  cli::cat_line("Root-mean-square distances between the centred PD, LD and AL profiles (largest first)",
+                if (!is.null(b)) paste0(", with ", format(100 * b$level), "% bootstrap percentile bands"), ":")
+  tab <- structure(x, class = "data.frame", bands = NULL)
+  for (d in distance_names) {
+    lo <- paste0(d, "_lower")
+    if (!is.null(tab[[lo]])) {
+      tab[[d]] <- interval_text(tab[[d]], tab[[lo]], tab[[paste0(d, "_upper")]], digits)
+      tab[[lo]] <- tab[[paste0(d, "_upper")]] <- NULL
+    }
+  }
+  print(tab, row.names = FALSE, digits = digits)
   invisible(x)
 }
 

@@ -69,6 +69,42 @@ interval_sum_table <- function(y, k, w, K) {
   cbind(matrix(out, K), interval_sums(y, k, w, K, 1L)$wsum)
 }
 
+# Sums over the bootstrap's resamples (setup$resamples, n x B counts) of
+# the values y (a vector, or a matrix with a column per value) of entries
+# of background rows idx (positions among setup's rows), with weights w
+# times the rows' counts, per group grp (1..K; NULL for one group):
+# list(sum ((K p) x B: group fastest, then value), wsum (K x B)). Each
+# resample's sums follow the entries in order, for any number of threads.
+resample_sums <- function(setup, idx, y, w, grp = NULL, K = 1L) {
+  y <- if (is.null(y)) matrix(0, length(idx), 0L) else as.matrix(y)
+  if (!is.double(y)) storage.mode(y) <- "double"
+  cpp_resample_group_sums(resample_matrix(setup), as.integer(idx),
+                          if (is.null(grp)) integer() else as.integer(grp), as.integer(K),
+                          as.double(w), y, setup$threads)
+}
+
+# M %*% (setup$resamples[idx, ] (* w)): the resampled weighted sums of the
+# columns of M (a column per entry), G x B; the product by Armadillo.
+resample_product <- function(setup, M, idx, w = NULL) {
+  if (!is.double(M)) storage.mode(M) <- "double"
+  cpp_resample_product(M, resample_matrix(setup), as.integer(idx),
+                       if (!is.null(w)) as.double(w), setup$threads)
+}
+
+# R's quantile(r, probs, na.rm = TRUE, type = 7) of each row r of the
+# replicate matrix R, NA where fewer than half of its values are defined:
+# probs x rows.
+row_quantiles <- function(R, probs, threads = 1L) {
+  if (!is.double(R)) storage.mode(R) <- "double"
+  cpp_row_quantiles(R, as.double(probs), as.integer(threads))
+}
+
+resample_matrix <- function(setup) {
+  r <- setup$resamples
+  if (!is.integer(r)) storage.mode(r) <- "integer"
+  r
+}
+
 # Accumulated interval effects, centred with the interval counts: K + 1
 # values at the edges.
 accumulate_center <- function(delta, count) cpp_accumulate_center(delta, count)

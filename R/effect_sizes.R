@@ -375,17 +375,19 @@ effects_table <- function(x, digits) {
 }
 
 # The summary table `out` of summary.mp_profile() with the importance (and
-# for AL, ALED and NALED) of each variable and label.
+# for AL, ALED and NALED) of each variable and label, and their percentile
+# bands (<statistic>_lower, _upper) when the profile has bootstrap or
+# refit replicates.
 summary_effects <- function(object, out) {
   eff <- withCallingHandlers(
-    effect_sizes(object, bands = FALSE),
+    effect_sizes(object, bands = TRUE),
     modelprofiles_no_interval_counts = function(w) tryInvokeRestart("muffleWarning")
   )
   m <- match(paste(out$variable, out$label, sep = "\r"), paste(eff$variable, eff$label, sep = "\r"))
-  out$importance <- eff$importance[m]
-  if (identical(object$type, "accumulated")) {
-    out$aled <- eff$aled[m]
-    out$naled <- eff$naled[m]
+  stats <- c("importance", if (identical(object$type, "accumulated")) c("aled", "naled"))
+  for (s in stats) {
+    for (f in paste0(s, c("", "_lower", "_upper"))) if (!is.null(eff[[f]])) out[[f]] <- eff[[f]][m]
   }
+  attr(out, "level") <- attr(eff, "level")
   out
 }

@@ -46,10 +46,23 @@ group_parts <- function(setup, values, bins, min_size, title) {
 }
 
 # Groupings as a named list of vectors (hidden_interactions()): column
-# names of data, or a named list (or data frame) of vectors.
-resolve_groupings <- function(groups, data, call) {
+# names of data, a named list (or data frame) of vectors, or one vector with
+# a value per row of data (titled `title`, the user's expression), which is
+# not read as column names.
+resolve_groupings <- function(groups, data, call, title = "group") {
+  if (is.atomic(groups) && !is.null(groups) && length(groups) == nrow(data) && nrow(data) > 1L &&
+      !(is.character(groups) && all(groups %in% names(data)))) {
+    return(stats::setNames(list(groups), title))
+  }
   if (is.character(groups)) {
     unknown <- setdiff(groups, names(data))
+    if (length(unknown) && anyDuplicated(groups)) {
+      # Repeated values: group values of the wrong length, not column names.
+      cli::cli_abort(c(
+        "{.arg groups} must be column names, or a vector with one value per row of {.arg data} ({nrow(data)}).",
+        x = "It has {length(groups)} value{?s}, with repeats; {.val {unknown}} {?is not a column/are not columns}."
+      ), call = call)
+    }
     if (length(unknown)) {
       cli::cli_abort("{.arg groups} names column{?s} not in the data: {.val {unknown}}.", call = call)
     }
@@ -59,7 +72,7 @@ resolve_groupings <- function(groups, data, call) {
   if (!is.list(groups) || is.null(names(groups)) || any(!nzchar(names(groups))) ||
       any(lengths(groups) != nrow(data))) {
     cli::cli_abort(
-      "{.arg groups} must be column names, or a named list of vectors with one value per row of {.arg data} ({nrow(data)}).",
+      "{.arg groups} must be column names, a vector with one value per row of {.arg data} ({nrow(data)}), or a named list of such vectors.",
       call = call
     )
   }

@@ -4,13 +4,16 @@
 # nbrOfFreeWorkers(), getGlobalsAndPackages()).
 #
 # A chunk's specifications are predicted as stacks of rows, one predict()
-# call each, exactly as in this process (R/executor.R); a future carries
-# consecutive stacks (of one or several chunks) to a worker: the model, the
+# call each in this process (R/executor.R); a future carries consecutive
+# stacks (of one or several chunks, of one or several requests: one
+# stream for the whole call), the first and last of them possibly pieces
+# of a stack cut where the future's rows end, to a worker: the model, the
 # predict function with the globals it refers to, the distinct background
 # rows the stacks need and the profiled columns' values. The worker stacks
 # and predicts them. Chunks are used in the order they were made, once all
-# their stacks are in, so that the numbers are those of the sequential
-# plan, whatever the plan and whichever future comes in first.
+# their stacks are in (a cut stack's pieces put together in order), so
+# that the numbers are those of the sequential plan, whatever the plan and
+# whichever future comes in first.
 #
 # Parallelism that never hurts: a call starts in this process, predicting
 # stack after stack and timing them, and turns to the workers only when
@@ -56,8 +59,17 @@ future_slow_trip <- 0.25
 
 # Before a call's first stack is timed here, chunks are made until this
 # many stacks per worker are queued (or the requests under way have no
-# more), and the smallest is timed: the workers wait for it.
+# more), and the head of the smallest is timed: the workers wait for it.
 probe_pool <- 4L
+
+# The rows of that head: this share of the call's rows (so that the
+# workers wait for 1/32 of the call at most, while a stack of tens of
+# rows costs one more predict() call at most).
+probe_divisor <- 32
+
+# A stack is cut into pieces for the futures only where each keeps this
+# many rows (a predict() call has its own cost).
+future_min_piece <- 256
 
 # Futures in flight at most (a scheduler's plan has unboundedly many
 # workers).
@@ -132,6 +144,9 @@ stream_new <- function(setup, n, progress) {
 # next one while they predict, or wait for one to come in; without them,
 # predict the next stack here, or make the next chunk.
 next_action <- function(st) {
+  # (A worker waits for nothing that this process does: a batch made
+  # ahead goes out first.)
+  if (st$parallel && !is.null(st$ahead) && length(st$pending) < st$W && free_workers() >= 1) return("send")
   if (length(st$active) && st$active[[1L]]$used == st$active[[1L]]$req$K) return("finish")
   if (length(st$order) && st$chunks[[st$order[1L]]]$left == 0L) return("use")
   if (!st$parallel) {
@@ -241,28 +256,31 @@ new_chunk <- function(setup, a, k) {
   amount <- req$weight / req$K / length(rows)
   ch$combine <- plan$combine
   ch$ys <- vector("list", length(rows))
+  ch$got <- numeric(length(rows))
   ch$left <- length(rows)
   ch$n <- n + sum(rows)
-  ch$units <- Map(function(s, i, r) list(s = i, spec = s, rows = r, amount = amount),
+  ch$units <- Map(function(s, i, r) list(s = i, spec = s, rows = r, from = 0, total = r, amount = amount),
                   plan$stacks, seq_along(rows), rows)
   ch
 }
 
-# The first stack in the queue (the smallest, when none was timed yet),
-# predicted here (timed), unless the rest of the call is worth the
-# workers.
+# The first stack in the queue predicted here (timed), unless the rest of
+# the call is worth the workers. Before any was timed, under a plan of
+# several workers: the head of the smallest stack, probe_rows() of it (the
+# workers wait for it).
 predict_here <- function(st) {
   st <- turn_parallel(st)
   if (st$parallel) return(st)
   i <- if (st$busy_rows > 0) 1L else which.min(unit_rows(st$queue))
-  u <- st$queue[[i]]
-  st$queue <- st$queue[-i]
+  cut <- split_unit(st$queue[[i]], probe_rows(st, st$queue[[i]]))
+  u <- cut$head
+  if (is.null(cut$rest)) st$queue <- st$queue[-i] else st$queue[[i]] <- cut$rest
   st$queued_rows <- st$queued_rows - u$rows
   t0 <- proc.time()[[3L]]
-  y <- predict_frame(st$setup, stack_job(st$setup$data, u$spec, st$setup$threads))
+  y <- predict_frame(st$setup, stack_job(st$setup$data, piece_spec(u), st$setup$threads))
   st$busy <- st$busy + (proc.time()[[3L]] - t0)
   st$busy_rows <- st$busy_rows + u$rows
-  st <- place_stack(st, u, y)
+  st <- place_piece(st, u, y)
   tick(st$progress, u$amount)
   # As the sequential executor: the garbage of the predict function's
   # chunks is collected once per gc_rows rows.
@@ -296,27 +314,18 @@ turn_parallel <- function(st) {
 
 # The workers that `left` rows keep busy: as many as get work of
 # future_turn_trips round trips each (all of them when the round trip is
-# taken as free, or before a row was timed), at most one per stack left (a
-# stack is one predict() call, never cut), and as many as the rows of the
-# requests that may be under way at once (st$limit, at the rows per
-# request so far) keep busy so: small requests make small futures.
+# taken as free, or before a row was timed). (Stacks are cut into pieces of
+# any size, so the futures can carry that work, whatever the stacks.)
 useful_workers <- function(st, left) {
   trip <- future_overhead(st)
   if (trip <= 0 || st$busy_rows <= 0 || st$busy <= 0) return(st$W)
   rate <- st$busy / st$busy_rows
-  enough <- future_turn_trips * trip
-  stacks <- st$W
-  at_once <- Inf
-  if (st$made_units) {
-    stacks <- left / (st$made_rows / st$made_units)
-    at_once <- st$made_rows / st$n_chunks * st$sum_K / st$started * st$limit
-  }
-  as.integer(max(1, min(st$W, floor(rate * left / enough), round(stacks), floor(rate * at_once / enough))))
+  as.integer(max(1, min(st$W, floor(rate * left / (future_turn_trips * trip)))))
 }
 
 # The next batch for a worker (`ahead`): chunks are made until the queue
 # holds a future's rows (future_rows()), then the stacks of a future taken
-# from it, their rows gathered.
+# from it (the last one cut to size), their rows gathered.
 prepare_batch <- function(st, start) {
   st <- with_overhead(st)
   repeat {
@@ -333,37 +342,48 @@ prepare_batch <- function(st, start) {
     size[["target"]] <- min(size[["target"]], share)
   }
   take <- take_units(st$queue, size, st$setup$per_future %||% 1L)
-  units <- st$queue[seq_len(take)]
-  st$queue <- st$queue[-seq_len(take)]
+  units <- st$queue[seq_len(take[["whole"]])]
+  if (take[["whole"]] > 0L) st$queue <- st$queue[-seq_len(take[["whole"]])]
+  if (take[["cut"]] > 0) {
+    cut <- split_unit(st$queue[[1L]], take[["cut"]])
+    units <- c(units, list(cut$head))
+    st$queue[[1L]] <- cut$rest
+  }
   st$queued_rows <- st$queued_rows - sum(unit_rows(units))
-  job <- job_rows(st$setup, lapply(units, `[[`, "spec"))
-  st$ahead <- list(units = lapply(units, `[`, c("chunk", "s", "rows")), part = job$part,
+  job <- job_rows(st$setup, lapply(units, piece_spec))
+  st$ahead <- list(units = lapply(units, `[`, c("chunk", "s", "rows", "from", "total")), part = job$part,
                    jobs = job$jobs, amounts = vapply(units, `[[`, numeric(1), "amount"))
   st
 }
 
-# How many stacks from the head of the queue make a future of about
-# size[["target"]] rows (the stacks are not cut): at least one; from at
-# most `per_future` chunks (the setup's) once they hold size[["least"]]
-# rows, which keep the round trip's share down; from at most
-# max_chunks_per_future chunks.
+# The stacks from the head of the queue that make a future of about
+# size[["target"]] rows: c(whole, the number taken whole, cut, the rows
+# cut from the next one, 0 for none). A stack is cut when both its pieces
+# keep future_min_piece rows; else taken whole unless it would overshoot
+# the target by as much as the future falls short of it, or more. At least
+# one stack or piece; from at most `per_future` chunks (the setup's) once
+# they hold size[["least"]] rows, which keep the round trip's share down;
+# from at most max_chunks_per_future chunks.
 take_units <- function(queue, size, per_future) {
   rows <- 0
   chunks <- character()
   take <- 0L
   for (u in queue) {
-    # (The next stack would overshoot the target by as much as the future
-    # falls short of it, or more.)
-    if (take > 0L && rows + u$rows / 2 >= size[["target"]]) break
     if (!u$chunk %in% chunks) {
       if (length(chunks) >= max_chunks_per_future) break
       if (take > 0L && length(chunks) >= per_future && rows >= size[["least"]]) break
       chunks <- c(chunks, u$chunk)
     }
+    need <- ceiling(size[["target"]] - rows)
+    if (need >= future_min_piece && u$rows - need >= future_min_piece) {
+      return(c(whole = take, cut = need))
+    }
+    if (take > 0L && rows + u$rows / 2 >= size[["target"]]) break
     take <- take + 1L
     rows <- rows + u$rows
+    if (rows >= size[["target"]]) break
   }
-  take
+  c(whole = take, cut = 0)
 }
 
 # The batch made ahead, as a future on a free worker. The worker finds
@@ -373,6 +393,8 @@ take_units <- function(queue, size, per_future) {
 send_batch <- function(st) {
   st <- with_shipped(st)
   b <- st$ahead
+  # (The round trip counts from here: future() sends the globals.)
+  sent <- proc.time()[[3L]]
   expr <- quote(get("predict_on_worker", envir = asNamespace("modelprofiles"))(
     model, predict_function, part, jobs, amounts, progress
   ))
@@ -383,7 +405,6 @@ send_batch <- function(st) {
   )
   st$n_sent <- st$n_sent + 1L
   # When it may be done, at the seconds per row so far (80% of them).
-  sent <- proc.time()[[3L]]
   expected <- if (st$busy_rows > 0) 0.8 * st$busy / st$busy_rows * sum(unit_rows(b$units)) else 0
   st$pending[[length(st$pending) + 1L]] <- list(future = f, units = b$units, seq = st$n_sent,
                                                 sent = sent, due = sent + expected)
@@ -402,7 +423,7 @@ collect_batch <- function(st, i) {
   st$busy <- st$busy + res$seconds
   st$busy_rows <- st$busy_rows + sum(rows)
   for (j in seq_along(p$units)) {
-    st <- place_stack(st, p$units[[j]], check_chunk(st$setup, res$ys[[j]], rows[j]))
+    st <- place_piece(st, p$units[[j]], check_chunk(st$setup, res$ys[[j]], rows[j]))
   }
   st$collected <- c(st$collected, p$seq)
   st
@@ -416,10 +437,75 @@ stall <- function(st) {
 
 # ---- Helpers ------------------------------------------------------------------------
 
-place_stack <- function(st, u, y) {
-  st$chunks[[u$chunk]]$ys[[u$s]] <- y
-  st$chunks[[u$chunk]]$left <- st$chunks[[u$chunk]]$left - 1L
+# A piece of a stack predicted (`y`, its rows' predictions): once all of
+# the stack's pieces are in, they are its predictions, in order, as
+# predict() gives them for the whole stack.
+place_piece <- function(st, u, y) {
+  ch <- st$chunks[[u$chunk]]
+  s <- u$s
+  if (u$rows == u$total) {
+    ch$ys[[s]] <- y
+  } else {
+    ch$ys[[s]] <- c(ch$ys[[s]], list(list(from = u$from, y = y)))
+    ch$got[s] <- ch$got[s] + u$rows
+    if (ch$got[s] < u$total) {
+      st$chunks[[u$chunk]] <- ch
+      return(st)
+    }
+    ch$ys[[s]] <- join_pieces(ch$ys[[s]], u$total)
+  }
+  ch$left <- ch$left - 1L
+  st$chunks[[u$chunk]] <- ch
   st
+}
+
+join_pieces <- function(pieces, total) {
+  first <- pieces[[1L]]$y
+  y <- matrix(0, total, ncol(first), dimnames = list(NULL, colnames(first)))
+  for (p in pieces) y[p$from + seq_len(nrow(p$y)), ] <- p$y
+  y
+}
+
+# Unit `u` (a stack or a piece of one) cut after its first `k` rows: list(head,
+# rest), rest NULL when k covers it. Progress is shared in proportion.
+split_unit <- function(u, k) {
+  if (k >= u$rows) return(list(head = u, rest = NULL))
+  head <- u
+  head$rows <- k
+  head$amount <- u$amount * k / u$rows
+  rest <- u
+  rest$from <- u$from + k
+  rest$rows <- u$rows - k
+  rest$amount <- u$amount - head$amount
+  list(head = head, rest = rest)
+}
+
+# The stack specification of a unit: the stack's, or of its piece, rows
+# from + 1 to from + rows.
+piece_spec <- function(u) {
+  if (u$rows == u$total) return(u$spec)
+  i <- u$from + seq_len(u$rows)
+  rows <- u$spec$rows
+  rows <- if (is.null(rows)) as.integer(i) else slice_values(rows, i)
+  stack_spec(rows, u$spec$cols, lapply(u$spec$values, slice_values, i = i))
+}
+
+# Elements `i` of a vector or a pattern (a pattern of one value stays one).
+slice_values <- function(p, i) {
+  if (!is_pattern(p)) return(p[i])
+  base <- if (is.null(p$index)) p$x else p$x[p$index]
+  if (length(base) == 1L) return(pattern(base, times = length(i)))
+  base[((i - 1) %% (length(base) * p$each)) %/% p$each + 1]
+}
+
+# Rows of the first stack predicted here before any was timed: under a
+# plan of several workers, 1/probe_divisor of the rows of the call (as far
+# as they are known), while the workers wait; the whole stack when that
+# leaves less than as much again of it (or no workers).
+probe_rows <- function(st, u) {
+  if (st$busy_rows > 0 || st$W <= 1L) return(u$rows)
+  k <- max(1, ceiling(rows_left(st) / probe_divisor))
+  if (u$rows < 2 * k) u$rows else k
 }
 
 unit_rows <- function(units) vapply(units, `[[`, numeric(1), "rows")

@@ -71,6 +71,41 @@ print.mp_h_statistic <- function(x, n = 10, ...) {
 }
 
 #' @rdname mp_h_statistic-methods
+#' @returns `summary()`: a list of class `summary_mp_h_statistic` (the
+#'   tables `total`, `overall` and `pairwise`), which prints each
+#'   statistic with its bootstrap band as "H^2 \[lower, upper\]" when
+#'   there are bands.
+#' @export
+summary.mp_h_statistic <- function(object, ...) {
+  structure(list(total = as.data.frame(object, what = "total"), overall = object$overall,
+                 pairwise = object$pairwise, bands = object$bands, label = object$label),
+            class = "summary_mp_h_statistic")
+}
+
+#' @export
+print.summary_mp_h_statistic <- function(x, n = 10, digits = 4, ...) {
+  b <- x$bands
+  cli::cat_line("Friedman's H^2 for ", encodeString(x$label, quote = "\""),
+                if (!is.null(b)) paste0(", with ", format(100 * b$level), "% bootstrap percentile bands"), ":")
+  show <- function(d) {
+    if (!is.null(d$h2_lower)) {
+      d$h2 <- interval_text(d$h2, d$h2_lower, d$h2_upper, digits)
+      d$h2_lower <- d$h2_upper <- NULL
+    }
+    print(utils::head(d, n), row.names = FALSE, digits = digits)
+  }
+  cli::cat_line("Share of the prediction variance from interactions (total):")
+  show(x$total)
+  cli::cat_line("Overall:")
+  show(x$overall)
+  if (nrow(x$pairwise)) {
+    cli::cat_line("Pairwise:")
+    show(x$pairwise)
+  }
+  invisible(x)
+}
+
+#' @rdname mp_h_statistic-methods
 #' @export
 as.data.frame.mp_h_statistic <- function(x, row.names = NULL, optional = FALSE, ...,
                                          what = c("overall", "pairwise", "total")) {

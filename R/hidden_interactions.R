@@ -78,9 +78,9 @@
 #' *Scandinavian Journal of Statistics*, 6(2), 65--70.
 #'
 #' @inheritParams model_profile
-#' @param groups The groupings of the rows: names of columns of `data`, or
-#'   a named list (or data frame) of vectors with one value per row of
-#'   `data`.
+#' @param groups The groupings of the rows: names of columns of `data`, a
+#'   vector with one value per row of `data` (named after the expression
+#'   given, e.g. `d$g`), or a named list (or data frame) of such vectors.
 #' @param rule `"intervals"` (slopes distinguishable from 0, with Holm's
 #'   adjustment) or `"thresholds"` (the published lesson's fixed
 #'   thresholds): see the section on rules.
@@ -185,12 +185,12 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
     ))
   }
   inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
-  groupings <- resolve_groupings(groups, inputs$data, env)
+  groupings <- resolve_groupings(groups, inputs$data, env, title = deparse1(call$groups))
   N <- check_N(N, env)
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
   group_bins <- check_whole(group_bins, "group_bins", 2, env)
   min_group_size <- check_whole(min_group_size, "min_group_size", 1, env)
-  variables <- profile_variables(inputs, variables, "partial", if (is.character(groups)) groups,
+  variables <- profile_variables(inputs, variables, "partial", if (is.character(groups) && all(groups %in% names(inputs$data))) groups,
                                  names(variable_splits), env)
   s <- profile_settings("partial", grid_points = grid_points, splits_type = variable_splits_type,
                         splits = check_splits(variable_splits, inputs$data, variables, env))

@@ -122,16 +122,14 @@
 #' al <- model_profile(fit, X, type = "accumulated", intervals = 8)
 #' plot(pd, ld, al)
 #'
-#' # ICE curves anchored at a typical car: their slopes differ (wt and hp
-#' # interact).
-#' plot(pd, geom = "profiles", center = c(wt = 3, hp = 150))
-#'
 #' # Categorical variables as bars.
 #' d <- transform(mtcars, cyl = factor(cyl))
 #' fit2 <- lm(mpg ~ cyl + wt, data = d)
 #' plot(model_profile(fit2, d[c("cyl", "wt")], variables = "cyl"), geom = "bars")
 #'
-#' # Also: plot(pd, geom = "derivatives"), plot(pd, ld, al, sort =
+#' # Also: ICE curves anchored at a typical car, whose slopes differ (wt
+#' # and hp interact), plot(pd, geom = "profiles", center = c(wt = 3, hp =
+#' # 150)); plot(pd, geom = "derivatives"), plot(pd, ld, al, sort =
 #' # "importance"), and DALEX results in the same chart, plot(pd,
 #' # DALEX::model_profile(explainer)) (see the vignettes).
 #' @name plot.mp_profile
@@ -249,6 +247,13 @@ bar_plot <- function(d) {
   p
 }
 
+# The caption: where centred curves are anchored, and why profiles are
+# drawn without curves (NULL when neither).
+chart_caption <- function(d) {
+  lines <- c(center_caption(d$center), d$note)
+  if (length(lines)) paste(lines, collapse = "\n")
+}
+
 # Panels, labels, legend and theme of a plot of profiles.
 finish_plot <- function(p, d, objs, center, scales, ncol, title, subtitle) {
   entries <- d$entries
@@ -256,7 +261,7 @@ finish_plot <- function(p, d, objs, center, scales, ncol, title, subtitle) {
   p + ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = scales, ncol = ncol) +
     ggplot2::labs(x = NULL, y = y_label(d$types, d$center), colour = legend_title(objs, d$labels, d$channels),
                   fill = legend_title(objs, d$labels, d$channels), linetype = "class", shape = "class",
-                  title = title, subtitle = subtitle %||% d$subtitle, caption = center_caption(d$center)) +
+                  title = title, subtitle = subtitle %||% d$subtitle, caption = chart_caption(d)) +
     ggplot2::guides(colour = legend_guide(entries), fill = legend_guide(entries),
                     linetype = ggplot2::guide_legend(title.position = "top", order = 2),
                     shape = ggplot2::guide_legend(title.position = "top", order = 2)) +

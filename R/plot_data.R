@@ -56,6 +56,7 @@ profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, ba
        rug = if (rug && numeric_x) order_vars(rug_data(objs, vars, x_kind), vars),
        numeric_x = numeric_x, x_kind = as.character(x_kind), entries = entries, labels = labels, center = center,
        subtitle = attr(labels, "subtitle"),
+       note = if (geom %in% c("profiles", "points")) no_curves_note(objs),
        types = unique(vapply(objs, function(o) o$type, character(1))))
 }
 
@@ -152,11 +153,11 @@ profile_labels <- function(objs, call = rlang::caller_env()) {
   if (any(by_method) && anyDuplicated(paste(key, methods)[by_method]) == 0L) {
     types[by_method] <- paste0(types[by_method], ", ", methods[by_method])
   }
+  warn_mixed_classes(models, objs, call)
   notes <- lapply(objs, class_note)
   cls <- vapply(notes, function(n) if (is.null(n)) NA_character_ else n$entry, character(1))
   subtitle <- NULL
   if (length(unique(cls[!is.na(cls)])) > 1L) {
-    warn_mixed_classes(models, notes, call)
     labels[!is.na(cls)] <- paste0(labels[!is.na(cls)], ", ", cls[!is.na(cls)])
   } else if (any(!is.na(cls))) {
     subtitle <- notes[[which(!is.na(cls))[1L]]]$subtitle
@@ -192,13 +193,19 @@ class_note <- function(o) {
 
 # A model drawn for different classes (its results' labels are equal) is
 # a warning: the curves of one class are not comparable with another's.
-warn_mixed_classes <- function(models, notes, call) {
-  cls <- vapply(notes, function(n) if (is.null(n)) NA_character_ else n$class, character(1))
+# Results of one class each, whether their legend entries name the class
+# (a multiclass model's `class =`) or the subtitle does; a result of all
+# classes of a multiclass model is one chart of its classes, not a mix.
+warn_mixed_classes <- function(models, objs, call) {
+  cls <- vapply(objs, function(o) {
+    k <- o$class
+    if (identical(o$task, "classification") && length(k) == 1L && !is.na(k)) as.character(k) else NA_character_
+  }, character(1))
   for (m in unique(models)) {
     k <- unique(cls[models == m & !is.na(cls)])
     if (length(k) > 1L) {
       cli::cli_warn(c(
-        "The chart mixes classes of one model: {.val {m}} is drawn for class{?es} {.val {k}}.",
+        "The chart mixes classes of one model: {.val {m}} is drawn for {cli::qty(length(k))}class{?es} {.val {k}}.",
         i = "Each profile is the probability of its class; give {.fn model_profile} the same {.arg class} to compare them."
       ), call = call)
     }
@@ -484,6 +491,25 @@ inform_no_curves <- function(objs, labels) {
     "ICE curves are kept for partial dependence and the kernel methods (see {.arg keep_ice} of {.fn model_profile})."
   }
   cli::cli_inform(c(paste0(why, ": {.val {labels}} {?is/are} drawn without them."), i = how))
+}
+
+# The caption of a chart of curves where some profiles have none, so that
+# the chart itself says why only their profile is drawn (the message of
+# inform_no_curves() says how to get curves). DALEX's plot(geom =
+# "profiles") draws ceteris-paribus curves under every type of profile;
+# interval AL has no such curves, and drawing partial-dependence curves
+# under it would mix two estimators in one picture.
+no_curves_note <- function(objs) {
+  none <- !vapply(objs, function(o) !is.null(ice_of(o)), logical(1))
+  if (!any(none)) return(NULL)
+  interval_al <- vapply(objs[none], function(o) {
+    identical(o$method, "interval") && identical(o$type, "accumulated")
+  }, logical(1))
+  if (all(interval_al)) {
+    "No ICE curves: interval AL predicts each row only at the edges of its interval (method = \"kernel\" keeps curves)"
+  } else {
+    "No ICE curves were kept for some profiles: they are drawn alone"
+  }
 }
 
 # Subtract from each curve its value at the anchor (the band columns of

@@ -35,6 +35,15 @@ profile_engine <- function(setup, s) {
 # the background rows, NA where not made, or NULL), n_predictions).
 # `inputs` (setup_inputs()) gives the data that grids come from.
 run_profiles <- function(setup, inputs, s, variables, parts, progress = NULL) {
+  prep <- profile_requests(setup, inputs, s, variables, parts, progress)
+  res <- execute(prep$setup, prep$makers, progress)
+  profile_run(prep, res, attr(res, "n_predictions"))
+}
+
+# The requests of run_profiles() (`makers`, one per part and variable, part
+# by part), and what profile_run() makes their results into: so that the
+# requests of several profiles (compare_profiles()) run as one stream.
+profile_requests <- function(setup, inputs, s, variables, parts, progress = NULL) {
   js <- match(variables, names(setup$data))
   nm <- if (identical(s$splits_type, "splits")) splits_model(setup)
   grids <- profile_grids(inputs, s, variables, nm, setup)
@@ -61,14 +70,21 @@ run_profiles <- function(setup, inputs, s, variables, parts, progress = NULL) {
     profile_maker(setup, s, js[i], parts[[p]], grids[[i]], bandwidth[[variables[i]]], keep[p, i],
                   fitted$values, whole, unsupported)
   }, p, i)
-  res <- execute(setup, unname(makers), progress)
-  warn_no_support(unsupported, setup$call)
-  raw <- lapply(seq_along(parts), function(p) {
-    stats::setNames(res[(p - 1L) * length(variables) + seq_along(variables)], variables)
-  })
-  list(raw = raw, grids = grids, bandwidth = bandwidth, fitted = fitted$values,
-       n_predictions = sum(attr(res, "n_predictions")) + fitted$n,
+  list(setup = setup, makers = unname(makers), unsupported = unsupported, grids = grids,
+       bandwidth = bandwidth, fitted = fitted, variables = variables, parts = parts,
        steps = if (!is.null(nm) && s$type == "partial") split_steps(nm))
+}
+
+# run_profiles()'s result from the results `res` of profile_requests()'s
+# requests (`counts`: their predictions).
+profile_run <- function(prep, res, counts) {
+  warn_no_support(prep$unsupported, prep$setup$call)
+  nv <- length(prep$variables)
+  raw <- lapply(seq_along(prep$parts), function(p) {
+    stats::setNames(res[(p - 1L) * nv + seq_len(nv)], prep$variables)
+  })
+  list(raw = raw, grids = prep$grids, bandwidth = prep$bandwidth, fitted = prep$fitted$values,
+       n_predictions = sum(counts) + prep$fitted$n, steps = prep$steps)
 }
 
 # The grid of each variable (NULL for interval AL, whose edges come from

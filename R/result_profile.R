@@ -214,7 +214,10 @@ profile_title <- function(type) {
 #'   grid, minimum, maximum and range of the profile, number of grid points
 #'   without support, and the fewest background rows near a grid point,
 #'   `min_rows`, from `_support_`), the importance of [effect_sizes()] and,
-#'   for AL profiles, its ALED and NALED, and `flat`: whether the
+#'   for AL profiles, its ALED and NALED (with their percentile bands,
+#'   `<statistic>_lower` and `_upper`, when the profile has bootstrap or
+#'   refit replicates; `print()` shows them as "estimate \[lower,
+#'   upper\]"), and `flat`: whether the
 #'   variable's profiles are flat for every label (the predictions do not
 #'   change with it, as for a column the model does not use; `print()`
 #'   names such variables too), ordered by importance, largest first;
@@ -322,17 +325,31 @@ summary.mp_profile <- function(object, ...) {
   }))
   out <- summary_effects(object, out)
   out$flat <- out$variable %in% flat_variables(object)
+  level <- attr(out, "level")
   out <- out[order(-out$importance, -out$yhat_range, na.last = TRUE), , drop = FALSE]
   rownames(out) <- NULL
   attr(out, "type") <- object$type
+  attr(out, "level") <- level
   class(out) <- c("summary_mp_profile", "data.frame")
   out
 }
 
 #' @export
 print.summary_mp_profile <- function(x, ...) {
-  cli::cat_line("Summary of ", profile_title(attr(x, "type")), " profiles (largest importance first):")
-  print(structure(x, class = "data.frame"), row.names = FALSE, digits = 4)
+  level <- attr(x, "level")
+  cli::cat_line("Summary of ", profile_title(attr(x, "type")), " profiles (largest importance first)",
+                if (!is.null(level)) paste0(", with ", format(100 * level), "% percentile bands of the statistics"),
+                ":")
+  tab <- structure(x, class = "data.frame", level = NULL, type = NULL)
+  # A statistic with its band as "estimate [lower, upper]".
+  for (s in c("importance", "aled", "naled")) {
+    lo <- paste0(s, "_lower")
+    if (!is.null(tab[[lo]])) {
+      tab[[s]] <- interval_text(tab[[s]], tab[[lo]], tab[[paste0(s, "_upper")]], 4)
+      tab[[lo]] <- tab[[paste0(s, "_upper")]] <- NULL
+    }
+  }
+  print(tab, row.names = FALSE, digits = 4)
   flat <- unique(x$variable[x$flat %in% TRUE])
   if (length(flat)) {
     cli::cat_line("Flat profiles (the predictions do not change with ", if (length(flat) > 1L) "them" else "it",

@@ -1,21 +1,151 @@
-// Resampling for the bootstrap bands.
-#include <Rcpp.h>
+// The bootstrap bands' resamples and their products with per-row values
+// (resample.h); Armadillo for the dense products.
+#include <RcppArmadillo.h>
 #include <R_ext/Random.h>
+#include <modelprofiles/resample.h>
+#include "parallel.h"
 
 using namespace Rcpp;
 
 // B bootstrap resamples of n rows as counts (an n x B matrix: how often row
-// i is drawn in resample b), drawn from R's generator exactly as
+// i is drawn in resample b), drawn from R's random-number stream exactly as
 // tabulate(sample.int(n, n, replace = TRUE), n) draws them, resample after
-// resample (the same numbers for the same seed), without the n x B draws.
-// [[Rcpp::export]]
+// resample (the same numbers for the same seed, and the same stream
+// afterwards), without the n x B draws. With R's default generator
+// (Mersenne-Twister, rejection sampling) the draws are made by a copy of
+// it (mp::MersenneR) on the state of .Random.seed, which is written back;
+// with any other kind, through R_unif_index(). (Not exported with Rcpp's
+// RNG scope: its PutRNGstate() would write R's stale state over ours.)
+// [[Rcpp::export(rng = false)]]
 IntegerMatrix cpp_draw_resamples(int n, int B) {
   if (n < 0 || B < 0) stop("n and B must be non-negative");
   IntegerMatrix out(n, B);
-  const double dn = n;
-  for (int b = 0; b < B; ++b) {
-    int* col = out.begin() + static_cast<R_xlen_t>(b) * n;
-    for (int i = 0; i < n; ++i) ++col[static_cast<int>(R_unif_index(dn))];
+  // Seed the stream (from the clock, as R would, when there is none) and
+  // write it to .Random.seed.
+  GetRNGstate();
+  PutRNGstate();
+  SEXP sym = Rf_install(".Random.seed");
+  SEXP seeds = Rf_findVarInFrame(R_GlobalEnv, sym);
+  const bool fast = seeds != R_UnboundValue && TYPEOF(seeds) == INTSXP && XLENGTH(seeds) == 626 &&
+    INTEGER(seeds)[0] % 100 == 3 && INTEGER(seeds)[0] / 10000 == 1;
+  if (!fast) {
+    GetRNGstate();
+    const double dn = n;
+    for (int b = 0; b < B; ++b) {
+      int* col = out.begin() + static_cast<R_xlen_t>(b) * n;
+      for (int i = 0; i < n; ++i) ++col[static_cast<int>(R_unif_index(dn))];
+    }
+    PutRNGstate();
+    return out;
   }
+  mp::MersenneR g;
+  const int* s = INTEGER(seeds);
+  g.mti = s[1];
+  for (int i = 0; i < mp::MersenneR::N; ++i) g.mt[i] = static_cast<std::uint32_t>(s[i + 2]);
+  mp::draw_counts(g, n, 0, B, out.begin());
+  SEXP next = PROTECT(Rf_allocVector(INTSXP, 626));
+  int* t = INTEGER(next);
+  t[0] = s[0];
+  t[1] = g.mti;
+  for (int i = 0; i < mp::MersenneR::N; ++i) t[i + 2] = static_cast<int>(g.mt[i]);
+  Rf_defineVar(sym, next, R_GlobalEnv);
+  UNPROTECT(1);
+  return out;
+}
+
+// Resampled group sums (mp::resample_group_sums()): of the values y (m
+// entries x p) of background rows idx (1-based) in groups grp (1-based, K
+// groups; an empty vector: one group), weights w, with the counts of each
+// of the B resamples (n x B): list(sum = (K p) x B, wsum = K x B).
+// [[Rcpp::export(rng = false)]]
+List cpp_resample_group_sums(IntegerMatrix counts, IntegerVector idx, IntegerVector grp, int K,
+                             NumericVector w, NumericMatrix y, int threads) {
+  const std::size_t m = idx.size(), n_all = counts.nrow(), B = counts.ncol();
+  const int p = y.ncol();
+  if (static_cast<std::size_t>(w.size()) != m || static_cast<std::size_t>(y.nrow()) != m ||
+      (grp.size() && static_cast<std::size_t>(grp.size()) != m) || K < 1) {
+    stop("lengths differ");
+  }
+  std::vector<int> ix(m), gx(grp.size());
+  for (std::size_t i = 0; i < m; ++i) {
+    if (idx[i] < 1 || static_cast<std::size_t>(idx[i]) > n_all) stop("row index out of range");
+    ix[i] = idx[i] - 1;
+    if (grp.size()) {
+      if (grp[i] < 1 || grp[i] > K) stop("group index out of range");
+      gx[i] = grp[i] - 1;
+    }
+  }
+  NumericMatrix sum(K * p, B), wsum(K, B);
+  const int* cp = counts.begin();
+  const int* gp = grp.size() ? gx.data() : nullptr;
+  const double* wp = w.begin();
+  const double* yp = y.begin();
+  double* sp = sum.begin();
+  double* wsp = wsum.begin();
+  glue::parallel_for(B, 1, threads, [&](std::size_t b0, std::size_t b1) {
+    mp::resample_group_sums(cp, n_all, ix.data(), gp, m, K, wp, yp, p, b0, b1, sp, wsp);
+  });
+  return List::create(_["sum"] = sum, _["wsum"] = wsum);
+}
+
+// M %*% (counts[idx, ] (* w)): the resampled weighted sums of the columns
+// of M (G x m, a column per entry of background rows idx, 1-based), a
+// G x B matrix. The gathered counts are made in parallel (each cell by one
+// thread), the product by Armadillo (R's BLAS), whatever `threads` is.
+// [[Rcpp::export(rng = false)]]
+NumericMatrix cpp_resample_product(NumericMatrix M, IntegerMatrix counts, IntegerVector idx,
+                                   Nullable<NumericVector> w, int threads) {
+  const std::size_t m = idx.size(), n_all = counts.nrow(), B = counts.ncol();
+  if (static_cast<std::size_t>(M.ncol()) != m) stop("M must have a column per entry");
+  NumericVector wv;
+  if (w.isNotNull()) {
+    wv = NumericVector(w);
+    if (static_cast<std::size_t>(wv.size()) != m) stop("lengths differ");
+  }
+  std::vector<int> ix(m);
+  for (std::size_t i = 0; i < m; ++i) {
+    if (idx[i] < 1 || static_cast<std::size_t>(idx[i]) > n_all) stop("row index out of range");
+    ix[i] = idx[i] - 1;
+  }
+  arma::mat C(m, B);
+  const int* cp = counts.begin();
+  const double* wp = w.isNotNull() ? wv.begin() : nullptr;
+  double* Cp = C.memptr();
+  glue::parallel_for(B, 1, threads, [&](std::size_t b0, std::size_t b1) {
+    mp::gather_counts(cp, n_all, ix.data(), m, wp, b0, b1, Cp);
+  });
+  NumericMatrix out(M.nrow(), B);
+  const arma::mat A(M.begin(), M.nrow(), m, false, true);
+  arma::mat O(out.begin(), M.nrow(), B, false, true);
+  O = A * C;
+  return out;
+}
+
+// Percentile limits of the rows of a replicate matrix R (estimates x B):
+// R's quantile(r, probs, na.rm = TRUE, type = 7) of each row's defined
+// values, NA for a row where fewer than half are defined. (probs x rows.)
+// [[Rcpp::export(rng = false)]]
+NumericMatrix cpp_row_quantiles(NumericMatrix R, NumericVector probs, int threads) {
+  const std::size_t nr = R.nrow(), B = R.ncol(), np = probs.size();
+  NumericMatrix out(np, nr);
+  const double* rp = R.begin();
+  const double* pp = probs.begin();
+  double* op = out.begin();
+  glue::parallel_for(nr, 16, threads, [&](std::size_t r0, std::size_t r1) {
+    std::vector<double> x(B);
+    for (std::size_t r = r0; r < r1; ++r) {
+      std::size_t k = 0;
+      for (std::size_t b = 0; b < B; ++b) {
+        const double v = rp[r + nr * b];
+        if (!std::isnan(v)) x[k++] = v;
+      }
+      double* o = op + r * np;
+      if (2 * k < B || k == 0) {
+        for (std::size_t q = 0; q < np; ++q) o[q] = NA_REAL;
+      } else {
+        mp::quantile7(x.data(), k, pp, np, o);
+      }
+    }
+  });
   return out;
 }

@@ -7,7 +7,8 @@
 #   tools/setup.sh bench  that, plus the peers and tools of the benchmarks
 #                         (inst/bench/): effectplots, ALEPlot, callr
 #   tools/setup.sh site   check's, plus what the pkgdown site needs (make site,
-#                         make site-check): pkgdown, Chromium, MathJax
+#                         make site-check): pkgdown, Chromium, MathJax, the
+#                         pages' scripts (npm)
 set -euo pipefail
 what=${1:-check}
 # bench and site include everything of check.
@@ -17,7 +18,7 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-pkgs="r-base-dev r-cran-rcpp r-cran-rcppparallel
+pkgs="r-base-dev r-cran-rcpp r-cran-rcppparallel r-cran-rcpparmadillo
   r-cran-cli r-cran-rlang r-cran-ggplot2 r-cran-ranger r-cran-mass"
 if [ "$check" = "yes" ]; then
   pkgs="$pkgs r-cran-testthat r-cran-randomforest r-cran-gbm
@@ -86,6 +87,19 @@ if [ "$what" = "site" ]; then
   # pages, copied into the site by tools/build-site.R.
   $SUDO apt-get install -y -qq --no-install-recommends r-cran-pkgdown chromium \
     libjs-mathjax fonts-mathjax > /dev/null
+  # The scripts and styles pkgdown 2.0.7's pages load from CDNs (search,
+  # navbar, copy buttons, icons), the same releases, from the npm registry
+  # into MODELPROFILES_SITE_JS; tools/build-site.R copies them into the site
+  # and checks each against the hash the pages name.
+  if ! command -v npm > /dev/null; then
+    $SUDO apt-get install -y -qq --no-install-recommends npm > /dev/null
+  fi
+  site_js=${MODELPROFILES_SITE_JS:-/usr/local/share/modelprofiles-site/node_modules}
+  $SUDO mkdir -p "$(dirname "$site_js")"
+  $SUDO npm install --prefix "$(dirname "$site_js")" --no-save --no-package-lock \
+    --ignore-scripts --no-audit --no-fund \
+    fuse.js@6.4.6 autocomplete.js@0.38.0 headroom.js@0.11.0 clipboard@2.0.6 \
+    mark.js@8.11.1 @fortawesome/fontawesome-free@5.12.1 > /dev/null
 fi
 if [ "$what" = "bench" ]; then
   # effectplots needs plotly (and so curl, which needs libcurl to build):

@@ -7,7 +7,9 @@
 # index and every article. Before rendering, each page's local <img> files
 # and link targets are checked to exist (a missing one is an error). Chromium runs with no
 # network (a proxy that refuses every connection): the pages are seen as
-# the offline site shows them. CHROMIUM names another browser binary.
+# the offline site shows them. Then the search box is given a query
+# (SEARCH_QUERY, default "accumulated") and must suggest pages, and "On this
+# page" must list headings. CHROMIUM names another browser binary.
 set -euo pipefail
 out=${1:-docs-screenshots}
 site=${2:-docs}
@@ -67,6 +69,38 @@ for page in $pages; do
     echo "$page -> $png"
   else
     echo "FAILED to render $page" >&2
+    status=1
+  fi
+done
+
+# The search box and "On this page", which work only with their scripts:
+# a copy of the reference index that types a query into the search box
+# once loaded (search-check.png shows the suggestions), and the number of
+# suggestions and of table-of-contents entries read from the rendered page
+# (none is an error).
+query=${SEARCH_QUERY:-accumulated}
+check="$site_abs/reference/search-check.html"
+trap 'rm -rf "$profile" "$check"' EXIT
+sed "s|</body>|<script>window.addEventListener('load', function() { var i = \$('#search-input'); i.focus(); setTimeout(function() { i.val('$query').trigger('input'); }, 300); });</script></body>|" \
+  "$site_abs/reference/index.html" > "$check"
+render() {
+  timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+    --user-data-dir="$profile" --proxy-server=127.0.0.1:9 --no-first-run \
+    --virtual-time-budget=5000 --window-size=1280,1200 "$@" 2> /dev/null || true
+}
+render --screenshot="$out_abs/search-check.png" "file://$check" > /dev/null
+hits=$(render --dump-dom "file://$check" | grep -o 'class="aa-suggestion' | wc -l)
+echo "search for '$query' (offline): $hits suggestions -> $out_abs/search-check.png"
+if [ "$hits" -eq 0 ]; then
+  echo "SEARCH found nothing offline" >&2
+  status=1
+fi
+for page in articles/modelprofiles.html reference/plot.mp_profile.html; do
+  toc=$(render --dump-dom "file://$site_abs/$page" | sed -n '/<nav id="toc"/,/<\/nav><\/aside>/p' |
+          grep -o 'class="nav-link' | wc -l)
+  echo "On this page of $page: $toc entries"
+  if [ "$toc" -eq 0 ]; then
+    echo "EMPTY table of contents in $page" >&2
     status=1
   fi
 done

@@ -12,6 +12,11 @@
 # (checked). keep_ice = FALSE, so that the cost of keeping the ICE curves
 # for the bands (curves_for_bands()) is part of what is measured.
 #   R_LIBS=... Rscript inst/bench/bench-bands-cost.R   (BANDS_COST_RUNS, default 3)
+# BANDS_COST_CONFIGS: which configurations (indices into `configs`, e.g.
+# "2" for the lm on all 50,000 rows, the target of issue 32: bootstrap at
+# most 1.5x the profile), BANDS_COST_TYPES which profile types (e.g.
+# "PD,AL"); all by default. The bootstrap's replicates are also checked
+# equal with 1 and 2 threads.
 # With BANDS_COST_PROFILE=1, every cell where the analytic bands cost more
 # than 10 % is profiled afterwards (Rprof, 4 calls each of "none" and
 # "analytic"), and the functions whose total time differs most are printed:
@@ -57,10 +62,20 @@ one_call <- function(cf, type, bands) {
   do.call(model_profile, args)
 }
 
+only <- Sys.getenv("BANDS_COST_CONFIGS")
+if (nzchar(only)) configs <- configs[as.integer(strsplit(only, ",")[[1]])]
+only <- Sys.getenv("BANDS_COST_TYPES")
+if (nzchar(only)) types <- types[strsplit(only, ",")[[1]]]
 res <- list()
 for (ci in seq_along(configs)) {
   cf <- configs[[ci]]
   for (tn in names(types)) {
+    # The bootstrap's numbers do not depend on the number of threads.
+    threads <- 1L
+    b1 <- one_call(cf, types[[tn]], "bootstrap")
+    threads <- 2L
+    b2 <- one_call(cf, types[[tn]], "bootstrap")
+    stopifnot(identical(b1$replicates, b2$replicates), identical(b1$agr_profiles, b2$agr_profiles))
     one_call(cf, types[[tn]], "none") # warm-up (compilation of the forest, caches)
     times <- array(NA_real_, c(runs, length(kinds), 2), list(NULL, kinds, c("elapsed", "cpu")))
     n_pred <- setNames(numeric(length(kinds)), kinds)

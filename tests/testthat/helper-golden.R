@@ -223,6 +223,7 @@ golden_families <- function() {
     model_profile(NULL, data, predict_function = cnt(g), ...)
   }
   list(
+    bands = list(needs = character(), tolerance = 1e-12, cases = golden_band_cases()),
     partial = list(needs = character(), cases = list(
       numeric = function(cnt) mp(cnt, variables = c("x1", "x2", "x3"), N = NULL, grid_points = 9),
       integer = function(cnt) mp(cnt, variables = "xi", N = NULL, grid_points = 6),
@@ -607,6 +608,69 @@ golden_families <- function() {
   )
 }
 
+# The sampling bands of every estimator, analytic and bootstrap (their
+# limits, and the bootstrap's replicates): PD, kernel and interval LD,
+# interval, kernel and categorical AL, 2-D PD and AL, with weights, with
+# subgroups, of three classes, through the linear engine (identity and
+# logit links), and the diagnostics that carry the replicates.
+golden_band_cases <- function() {
+  D <- golden_data
+  g <- golden_fun
+  mp <- function(cnt, ..., f = g) model_profile(NULL, D()$X, predict_function = cnt(f), N = NULL, ...)
+  mp2 <- function(cnt, ...) model_profile_2d(NULL, D()$X, predict_function = cnt(g), N = NULL, ...)
+  cases <- list()
+  for (b in c("analytic", "bootstrap")) {
+    local({
+      bb <- b
+      one <- function(.fun, ...) {
+        args <- list(...)
+        function(cnt) do.call(.fun, c(list(cnt), args, list(bands = bb, B = 25, seed = 3)))
+      }
+      lm_case <- function(model, ...) {
+        args <- list(...)
+        function(cnt) do.call(model_profile, c(list(golden_model(model), D()$X, N = 150), args,
+                                               list(bands = bb, B = 25, seed = 3)))
+      }
+      add <- list(
+        pd = one(mp, variables = c("x1", "xi", "f"), grid_points = 8),
+        pd_weights = one(mp, variables = c("x2", "ch"), grid_points = 6, weights = D()$w),
+        pd_groups = one(mp, variables = "x1", grid_points = 6, groups = "lg"),
+        pd_prob = one(mp, variables = c("x1", "f"), grid_points = 5, f = golden_prob),
+        ld_kernel = one(mp, variables = c("x1", "x3"), type = "conditional", grid_points = 7),
+        ld_interval = one(mp, variables = "x1", type = "conditional", method = "interval", grid_points = 7),
+        al_interval = one(mp, variables = c("x1", "x2", "xi"), type = "accumulated", intervals = 8),
+        al_interval_weights = one(mp, variables = "x1", type = "accumulated", intervals = 6, weights = D()$w),
+        al_interval_groups = one(mp, variables = "x3", type = "accumulated", intervals = 5, groups = "lg"),
+        al_interval_prob = one(mp, variables = "x2", type = "accumulated", intervals = 6, f = golden_prob),
+        al_kernel = one(mp, variables = "x1", type = "accumulated", method = "kernel", grid_points = 9),
+        al_factor = one(mp, variables = c("f", "ch", "lg"), type = "accumulated"),
+        al_factor_weights = one(mp, variables = "f", type = "accumulated", weights = D()$w),
+        pd2d = one(mp2, variables = c("x1", "x2"), grid_points = 4),
+        al2d = one(mp2, variables = c("x1", "x3"), type = "accumulated", intervals = 4),
+        al2d_factor = one(mp2, variables = c("x1", "f"), type = "accumulated", intervals = 4),
+        lm_pd = lm_case("lm", variables = c("x1", "x3", "f"), grid_points = 6),
+        lm_pd_ice = lm_case("lm", variables = "x1", grid_points = 6, keep_ice = FALSE),
+        glm_pd = lm_case("glm", variables = c("x1", "x3"), grid_points = 6),
+        lm_al = lm_case("lm", variables = c("x1", "x3"), type = "accumulated", intervals = 6)
+      )
+      names(add) <- paste0(names(add), "_", bb)
+      cases <<- c(cases, add)
+    })
+  }
+  c(cases, list(
+    compare = function(cnt) compare_profiles(NULL, D()$X, cnt(g), variables = c("x1", "f"), N = NULL,
+                                             grid_points = 6, intervals = 5, bands = "bootstrap", B = 25,
+                                             seed = 3),
+    h = function(cnt) h_statistic(NULL, D()$X, cnt(g), variables = c("x1", "x2", "f"), N = 80,
+                                  bands = "bootstrap", B = 25, seed = 3),
+    effects = function(cnt) {
+      p <- mp(cnt, variables = c("x1", "f"), type = "accumulated", intervals = 6, bands = "bootstrap",
+              B = 25, seed = 3)
+      as.data.frame(effect_sizes(p))
+    }
+  ))
+}
+
 # A DALEX explainer of the lm (DALEX's default predict function, which the
 # package's own stands in for), with weights or a predict function of ours.
 golden_explainer <- function(weights = FALSE, predict_function = NULL) {
@@ -760,6 +824,14 @@ golden_frame <- function(df, max_rows = 500, sample_rows = 80) {
   )
 }
 
+# The numbers of a digest with the bootstrap's replicates (and `more`
+# fields) of a result that has them (the fields are left out otherwise, as
+# in the records made before they were pinned).
+golden_replicates <- function(numbers, res, more = character()) {
+  for (f in c("replicates", more)) numbers[[f]] <- res[[f]]
+  numbers
+}
+
 # What is pinned of a result, by class: `numbers` (compared with a
 # tolerance), `text` (identical), `counts` (identical numbers).
 golden_digest <- function(res) {
@@ -776,7 +848,7 @@ golden_digest <- function(res) {
         rows = res$rows,
         weights = golden_flat(res$weights),
         clusters = res$clusters
-      ),
+      ) |> golden_replicates(res),
       text = list(type = res$type, method = res$method, engine = res$engine, label = res$label,
                   labels = res$labels, class = res$class, variables = res$variables),
       counts = list(n_predictions = res$n_predictions, N = res$N)
@@ -786,7 +858,7 @@ golden_digest <- function(res) {
     return(list(
       numbers = list(agr_profiles = res$agr_profiles, grids = res$grids,
                      intervals = golden_flat(res$intervals), rows = res$rows,
-                     weights = golden_flat(res$weights)),
+                     weights = golden_flat(res$weights)) |> golden_replicates(res),
       text = list(type = res$type, pairs = res$pairs, engine = res$engine, label = res$label,
                   labels = res$labels, class = res$class),
       counts = list(n_predictions = res$n_predictions, N = res$N)
@@ -795,7 +867,8 @@ golden_digest <- function(res) {
   if (inherits(res, "mp_h_statistic")) {
     return(list(
       numbers = list(overall = res$overall, pairwise = res$pairwise, total = res$total,
-                     rows = res$rows, weights = golden_flat(res$weights)),
+                     rows = res$rows, weights = golden_flat(res$weights)) |>
+        golden_replicates(res, "total_bands"),
       text = list(engine = res$engine, label = res$label, labels = res$labels, class = res$class,
                   variables = res$variables, pair_variables = res$pair_variables),
       counts = list(n_predictions = res$n_predictions, N = res$N)
@@ -813,10 +886,14 @@ golden_digest <- function(res) {
   if (inherits(res, "mp_comparison")) {
     profiles <- lapply(res$profiles, golden_digest)
     return(list(
-      numbers = list(distances = res$distances, profiles = lapply(profiles, `[[`, "numbers")),
+      numbers = list(distances = res$distances, profiles = lapply(profiles, `[[`, "numbers")) |>
+        golden_replicates(res),
       text = list(label = res$label, profiles = lapply(profiles, `[[`, "text")),
       counts = list(profiles = lapply(profiles, `[[`, "counts"))
     ))
+  }
+  if (is.data.frame(res)) {
+    return(list(numbers = list(table = res), text = list(), counts = list()))
   }
   stop("golden_digest(): no digest for class ", paste(class(res), collapse = "/"))
 }

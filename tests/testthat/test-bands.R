@@ -354,3 +354,85 @@ test_that("resample counts are R's own draws, and linear PD's bootstrap needs no
   expect_equal(lin$replicates, pre$replicates, tolerance = 1e-12)
   expect_equal(lin$agr_profiles, pre$agr_profiles, tolerance = 1e-12)
 })
+
+test_that("the resamples are tabulate(sample.int()) of R's stream, which continues as after it", {
+  ref <- function(n, B) matrix(vapply(seq_len(B), function(b) tabulate(sample.int(n, n, replace = TRUE), n),
+                                      integer(n)), n, B)
+  for (n in c(1L, 2L, 7L, 1000L, 32769L, 65536L, 65537L)) {
+    for (seed in 1:2) {
+      B <- if (n > 30000) 2L else 5L
+      set.seed(seed)
+      a <- ref(n, B)
+      after_a <- runif(3)
+      set.seed(seed)
+      b <- modelprofiles:::draw_resamples(n, B)
+      after_b <- runif(3)
+      expect_identical(b, a, info = paste(n, seed))
+      expect_identical(after_b, after_a, info = paste(n, seed))
+    }
+  }
+  # Another generator, and the rounding sampler: through R_unif_index().
+  kind <- RNGkind()
+  on.exit(RNGkind(kind[1], kind[2], kind[3]), add = TRUE)
+  suppressWarnings(RNGkind("Mersenne-Twister", "Inversion", "Rounding"))
+  set.seed(4)
+  a <- suppressWarnings(ref(300L, 3L))
+  set.seed(4)
+  expect_identical(modelprofiles:::draw_resamples(300L, 3L), a)
+  RNGkind("L'Ecuyer-CMRG", "Inversion", "Rejection")
+  set.seed(4)
+  a <- ref(300L, 3L)
+  set.seed(4)
+  expect_identical(modelprofiles:::draw_resamples(300L, 3L), a)
+})
+
+test_that("resampled sums and products equal plain R's, with 1 and 2 threads", {
+  set.seed(3)
+  n <- 500L
+  B <- 30L
+  counts <- modelprofiles:::draw_resamples(n, B)
+  idx <- sample(n, 350, replace = TRUE)
+  y <- matrix(rnorm(350 * 3), 350)
+  w <- runif(350)
+  grp <- sample(5L, 350, replace = TRUE)
+  grp[grp == 4L] <- 5L # an empty group
+  C <- counts[idx, ] * w
+  sums <- function(th) {
+    modelprofiles:::resample_sums(list(resamples = counts, threads = th), idx, y, w, grp, 5L)
+  }
+  s1 <- sums(1L)
+  expect_identical(sums(2L), s1)
+  # Plain R: for each group and resample, the sums over its entries.
+  for (k in 1:5) {
+    in_k <- grp == k
+    for (j in 1:3) {
+      expect_equal(s1$sum[(j - 1) * 5 + k, ], colSums(C[in_k, , drop = FALSE] * y[in_k, j]), tolerance = 1e-13)
+    }
+    expect_equal(s1$wsum[k, ], colSums(C[in_k, , drop = FALSE]), tolerance = 1e-13)
+  }
+  expect_identical(s1$wsum[4L, ], rep(0, B))
+  one <- modelprofiles:::resample_sums(list(resamples = counts, threads = 2L), idx, y[, 1:2], w)
+  expect_equal(one$sum, crossprod(y[, 1:2], C), tolerance = 1e-13)
+  expect_equal(one$wsum, matrix(colSums(C), 1L), tolerance = 1e-13)
+  M <- matrix(rnorm(4 * 350), 4)
+  P <- function(th, w) modelprofiles:::resample_product(list(resamples = counts, threads = th), M, idx, w)
+  expect_equal(P(1L, w), M %*% C, tolerance = 1e-13)
+  expect_identical(P(2L, w), P(1L, w))
+  expect_equal(P(2L, NULL), M %*% counts[idx, ], tolerance = 1e-13)
+})
+
+test_that("the percentile limits are quantile()'s, type 7, NA where half the replicates are missing", {
+  set.seed(5)
+  R <- matrix(rnorm(40 * 25), 40)
+  R[2, 1:13] <- NA
+  R[3, 1:12] <- NaN
+  R[4, ] <- rep(1:5, 5)
+  R[5, ] <- c(Inf, rnorm(24))
+  lim <- modelprofiles:::band_limits(rep(0, 40), 0.9, reps = R)
+  ref <- t(apply(R, 1, function(r) {
+    if (sum(!is.na(r)) < length(r) / 2) return(c(NA, NA))
+    quantile(r, c((1 - 0.9) / 2, 1 - (1 - 0.9) / 2), na.rm = TRUE, names = FALSE, type = 7)
+  }))
+  expect_identical(lim$lower, ref[, 1])
+  expect_identical(lim$upper, ref[, 2])
+})

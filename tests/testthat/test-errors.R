@@ -68,3 +68,25 @@ test_that("rows outside AL's edges: counted in words that agree", {
   expect_identical(sum(X$wt < 1.6 | X$wt > 5.4), 2L)
   expect_equal(a$grids$wt, c(1.6, 3, 5.4))
 })
+
+test_that("hidden_interactions() takes a vector of group values; refit_bands() names its own arguments", {
+  set.seed(51)
+  d <- data.frame(x = runif(200), z = runif(200), s = sample(c("a", "b"), 200, TRUE))
+  f <- function(m, nd) ifelse(nd$s == "a", 1, -1) * nd$x + 0.5 * nd$z
+  by_name <- hidden_interactions(NULL, d, predict_function = f, variables = "x", groups = "s",
+                                 grid_points = 3, variable_splits_type = "uniform")
+  # The vector's values are groups, not column names ("a" and "b").
+  by_values <- hidden_interactions(NULL, d, predict_function = f, variables = "x", groups = d$s,
+                                   grid_points = 3, variable_splits_type = "uniform")
+  expect_identical(by_values$slopes$slope, by_name$slopes$slope)
+  expect_identical(by_values$summary$hidden, TRUE)
+  expect_identical(by_values$summary$highest, "d$s a")
+  fit <- lm(z ~ x, data = d)
+  pd <- model_profile(fit, d["x"], grid_points = 3)
+  expect_snapshot(error = TRUE, {
+    hidden_interactions(NULL, d, predict_function = f, variables = "x", groups = d$s[1:10])
+    refit_bands(1, function(d) lm(z ~ x, d), d)
+    refit_bands(pd, 3, d)
+    refit_bands(pd, function(d) lm(z ~ x, d), 3)
+  })
+})

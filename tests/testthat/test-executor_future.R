@@ -264,11 +264,74 @@ test_that("a predict-bound call turns to the workers, in futures worth their rou
   m <- call()
   got <- read_log(log)
   expect_identical(m$agr_profiles, s$agr_profiles)
-  expect_identical(sort(got$n), sort(seq_log$n))
+  # As many rows (stacks may be cut into pieces for the futures).
+  expect_identical(sum(got$n), sum(seq_log$n))
   main <- got$pid == Sys.getpid()
   # This process predicted the probe and the first stacks (timed), the
   # workers most of the rows.
   expect_gt(sum(got$n[!main]), sum(got$n) / 2)
+  expect_length(unique(got$pid[!main]), 2L)
+})
+
+test_that("a piece of a stack is the stack's rows from..to, for every kind of stack", {
+  X <- future_data(30)
+  setup <- list(data = X, n = nrow(X), threads = 1L)
+  G <- 4L
+  rows <- c(2L, 5L, 9L, 11L, 20L)
+  grid <- list(c(-1, 0, 0.5, 2))
+  specs <- c(
+    list(as_stacked(curve_spec(rows, 1L, grid))),
+    grid_stacks(setup, curve_spec(seq_len(30), 1L, grid, order = "grid")),
+    list(stack_spec(pattern(rows, times = 3L), c(1L, 3L),
+                    list(pattern(c(0.1, 0.2, 0.3), each = 5L), factor(rep(c("u", "w", "v"), 5), levels(X$f)))))
+  )
+  for (spec in specs) {
+    L <- if (is.null(spec$rows)) nrow(X) else pattern_length(spec$rows)
+    whole <- stack_job(X, spec, 1L)
+    for (ab in list(c(1, 1), c(2, 7), c(L - 3, L), c(3, L))) {
+      u <- list(spec = spec, from = ab[1] - 1, rows = ab[2] - ab[1] + 1, total = L)
+      piece <- stack_job(X, piece_spec(u), 1L)
+      expect_identical(piece, whole[seq.int(ab[1], ab[2]), , drop = FALSE] |> `rownames<-`(NULL))
+    }
+  }
+  # Pieces in any order make the stack's predictions.
+  y <- matrix(as.numeric(1:20), 10, 2, dimnames = list(NULL, c("p", "q")))
+  pieces <- list(list(from = 6, y = y[7:10, , drop = FALSE]), list(from = 0, y = y[1:6, , drop = FALSE]))
+  expect_identical(join_pieces(pieces, 10), y)
+})
+
+test_that("the variables of a call share one stream: stacks cut into pieces, the sequential numbers", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_on_cran()
+  X <- future_data(600)
+  log <- tempfile()
+  pf <- logging_predict(log)
+  # One stack of 600 x 21 rows per variable (600 x 6 for i), one chunk each.
+  call <- function() model_profile(NULL, X, pf, variables = c("a", "b", "i"), N = NULL, grid_points = 21,
+                                   keep_ice = FALSE, memory_budget = 64)
+  old <- future::plan("sequential")
+  on.exit(future::plan(old), add = TRUE)
+  s <- call()
+  seq_log <- read_log(log)
+  future::plan("multisession", workers = 2)
+  # A round trip of 0.1 ms: the futures are sized by balance alone (a
+  # quarter of what is left, then less).
+  old_opt <- options(modelprofiles.future_overhead = 1e-4)
+  on.exit(options(old_opt), add = TRUE)
+  m <- call()
+  got <- read_log(log)
+  expect_identical(m$agr_profiles, s$agr_profiles)
+  expect_identical(m$n_predictions, s$n_predictions)
+  main <- got$pid == Sys.getpid()
+  expect_equal(sum(got$n), sum(seq_log$n))
+  # This process predicted the probe's two rows and the first 1/32 of the
+  # rows (timed); the workers the rest.
+  expect_lte(sum(got$n[main]), 2 + ceiling(sum(seq_log$n) / 32))
+  # Stacks of 12,600 rows, cut: more predict() calls than stacks,
+  # some smaller than a stack, on both workers.
+  work <- got$n[!main]
+  expect_gt(length(work), 3L)
+  expect_true(any(work < 600 * 21))
   expect_length(unique(got$pid[!main]), 2L)
 })
 

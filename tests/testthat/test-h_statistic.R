@@ -281,3 +281,23 @@ test_that("plots of a multiclass model: dodged bars coloured by class", {
   expect_equal(sort(d$xmax), sort(c(res$overall$h2, res$pairwise$h2)), tolerance = 1e-12)
   expect_equal(levels(p$data$label), res$labels)
 })
+
+test_that("summary() prints each H^2 with its percentile band of the replicates", {
+  set.seed(3)
+  d <- data.frame(x1 = runif(120), x2 = runif(120), x3 = runif(120))
+  f <- function(m, newdata) newdata$x1 * newdata$x2 + newdata$x3
+  h <- h_statistic(NULL, d, f, N = NULL, bands = "bootstrap", B = 30, seed = 1)
+  old <- options(width = 400)
+  on.exit(options(old))
+  out <- capture.output(print(summary(h)))
+  expect_match(out[1], "95% bootstrap percentile bands")
+  R <- h$replicates$overall
+  for (i in seq_len(nrow(h$overall))) {
+    lim <- quantile(R[i, ], c(0.025, 0.975), type = 7, names = FALSE)
+    expect_equal(h$overall$h2_lower[i], lim[1])
+    line <- out[grepl(paste0("^\\s*", h$overall$variable[i], " "), out)][1]
+    nums <- as.numeric(regmatches(line, gregexpr("-?[0-9]+\\.?[0-9]*(e-?[0-9]+)?", line))[[1]])
+    expect_true(any(abs(nums - signif(lim[1], 4)) <= 1e-12), info = i)
+    expect_true(any(abs(nums - signif(lim[2], 4)) <= 1e-12), info = i)
+  }
+})

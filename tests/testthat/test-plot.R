@@ -183,8 +183,16 @@ test_that("profiles without ICE curves are drawn alone for geom = 'profiles' and
   expect_snapshot(p <- plot(f$al, geom = "profiles"))
   expect_length(p$layers, 2L) # the profile and the rug
   expect_equal(sort(ggplot2::layer_data(p, 1)$y), sort(f$al$agr_profiles$`_yhat_`))
+  # The chart itself says why (a message is easily missed).
+  expect_identical(p$labels$caption,
+                   "No ICE curves: interval AL predicts each row only at the edges of its interval (method = \"kernel\" keeps curves)")
   expect_message(p <- plot(f$al, geom = "points"), "drawn without them")
   expect_length(p$layers, 2L)
+  expect_match(p$labels$caption, "No ICE curves: interval AL", fixed = TRUE)
+  # Centred: both captions, one a line.
+  p <- suppressMessages(plot(f$al, geom = "profiles", center = "first"))
+  expect_identical(strsplit(p$labels$caption, "\n")[[1]][1], "Each curve minus its value at the first grid point")
+  expect_null(plot(f$al)$labels$caption)
   # With curves of another result: those curves, and both profiles.
   expect_message(p <- plot(f$pd, f$al, geom = "profiles"), "Interval AL")
   cu <- p$layers[[1]]$data
@@ -193,4 +201,16 @@ test_that("profiles without ICE curves are drawn alone for geom = 'profiles' and
   expect_length(unique(ggplot2::layer_data(p, 2)$colour), 2L)
   pd0 <- model_profile(f$fit, f$X, variables = "wt", keep_ice = FALSE)
   expect_snapshot(p <- plot(pd0, geom = "profiles"))
+})
+
+test_that("results of different classes of one model in one chart: a warning, also when the legend names them", {
+  skip_if_not_installed("nnet")
+  fit <- nnet::multinom(Species ~ ., data = iris, trace = FALSE)
+  a <- model_profile(fit, iris[1:4], variables = "Sepal.Length", class = "setosa", grid_points = 5)
+  b <- model_profile(fit, iris[1:4], variables = "Sepal.Length", class = "virginica", grid_points = 5)
+  expect_warning(p <- plot(a, b), "mixes classes of one model: \"multinom\" is drawn for classes \"setosa\" and \"virginica\"")
+  expect_length(unique(ggplot2::layer_data(p, 1)$colour), 2L)
+  # One class twice, or all classes in one result: no warning.
+  expect_no_warning(plot(a, a))
+  expect_no_warning(plot(model_profile(fit, iris[1:4], variables = "Sepal.Length", grid_points = 5)))
 })
