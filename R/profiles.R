@@ -60,6 +60,9 @@ profile_requests <- function(setup, inputs, s, variables, parts, progress = NULL
   setup <- reserve_memory(setup, attr(keep, "bytes"))
   collect_between(setup)
   fitted <- profile_fitted(setup, s, js, parts, progress)
+  # The predictions at the rows, and a row's interval (AL), are held for
+  # the rest of the call.
+  if (!is.null(fitted$values)) setup <- reserve_memory(setup, 8 * length(fitted$values) + 4 * setup$n)
   collect_between(setup)
   whole <- length(parts) == 1L && is.na(parts[[1L]]$level)
   # Part by part, each variable in order.

@@ -133,7 +133,8 @@ chunk_policy <- function(setup) {
   bytes <- vapply(setup$data, column_bytes, numeric(1))
   per_row <- adapter_row_bytes(setup$adapter, bytes)
   budget <- setup$memory_budget * 2^20
-  held <- if (is.null(setup$native)) 0 else setup$native$bytes + setup$native$leaves_bytes
+  # (and the background's weights, a double a row).
+  held <- 8 * setup$n + if (is.null(setup$native)) 0 else setup$native$bytes + setup$native$leaves_bytes
   avail <- max(budget - held, budget / 4)
   budget_rows <- min(.Machine$integer.max, max(1, floor(avail / 3 / per_row)))
   predict_rows <- min(budget_rows, max_chunk_rows)

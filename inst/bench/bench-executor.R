@@ -131,3 +131,11 @@ print(out, row.names = FALSE, digits = 3)
 dir.create(file.path("inst", "bench", "results"), showWarnings = FALSE, recursive = TRUE)
 writeLines(c(header, utils::capture.output(print(out, row.names = FALSE, digits = 3))),
            file.path("inst", "bench", "results", "bench-executor.txt"))
+
+# The memory budget in the same run: peak memory of PD, AL and kernel LD
+# (lm, ranger) at 10^6 and 10^7 rows against budget + result
+# (bench-memory.R, a fresh process per case; results/bench-memory.txt).
+# Set BENCH_EXECUTOR_MEMORY=false to leave it out.
+if (!identical(Sys.getenv("BENCH_EXECUTOR_MEMORY"), "false")) {
+  system2(file.path(R.home("bin"), "Rscript"), file.path("inst", "bench", "bench-memory.R"))
+}

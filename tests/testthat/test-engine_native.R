@@ -293,10 +293,11 @@ test_that("the native engine's memory comes off the chunks' budget", {
   # What is left, a third per chunk, at the native engine's bytes per
   # stacked row (its predictions and their copy, value and source row),
   # not a data frame's.
-  avail <- max(8 * 2^20 - nat$bytes - nat$leaves_bytes, 2^21)
+  # (The rows' weights, a double each, are held too.)
+  avail <- max(8 * 2^20 - 8 * 2000 - nat$bytes - nat$leaves_bytes, 2^21)
   expect_equal(s_nat$chunk_rows_direct,
                floor(avail / 3 / (native_row_bytes * (s_nat$n_columns + 2))), tolerance = 1)
-  per_row <- 8 * 2^20 / 3 / s_pred$chunk_rows_direct
+  per_row <- (8 * 2^20 - 8 * 2000) / 3 / s_pred$chunk_rows_direct
   expect_equal(s_nat$chunk_rows_predict, min(floor(avail / 3 / per_row), max_chunk_rows), tolerance = 1)
   # Leaves over their share of the budget are not kept.
   small <- setup_inputs(fit, d$X, NULL, NULL, NULL, 1L, 1, environment())

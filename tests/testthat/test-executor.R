@@ -201,9 +201,10 @@ test_that("a predict() call holds at most 65,536 stacked rows; a future, the row
   setup <- test_setup(fit, pf, d$X, 256)
   expect_identical(setup$chunk_rows_predict, 65536)
   expect_identical(setup$per_future, as.integer(min(64, 4 * budget_rows %/% 65536)))
-  # Below the cap: chunks of the budget's size, 4 per future.
+  # Below the cap: chunks of the budget's size (less the rows' weights, a
+  # double each), 4 per future.
   setup <- test_setup(fit, pf, d$X, 1)
-  expect_identical(setup$chunk_rows_predict, floor(1 / 3 * 2^20 / per_row))
+  expect_identical(setup$chunk_rows_predict, floor((2^20 - 8 * nrow(d$X)) / 3 / per_row))
   expect_identical(setup$per_future, 4L)
 })
 

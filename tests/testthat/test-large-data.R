@@ -53,3 +53,49 @@ test_that("profiles of 10^7 rows (N = NULL) run chunk by chunk within the memory
   mids <- (x[-1L] + x[-length(x)]) / 2
   expect_equal(y, x - sum(mids * counts) / n + mean(pf(NULL, d)), tolerance = 1e-10)
 })
+
+# The memory budget at 10^7 rows: each call runs in a fresh R process (so
+# that its peak resident size is its own), with the data made, garbage
+# collected and the peak reset (Linux: /proc/self/clear_refs) before the
+# call. Its peak above that loaded state must stay within the budget plus
+# the result's object.size() (which counts the observed columns the result
+# shares with the data). lm (its linear engine for PD, predict() for the
+# rest) and a ranger forest (native engine); PD, interval AL, kernel LD.
+test_that("profiles of 10^7 rows stay within the memory budget (lm and ranger; PD, AL, kernel LD)", {
+  skip_on_cran()
+  skip_if_not(file.exists("/proc/self/clear_refs") && file.exists("/proc/self/status"))
+  skip_if_not_installed("ranger")
+  script <- tempfile(fileext = ".R")
+  on.exit(unlink(script), add = TRUE)
+  writeLines(c(
+    "args <- commandArgs(TRUE)",
+    "mib <- function(f) as.numeric(gsub('[^0-9]', '', grep(paste0('^', f, ':'), readLines('/proc/self/status'), value = TRUE))) / 1024",
+    "suppressMessages(library(modelprofiles))",
+    "set.seed(1)",
+    "n <- 1e7",
+    "d <- data.frame(x1 = runif(n), x2 = runif(n), x3 = runif(n), x4 = runif(n))",
+    "small <- d[1:5000, ]",
+    "small$y <- small$x1 + 2 * small$x2 * small$x3 + rnorm(5000, sd = 0.1)",
+    "m <- if (args[1] == 'lm') lm(y ~ ., small) else ranger::ranger(y ~ ., small, num.trees = 10, max.depth = 8, num.threads = 1, seed = 1)",
+    "gc(); gc()",
+    "cat('5', file = '/proc/self/clear_refs')",
+    "rss0 <- mib('VmRSS')",
+    "r <- model_profile(m, d, N = NULL, variables = 'x1', type = args[2], method = if (args[2] == 'conditional') 'kernel', keep_ice = FALSE, grid_points = 11, threads = 2)",
+    "cat('PEAK', mib('VmHWM') - rss0, as.numeric(object.size(r)) / 2^20, r$N, paste(unique(r$engine), collapse = ','), '\\n')"
+  ), script)
+  rscript <- file.path(R.home("bin"), "Rscript")
+  for (family in c("lm", "ranger")) {
+    for (type in c("partial", "accumulated", "conditional")) {
+      out <- system2(rscript, c(script, family, type), stdout = TRUE, stderr = TRUE)
+      line <- grep("^PEAK", out, value = TRUE)
+      expect_length(line, 1L)
+      if (length(line) != 1L) next
+      v <- strsplit(line, " ")[[1]]
+      peak <- as.numeric(v[2])
+      size <- as.numeric(v[3])
+      expect_identical(as.numeric(v[4]), 1e7)
+      if (family == "ranger") expect_identical(v[5], "native")
+      expect_lte(peak, 256 + size, label = paste(family, type, "peak (MiB)"))
+    }
+  }
+})
