@@ -252,11 +252,14 @@ weighted_quantile7 <- function(x, w, p, col = 1L) {
 # divided by it: the same numbers as at an ordinary scale.
 weighted_bw_nrd0 <- function(x, w = NULL) {
   x <- scale_numbers(x, x)
-  ok <- !is.na(x)
-  if (!is.null(w)) ok <- ok & w > 0
-  x <- x[ok]
-  w <- if (!is.null(w)) w[ok]
-  m <- if (length(x)) max(abs(x)) else 0
+  # (No copy of a column without missing values, unweighted.)
+  if (anyNA(x) || !is.null(w)) {
+    ok <- !is.na(x)
+    if (!is.null(w)) ok <- ok & w > 0
+    x <- x[ok]
+    w <- if (!is.null(w)) w[ok]
+  }
+  m <- if (length(x)) max(-min(x), max(x)) else 0
   if (is.finite(m) && m > 0 && (m < 2^-64 || m > 2^64)) {
     e <- -floor(log2(m))
     h <- trunc(e / 2)

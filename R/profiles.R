@@ -52,6 +52,7 @@ profile_requests <- function(setup, inputs, s, variables, parts, progress = NULL
     if (s$method == "kernel" && column_kind(inputs$data[[v]]) == "numeric") {
       bandwidth[[v]] <- s$bandwidth[[v]] %||%
         weighted_bw_nrd0(setup$data[[v]], if (setup$weighted) setup$case_weights)
+      collect_between(setup)
     }
   }
   keep <- ice_kept(setup, s, grids, parts, variables)
