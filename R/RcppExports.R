@@ -37,8 +37,8 @@ cpp_group_sums <- function(y, w, off, threads, col) {
     .Call(`_modelprofiles_cpp_group_sums`, y, w, off, threads, col)
 }
 
-cpp_nearest_dist <- function(z, xs_sorted, threads) {
-    .Call(`_modelprofiles_cpp_nearest_dist`, z, xs_sorted, threads)
+cpp_nearest_dist_unsorted <- function(z, x) {
+    .Call(`_modelprofiles_cpp_nearest_dist_unsorted`, z, x)
 }
 
 cpp_affine_curves <- function(a, s, z, threads) {

@@ -50,7 +50,7 @@ group_sums <- function(y, w, offsets, threads, output = 1L) {
 }
 
 # Distance from each z to the nearest of the sorted values xs.
-nearest_dist <- function(z, xs_sorted, threads) cpp_nearest_dist(z, xs_sorted, threads)
+nearest_dist <- function(z, x) cpp_nearest_dist_unsorted(as.double(z), as.double(x))
 
 # The interval (1-based, ALEPlot's rule) of each x among sorted edges; NA
 # outside them.

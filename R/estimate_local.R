@@ -24,7 +24,7 @@ kernel_request <- function(setup, j, grid, rows, bandwidth, lag, keep_ice, finis
   z <- as.double(grid)
   G <- length(grid)
   C <- setup$n_outputs
-  dmin <- nearest_dist(z, sort(x), setup$threads)
+  dmin <- nearest_dist(z, x)
   curve_request(
     setup, j, list(column_values(col, grid)), rows,
     reduce_block = function(pos, y) {

@@ -139,15 +139,14 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_nearest_dist
-NumericVector cpp_nearest_dist(NumericVector z, NumericVector xs_sorted, int threads);
-RcppExport SEXP _modelprofiles_cpp_nearest_dist(SEXP zSEXP, SEXP xs_sortedSEXP, SEXP threadsSEXP) {
+// cpp_nearest_dist_unsorted
+NumericVector cpp_nearest_dist_unsorted(NumericVector z, NumericVector x);
+RcppExport SEXP _modelprofiles_cpp_nearest_dist_unsorted(SEXP zSEXP, SEXP xSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< NumericVector >::type z(zSEXP);
-    Rcpp::traits::input_parameter< NumericVector >::type xs_sorted(xs_sortedSEXP);
-    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_nearest_dist(z, xs_sorted, threads));
+    Rcpp::traits::input_parameter< NumericVector >::type x(xSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_nearest_dist_unsorted(z, x));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -520,7 +519,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_grid_moments", (DL_FUNC) &_modelprofiles_cpp_grid_moments, 5},
     {"_modelprofiles_cpp_kernel_weights", (DL_FUNC) &_modelprofiles_cpp_kernel_weights, 5},
     {"_modelprofiles_cpp_group_sums", (DL_FUNC) &_modelprofiles_cpp_group_sums, 5},
-    {"_modelprofiles_cpp_nearest_dist", (DL_FUNC) &_modelprofiles_cpp_nearest_dist, 3},
+    {"_modelprofiles_cpp_nearest_dist_unsorted", (DL_FUNC) &_modelprofiles_cpp_nearest_dist_unsorted, 2},
     {"_modelprofiles_cpp_affine_curves", (DL_FUNC) &_modelprofiles_cpp_affine_curves, 4},
     {"_modelprofiles_cpp_draw_resamples", (DL_FUNC) &_modelprofiles_cpp_draw_resamples, 2},
     {"_modelprofiles_cpp_resample_group_sums", (DL_FUNC) &_modelprofiles_cpp_resample_group_sums, 7},

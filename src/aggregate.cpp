@@ -133,16 +133,12 @@ List cpp_group_sums(NumericVector y, NumericVector w, IntegerVector off, int thr
   return List::create(_["sum"] = sum, _["wsum"] = wsum);
 }
 
-// Distance from each grid point to the nearest sorted value.
+// Distance from each grid point to the nearest of the (unsorted) values x,
+// as cpp_nearest_dist() of the sorted values, without sorting a copy.
 // [[Rcpp::export(rng = false)]]
-NumericVector cpp_nearest_dist(NumericVector z, NumericVector xs_sorted, int threads) {
+NumericVector cpp_nearest_dist_unsorted(NumericVector z, NumericVector x) {
   NumericVector out(z.size());
-  const double *zp = z.begin(), *xs = xs_sorted.begin();
-  const std::size_t n = xs_sorted.size();
-  double* o = out.begin();
-  glue::parallel_for(z.size(), 16, threads, [&](std::size_t g0, std::size_t g1) {
-    mp::nearest_dist(zp, xs, n, g0, g1, o);
-  });
+  mp::nearest_dist_unsorted(z.begin(), z.size(), x.begin(), x.size(), out.begin());
   return out;
 }
 

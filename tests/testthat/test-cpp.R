@@ -22,7 +22,15 @@ test_that("the 1-based wrappers agree with plain R", {
   g <- group_sums(yy, c(1, 2, 3, 4), off, 1L, 1L)
   expect_equal(g$sum, c(1 + 4, 0, 9 + 16))
   expect_equal(g$wsum, c(3, 0, 7))
-  expect_equal(nearest_dist(c(0, 2.2), c(1, 2, 5), 1L), c(1, 0.2), tolerance = 1e-15)
+  expect_equal(nearest_dist(c(0, 2.2), c(5, 1, 2)), c(1, 0.2), tolerance = 1e-15)
+  # Against the distances themselves: ties, duplicated grid points, points
+  # outside the values, in any order.
+  set.seed(4)
+  for (r in 1:20) {
+    x <- round(rnorm(sample(1:200, 1)), sample(0:3, 1))
+    z <- c(round(rnorm(15, sd = 2), 1), x[1], min(x) - 1, max(x) + 1, 0, 0)
+    expect_identical(nearest_dist(z, x), vapply(z, function(g) min(abs(g - x)), 0))
+  }
   d <- data.frame(a = 1:5, b = letters[1:5], stringsAsFactors = FALSE)
   out <- stack_frame(unclass_frame(d), c(5L, 1L, 5L), 2L, list(c("x", "y", "z")), 1L)
   expect_identical(out$a, c(5L, 1L, 5L))

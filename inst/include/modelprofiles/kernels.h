@@ -9,6 +9,7 @@
 #define MODELPROFILES_KERNELS_H
 
 #include <algorithm>
+#include <vector>
 #include <cmath>
 #include <cstddef>
 
@@ -200,18 +201,29 @@ inline void group_sums(const double* y, const double* w, const int* off,
   }
 }
 
-// Distance from each grid point to the nearest of the sorted values
-// xs[0..n-1] (|z - x|, as kernel_weight() computes it, so that the nearest
-// rows weigh exactly 1); for g in [g0, g1).
-inline void nearest_dist(const double* z, const double* xs, std::size_t n,
-                         std::size_t g0, std::size_t g1, double* out) {
-  for (std::size_t g = g0; g < g1; ++g) {
-    const double* p = std::lower_bound(xs, xs + n, z[g]);
-    double best = INFINITY;
-    if (p != xs + n) best = std::min(best, std::fabs(z[g] - *p));
-    if (p != xs) best = std::min(best, std::fabs(z[g] - p[-1]));
-    out[g] = best;
+// The distance of every grid point z[0..G) to the nearest of the values
+// x[0..n) (unsorted; |z - x|, as kernel_weight() computes it, so that the
+// nearest rows weigh exactly 1), in one pass over x without a sorted copy:
+// for each grid point the largest value below it and the smallest at or
+// above it (kept at the nearest sorted grid position, then carried to the
+// others), out[g] = min(|z - hi|, |z - lo|).
+inline void nearest_dist_unsorted(const double* z, std::size_t G, const double* x, std::size_t n,
+                                  double* out) {
+  std::vector<std::size_t> o(G);
+  for (std::size_t g = 0; g < G; ++g) o[g] = g;
+  std::sort(o.begin(), o.end(), [&](std::size_t a, std::size_t b) { return z[a] < z[b]; });
+  std::vector<double> zs(G), lo(G, -INFINITY), hi(G, INFINITY);
+  for (std::size_t g = 0; g < G; ++g) zs[g] = z[o[g]];
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v = x[i];
+    const std::size_t u = std::upper_bound(zs.begin(), zs.end(), v) - zs.begin();
+    if (u > 0 && v < hi[u - 1]) hi[u - 1] = v;  // v >= zs[g] for g < u
+    if (u < G && v > lo[u]) lo[u] = v;          // v < zs[g] for g >= u
   }
+  for (std::size_t g = G; g-- > 1;) hi[g - 1] = std::min(hi[g - 1], hi[g]);
+  for (std::size_t g = 1; g < G; ++g) lo[g] = std::max(lo[g], lo[g - 1]);
+  for (std::size_t g = 0; g < G; ++g)
+    out[o[g]] = std::min(std::fabs(zs[g] - hi[g]), std::fabs(zs[g] - lo[g]));
 }
 
 // Affine ICE curves (the linear engine): row i's value at grid point g is
