@@ -80,5 +80,6 @@ header <- c(
           getRversion(), paste(readLines("/proc/loadavg"), collapse = " "))
 )
 dir.create(dirname(out), showWarnings = FALSE, recursive = TRUE)
+options(width = 200)
 writeLines(c(header, utils::capture.output(print(tab, row.names = FALSE))), out)
 cat(readLines(out), sep = "\n")
