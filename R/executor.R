@@ -194,13 +194,6 @@ chunk_garbage <- function(setup, ys) {
   framed * (setup$row_bytes %||% 0) + 4 * 8 * sum(lengths(ys))
 }
 
-# Are all of a chunk's specifications evaluated by the native or linear
-# engine (in this process, under any plan)?
-is_direct_chunk <- function(setup, req, specs) {
-  if (uses_direct(setup, req$native)) return(TRUE)
-  all(vapply(specs, function(s) is_linear_curve(setup, req, s), logical(1)))
-}
-
 is_linear_curve <- function(setup, req, spec) {
   req$linear && !is.null(setup$linear) && spec$kind == "curve" &&
     length(spec$cols) == 1L && names(setup$data)[spec$cols] %in% setup$linear$variables
