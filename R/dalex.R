@@ -4,15 +4,17 @@
 # that an explainer's weights are used.
 
 # For an explainer, arguments given by position after it are DALEX's
-# `model_profile(explainer, variables, N)`: the names (in `env`, the
-# frame of model_profile()) of the parameters they landed in are reset to
-# their defaults and their values moved to `variables` and `N`. A data
-# frame or matrix given second stays the background data (the package's
-# own order). `call` is the user's call (sys.call()), `fn` model_profile,
-# `caller` the frame the call was made in (for a `...` passed on to it).
+# `model_profile(explainer, variables, N)`: the parameters they landed in
+# are reset to their defaults and their values moved to `variables` and
+# `N`. Returns the new values by parameter name (an empty list when nothing
+# moves), for model_profile() to take; `env` (the frame of model_profile())
+# is only read. A data frame or matrix given second stays the background
+# data (the package's own order). `call` is the user's call (sys.call()),
+# `fn` model_profile, `caller` the frame the call was made in (for a `...`
+# passed on to it).
 dalex_positional <- function(call, fn, env, caller) {
   args <- as.list(call)[-1L]
-  if (!length(args)) return(invisible())
+  if (!length(args)) return(list())
   given <- names(args) %||% rep("", length(args))
   # model_profile(...) in a function: the names of the arguments in its `...`.
   dots <- vapply(args, identical, logical(1), quote(...))
@@ -31,7 +33,7 @@ dalex_positional <- function(call, fn, env, caller) {
     first <- get("data", envir = env)
     if (is.data.frame(first) || is.matrix(first)) slots <- slots[-1L]
   }
-  if (!length(slots)) return(invisible())
+  if (!length(slots)) return(list())
   free <- setdiff(c("variables", "N"), named)
   if (length(slots) > length(free)) {
     cli::cli_abort(c(
@@ -40,9 +42,9 @@ dalex_positional <- function(call, fn, env, caller) {
     ), call = env)
   }
   values <- mget(slots, envir = env)
-  for (s in slots) assign(s, eval(formals(fn)[[s]], env), envir = env)
-  for (i in seq_along(slots)) assign(free[i], values[[i]], envir = env)
-  invisible()
+  moved <- lapply(stats::setNames(slots, slots), function(s) eval(formals(fn)[[s]], env))
+  for (i in seq_along(slots)) moved[free[i]] <- list(values[[i]])
+  moved
 }
 
 # The variables of kind `variable_type` ("numerical": numbers, dates and

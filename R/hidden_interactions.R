@@ -154,14 +154,16 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
   call <- match.call()
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "hidden_interactions", env)
-  local_seed(seed, env)
+  restore_seed <- seed_call(seed, env)
+  on.exit(restore_seed(), add = TRUE)
   engine <- rlang::arg_match(engine, error_call = env)
   rule <- rlang::arg_match(rule, error_call = env)
   if (missing(groups) || is.null(groups)) {
     cli::cli_abort("{.arg groups} is missing: give the columns (or vectors) that define subgroups.", call = env)
   }
-  for (th in c("flat", "sloped", "ratio")) {
-    v <- get(th)
+  thresholds <- list(flat = flat, sloped = sloped, ratio = ratio)
+  for (th in names(thresholds)) {
+    v <- thresholds[[th]]
     if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0) {
       cli::cli_abort("{.arg {th}} must be a non-negative number.", call = env)
     }
