@@ -161,31 +161,8 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
   if (missing(groups) || is.null(groups)) {
     cli::cli_abort("{.arg groups} is missing: give the columns (or vectors) that define subgroups.", call = env)
   }
-  thresholds <- list(flat = flat, sloped = sloped, ratio = ratio)
-  for (th in names(thresholds)) {
-    v <- thresholds[[th]]
-    if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0) {
-      cli::cli_abort("{.arg {th}} must be a non-negative number.", call = env)
-    }
-  }
-  if (!is.numeric(level) || length(level) != 1L || !is.finite(level) || level <= 0 || level >= 1) {
-    cli::cli_abort("{.arg level} must be a single number between 0 and 1, such as 0.95.", call = env)
-  }
-  if (!is.null(scale) && (!is.numeric(scale) || length(scale) != 1L || !is.finite(scale) || scale <= 0)) {
-    cli::cli_abort("{.arg scale} must be {.code NULL} or a positive number.", call = env)
-  }
-  unused <- if (rule == "intervals") {
-    c("flat", "sloped", "scale")[c(!missing(flat), !missing(sloped), !is.null(scale))]
-  } else {
-    "ratio"[!missing(ratio)]
-  }
-  if (length(unused)) {
-    cli::cli_inform(c(
-      "{.arg {unused}} {?is/are} not read by {.code rule = \"{rule}\"}.",
-      i = if (rule == "intervals") "{.arg flat}, {.arg sloped} and {.arg scale} are the thresholds of {.code rule = \"thresholds\"}." else
-        "{.arg ratio} is read by {.code rule = \"intervals\"}."
-    ))
-  }
+  given <- c(flat = !missing(flat), sloped = !missing(sloped), ratio = !missing(ratio))
+  check_slope_rule(rule, level, ratio, flat, sloped, scale, given, env)
   inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
   groupings <- resolve_groupings(groups, inputs$data, env, title = deparse1(call$groups))
   N <- check_N(N, env)
@@ -212,15 +189,7 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
       modelprofiles_small_groups = function(m) invokeRestart("muffleMessage")
     )
   })
-  left_out <- data.frame(subgroup = character(), rows = integer(), stringsAsFactors = FALSE)
-  for (name in names(grouped)) {
-    info <- grouped[[name]]$info
-    if (length(info$left_out)) {
-      left_out <- rbind(left_out, data.frame(
-        subgroup = paste(name, info$left_out), rows = info$left_out_sizes, stringsAsFactors = FALSE
-      ))
-    }
-  }
+  left_out <- left_out_subgroups(grouped)
   run <- run_slopes(setup, inputs, s, variables, grouped)
   overall <- profile_result(setup, inputs, s, variables, whole_part(setup), run$whole, call)
   profiles <- list(all = overall)
@@ -251,6 +220,53 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
     ),
     class = "mp_slopes"
   )
+}
+
+# The checks of hidden_interactions()'s rule and thresholds (`given`: which
+# of flat, sloped and ratio the user gave), and the message naming those
+# the rule does not read. `env`: the entry point's frame, for errors.
+check_slope_rule <- function(rule, level, ratio, flat, sloped, scale, given, env) {
+  thresholds <- list(flat = flat, sloped = sloped, ratio = ratio)
+  for (th in names(thresholds)) {
+    v <- thresholds[[th]]
+    if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0) {
+      cli::cli_abort("{.arg {th}} must be a non-negative number.", call = env)
+    }
+  }
+  if (!is.numeric(level) || length(level) != 1L || !is.finite(level) || level <= 0 || level >= 1) {
+    cli::cli_abort("{.arg level} must be a single number between 0 and 1, such as 0.95.", call = env)
+  }
+  if (!is.null(scale) && (!is.numeric(scale) || length(scale) != 1L || !is.finite(scale) || scale <= 0)) {
+    cli::cli_abort("{.arg scale} must be {.code NULL} or a positive number.", call = env)
+  }
+  unused <- if (rule == "intervals") {
+    c("flat", "sloped", "scale")[c(given[["flat"]], given[["sloped"]], !is.null(scale))]
+  } else {
+    "ratio"[given[["ratio"]]]
+  }
+  if (length(unused)) {
+    cli::cli_inform(c(
+      "{.arg {unused}} {?is/are} not read by {.code rule = \"{rule}\"}.",
+      i = if (rule == "intervals") "{.arg flat}, {.arg sloped} and {.arg scale} are the thresholds of {.code rule = \"thresholds\"}." else
+        "{.arg ratio} is read by {.code rule = \"intervals\"}."
+    ))
+  }
+  invisible()
+}
+
+# The subgroups of every grouping left out for their size: a data frame of
+# `subgroup` (the grouping's name and the subgroup's) and `rows`.
+left_out_subgroups <- function(grouped) {
+  left_out <- data.frame(subgroup = character(), rows = integer(), stringsAsFactors = FALSE)
+  for (name in names(grouped)) {
+    info <- grouped[[name]]$info
+    if (length(info$left_out)) {
+      left_out <- rbind(left_out, data.frame(
+        subgroup = paste(name, info$left_out), rows = info$left_out_sizes, stringsAsFactors = FALSE
+      ))
+    }
+  }
+  left_out
 }
 
 # The unit of the thresholds (with attribute "source"): the one given, 1
