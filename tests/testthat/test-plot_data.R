@@ -1,5 +1,5 @@
 # Plot data of profiles (R/plot_data.R): what is drawn is the result's
-# numbers, centred curves lose their anchors, the rug is the observed values.
+# numbers, the rug is the observed values.
 
 test_that("the aggregates drawn are the result's profiles", {
   fit <- lm(mpg ~ wt * hp, data = mtcars)
@@ -13,30 +13,4 @@ test_that("the aggregates drawn are the result's profiles", {
   expect_true(d$numeric_x)
   expect_equal(nrow(d$rug), 2 * nrow(X))
   expect_setequal(d$rug$`_x_`[d$rug$`_vname_` == "wt"], X$wt)
-})
-
-test_that("curve_anchors(): mean, first, middle and interpolation at a value", {
-  Y <- cbind(c(1, 2, 4), c(0, 3, 9))
-  x <- c(0, 1, 3)
-  expect_equal(curve_anchors(Y, x, "mean"), colMeans(Y))
-  expect_equal(curve_anchors(Y, x, "first"), Y[1, ])
-  expect_equal(curve_anchors(Y, x, "middle"), Y[2, ])
-  expect_equal(curve_anchors(Y, x, 2), c(3, 6))
-})
-
-test_that("centred ICE curves start at 0 and keep their differences", {
-  fit <- lm(mpg ~ wt * hp, data = mtcars)
-  X <- mtcars[c("wt", "hp")]
-  pd <- model_profile(fit, X, variables = "wt", N = NULL)
-  d <- profile_plot_data(list(pd), "profiles", NULL, "first", max_curves = 5, rug = FALSE)
-  expect_equal(length(unique(d$curves$`_ids_`)), 5)
-  first <- d$curves[!duplicated(d$curves$`_ids_`), ]
-  expect_equal(first$`_yhat_`, rep(0, 5), tolerance = 1e-12)
-  # Slopes of each curve are those of the model at its row.
-  for (id in unique(d$curves$`_ids_`)) {
-    cur <- d$curves[d$curves$`_ids_` == id, ]
-    hp <- X$hp[as.integer(id)]
-    slope <- coef(fit)[["wt"]] + coef(fit)[["wt:hp"]] * hp
-    expect_equal(diff(cur$`_yhat_`) / diff(cur$`_x_`), rep(slope, nrow(cur) - 1), tolerance = 1e-8)
-  }
 })
