@@ -127,10 +127,9 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
     profile_result(setup, inputs, settings[[k]], variables, parts, run, call)
   })
   distances <- profile_distances(profiles, variables, setup)
-  structure(list(distances = distances$table, profiles = profiles, label = setup$label,
-                 bands = if (band_type(setup) != "none") setup$bands,
-                 replicates = distances$replicates, call = call),
-            class = "mp_comparison")
+  new_mp_comparison(list(distances = distances$table, profiles = profiles, label = setup$label,
+                         bands = if (band_type(setup) != "none") setup$bands,
+                         replicates = distances$replicates, call = call))
 }
 
 # The LD profiles warn of rows left out for a missing value; the AL

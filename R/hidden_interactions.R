@@ -209,17 +209,14 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
   attr(scale, "n_predictions") <- NULL
   flat_abs <- if (rule == "thresholds") flat * c(scale)
   sloped_abs <- if (rule == "thresholds") sloped * c(scale)
-  structure(
-    list(
+  new_mp_slopes(list(
       summary = slope_summary(slopes, overall$variables, rule, ratio, flat_abs, sloped_abs),
       slopes = slopes, left_out = left_out, profiles = profiles,
       rule = rule, level = level, ratio = ratio, flat = flat, sloped = sloped, scale = scale,
       flat_abs = flat_abs, sloped_abs = sloped_abs, tests = sum(slopes$subgroup != "all"),
       min_group_size = min_group_size, grids = overall$grids, label = setup$label,
       n_predictions = made, call = call
-    ),
-    class = "mp_slopes"
-  )
+    ))
 }
 
 # The checks of hidden_interactions()'s rule and thresholds (`given`: which

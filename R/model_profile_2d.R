@@ -112,8 +112,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   agr <- bind_rows(lapply(res, `[[`, "frame"))
   replicates <- attr(agr, "replicates")
   attr(agr, "replicates") <- NULL
-  structure(
-    list(
+  new_mp_profile_2d(list(
       agr_profiles = agr, bands = if (band_type(setup) != "none") setup$bands, replicates = replicates,
       type = type, pairs = pairs, grids = grids,
       intervals = if (type == "accumulated") {
@@ -124,9 +123,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
       n_data = nrow(inputs$data), rows = setup$rows,
       observed = as.data.frame(setup$data[all_vars], stringsAsFactors = FALSE, optional = TRUE),
       n_predictions = sum(attr(res, "n_predictions")), threads = setup$threads, call = call
-    ),
-    class = "mp_profile_2d"
-  )
+    ))
 }
 
 # The bands of a surface (cells of an n1 x n2 grid, first axis fastest) on
