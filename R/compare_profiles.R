@@ -83,7 +83,8 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
   call <- match.call()
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "compare_profiles", env)
-  local_seed(seed, env)
+  restore_seed <- seed_call(seed, env)
+  on.exit(restore_seed(), add = TRUE)
   engine <- rlang::arg_match(engine, error_call = env)
   inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
   inputs$bands <- check_bands(bands, level, B, env, types = c("none", "bootstrap"))
@@ -126,10 +127,9 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
     profile_result(setup, inputs, settings[[k]], variables, parts, run, call)
   })
   distances <- profile_distances(profiles, variables, setup)
-  structure(list(distances = distances$table, profiles = profiles, label = setup$label,
-                 bands = if (band_type(setup) != "none") setup$bands,
-                 replicates = distances$replicates, call = call),
-            class = "mp_comparison")
+  new_mp_comparison(list(distances = distances$table, profiles = profiles, label = setup$label,
+                         bands = if (band_type(setup) != "none") setup$bands,
+                         replicates = distances$replicates, call = call))
 }
 
 # The LD profiles warn of rows left out for a missing value; the AL

@@ -74,39 +74,43 @@ place <- function(value, at, dim = 1L) {
 # request). `progress`: a progressor (new_progress()) or NULL.
 execute <- function(setup, requests, progress = NULL) {
   n <- length(requests)
-  results <- vector("list", n)
-  counts <- numeric(n)
-  active <- vector("list", n) # requests under way
-  accs <- vector("list", n) # and their accumulators
+  # The call's state, which start(), use() and finish() update in place:
+  # the results, the predictions counted, the requests under way and their
+  # accumulators.
+  st <- new.env(parent = emptyenv())
+  st$results <- vector("list", n)
+  st$counts <- numeric(n)
+  st$active <- vector("list", n)
+  st$accs <- vector("list", n)
   start <- function(r) {
     req <- requests[[r]]
     if (is.function(req)) req <- req()
-    active[[r]] <<- req
-    accs[[r]] <<- req$init()
+    st$active[[r]] <- req
+    st$accs[[r]] <- req$init()
     req
   }
   use <- function(r, k, ys, n_made, ticked = TRUE) {
-    counts[r] <<- counts[r] + n_made
-    upd <- active[[r]]$reduce(k, ys)
+    st$counts[r] <- st$counts[r] + n_made
+    upd <- st$active[[r]]$reduce(k, ys)
     for (nm in names(upd)) {
       u <- upd[[nm]]
       if (!inherits(u, "mp_place")) {
-        accs[[r]][[nm]] <<- accs[[r]][[nm]] + u
+        st$accs[[r]][[nm]] <- st$accs[[r]][[nm]] + u
       } else if (u$dim == 1L) {
-        accs[[r]][[nm]][u$at, ] <<- u$value
+        st$accs[[r]][[nm]][u$at, ] <- u$value
       } else {
-        accs[[r]][[nm]][, u$at, ] <<- u$value
+        st$accs[[r]][[nm]][, u$at, ] <- u$value
       }
     }
     # (Futures report their progress from the workers.)
-    if (ticked) tick(progress, active[[r]]$weight / active[[r]]$K)
+    if (ticked) tick(progress, st$active[[r]]$weight / st$active[[r]]$K)
   }
   finish <- function(r) {
-    counts[r] <<- counts[r] + (active[[r]]$n_known %||% 0)
-    results[r] <<- list(active[[r]]$finish(accs[[r]]))
-    if (active[[r]]$K == 0L) tick(progress, active[[r]]$weight)
-    active[r] <<- list(NULL)
-    accs[r] <<- list(NULL)
+    st$counts[r] <- st$counts[r] + (st$active[[r]]$n_known %||% 0)
+    st$results[r] <- list(st$active[[r]]$finish(st$accs[[r]]))
+    if (st$active[[r]]$K == 0L) tick(progress, st$active[[r]]$weight)
+    st$active[r] <- list(NULL)
+    st$accs[r] <- list(NULL)
   }
   collected <- NULL
   if (plan_workers() <= 1L) {
@@ -136,7 +140,7 @@ execute <- function(setup, requests, progress = NULL) {
   } else {
     collected <- stream_requests(setup, n, start, use, finish, progress)
   }
-  structure(results, n_predictions = counts, collected = collected)
+  structure(st$results, n_predictions = st$counts, collected = collected)
 }
 
 # The predictions of one chunk in this process: a list of matrices, one per
@@ -192,13 +196,6 @@ chunk_garbage <- function(setup, ys) {
   # (The linear engine predicts stacked rows too, with their model matrix.)
   framed <- if (is.null(setup$linear)) attr(ys, "predicted") else 2 * attr(ys, "n")
   framed * (setup$row_bytes %||% 0) + 4 * 8 * sum(lengths(ys))
-}
-
-# Are all of a chunk's specifications evaluated by the native or linear
-# engine (in this process, under any plan)?
-is_direct_chunk <- function(setup, req, specs) {
-  if (uses_direct(setup, req$native)) return(TRUE)
-  all(vapply(specs, function(s) is_linear_curve(setup, req, s), logical(1)))
 }
 
 is_linear_curve <- function(setup, req, spec) {

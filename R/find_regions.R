@@ -82,8 +82,10 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
   engine <- rlang::arg_match(engine, error_call = env)
   depth <- check_whole(depth, "depth", 1, env)
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
-  for (a in c("min_explained", "min_size", "min_heterogeneity", "level")) {
-    v <- get(a, envir = env)
+  shares <- list(min_explained = min_explained, min_size = min_size,
+                 min_heterogeneity = min_heterogeneity, level = level)
+  for (a in names(shares)) {
+    v <- shares[[a]]
     if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0 || v >= 1 || (a == "level" && v == 0)) {
       cli::cli_abort("{.arg {a}} must be one number in [0, 1), not {.obj_type_friendly {v}}.", call = env)
     }

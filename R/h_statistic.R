@@ -187,7 +187,8 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
   call <- match.call()
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "h_statistic", env)
-  local_seed(seed, env)
+  restore_seed <- seed_call(seed, env)
+  on.exit(restore_seed(), add = TRUE)
   engine <- rlang::arg_match(engine, error_call = env)
   inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
   inputs$bands <- check_bands(bands, level, B, env, types = c("none", "bootstrap"))
@@ -218,8 +219,7 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
   overall <- h_long(est$h2, labels, reps$h2, level)
   names(overall)[1L] <- "variable"
   total_bands <- if (boot) h_long(rbind(total = total), labels, reps$total, level)[-1L]
-  structure(
-    list(
+  new_mp_h_statistic(list(
       overall = h_drop_replicates(overall), pairwise = h_drop_replicates(pw$table), total = total,
       total_bands = total_bands,
       bands = if (boot) setup$bands,
@@ -233,9 +233,7 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
       class = setup$outputs$classes, N = setup$n, n_data = nrow(inputs$data), rows = setup$rows,
       weights = if (setup$weighted) setup$case_weights, n_predictions = n_predictions + pw$n_predictions,
       threads = setup$threads, engine = setup$engine, call = call
-    ),
-    class = "mp_h_statistic"
-  )
+    ))
 }
 
 # The variables of h_statistic(): at least 2, without infinite values.

@@ -288,11 +288,15 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
              bandwidth = !is.null(bandwidth))
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "model_profile", env)
-  local_seed(seed, env)
+  restore_seed <- seed_call(seed, env)
+  on.exit(restore_seed(), add = TRUE)
   check_flag(keep_ice, "keep_ice", env)
   check_flag(cluster_center, "cluster_center", env)
   # DALEX's positional order: model_profile(explainer, variables, N).
-  if (is_explainer(x)) dalex_positional(sys.call(), sys.function(), env, parent.frame())
+  if (is_explainer(x)) {
+    moved <- dalex_positional(sys.call(), sys.function(), env, parent.frame())
+    for (arg in names(moved)) assign(arg, moved[[arg]])
+  }
   variable_type <- check_variable_type(variable_type, env)
   if (!is.null(center)) {
     check_flag(center, "center", env)

@@ -81,7 +81,8 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   call <- match.call()
   env <- environment()
   check_entry(missing(x), ...length(), names(list(...)), "model_profile_2d", env)
-  local_seed(seed, env)
+  restore_seed <- seed_call(seed, env)
+  on.exit(restore_seed(), add = TRUE)
   variable_splits_type <- rlang::arg_match(variable_splits_type, error_call = env)
   type <- rlang::arg_match(type, error_call = env)
   level_order <- rlang::arg_match(level_order, error_call = env)
@@ -111,8 +112,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   agr <- bind_rows(lapply(res, `[[`, "frame"))
   replicates <- attr(agr, "replicates")
   attr(agr, "replicates") <- NULL
-  structure(
-    list(
+  new_mp_profile_2d(list(
       agr_profiles = agr, bands = if (band_type(setup) != "none") setup$bands, replicates = replicates,
       type = type, pairs = pairs, grids = grids,
       intervals = if (type == "accumulated") {
@@ -123,9 +123,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
       n_data = nrow(inputs$data), rows = setup$rows,
       observed = as.data.frame(setup$data[all_vars], stringsAsFactors = FALSE, optional = TRUE),
       n_predictions = sum(attr(res, "n_predictions")), threads = setup$threads, call = call
-    ),
-    class = "mp_profile_2d"
-  )
+    ))
 }
 
 # The bands of a surface (cells of an n1 x n2 grid, first axis fastest) on

@@ -1,5 +1,5 @@
 # Converters of tree ensembles into the package's flat representation
-# (class "mp_native", the format of tools/native-spec.md): native_model(model)
+# (class "mp_native", the format new_native() assembles): native_model(model)
 # converts a fitted model, or returns NULL when the model (or one of its
 # settings) is not supported. R/engine_native.R compiles, caches and
 # evaluates the result (through R/cpp.R); R/native_boost.R and
@@ -17,8 +17,8 @@ native_model <- function(model) UseMethod("native_model")
 #' @noRd
 native_model.default <- function(model) NULL
 
-# Assemble an mp_native object from node arrays (global 0-based indices; see
-# tools/native-spec.md), with the storage types the C++ side reads.
+# Assemble an mp_native object from node arrays (global 0-based indices),
+# with the storage types the C++ side reads.
 new_native <- function(features, feature_levels, tree_start, feature, threshold, left,
                        right, missing, cat_start, cat_len, cat_left, rule, value,
                        aggregate, base, transform, float32 = FALSE, outputs = NULL,

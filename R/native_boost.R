@@ -1,6 +1,6 @@
 # Converters of boosted tree ensembles (gbm, xgboost) into the flat
 # tree-ensemble format of the native engine (an `mp_native` list; see
-# tools/native-spec.md). Each returns NULL when the model uses something the
+# new_native() in R/native.R). Each returns NULL when the model uses something the
 # format cannot express exactly (the caller then falls back on predict()).
 
 # gbm ---------------------------------------------------------------------

@@ -1,6 +1,6 @@
 # Converter of lightgbm boosters (class lgb.Booster) into the flat
 # tree-ensemble format of the native engine (an `mp_native` list; see
-# tools/native-spec.md). NULL when the booster uses something the format
+# new_native() in R/native.R). NULL when the booster uses something the format
 # cannot express exactly (the caller then falls back on predict()). This file
 # reads the model text into flat node vectors; R/native_lightgbm_trees.R
 # turns them into the format's nodes.

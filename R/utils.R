@@ -50,16 +50,18 @@ sample_rows <- function(n, N, seed) {
   with_seed(seed, sort(sample.int(n, N)))
 }
 
-# With a `seed`, run the rest of the calling entry point (frame `env`) on a
-# random-number stream seeded by it, and leave the session's stream as it
-# was before the call when the entry point exits, however it exits and
+# With a `seed`, seed the random-number stream for the rest of an entry
+# point's call and return the function that leaves the session's stream as
+# it was before the call; the entry point calls it on exit
+# (`on.exit(restore(), add = TRUE)`), however it exits and
 # whatever random numbers were drawn meanwhile (by the draw of the rows, or
 # by the model's predict(), as ranger's draws a seed): the saved
 # .Random.seed is put back, or removed when there was none. The draws of
 # with_seed() inside the call then give the same rows as before. With
-# `seed = NULL`, nothing is done (and nothing is promised).
-local_seed <- function(seed, env) {
-  if (is.null(seed)) return(invisible())
+# `seed = NULL`, nothing is done (and nothing is promised). `env`: the
+# entry point's frame, for errors.
+seed_call <- function(seed, env) {
+  if (is.null(seed)) return(function() invisible())
   if (!is.numeric(seed) || length(seed) != 1L || !is.finite(seed)) {
     cli::cli_abort("{.arg seed} must be {.code NULL} or a single number, not {format_value(seed)}.",
                    call = env)
@@ -74,9 +76,8 @@ local_seed <- function(seed, env) {
       rm(".Random.seed", envir = genv)
     }
   }
-  do.call(base::on.exit, list(bquote(.(restore)()), add = TRUE), envir = env)
   set.seed(seed)
-  invisible()
+  restore
 }
 
 with_seed <- function(seed, expr) {

@@ -36,7 +36,7 @@ bool cache_fits(const LeafCache* L, const mp::Forest& F, const FeatureColumns& X
 
 }  // namespace
 
-// The leaves of every row of X (the model's features, from native_matrix())
+// The leaves of every row of X (the model's features, from native_columns())
 // in every tree: an external pointer, for cpp_native_predict_cached() with
 // the same model and X.
 // [[Rcpp::export(rng = false)]]

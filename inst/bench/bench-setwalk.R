@@ -113,7 +113,7 @@ med <- apply(times, c(1, 2), stats::median)
 # at 51 points, 1 thread; the compiled model and its data matrix made once).
 visit_ns <- vapply(names(models), function(nm) {
   cm <- ns$native_compile(models[[nm]]$fit)
-  Xm <- ns$native_matrix(cm, X)
+  Xm <- ns$native_columns(cm, X)
   w <- rep(1, n)
   visits <- 0
   secs <- numeric(reps)

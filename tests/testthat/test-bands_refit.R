@@ -66,7 +66,7 @@ test_that("refit_bands() refuses a background that is not the profile's rows, na
   fit <- lm(y ~ x1 + x2, train)
   refit <- function(t) lm(y ~ x1 + x2, t)
   pd <- model_profile(fit, test[c("x1", "x2")], variables = "x1", grid_points = 5)
-  # The issue's case: a profile of the test rows, refits on the training
+  # The motivating case: a profile of the test rows, refits on the training
   # rows, background left at its default (the training rows, as many).
   e <- expect_error(refit_bands(pd, refit, train, B = 10, seed = 1), class = "rlang_error")
   expect_match(conditionMessage(e), "`background` must be the data frame `profile` was computed from", fixed = TRUE)

@@ -3,23 +3,6 @@
 # either package's plot method, explainer weights, and the order of
 # attaching.
 
-dalex_case <- function(weights = NULL, label = "lm") {
-  d <- transform(mtcars, cyl = factor(cyl))
-  fit <- lm(mpg ~ wt * hp + cyl, data = d)
-  X <- d[c("wt", "hp", "cyl")]
-  ex <- DALEX::explain(fit, data = X, y = d$mpg, label = label, weights = weights, verbose = FALSE)
-  # Grids from the minimum to the maximum (the lm is linear in each
-  # variable, so an observation's prediction is on its ICE curve).
-  sp <- list(wt = seq(min(X$wt), max(X$wt), length.out = 6), hp = seq(min(X$hp), max(X$hp), length.out = 5))
-  list(fit = fit, X = X, ex = ex, sp = sp)
-}
-
-agr_xy <- function(a) {
-  a <- as.data.frame(structure(a, class = "data.frame"))
-  a <- a[order(a$`_vname_`, as.character(a$`_label_`), a$`_x_`), ]
-  list(v = as.character(a$`_vname_`), x = a$`_x_`, y = a$`_yhat_`)
-}
-
 test_that("an explainer takes DALEX's positional order: model_profile(explainer, variables, N)", {
   skip_if_not_installed("DALEX")
   k <- dalex_case()
@@ -316,39 +299,6 @@ test_that("whichever package is attached last owns model_profile(); both orders 
   }
   expect_true(any(grepl("modelprofiles::model_profile(fit, data)", said("modelprofiles", "DALEX"), fixed = TRUE)))
   expect_true(any(grepl("DALEX's own is DALEX::model_profile()", said("DALEX", "modelprofiles"), fixed = TRUE)))
-})
-
-test_that("plot(dalex_result, ours): DALEX's plot method draws both in one chart, for each geom", {
-  skip_if_not_installed("DALEX")
-  skip_if_not_installed("ingredients")
-  k <- dalex_case()
-  ours <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp)
-  theirs <- DALEX::model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp)
-  expect_s3_class(ours, c("mp_profile", "model_profile"), exact = TRUE)
-  p <- plot(theirs, ours)
-  d <- ggplot2::layer_data(p, 1)
-  expect_identical(nrow(d), 22L)
-  expect_length(unique(d$colour), 2L)
-  # Same label: ours is told apart by the package that drew it.
-  expect_setequal(unique(p$data$`_label_`), c("lm", "lm, modelprofiles"))
-  by_colour <- split(d$y[order(d$PANEL, d$x)], d$colour[order(d$PANEL, d$x)])
-  expect_equal(by_colour[[1]], by_colour[[2]], tolerance = 1e-10)
-  # ICE curves of both (32 of each on 6 + 5 points), both aggregates on top,
-  # the observations of DALEX's.
-  pp <- plot(theirs, ours, geom = "profiles")
-  cu <- ggplot2::layer_data(pp, 1)
-  expect_identical(nrow(cu), 2L * 32L * 11L)
-  expect_identical(nrow(ggplot2::layer_data(pp, 2)), 22L)
-  expect_identical(nrow(ggplot2::layer_data(plot(theirs, ours, geom = "points"), 3)), 2L * 32L)
-  # A categorical variable: ours as DALEX's bars next to theirs.
-  tc <- DALEX::model_profile(k$ex, "cyl", NULL, variable_type = "categorical")
-  oc <- model_profile(k$ex, c("cyl", "wt"), NULL, variable_splits = k$sp["wt"])
-  bars <- ggplot2::layer_data(plot(tc, oc), 1)
-  expect_identical(nrow(bars), 6L)
-  expect_length(unique(bars$fill), 2L)
-  # Tables of DALEX alone are bound as before.
-  expect_identical(rbind(theirs$agr_profiles, theirs$agr_profiles),
-                   rbind.data.frame(theirs$agr_profiles, theirs$agr_profiles))
 })
 
 test_that("plot(as_dalex(x), geom = 'profiles') in a fresh session with DALEX attached draws ingredients' chart", {

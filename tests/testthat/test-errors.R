@@ -1,5 +1,5 @@
 # Errors that must say what is wrong: each names the argument (or column)
-# and the user's call. Pinned by snapshots (issue 33's probes of bad input).
+# and the user's call. Pinned by snapshots: probes of bad input.
 
 # The name of the function of the call an error names.
 error_call <- function(expr) {

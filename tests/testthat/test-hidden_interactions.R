@@ -145,7 +145,7 @@ test_that("a random grouping of an lm with an interaction is not flagged (0 of 5
     c(sum(h$summary$hidden), sum(hn$summary$hidden))
   }, numeric(2))
   expect_identical(sum(flagged), 0)
-  # The lesson's thresholds flag this noise (the issue's false positive).
+  # The lesson's thresholds flag this noise (a false positive).
   set.seed(1)
   n <- 20000
   d <- data.frame(x1 = rnorm(n), x2 = rnorm(n), x3 = rnorm(n))

@@ -1,7 +1,7 @@
 // R-free core of the native tree-ensemble engine.
 //
 // A compiled tree ensemble (the flat format of the `mp_native` list: see
-// tools/native-spec.md and R/native.R) is viewed through plain pointers
+// new_native() in R/native.R) is viewed through plain pointers
 // (Forest, forest.h), checked and packed into depth-first 16-byte nodes
 // (pack.h; a ranger forest straight from its own vectors, ranger.h), then
 // evaluated from any thread row by row (predict.h), or with the rows of a

@@ -1,5 +1,5 @@
 // The data of a compiled tree ensemble: the flat arrays of the `mp_native`
-// format (tools/native-spec.md) seen through plain pointers, and the packed
+// format (new_native() in R/native.R) seen through plain pointers, and the packed
 // nodes the evaluation loops read. R-free.
 #ifndef MODELPROFILES_FOREST_H
 #define MODELPROFILES_FOREST_H

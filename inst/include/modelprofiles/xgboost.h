@@ -1,5 +1,5 @@
 // An xgboost model read from its UBJSON serialisation (ubjson.h) into the
-// flat arrays of the format (tools/native-spec.md), for R/native_boost.R.
+// flat arrays of the format (new_native() in R/native.R), for R/native_boost.R.
 // The model's trees (learner / gradient_booster / model / trees) keep
 // per-node arrays indexed by node id (the root is 0): left_children and
 // right_children (-1 at a leaf), split_indices (the feature), split_conditions

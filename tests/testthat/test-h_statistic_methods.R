@@ -1,0 +1,39 @@
+# Methods of mp_h_statistic (R/h_statistic_methods.R): the data frames are
+# the result's tables, print() shows them, the chart's bars are the H^2.
+
+h_methods_fixture <- function() {
+  fit <- lm(mpg ~ wt * hp + qsec, data = mtcars)
+  h_statistic(fit, mtcars[c("wt", "hp", "qsec")])
+}
+
+test_that("as.data.frame() returns each table; total as label and h2", {
+  h <- h_methods_fixture()
+  expect_identical(as.data.frame(h), h$overall)
+  expect_identical(as.data.frame(h, what = "pairwise"), h$pairwise)
+  tot <- as.data.frame(h, what = "total")
+  expect_identical(tot$label, names(h$total))
+  expect_equal(tot$h2, unname(h$total))
+  expect_error(as.data.frame(h, what = "nope"))
+})
+
+test_that("print() and summary() show the statistics and return their input", {
+  h <- h_methods_fixture()
+  out <- capture.output(ret <- print(h, n = 2))
+  expect_identical(ret, h)
+  expect_match(out[1], "<mp_h_statistic>", fixed = TRUE)
+  expect_true(any(grepl(h$overall$variable[1], out, fixed = TRUE)))
+  s <- summary(h)
+  expect_s3_class(s, "summary_mp_h_statistic")
+  expect_silent(capture.output(print(s)))
+})
+
+test_that("autoplot(): one bar per statistic with the value of H^2", {
+  skip_if_not_installed("ggplot2")
+  h <- h_methods_fixture()
+  p <- ggplot2::autoplot(h, geom = "overall")
+  bars <- ggplot2::layer_data(p, 1)
+  expect_equal(nrow(bars), nrow(h$overall))
+  expect_equal(sort(bars$x %||% bars$xmax), sort(h$overall$h2), tolerance = 1e-12)
+  p2 <- plot(h, geom = "overall", top = 1)
+  expect_equal(nrow(ggplot2::layer_data(p2, 1)), 1)
+})
