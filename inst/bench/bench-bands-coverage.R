@@ -574,7 +574,7 @@ for (mn in run_models) {
   }
 }
 raw <- do.call(rbind, raw)
-raw$covered <- raw$lower <= raw$truth & raw$truth <= raw$upper
+if (!is.null(raw)) raw$covered <- raw$lower <= raw$truth & raw$truth <= raw$upper
 
 # ---- The table --------------------------------------------------------------------
 
@@ -604,9 +604,7 @@ summarise_cell <- function(d) {
     coverage_rows = rows_only[1L], mc_se_rows = rows_only[2L]
   )
 }
-key <- with(raw, paste(model, type, method, intervals, bands, N))
-tab <- do.call(rbind, lapply(split(raw, factor(key, unique(key))), summarise_cell))
-rownames(tab) <- NULL
+label_types <- function(tab) {
 tab$type <- ifelse(tab$type == "accumulated_2d", sprintf("AL 2-D, K = %d", tab$intervals),
             ifelse(tab$type == "accumulated" & tab$method %in% "kernel", sprintf("AL, kernel, G = %d", kernel_grid_points),
             ifelse(tab$type == "accumulated" & tab$method %in% "levels", "AL, factor",
@@ -614,7 +612,22 @@ tab$type <- ifelse(tab$type == "accumulated_2d", sprintf("AL 2-D, K = %d", tab$i
                    ifelse(tab$type == "partial", "PD", "LD, kernel")))))
 tab$intervals <- NULL
 tab$method <- NULL
+tab
+}
+tab <- if (!is.null(raw)) {
+  key <- with(raw, paste(model, type, method, intervals, bands, N))
+  label_types(do.call(rbind, lapply(split(raw, factor(key, unique(key))), summarise_cell)))
+}
+rownames(tab) <- NULL
 partial_run <- nzchar(Sys.getenv("BANDS_COV_ONLY", "")) || nzchar(Sys.getenv("BANDS_COV_MODELS", ""))
+# BANDS_COV_ADD: results files (comma-separated) of runs elsewhere, whose
+# rows replace the matching ones (runs of several processes at once).
+add_files <- strsplit(Sys.getenv("BANDS_COV_ADD", ""), ",", fixed = TRUE)[[1L]]
+for (f in rev(add_files)) {
+  more <- readRDS(f)$table
+  tab <- if (is.null(tab)) more else rbind(more[!paste(more$model, more$type, more$N, more$bands) %in%
+                                                  paste(tab$model, tab$type, tab$N, tab$bands), names(tab)], tab)
+}
 if (partial_run && file.exists(file.path(out_dir, "bench-bands-coverage.rds"))) {
   prev <- readRDS(file.path(out_dir, "bench-bands-coverage.rds"))$table
   for (col in setdiff(names(tab), names(prev))) prev[[col]] <- if (col == "filled") 0 else NA_real_
