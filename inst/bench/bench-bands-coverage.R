@@ -573,6 +573,11 @@ for (mn in run_models) {
     saveRDS(raw, file.path(tempdir(), "bench-bands-coverage-raw-partial.rds"))
   }
 }
+# BANDS_COV_RAW: the per-sample rows saved by runs stopped early (their
+# bench-bands-coverage-raw-partial.rds, comma-separated), summarised as if
+# run here (with BANDS_COV_MODELS matching no model).
+raw_files <- strsplit(Sys.getenv("BANDS_COV_RAW", ""), ",", fixed = TRUE)[[1L]]
+for (f in raw_files) raw <- c(raw, readRDS(f))
 raw <- do.call(rbind, raw)
 if (!is.null(raw)) raw$covered <- raw$lower <= raw$truth & raw$truth <= raw$upper
 
