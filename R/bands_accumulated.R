@@ -178,7 +178,19 @@ resample_means <- function(sb, s) {
 # centring `centre` (center_ale_2d() or its categorical form). Cells
 # without rows take the value of their nearest cell with rows (`src`,
 # fill_empty_cells() applied to the cells' indices), for every resample.
-al_2d_bands <- function(setup, d, pos, cell, w, K1, K2, counts_of, centre, src, rows) {
+# `b_cell`: each row's cell of b.
+#
+# Analytic: the surface is linear in the cell means given b, and a ratio
+# of b-weighted sums in b (the removal of the first-order effects and the
+# centring weigh the cells by their counts); b is a sample of counts, so a
+# row moves the surface both through its cell's mean and through its
+# cell's count: w_i dS/db_{c(i)} (the Jacobian J of the surface in b at the
+# sample's means, by the complex step, exact to rounding). S is
+# homogeneous of degree 0 in b, so sum_i w_i J[, c(i)] = J b = 0: these
+# terms are centred. Leaving them out (b held fixed) makes the bands far
+# too narrow: a surface whose second differences do not vary within cells
+# (x1 x2) would have bands of width 0.
+al_2d_bands <- function(setup, d, pos, cell, w, K1, K2, counts_of, centre, src, rows, b_cell) {
   type <- band_type(setup)
   s <- interval_sums(matrix(d), cell, w[pos], K1 * K2)
   b <- counts_of(w)
@@ -187,7 +199,12 @@ al_2d_bands <- function(setup, d, pos, cell, w, K1, K2, counts_of, centre, src, 
     full <- which(s$wsum > 0)
     A <- linear_map(function(m) surface(replace(numeric(K1 * K2), full, m), b), length(full))
     col <- match(cell, full)
-    return(list(se = linear_profile_se(A, d, pos, col, w, (s$sum / s$wsum)[full], s$wsum[full])))
+    m <- replace(numeric(K1 * K2), full, (s$sum / s$wsum)[full])
+    J <- count_jacobian(function(b) surface(m, b), b)
+    # (linear_profile_se() subtracts w * shares / sum(w).)
+    shares <- -sum(w) * t(J)[b_cell, , drop = FALSE]
+    return(list(se = linear_profile_se(A, d, pos, col, w, (s$sum / s$wsum)[full], s$wsum[full],
+                                       shares = shares)))
   }
   if (type != "bootstrap") return(list())
   counts <- resample_counts(setup, rows)
@@ -198,4 +215,24 @@ al_2d_bands <- function(setup, d, pos, cell, w, K1, K2, counts_of, centre, src, 
     as.vector(surface(resample_means(sb, s), counts_of(cw)))
   }, numeric(length(surface(numeric(K1 * K2), b))))
   list(reps = reps)
+}
+
+# The Jacobian of a surface S(b) (values x cells of b) at the counts b, by
+# the complex step: Im S(b + i h e_c) / h, exact to rounding for a rational
+# function of b (no difference of nearby values); columns of cells without
+# rows are 0 (no row moves them). S is homogeneous of degree 0 in b, so it
+# is differentiated at b / sum(b) (counts of any scale, weights down to the
+# smallest doubles) and the derivative divided by sum(b).
+count_jacobian <- function(S, b) {
+  total <- sum(b)
+  p <- b / total
+  h <- 1e-20
+  V <- length(S(p))
+  J <- matrix(0, V, length(b))
+  for (c in which(b > 0)) {
+    pc <- p + 0i
+    pc[c] <- complex(real = p[c], imaginary = h)
+    J[, c] <- Im(as.vector(S(pc))) / h / total
+  }
+  J
 }

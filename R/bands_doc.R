@@ -54,7 +54,17 @@
 #'   second-order AL with the cells'
 #'   means of the second differences through the accumulation, the removal
 #'   of both first-order effects, the filling of empty cells and the
-#'   centring (no shift). A is computed as the map's matrix, so it is exact.
+#'   centring (no shift), and, since the cells' counts b that weigh the removal
+#'   and the centring are sampled too, each row's influence through its
+#'   cell's count, \eqn{w_i \partial h / \partial b_{c(i)}}{w_i dh/db[c(i)]} (the
+#'   surface is a ratio of b-weighted sums, and its derivative in b is computed
+#'   exactly, by the complex step; without this term a surface whose second
+#'   differences do not vary within cells, such as that of \eqn{x_1 x_2}{x1 x2},
+#'   would have bands of width 0). A is computed as the map's matrix, so it
+#'   is exact. Where the sample leaves a cell empty, the surface takes the
+#'   nearest cell's value (ALEPlot's fill): the band there is conditional on
+#'   that extrapolation, and does not cover the population's own value of the
+#'   cell (see the coverage table in \code{inst/bench/results}).
 #'
 #' @section Bootstrap bands:
 #' `B` resamples of the background rows (drawn with replacement, after the

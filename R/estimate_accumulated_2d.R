@@ -46,16 +46,17 @@ ale_2d_bands <- function(setup, d, corners, a1, a2, w, z1, z2, numeric_pair, row
   K1 <- length(z1) - 1L
   K2 <- length(z2) - 1L
   cell <- corners$pair + K1 * (a2[corners$pos] - 1L)
-  counts_of <- if (numeric_pair) {
-    function(w) matrix(tabulate_weighted(a1 + K1 * (a2 - 1L), w, K1 * K2), K1, K2)
-  } else {
-    function(w) matrix(tabulate_weighted(a1 + (K1 + 1L) * (a2 - 1L), w, (K1 + 1L) * K2), K1 + 1L, K2)
-  }
+  # Each row's cell of the counts b (intervals x intervals, or levels x
+  # intervals).
+  rows1 <- if (numeric_pair) K1 else K1 + 1L
+  b_cell <- a1 + rows1 * (a2 - 1L)
+  counts_of <- function(w) matrix(tabulate_weighted(b_cell, w, rows1 * K2), rows1, K2)
   present <- tabulate(cell, K1 * K2) > 0
   src <- fill_empty_cells(matrix(ifelse(present, seq_len(K1 * K2), NA_real_), K1, K2),
                           if (numeric_pair) z1 else NULL, z2)
   al_2d_bands(setup, d, corners$pos, cell, w, K1, K2, counts_of,
-              if (numeric_pair) center_ale_2d else center_ale_2d_levels, as.vector(src), rows)
+              if (numeric_pair) center_ale_2d else center_ale_2d_levels, as.vector(src), rows,
+              b_cell)
 }
 
 # The centred surface from the rows' second differences d (see

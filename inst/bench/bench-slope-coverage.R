@@ -33,12 +33,26 @@
 # that are 0 in the population, the family-wise rate of calling any of them
 # distinguishable (Holm) and the rate of flagging x1 as hidden.
 #
+# The weighted case's corrections compared: a plain-R replica of the
+# weighted slopes and of their package intervals (checked equal to
+# hidden_interactions() on a sample), on SLOPE_COV_RD samples per N, with
+# the alternatives: a t quantile with n_eff - 1 degrees of freedom (Kish's
+# n_eff of the slope's rows), the jackknife standard error, and HC3's
+# leverage correction (h_i = w_i / W); and the population kurtosis of the
+# rows' influence values, which bounds how fast any of them approaches
+# the nominal level.
+#
 #   R_LIBS=... Rscript inst/bench/bench-slope-coverage.R
 #   (environment: SLOPE_COV_R samples per model and N, default 200;
+#    SLOPE_COV_MODELS a regular expression of the models to run, the
+#    others' rows kept from the table in SLOPE_COV_OUT; SLOPE_COV_RD the
+#    replica's samples per N, default 20000 (0: none);
 #    SLOPE_COV_OUT results directory)
 library(modelprofiles)
 stopifnot(requireNamespace("ranger", quietly = TRUE))
 R <- as.integer(Sys.getenv("SLOPE_COV_R", 200))
+R_diag <- as.integer(Sys.getenv("SLOPE_COV_RD", 20000))
+run_models <- Sys.getenv("SLOPE_COV_MODELS", "")
 out_dir <- Sys.getenv("SLOPE_COV_OUT", file.path("inst", "bench", "results"))
 Ns <- c(200, 1000)
 level <- 0.95
@@ -124,7 +138,7 @@ one_sample <- function(m, N) {
 
 rows <- list()
 null_rows <- list()
-for (mn in names(models)) {
+for (mn in grep(run_models, names(models), value = TRUE)) {
   m <- models[[mn]]
   truth <- stats::setNames(m$truth$truth, paste(m$truth$subgroup, m$truth$variable))
   for (N in Ns) {
@@ -175,7 +189,95 @@ for (mn in names(models)) {
 }
 tab <- do.call(rbind, rows)
 nul <- do.call(rbind, null_rows)
+partial_run <- nzchar(run_models)
+if (partial_run && file.exists(file.path(out_dir, "bench-slope-coverage.rds"))) {
+  prev <- readRDS(file.path(out_dir, "bench-slope-coverage.rds"))
+  keep <- !prev$table$model %in% tab$model
+  tab <- rbind(prev$table[keep, ], tab)
+  tab <- tab[order(match(tab$model, names(models)), tab$N), ]
+  if (!is.null(nul)) {
+    nul <- rbind(prev$null[!prev$null$model %in% nul$model, ], nul)
+    nul <- nul[order(match(nul$model, names(models)), nul$N), ]
+  } else nul <- prev$null
+}
 rownames(tab) <- rownames(nul) <- NULL
+
+# ---- The weighted case's corrections compared (plain R) ---------------------------------
+
+# Each slope of the weighted model is a weighted mean, over its subgroup's
+# rows, of the rows' own slopes d_i = f(x_i^{j=z_G}) - f(x_i^{j=z_1}), with
+# weights w_i = 1 + x4_i^2.
+m <- models$weighted
+P <- m$P
+w_pop <- m$weights(P)
+subsets <- c(list(all = rep(TRUE, nrow(P))),
+             stats::setNames(lapply(levels(P$g), function(l) P$g == l), paste("g", levels(P$g))),
+             list("h FALSE" = !P$h, "h TRUE" = P$h))
+set_col <- function(X, v, z) {
+  X[[v]] <- rep(z, length.out = nrow(X))
+  X
+}
+d_pop <- lapply(stats::setNames(m$variables, m$variables), function(v) {
+  z <- range(m$grid[[v]])
+  m$f(set_col(P, v, z[2])) - m$f(set_col(P, v, z[1]))
+})
+slope_intervals <- function(d, k, z) {
+  W <- sum(k)
+  s <- sum(k * d) / W
+  n_eff <- W^2 / sum(k^2)
+  se <- sqrt(n_eff / (n_eff - 1) * sum(k^2 * (d - s)^2)) / W
+  sj <- (W * s - k * d) / (W - k)
+  m <- length(d)
+  se_jk <- sqrt((m - 1) / m * sum((sj - mean(sj))^2))
+  se_hc3 <- sqrt(sum(k^2 * (d - s)^2 / (1 - k / W)^2)) / W
+  c(slope = s, se = se, se_jk = se_jk, se_hc3 = se_hc3, t = stats::qt(0.975, n_eff - 1), n_eff = n_eff)
+}
+diag_rows <- list()
+if (R_diag > 0) {
+  # The replica is the package's interval: one sample, against hidden_interactions().
+  set.seed(7)
+  i <- sample.int(nrow(P), 200, replace = TRUE)
+  S <- P[i, ]
+  h <- suppressMessages(hidden_interactions(
+    NULL, S[setdiff(names(S), "h")], predict_function = function(model, nd) m$f(nd),
+    variables = m$variables, groups = list(g = S$g, h = S$h), N = NULL,
+    variable_splits = m$grid, weights = m$weights(S), min_group_size = 5, level = level, threads = threads
+  ))
+  for (v in m$variables) for (sg in names(subsets)) {
+    r <- subsets[[sg]][i]
+    x <- slope_intervals(d_pop[[v]][i][r], w_pop[i][r], 1.96)
+    hs <- h$slopes[h$slopes$variable == v & h$slopes$subgroup == sg, ]
+    stopifnot(isTRUE(all.equal(c(hs$slope, hs$se), unname(x[c("slope", "se")]), tolerance = 1e-10)))
+  }
+  z <- stats::qnorm((1 + level) / 2)
+  for (N in Ns) {
+    set.seed(5000 + N)
+    res <- array(NA_real_, c(length(m$variables), length(subsets), 6, R_diag))
+    for (r in seq_len(R_diag)) {
+      i <- sample.int(nrow(P), N, replace = TRUE)
+      for (a in seq_along(m$variables)) for (b in seq_along(subsets)) {
+        sel <- subsets[[b]][i]
+        res[a, b, , r] <- slope_intervals(d_pop[[a]][i][sel], w_pop[i][sel], z)
+      }
+    }
+    for (a in seq_along(m$variables)) for (b in seq_along(subsets)) {
+      sel <- subsets[[b]]
+      tr <- sum(w_pop[sel] * d_pop[[a]][sel]) / sum(w_pop[sel])
+      x <- res[a, b, , ]
+      err <- x[1, ] - tr
+      # The kurtosis of the influence values w (d - slope) of the population.
+      u <- w_pop[sel] * (d_pop[[a]][sel] - tr)
+      diag_rows[[length(diag_rows) + 1L]] <- data.frame(
+        N = N, slope = paste(names(subsets)[b], m$variables[a]), n_eff = mean(x[6, ]),
+        kurtosis = mean(u^4) / mean(u^2)^2,
+        z_kish = mean(abs(err) <= z * x[2, ]), t_neff = mean(abs(err) <= x[5, ] * x[2, ]),
+        jackknife = mean(abs(err) <= z * x[3, ]), hc3 = mean(abs(err) <= z * x[4, ]),
+        se_ratio = mean(x[2, ]) / sd(err)
+      )
+    }
+  }
+}
+diag <- do.call(rbind, diag_rows)
 elapsed <- proc.time()[[3]] - t_start
 
 fmt <- data.frame(
@@ -191,8 +293,9 @@ fmt_null <- data.frame(
 )
 header <- c(
   "Coverage of 95 % slope intervals of hidden_interactions() (inst/bench/bench-slope-coverage.R)",
-  sprintf("%s; R %s; modelprofiles %s; %d thread(s); %.0f s in all.",
-          format(Sys.Date()), getRversion(), utils::packageVersion("modelprofiles"), threads, elapsed),
+  sprintf("%s; R %s; modelprofiles %s; %d thread(s); %.0f s in all%s.",
+          format(Sys.Date()), getRversion(), utils::packageVersion("modelprofiles"), threads, elapsed,
+          if (partial_run) paste0(" (this run: ", run_models, " only, R = ", R, "; the other rows from the run before)") else ""),
   "Models: null_x1 = x1 x2 + x3 (c(g) + x4), c = 1, 1, -2 for g = a, b, c (probabilities 0.5, 0.3, 0.2),",
   "  x1 ~ U(-1, 1), x2, x4 ~ N(0, 1), x3 ~ U(0, 1); population 50,000 rows, antithetic in x2 (x1's slopes exactly 0);",
   "  weighted = the same with case weights 1 + x4^2;",
@@ -211,10 +314,58 @@ null_header <- c(
   "(rule = \"intervals\"; nominal family-wise error at most 5 %).",
   ""
 )
+# What the weighted case's numbers mean (written from the run with SLOPE_COV_R = 1000 for
+# the weighted model and SLOPE_COV_RD = 20000).
+notes <- if (!is.null(diag)) c(
+  "",
+  "What bounds the weighted case (weights 1 + x4^2, x4 ~ N(0, 1); Kish's n_eff / n = E[w]^2 / E[w^2] = 4 / 6):",
+  "* The 89.5% (overall, N = 200) of the first run was mostly Monte-Carlo noise: the replica on the same 200 draws",
+  "  gives 89% and 90% for the two overall slopes, and the same model with 1,000 samples (the first 200 the same) gives",
+  "  93.3% (0.6), with the replica's 20,000 samples 94.6% (x1) and 94.1% (x3); se_ratio 0.88 was the noise of",
+  "  sd(slope - truth) over 200 heavy-tailed draws (0.99 and 0.98 over 20,000).",
+  "* What remains at N = 200 (1.3 points on average over the twelve slopes, 3.3 at the smallest subgroup, g c x3,",
+  "  n_eff 28) is not a small-sample bias of the standard error but the shape of the influence values w (d - slope):",
+  "  for x3, d = c(g) + x4 and w = 1 + x4^2, so w d has an x4^3 term: skewed, with kurtosis 26-31 against 13-17 for x1,",
+  "  and a symmetric interval on a skewed statistic under-covers at any se. Corrections of the se's scale recover",
+  "  little: a t quantile with n_eff - 1 df 0.5 points on average (1.3 at g c x3), the jackknife 0.3, HC3 0.5 (the",
+  "  table above); none reaches 95% at N = 200 for the skewed slopes (93.0% at best at g c x3), and all agree with the",
+  "  package's interval at N = 1000 (94.7% against 94.8%), where the statistic is close to normal.",
+  "* So the package's interval (z, with Kish's factor) is kept: the shortfall is bounded by the skewness and kurtosis",
+  "  of the weighted influence values at small n_eff (about n_eff < 50 here), not by n_eff itself. A t quantile with",
+  "  n_eff - 1 df is the principled cheap step (never narrower; here +0.5 point); reaching nominal for skewed",
+  "  influence values needs a skewness-aware interval (bootstrap-t, or Johnson's / Hall's skewness-corrected t)."
+)
+diag_text <- if (!is.null(diag)) {
+  agg <- do.call(rbind, lapply(split(diag, diag$N), function(d) {
+    data.frame(N = d$N[1L], slopes = nrow(d), n_eff_all = d$n_eff[d$slope == "all x1"],
+               z_kish = mean(d$z_kish), t_neff = mean(d$t_neff), jackknife = mean(d$jackknife),
+               hc3 = mean(d$hc3), worst_z_kish = min(d$z_kish), worst_at = d$slope[which.min(d$z_kish)])
+  }))
+  se_mc <- sqrt(0.95 * 0.05 / R_diag)
+  pct <- function(x) sprintf("%.1f%%", 100 * x)
+  c("",
+    sprintf("The weighted case's intervals by a plain-R replica of the package's (checked equal to hidden_interactions() on a sample),"),
+    sprintf("%d samples per N (Monte-Carlo SE of one slope's coverage %.2f points; the mean over slopes is more precise).", R_diag, 100 * se_mc),
+    "z_kish: the package's interval (slope +/- qnorm(0.975) se, Kish's factor n_eff / (n_eff - 1) in se);",
+    "t_neff: a t quantile with n_eff - 1 degrees of freedom; jackknife: the jackknife se; hc3: HC3's leverage factor.",
+    "",
+    capture.output(print(data.frame(N = agg$N, slopes = agg$slopes, n_eff_all = sprintf("%.0f", agg$n_eff_all),
+                                    z_kish = pct(agg$z_kish), t_neff = pct(agg$t_neff), jackknife = pct(agg$jackknife),
+                                    hc3 = pct(agg$hc3), worst_z_kish = paste(pct(agg$worst_z_kish), "at", agg$worst_at)),
+                         right = FALSE, row.names = FALSE)),
+    "",
+    "Per slope (N, slope, mean n_eff, population kurtosis of the influence values w (d - slope), coverage of each interval, se_ratio):",
+    capture.output(print(data.frame(N = diag$N, slope = diag$slope, n_eff = sprintf("%.0f", diag$n_eff),
+                                    kurtosis = sprintf("%.1f", diag$kurtosis), z_kish = pct(diag$z_kish),
+                                    t_neff = pct(diag$t_neff), jackknife = pct(diag$jackknife), hc3 = pct(diag$hc3),
+                                    se_ratio = sprintf("%.3f", diag$se_ratio)), right = FALSE, row.names = FALSE)))
+}
 dir.create(out_dir, showWarnings = FALSE, recursive = TRUE)
 txt <- file.path(out_dir, "bench-slope-coverage.txt")
 writeLines(c(header, capture.output(print(fmt, right = FALSE, row.names = FALSE)), null_header,
-             capture.output(print(fmt_null, right = FALSE, row.names = FALSE))), txt)
-saveRDS(list(table = tab, null = nul, date = Sys.Date(), level = level, R = R, seconds = elapsed),
+             capture.output(print(fmt_null, right = FALSE, row.names = FALSE)), diag_text,
+             if (exists("notes")) notes), txt)
+saveRDS(list(table = tab, null = nul, diagnostics = diag, date = Sys.Date(), level = level, R = R,
+             R_diag = R_diag, seconds = elapsed),
         file.path(out_dir, "bench-slope-coverage.rds"))
 cat(readLines(txt), sep = "\n")

@@ -295,6 +295,62 @@ test_that("2-D AL bands: no interaction has none, and analytic agrees with the b
   expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.2)
 })
 
+test_that("2-D AL analytic bands include the cells' counts, which weigh the surface", {
+  # x1 x2: the second differences do not vary within a cell, so the
+  # sampling of the surface is all in the counts that weigh the removal of
+  # the first-order effects and the centring (correlated x1, x2).
+  set.seed(5)
+  n <- 1500
+  x1 <- rnorm(n)
+  X <- data.frame(x1 = x1, x2 = 0.7 * x1 + sqrt(0.51) * rnorm(n), x3 = runif(n))
+  prod <- function(model, newdata) newdata$x1 * newdata$x2
+  a <- model_profile_2d("m", X, predict_function = prod, variables = c("x1", "x2"),
+                        type = "accumulated", intervals = 4, N = NULL, bands = "analytic")
+  b <- model_profile_2d("m", X, predict_function = prod, variables = c("x1", "x2"),
+                        type = "accumulated", intervals = 4, N = NULL, bands = "bootstrap", B = 400, seed = 2)
+  expect_true(all(a$agr_profiles$`_se_` > 1e-3))
+  expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.15)
+  # A factor axis.
+  X$g <- factor(c("a", "b", "c")[findInterval(X$x1 + rnorm(n), c(-Inf, -0.5, 0.5, Inf))])
+  fg <- function(model, newdata) newdata$x2 * as.integer(newdata$g)
+  a <- model_profile_2d("m", X, predict_function = fg, variables = c("g", "x2"),
+                        type = "accumulated", intervals = 4, N = NULL, bands = "analytic")
+  b <- model_profile_2d("m", X, predict_function = fg, variables = c("g", "x2"),
+                        type = "accumulated", intervals = 4, N = NULL, bands = "bootstrap", B = 400, seed = 2)
+  expect_true(all(a$agr_profiles$`_se_` > 1e-3))
+  expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.15)
+})
+
+test_that("the counts' Jacobian of a 2-D AL surface equals central differences", {
+  set.seed(3)
+  D <- matrix(rnorm(12), 3, 4)
+  b <- matrix(rpois(12, 20) + 1, 3, 4)
+  S <- function(b) modelprofiles:::center_ale_2d(D, b)
+  J <- modelprofiles:::count_jacobian(S, b)
+  h <- 1e-5
+  ref <- vapply(seq_along(b), function(c) {
+    up <- b
+    dn <- b
+    up[c] <- b[c] + h
+    dn[c] <- b[c] - h
+    as.vector(S(up) - S(dn)) / (2 * h)
+  }, numeric(20))
+  expect_equal(J, ref, tolerance = 1e-7)
+  # Homogeneous of degree 0 in the counts: J b = 0.
+  expect_equal(max(abs(J %*% as.vector(b))), 0, tolerance = 1e-10)
+  bl <- matrix(rpois(16, 20) + 1, 4, 4)
+  Sl <- function(b) modelprofiles:::center_ale_2d_levels(D, b)
+  Jl <- modelprofiles:::count_jacobian(Sl, bl)
+  refl <- vapply(seq_along(bl), function(c) {
+    up <- bl
+    dn <- bl
+    up[c] <- bl[c] + h
+    dn[c] <- bl[c] - h
+    as.vector(Sl(up) - Sl(dn)) / (2 * h)
+  }, numeric(20))
+  expect_equal(Jl, refl, tolerance = 1e-7)
+})
+
 test_that("bands accumulated over many chunks equal those of one chunk", {
   X <- bands_data(400)
   for (type in c("partial", "conditional")) {
