@@ -82,32 +82,40 @@ execute <- function(setup, requests, progress = NULL) {
   st$counts <- numeric(n)
   st$active <- vector("list", n)
   st$accs <- vector("list", n)
+  # A request's accumulators are an environment of their own, each taken
+  # out, updated and put back: placed in a list (or updated through one),
+  # an accumulator as long as the background (the predictions at every row)
+  # would be copied whole for every chunk.
   start <- function(r) {
     req <- requests[[r]]
     if (is.function(req)) req <- req()
     st$active[[r]] <- req
-    st$accs[[r]] <- req$init()
+    st$accs[[r]] <- list2env(req$init(), parent = emptyenv())
     req
   }
   use <- function(r, k, ys, n_made, ticked = TRUE) {
     st$counts[r] <- st$counts[r] + n_made
     upd <- st$active[[r]]$reduce(k, ys)
+    acc <- st$accs[[r]]
     for (nm in names(upd)) {
       u <- upd[[nm]]
+      a <- acc[[nm]]
+      acc[[nm]] <- NULL
       if (!inherits(u, "mp_place")) {
-        st$accs[[r]][[nm]] <- st$accs[[r]][[nm]] + u
+        a <- a + u
       } else if (u$dim == 1L) {
-        st$accs[[r]][[nm]][u$at, ] <- u$value
+        a[u$at, ] <- u$value
       } else {
-        st$accs[[r]][[nm]][, u$at, ] <- u$value
+        a[, u$at, ] <- u$value
       }
+      acc[[nm]] <- a
     }
     # (Futures report their progress from the workers.)
     if (ticked) tick(progress, st$active[[r]]$weight / st$active[[r]]$K)
   }
   finish <- function(r) {
     st$counts[r] <- st$counts[r] + (st$active[[r]]$n_known %||% 0)
-    st$results[r] <- list(st$active[[r]]$finish(st$accs[[r]]))
+    st$results[r] <- list(st$active[[r]]$finish(as.list(st$accs[[r]], all.names = TRUE)))
     if (st$active[[r]]$K == 0L) tick(progress, st$active[[r]]$weight)
     st$active[r] <- list(NULL)
     st$accs[r] <- list(NULL)
