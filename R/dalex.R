@@ -144,10 +144,10 @@ inform_explainer_weights <- function(w) {
 #'   ex <- DALEX::explain(fit, data = mtcars[c("wt", "hp")], y = mtcars$mpg,
 #'                        label = "lm", verbose = FALSE)
 #'   ours <- modelprofiles::model_profile(ex, N = NULL, type = "accumulated")
-#'   theirs <- DALEX::model_profile(ex, N = NULL, type = "accumulated")
 #'   plot(as_dalex(ours))          # DALEX's plot of ours
-#'   plot(theirs, ours)            # DALEX's plot, both results
-#'   # (plot(ours, theirs) is this package's plot of both.)
+#'   # Also: with theirs <- DALEX::model_profile(ex, N = NULL, type =
+#'   # "accumulated"), plot(theirs, ours) is DALEX's plot of both results,
+#'   # plot(ours, theirs) this package's.
 #' }
 #' @export
 as_dalex <- function(x, variable_type = NULL, max_curves = 100, label = NULL) {

@@ -87,8 +87,9 @@ native_store_find <- function(store, model, fp = native_fingerprint(model)) {
 #'   `trees`, `nodes` and `bytes` (the compilation's size).
 #' @export
 #' @examples
-#' if (requireNamespace("ranger", quietly = TRUE)) {
-#'   fit <- ranger::ranger(mpg ~ ., data = mtcars, num.trees = 50, seed = 1)
+#' if (requireNamespace("randomForest", quietly = TRUE)) {
+#'   set.seed(1)
+#'   fit <- randomForest::randomForest(mpg ~ ., data = mtcars, ntree = 50)
 #'   cm <- compile_model(fit)
 #'   cm
 #'   pd <- model_profile(cm, mtcars[-1], variables = "wt")
