@@ -65,8 +65,8 @@ interval_sums <- function(y, k, w, K, output = 1L) {
 # The weighted sums of every output of y per interval k (1-based) of K: a
 # K x (outputs + 1) matrix, the weights' sums last.
 interval_sum_table <- function(y, k, w, K) {
-  out <- vapply(seq_len(ncol(y)), function(c) interval_sums(y, k, w, K, c)$sum, numeric(K))
-  cbind(matrix(out, K), interval_sums(y, k, w, K, 1L)$wsum)
+  sums <- lapply(seq_len(ncol(y)), function(c) interval_sums(y, k, w, K, c))
+  cbind(matrix(unlist(lapply(sums, `[[`, "sum")), K), sums[[1L]]$wsum)
 }
 
 # Sums over the bootstrap's resamples (setup$resamples, n x B counts) of

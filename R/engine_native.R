@@ -278,17 +278,20 @@ native_columns <- function(nm, data) {
   }
   X <- lapply(seq_along(nm$features), function(k) {
     x <- data[[nm$features[k]]]
-    if (is.double(x) && is.null(nm$feature_levels[[k]]) && is.null(attributes(x))) x else native_column(nm, k, x)
+    if (native_in_place(nm, k, x)) x else native_column(nm, k, x)
   })
   structure(X, n = nrow(data))
 }
 
+# Does the C++ side read column x (feature k) as it is: a plain double
+# vector without levels to map?
+native_in_place <- function(nm, k, x) {
+  is.double(x) && is.null(nm$feature_levels[[k]]) && is.null(attributes(x))
+}
+
 # The bytes native_columns() allocates for `data` (the converted columns).
 native_columns_bytes <- function(nm, data) {
-  own <- vapply(seq_along(nm$features), function(k) {
-    x <- data[[nm$features[k]]]
-    is.double(x) && is.null(nm$feature_levels[[k]]) && is.null(attributes(x))
-  }, logical(1))
+  own <- vapply(seq_along(nm$features), function(k) native_in_place(nm, k, data[[nm$features[k]]]), logical(1))
   8 * length(data[[1L]]) * sum(!own)
 }
 
