@@ -151,18 +151,28 @@ execute <- function(setup, requests, progress = NULL) {
   structure(st$results, n_predictions = st$counts, collected = collected)
 }
 
+# The specifications of a chunk that the native or linear engine evaluates
+# here, under any plan: list(out (their predictions, NULL for the others),
+# todo (the others' positions), n (the predictions made)).
+direct_part <- function(setup, req, specs) {
+  out <- lapply(specs, function(s) direct_predictions(setup, req, s))
+  todo <- which(vapply(out, is.null, logical(1)))
+  n <- 0
+  for (i in setdiff(seq_along(out), todo)) {
+    n <- n + (attr(out[[i]], "n") %||% nrow(out[[i]]))
+    attr(out[[i]], "n") <- NULL
+  }
+  list(out = out, todo = todo, n = n)
+}
+
 # The predictions of one chunk in this process: a list of matrices, one per
 # specification, with attributes "n", the number of predictions made, and
 # "predicted", how many of them the predict function made.
 evaluate_chunk <- function(setup, req, specs) {
-  out <- lapply(specs, function(s) direct_predictions(setup, req, s))
-  todo <- which(vapply(out, is.null, logical(1)))
-  made <- 0
-  for (i in setdiff(seq_along(out), todo)) {
-    made <- made + (attr(out[[i]], "n") %||% nrow(out[[i]]))
-    attr(out[[i]], "n") <- NULL
-  }
-  direct <- made
+  d <- direct_part(setup, req, specs)
+  out <- d$out
+  todo <- d$todo
+  made <- direct <- d$n
   if (length(todo)) {
     plan <- stack_plan(setup, specs[todo])
     if (length(plan$stacks) == 1L) {

@@ -62,17 +62,11 @@ make_chunk <- function(st, start) {
 new_chunk <- function(setup, a, k) {
   req <- a$req
   specs <- req$make(k)
-  out <- lapply(specs, function(s) direct_predictions(setup, req, s))
-  todo <- which(vapply(out, is.null, logical(1)))
-  n <- 0
-  for (i in setdiff(seq_along(out), todo)) {
-    n <- n + (attr(out[[i]], "n") %||% nrow(out[[i]]))
-    attr(out[[i]], "n") <- NULL
-  }
-  ch <- list(id = a$id, k = k, out = out, todo = todo, combine = NULL, ys = list(),
-             left = 0L, n = n, units = list())
-  if (!length(todo)) return(ch)
-  plan <- stack_plan(setup, specs[todo])
+  d <- direct_part(setup, req, specs)
+  ch <- list(id = a$id, k = k, out = d$out, todo = d$todo, combine = NULL, ys = list(),
+             left = 0L, n = d$n, units = list())
+  if (!length(d$todo)) return(ch)
+  plan <- stack_plan(setup, specs[d$todo])
   rows <- vapply(plan$stacks, function(s) if (is.null(s$rows)) setup$n else pattern_length(s$rows),
                  numeric(1))
   amount <- req$weight / req$K / length(rows)
@@ -80,7 +74,7 @@ new_chunk <- function(setup, a, k) {
   ch$ys <- vector("list", length(rows))
   ch$got <- numeric(length(rows))
   ch$left <- length(rows)
-  ch$n <- n + sum(rows)
+  ch$n <- d$n + sum(rows)
   ch$units <- Map(function(s, i, r) list(s = i, spec = s, rows = r, from = 0, total = r, amount = amount),
                   plan$stacks, seq_along(rows), rows)
   ch
