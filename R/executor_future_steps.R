@@ -116,8 +116,9 @@ turn_parallel <- function(st) {
   if (st$parallel || st$W <= 1L || st$busy_rows <= 0) return(st)
   left <- rows_left(st)
   # (No plan's round trip takes less than a millisecond: a call smaller
-  # than that does not measure the plan.)
-  if (st$busy / st$busy_rows * left < 2 * future_turn_trips * 0.001) return(st)
+  # than that does not measure the plan. A round trip set by the option
+  # is not measured: the rule alone decides.)
+  if (is.null(st$forced) && st$busy / st$busy_rows * left < 2 * future_turn_trips * 0.001) return(st)
   if (is.null(st$forced) && !length(st$overheads) && is.null(st$cost)) st$cost <- plan_cost()
   # The plan's round trip alone first: what the futures carry (the
   # predict function's globals, found in tens of milliseconds) is looked

@@ -93,7 +93,14 @@ test_that("h_statistic() predicts its tables on the workers (all of them, counte
   on.exit(future::plan(old), add = TRUE)
   old_opt <- options(modelprofiles.future_overhead = 0)
   on.exit(options(old_opt), add = TRUE)
-  h <- h_statistic(NULL, X, logging_predict(log), N = NULL, pairs = 3, memory_budget = 0.05)
+  # (Each call takes 20 ms at least, so that a fast machine's futures
+  # overlap and both workers get some.)
+  inner <- logging_predict(log)
+  pf <- function(m, nd) {
+    Sys.sleep(0.02)
+    inner(m, nd)
+  }
+  h <- h_statistic(NULL, X, pf, N = NULL, pairs = 3, memory_budget = 0.05)
   got <- read_log(log)
   on_workers <- got$pid != Sys.getpid()
   expect_equal(sum(got$n[on_workers]), h$n_predictions)
@@ -309,7 +316,13 @@ test_that("the variables of a call share one stream: stacks cut into pieces, the
   skip_on_cran()
   X <- future_data(600)
   log <- tempfile()
-  pf <- logging_predict(log)
+  # A microsecond a row (13 ms a stack), so that a fast machine's futures
+  # overlap and both workers get some.
+  inner <- logging_predict(log)
+  pf <- function(m, nd) {
+    Sys.sleep(1e-6 * nrow(nd))
+    inner(m, nd)
+  }
   # One stack of 600 x 21 rows per variable (600 x 6 for i), one chunk each.
   call <- function() model_profile(NULL, X, pf, variables = c("a", "b", "i"), N = NULL, grid_points = 21,
                                    keep_ice = FALSE, memory_budget = 64)
