@@ -36,7 +36,7 @@ linear_profile_se <- function(A, d, pos, cell, w, means, wsum, f = NULL, shares 
 # local effects dy of the rows (`rows`, in intervals k of K), their weights
 # w, the interval sums s (interval_sums()), and the predictions f_obs at the
 # rows of the shift (`observed`, weights w_obs). list(se) or list(reps).
-al_interval_bands <- function(setup, dy, k, w, K, s, rows, f_obs, observed, w_obs) {
+al_interval_bands <- function(setup, dy, k, w, K, s, rows, f_obs, observed, w_obs, output) {
   type <- band_type(setup)
   if (type == "analytic") {
     A <- linear_map(function(m) accumulate_center(m, s$wsum), K)
@@ -45,7 +45,7 @@ al_interval_bands <- function(setup, dy, k, w, K, s, rows, f_obs, observed, w_ob
   if (type != "bootstrap") return(list())
   # The resamples' interval sums and mean predictions, then the profile of each.
   sr <- resample_sums(setup, rows, dy, w, k, K)
-  so <- resample_sums(setup, observed, f_obs, w_obs)
+  so <- resampled_predictions(setup, observed, f_obs, w_obs, output)
   reps <- vapply(seq_len(ncol(sr$sum)), function(b) {
     sb <- list(sum = sr$sum[, b], wsum = sr$wsum[, b])
     accumulate_center(resample_means(sb, s), sb$wsum) + so$sum[1L, b] / so$wsum[1L, b]
@@ -90,7 +90,7 @@ interval_al_se <- function(A, d, k, w, s, at, f, w_f) {
 # output c: contributions d at entries `pos` (rows 1..n of `rows`) in pairs
 # of adjacent levels `pair` (K - 1 of them), the rows' levels o, weights
 # w and predictions f.
-al_levels_bands <- function(setup, d, pos, pair, o, w, f, rows, K) {
+al_levels_bands <- function(setup, d, pos, pair, o, w, f, rows, K, output) {
   type <- band_type(setup)
   profile <- function(m, p) {
     g <- c(0, cumsum(m))
@@ -110,12 +110,34 @@ al_levels_bands <- function(setup, d, pos, pair, o, w, f, rows, K) {
   sp <- resample_sums(setup, rows[pos], d, w[pos], pair, K - 1L)
   ok <- which(!is.na(o))
   sl <- resample_sums(setup, rows[ok], NULL, w[ok], o[ok], K)
-  sf <- resample_sums(setup, rows, f, w)
+  sf <- resampled_predictions(setup, rows, f, w, output)
   reps <- vapply(seq_len(ncol(sp$sum)), function(b) {
     sb <- list(sum = sp$sum[, b], wsum = sp$wsum[, b])
     profile(resample_means(sb, s), sl$wsum[, b]) + sf$sum[1L, b] / sf$wsum[1L, b]
   }, numeric(K))
   list(reps = reps)
+}
+
+# The resamples' weighted sums of the predictions f (output `output`) at
+# background rows `rows` with weights w, as resample_sums() gives them
+# (1 x B), for the shift of AL: those over all rows are made once per call
+# (setup$resampled_fitted, resampled_fitted()), being the same for every
+# variable observed at every row.
+resampled_predictions <- function(setup, rows, f, w, output) {
+  all <- setup$resampled_fitted
+  if (!is.null(all) && length(rows) == setup$n) {
+    return(list(sum = all$sum[output, , drop = FALSE], wsum = all$wsum))
+  }
+  resample_sums(setup, rows, f, w)
+}
+
+# The setup with the resamples' sums of the predictions at all background
+# rows (`fitted`, n x outputs), for bootstrap bands of AL profiles
+# (resampled_predictions()).
+resampled_fitted <- function(setup, fitted) {
+  if (band_type(setup) != "bootstrap" || is.null(fitted) || anyNA(fitted)) return(setup)
+  setup$resampled_fitted <- resample_sums(setup, seq_len(setup$n), fitted, setup$weights)
+  setup
 }
 
 # Bands of kernel AL (accumulated_kernel_request()) for output c: the ICE

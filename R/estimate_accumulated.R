@@ -143,7 +143,7 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
         yhat[, c] <- accumulate_center(s$sum / s$wsum, s$wsum) + mp[c]
         if (keep_dy) {
           bands[[c]] <- al_interval_bands(setup, acc$dy[, c], k, w, K, s, rows, fitted[observed, c],
-                                          observed, setup$weights[observed])
+                                          observed, setup$weights[observed], c)
         }
       }
       c(list(x = edge_values, yhat = yhat, intervals = K), al_shift_fields(setup, mp, observed),
@@ -228,7 +228,7 @@ accumulated_levels_request <- function(setup, j, levels, rows, fitted, na_level 
         s <- interval_sums(acc$d, pair, w[pos], K - 1L, c)
         g <- c(0, cumsum(s$sum / s$wsum))
         yhat[, c] <- g - sum(g * p) / sum(p) + mp[c]
-        bands[[c]] <- al_levels_bands(setup, acc$d[, c], pos, pair, o, w, f[, c], rows, K)
+        bands[[c]] <- al_levels_bands(setup, acc$d[, c], pos, pair, o, w, f[, c], rows, K, c)
       }
       c(list(x = levels, yhat = yhat), al_shift_fields(setup, mp, rows), bind_output_bands(bands))
     },

@@ -126,9 +126,7 @@ execute <- function(setup, requests, progress = NULL) {
     # function's own copies, the predictions) is collected once it fills
     # the budget's share of a chunk (at least 32 MiB, see chunk_policy()):
     # R would otherwise keep the garbage of many chunks (its threshold
-    # grows with the data held). The predict function's is collected in
-    # full; the native and linear engines' (only their results) by a
-    # collection of the youngest objects, which takes milliseconds.
+    # grows with the data held); see collect_garbage().
     made <- 0
     for (r in seq_len(n)) {
       req <- start(r)
@@ -137,9 +135,8 @@ execute <- function(setup, requests, progress = NULL) {
         use(r, k, ys, attr(ys, "n"))
         made <- made + chunk_garbage(setup, ys)
         if (made >= (setup$gc_bytes %||% Inf)) {
-          full <- attr(ys, "predicted") > 0 || !is.null(setup$linear)
           rm(ys)
-          collect_garbage(full)
+          collect_garbage(made)
           made <- 0
         }
       }
@@ -195,16 +192,30 @@ evaluate_chunk <- function(setup, req, specs) {
 # vectors of the background's length), when one such vector is a sizeable
 # share of what the chunks may leave.
 collect_between <- function(setup) {
-  if (8 * setup$n >= (setup$gc_bytes %||% Inf) / 4) collect_garbage()
+  if (8 * setup$n >= (setup$gc_bytes %||% Inf) / 4) collect_garbage(8 * setup$n)
   invisible()
 }
 
-# A collection (full, or of the youngest objects only), with the memory it
-# frees given back to the system (cpp_release_memory()).
-collect_garbage <- function(full = TRUE) {
-  gc(verbose = FALSE, full = full)
+# Collect the garbage of about `made` bytes, and give the memory freed back
+# to the system (cpp_release_memory()). A collection of the younger
+# generations first (a few milliseconds); a full one (70 ms with ggplot2
+# loaded, on this machine) only when that left more than half of `made`
+# beyond the memory in use after the last collection: garbage that lived
+# through one of R's own collections is in an older generation.
+collect_garbage <- function(made) {
+  used <- gc_used(gc(verbose = FALSE, full = FALSE))
+  if (used - (gc_memory$used %||% 0) > made / 2) used <- gc_used(gc(verbose = FALSE, full = TRUE))
+  gc_memory$used <- used
   cpp_release_memory()
+  invisible()
 }
+
+# The memory in use after the last collection (of the process: what R's
+# gc() reports is the process's).
+gc_memory <- new.env(parent = emptyenv())
+
+# Bytes in use, from gc()'s table (Ncells and Vcells, in MiB).
+gc_used <- function(g) sum(g[, 2L]) * 2^20
 
 # The bytes a chunk leaves for the collector: the rows the predict function
 # was given (at the setup's bytes a row), and the predictions with what the

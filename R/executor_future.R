@@ -135,7 +135,7 @@ stream_new <- function(setup, n, progress) {
        active = list(), started = 0L, sum_K = 0,
        chunks = list(), order = character(), n_chunks = 0L, made_rows = 0, made_units = 0L,
        queue = list(), queued_rows = 0, ahead = NULL, pending = list(), n_sent = 0L, collected = integer(),
-       gc_rows = 0)
+       made = 0)
 }
 
 # What the stream does next, in order of precedence: finish the first

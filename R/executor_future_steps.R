@@ -99,12 +99,12 @@ predict_here <- function(st) {
   st <- place_piece(st, u, y)
   tick(st$progress, u$amount)
   # As the sequential executor: the garbage of the predict function's
-  # chunks is collected once per gc_rows rows.
-  st$gc_rows <- st$gc_rows + u$rows
-  if (st$gc_rows >= (st$setup$gc_rows %||% Inf)) {
+  # stacks is collected once it reaches gc_bytes (see chunk_garbage()).
+  st$made <- st$made + u$rows * (st$setup$row_bytes %||% 0) + 4 * 8 * length(y)
+  if (st$made >= (st$setup$gc_bytes %||% Inf)) {
     y <- NULL
-    gc(verbose = FALSE)
-    st$gc_rows <- 0
+    collect_garbage(st$made)
+    st$made <- 0
   }
   st
 }

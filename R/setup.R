@@ -143,13 +143,12 @@ chunk_policy <- function(setup) {
   direct_rows <- if (is.null(setup$native)) budget_rows else {
     min(.Machine$integer.max, max(1, floor(avail / 3 / (native_row_bytes * (setup$n_columns + 2)))))
   }
-  # The sequential executor collects garbage once the chunks have left
-  # this many bytes: a third of the budget, but at least 32 MiB (a
+  # The executor collects garbage once the chunks have left this many
+  # bytes: a third of the budget, but at least 32 MiB (a
   # collection takes tens of milliseconds; below that R's own collections
   # keep the garbage small).
   gc_bytes <- max(avail / 3, gc_min_bytes)
-  gc_rows <- max(budget_rows, ceiling(gc_min_bytes / per_row))
-  list(gc_rows = gc_rows, chunk_rows_direct = direct_rows, chunk_rows_predict = predict_rows, gc_bytes = gc_bytes,
+  list(chunk_rows_direct = direct_rows, chunk_rows_predict = predict_rows, gc_bytes = gc_bytes,
        row_bytes = per_row,
        per_future = min(max_chunks_per_future, as.integer(4 * budget_rows %/% predict_rows)))
 }

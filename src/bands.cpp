@@ -80,6 +80,30 @@ List cpp_resample_group_sums(IntegerMatrix counts, IntegerVector idx, IntegerVec
   const int* gp = grp.size() ? gx.data() : nullptr;
   const double* wp = w.begin();
   const double* yp = y.begin();
+  // The entries in the order of their rows, where that keeps each group's
+  // entries in their order (then every sum adds the same terms in the same
+  // order): each resample's counts are read in one pass, not one pass per
+  // group.
+  std::vector<double> wr, yr;
+  std::vector<int> gr;
+  std::vector<std::size_t> perm;
+  if (mp::row_order(ix.data(), gp, m, K, perm)) {
+    std::vector<int> ir(m);
+    wr.resize(m);
+    yr.resize(m * p);
+    if (gp) gr.resize(m);
+    for (std::size_t t = 0; t < m; ++t) {
+      const std::size_t i = perm[t];
+      ir[t] = ix[i];
+      wr[t] = wp[i];
+      if (gp) gr[t] = gp[i];
+      for (int j = 0; j < p; ++j) yr[t + m * j] = yp[i + m * j];
+    }
+    ix.swap(ir);
+    wp = wr.data();
+    yp = yr.data();
+    if (gp) gp = gr.data();
+  }
   double* sp = sum.begin();
   double* wsp = wsum.begin();
   glue::parallel_for(B, 1, threads, [&](std::size_t b0, std::size_t b1) {

@@ -477,6 +477,50 @@ test_that("resampled sums and products equal plain R's, with 1 and 2 threads", {
   expect_equal(P(2L, NULL), M %*% counts[idx, ], tolerance = 1e-13)
 })
 
+test_that("resampled sums add each group's entries in their order, whatever order the entries come in", {
+  # The entries' sums, one addition at a time in the entries' order: what
+  # the C++ loops must give exactly (also when they take the entries in
+  # the order of their rows, or four resamples at a time).
+  plain <- function(counts, idx, grp, K, w, y) {
+    B <- ncol(counts)
+    S <- matrix(0, K * ncol(y), B)
+    W <- matrix(0, K, B)
+    for (b in seq_len(B)) {
+      cw <- counts[idx, b] * w
+      for (i in seq_along(idx)) {
+        k <- grp[i]
+        for (j in seq_len(ncol(y))) S[k + K * (j - 1L), b] <- S[k + K * (j - 1L), b] + cw[i] * y[i, j]
+        W[k, b] <- W[k, b] + cw[i]
+      }
+    }
+    list(sum = S, wsum = W)
+  }
+  set.seed(11)
+  n <- 400L
+  counts <- modelprofiles:::draw_resamples(n, 7L)
+  y <- matrix(rnorm(n * 3), n)
+  w <- runif(n)
+  g <- sample(6L, n, replace = TRUE)
+  by_group <- order(g) # rows increasing within each group
+  cases <- list(
+    grouped = list(idx = by_group, grp = g[by_group], K = 6L, y = y[by_group, ], w = w[by_group]),
+    rows = list(idx = seq_len(n), grp = g, K = 6L, y = y, w = w),
+    shuffled = list(idx = sample(n), grp = g, K = 6L, y = y, w = w),
+    one = list(idx = seq_len(n), grp = rep(1L, n), K = 1L, y = y[, 1:2], w = w),
+    one_reversed = list(idx = rev(seq_len(n)), grp = rep(1L, n), K = 1L, y = y[, 2:1], w = w)
+  )
+  for (nm in names(cases)) {
+    a <- cases[[nm]]
+    ref <- plain(counts, a$idx, a$grp, a$K, a$w, a$y)
+    for (th in 1:2) {
+      got <- modelprofiles:::resample_sums(list(resamples = counts, threads = th), a$idx, a$y, a$w,
+                                           if (a$K > 1L) a$grp, a$K)
+      expect_identical(got$sum, ref$sum, info = nm)
+      expect_identical(got$wsum, ref$wsum, info = nm)
+    }
+  }
+})
+
 test_that("the percentile limits are quantile()'s, type 7, NA where half the replicates are missing", {
   set.seed(5)
   R <- matrix(rnorm(40 * 25), 40)

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace mp {
 
@@ -30,30 +31,36 @@ struct MersenneR {
     mti = N;
   }
 
-  std::uint32_t next() {
-    static const std::uint32_t mag01[2] = {0x0u, 0x9908b0dfu};
+  // The next 624 words of the state (mti = 0), seeding it first as R does
+  // when it never was (mti = N + 1).
+  void twist() {
+    if (mti == N + 1) sgenrand(4357u);
+    int kk;
     std::uint32_t y;
-    if (mti >= N) {
-      if (mti == N + 1) sgenrand(4357u);
-      int kk;
-      for (kk = 0; kk < N - M; ++kk) {
-        y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
-        mt[kk] = mt[kk + M] ^ (y >> 1) ^ mag01[y & 0x1u];
-      }
-      for (; kk < N - 1; ++kk) {
-        y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
-        mt[kk] = mt[kk + (M - N)] ^ (y >> 1) ^ mag01[y & 0x1u];
-      }
-      y = (mt[N - 1] & 0x80000000u) | (mt[0] & 0x7fffffffu);
-      mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ mag01[y & 0x1u];
-      mti = 0;
+    for (kk = 0; kk < N - M; ++kk) {
+      y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
+      mt[kk] = mt[kk + M] ^ (y >> 1) ^ ((0u - (y & 0x1u)) & 0x9908b0dfu);
     }
-    y = mt[mti++];
+    for (; kk < N - 1; ++kk) {
+      y = (mt[kk] & 0x80000000u) | (mt[kk + 1] & 0x7fffffffu);
+      mt[kk] = mt[kk + (M - N)] ^ (y >> 1) ^ ((0u - (y & 0x1u)) & 0x9908b0dfu);
+    }
+    y = (mt[N - 1] & 0x80000000u) | (mt[0] & 0x7fffffffu);
+    mt[N - 1] = mt[M - 1] ^ (y >> 1) ^ ((0u - (y & 0x1u)) & 0x9908b0dfu);
+    mti = 0;
+  }
+
+  static std::uint32_t temper(std::uint32_t y) {
     y ^= (y >> 11);
     y ^= (y << 7) & 0x9d2c5680u;
     y ^= (y << 15) & 0xefc60000u;
     y ^= (y >> 18);
     return y;
+  }
+
+  std::uint32_t next() {
+    if (mti >= N) twist();
+    return temper(mt[mti++]);
   }
 };
 
@@ -72,28 +79,62 @@ inline double unif_index(MersenneR& g, double dn, int bits) {
   }
 }
 
+// The draws of resamples b in [b0, b1) for bits <= 16 (see draw_counts()):
+// STEP outputs per attempt, the last one's top bits (under `mask`) the row
+// when below n. The outputs of a block of the state are tempered at once.
+// Returns with h after the last attempt.
+template <int STEP>
+inline void draw_counts_short(MersenneR& h, int n, std::uint32_t mask, int b0, int b1, int* out) {
+  const int N = MersenneR::N;
+  const std::uint32_t un = static_cast<std::uint32_t>(n);
+  std::uint32_t buf[MersenneR::N];
+  int b = b0, i = 0;
+  int* col = out + static_cast<std::size_t>(b) * n;
+  // One accepted draw; false once the last resample is complete.
+  auto take = [&](std::uint32_t v) {
+    ++col[v];
+    if (++i < n) return true;
+    if (++b == b1) return false;
+    col += n;
+    i = 0;
+    return true;
+  };
+  for (;;) {
+    if (h.mti >= N) h.twist();
+    int pos = h.mti;
+    for (int q = pos; q < N; ++q) buf[q] = MersenneR::temper(h.mt[q]);
+    for (; pos <= N - STEP; pos += STEP) {
+      const std::uint32_t v = (buf[pos + STEP - 1] >> 16) & mask;
+      if (v < un && !take(v)) {
+        h.mti = pos + STEP;
+        return;
+      }
+    }
+    h.mti = pos;
+    if (pos < N) {
+      // An attempt across two blocks: its outputs one by one.
+      for (int k = 1; k < STEP; ++k) h.next();
+      const std::uint32_t v = (h.next() >> 16) & mask;
+      if (v < un && !take(v)) return;
+    }
+  }
+}
+
 // Resamples b in [b0, b1) of n rows as counts (column b of the n x B
 // matrix `out`, zero on entry): each column from the draws after those of
 // the columns before it, as tabulate(sample.int(n, n, TRUE), n) draws them.
 inline void draw_counts(MersenneR& g, int n, int b0, int b1, int* out) {
+  if (b0 >= b1 || n <= 0) return;
   const double dn = n;
-  const int bits = n > 0 ? static_cast<int>(std::ceil(std::log2(dn))) : 0;
+  const int bits = static_cast<int>(std::ceil(std::log2(dn)));
   MersenneR h = g;  // (a local copy, which the compiler keeps close)
-  if (n > 0 && bits <= 16) {
-    // One output's top bits per attempt (bits < 16), or the second of two
-    // (bits = 16: R's rbits() keeps the low 16 bits of 65536 v1 + v2).
-    const std::uint32_t mask = (1u << bits) - 1u, un = static_cast<std::uint32_t>(n);
-    for (int b = b0; b < b1; ++b) {
-      int* col = out + static_cast<std::size_t>(b) * n;
-      for (int i = 0; i < n; ++i) {
-        std::uint32_t v;
-        do {
-          if (bits == 16) h.next();
-          v = (h.next() >> 16) & mask;
-        } while (v >= un);
-        ++col[v];
-      }
-    }
+  if (bits < 16) {
+    // One output's top bits per attempt.
+    draw_counts_short<1>(h, n, (1u << bits) - 1u, b0, b1, out);
+  } else if (bits == 16) {
+    // The second output of two (R's rbits() keeps the low 16 bits of
+    // 65536 v1 + v2).
+    draw_counts_short<2>(h, n, 0xffffu, b0, b1, out);
   } else {
     for (int b = b0; b < b1; ++b) {
       int* col = out + static_cast<std::size_t>(b) * n;
@@ -103,6 +144,62 @@ inline void draw_counts(MersenneR& g, int n, int b0, int b1, int* out) {
   g = h;
 }
 
+// Resampled group sums of R resamples b, b+1, ..., b+R-1 in one pass over
+// the entries (see resample_group_sums()): R independent sums per term, so
+// that the additions do not wait for each other.
+template <int R>
+inline void resample_group_sums_pass(const int* counts, std::size_t n_all, const int* idx,
+                                     const int* grp, std::size_t m, int K, const double* w,
+                                     const double* y, int p, std::size_t b, double* sum, double* wsum) {
+  const std::size_t Kp = static_cast<std::size_t>(K) * p;
+  const int* c[R];
+  for (int r = 0; r < R; ++r) c[r] = counts + (b + r) * n_all;
+  if (K == 1 && p <= 2) {
+    // One group (the sums of means of curves): the sums in registers.
+    double s0[R], s1[R], ws[R];
+    for (int r = 0; r < R; ++r) s0[r] = s1[r] = ws[r] = 0.0;
+    for (std::size_t i = 0; i < m; ++i) {
+      const std::size_t row = idx[i];
+      const double wi = w[i], y0 = p > 0 ? y[i] : 0.0, y1 = p > 1 ? y[i + m] : 0.0;
+      for (int r = 0; r < R; ++r) {
+        const double cw = c[r][row] * wi;
+        s0[r] += cw * y0;
+        s1[r] += cw * y1;
+        ws[r] += cw;
+      }
+    }
+    for (int r = 0; r < R; ++r) {
+      if (p > 0) sum[(b + r) * Kp] = s0[r];
+      if (p > 1) sum[(b + r) * Kp + 1] = s1[r];
+      wsum[b + r] = ws[r];
+    }
+    return;
+  }
+  double* s[R];
+  double* ws[R];
+  for (int r = 0; r < R; ++r) {
+    s[r] = sum + (b + r) * Kp;
+    ws[r] = wsum + (b + r) * K;
+    for (std::size_t q = 0; q < Kp; ++q) s[r][q] = 0.0;
+    for (int q = 0; q < K; ++q) ws[r][q] = 0.0;
+  }
+  for (std::size_t i = 0; i < m; ++i) {
+    const std::size_t row = idx[i];
+    const int k = grp ? grp[i] : 0;
+    const double wi = w[i];
+    double cw[R];
+    for (int r = 0; r < R; ++r) {
+      cw[r] = c[r][row] * wi;
+      ws[r][k] += cw[r];
+    }
+    for (int j = 0; j < p; ++j) {
+      const double yj = y[i + m * j];
+      const std::size_t q = k + static_cast<std::size_t>(K) * j;
+      for (int r = 0; r < R; ++r) s[r][q] += cw[r] * yj;
+    }
+  }
+}
+
 // Resampled group sums: for the resamples b in [b0, b1) of the counts
 // (n_all x B, column-major), over the m entries i in order, entry i being
 // background row idx[i] (0-based) in group grp[i] (0-based, < K; grp NULL
@@ -110,42 +207,36 @@ inline void draw_counts(MersenneR& g, int n, int b0, int b1, int* out) {
 //   sum[(k + K j) + K p b]  += c w[i] y[i + m j]   (j < p values per entry)
 //   wsum[k + K b]           += c w[i]
 // Each resample's sums are made by one loop over the entries in order, so
-// that they do not depend on how the resamples are split among threads.
+// that they do not depend on how the resamples are split among threads
+// (four resamples at a time, each with sums of its own).
 inline void resample_group_sums(const int* counts, std::size_t n_all, const int* idx,
                                 const int* grp, std::size_t m, int K, const double* w,
                                 const double* y, int p, std::size_t b0, std::size_t b1,
                                 double* sum, double* wsum) {
-  const std::size_t Kp = static_cast<std::size_t>(K) * p;
-  if (K == 1 && p <= 2) {
-    // One group (the sums of means of curves): the sums in registers.
-    for (std::size_t b = b0; b < b1; ++b) {
-      const int* c = counts + b * n_all;
-      double s0 = 0.0, s1 = 0.0, ws = 0.0;
-      for (std::size_t i = 0; i < m; ++i) {
-        const double cw = c[idx[i]] * w[i];
-        if (p > 0) s0 += cw * y[i];
-        if (p > 1) s1 += cw * y[i + m];
-        ws += cw;
-      }
-      if (p > 0) sum[b * Kp] = s0;
-      if (p > 1) sum[b * Kp + 1] = s1;
-      wsum[b] = ws;
-    }
-    return;
+  std::size_t b = b0;
+  for (; b + 4 <= b1; b += 4) resample_group_sums_pass<4>(counts, n_all, idx, grp, m, K, w, y, p, b, sum, wsum);
+  for (; b < b1; ++b) resample_group_sums_pass<1>(counts, n_all, idx, grp, m, K, w, y, p, b, sum, wsum);
+}
+
+// The entries 0..m-1 ordered by their rows idx (stable): `perm`, and true
+// when it keeps the entries of each group (grp, < K; NULL: one group) in
+// their order, false (perm untouched) when not or when they are in row
+// order already.
+inline bool row_order(const int* idx, const int* grp, std::size_t m, int K, std::vector<std::size_t>& perm) {
+  bool sorted = true;
+  for (std::size_t i = 1; i < m && sorted; ++i) sorted = idx[i - 1] <= idx[i];
+  if (sorted) return false;
+  // Within each group, the rows must not decrease along the entries.
+  std::vector<int> last(K, -1);
+  for (std::size_t i = 0; i < m; ++i) {
+    const int k = grp ? grp[i] : 0;
+    if (idx[i] < last[k]) return false;
+    last[k] = idx[i];
   }
-  for (std::size_t b = b0; b < b1; ++b) {
-    const int* c = counts + b * n_all;
-    double* s = sum + b * Kp;
-    double* ws = wsum + b * K;
-    for (std::size_t q = 0; q < Kp; ++q) s[q] = 0.0;
-    for (int q = 0; q < K; ++q) ws[q] = 0.0;
-    for (std::size_t i = 0; i < m; ++i) {
-      const double cw = c[idx[i]] * w[i];
-      const int k = grp ? grp[i] : 0;
-      for (int j = 0; j < p; ++j) s[k + static_cast<std::size_t>(K) * j] += cw * y[i + m * j];
-      ws[k] += cw;
-    }
-  }
+  perm.resize(m);
+  for (std::size_t i = 0; i < m; ++i) perm[i] = i;
+  std::stable_sort(perm.begin(), perm.end(), [idx](std::size_t a, std::size_t b) { return idx[a] < idx[b]; });
+  return true;
 }
 
 // Column b in [b0, b1) of C = counts[idx, ] (times w, when w is not NULL)
