@@ -142,25 +142,30 @@ resampled_fitted <- function(setup, fitted) {
 
 # Bands of kernel AL (accumulated_kernel_request()) for output c: the ICE
 # curves Y (G x n) of the rows (values x, weights w, predictions f), the
-# kernel weights times the rows' weights kw (G x n), the grid z.
-al_kernel_bands <- function(setup, Y, kw, z, x, w, f, rows) {
+# kernel weights times the rows' weights kw (G x n), the grid z, and the
+# rows' terms in the centring (kernel_centring(): values within the grid
+# and weights, 0 for rows outside it).
+al_kernel_bands <- function(setup, Y, kw, z, x, w, f, rows, centring) {
   type <- band_type(setup)
   G <- length(z)
   dY <- Y[-1L, , drop = FALSE] - Y[-G, , drop = FALSE]
   kl <- kw[-1L, , drop = FALSE]
+  xc <- centring$x
+  inside <- centring$inside
   profile <- function(r, w) {
     g <- cumsum(c(0, r))
-    g - sum(w * stats::approx(z, g, x)$y) / sum(w)
+    g - sum(w * stats::approx(z, g, xc)$y) / sum(w)
   }
   if (type == "analytic") {
     den <- rowSums(kl)
     r <- rowSums(kl * dY) / den
-    A <- linear_map(function(r) profile(r, w), G - 1L)
+    wc <- centring$w
+    A <- linear_map(function(r) profile(r, wc), G - 1L)
     U <- t(kl * (dY - r) / den) %*% t(A)
     # (The centring weighs the rows' own values of the accumulated curve.)
     g <- cumsum(c(0, r))
-    gx <- stats::approx(z, g, x)$y
-    U <- U + w * (f - sum(w * f) / sum(w)) / sum(w) - w * (gx - sum(w * gx) / sum(w)) / sum(w)
+    gx <- stats::approx(z, g, xc)$y
+    U <- U + w * (f - sum(w * f) / sum(w)) / sum(w) - wc * (gx - sum(wc * gx) / sum(wc)) / sum(wc)
     return(list(se = influence_se(U, w)))
   }
   if (type != "bootstrap") return(list())
@@ -168,7 +173,7 @@ al_kernel_bands <- function(setup, Y, kw, z, x, w, f, rows) {
   R <- resample_product(setup, kl * dY, rows) / resample_product(setup, kl, rows)
   reps <- vapply(seq_len(ncol(counts)), function(b) {
     cw <- counts[, b] * w
-    profile(R[, b], cw) + sum(cw * f) / sum(cw)
+    profile(R[, b], cw * inside) + sum(cw * f) / sum(cw)
   }, numeric(G))
   list(reps = reps)
 }

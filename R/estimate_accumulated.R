@@ -172,18 +172,40 @@ accumulated_kernel_request <- function(setup, j, grid_points, rows, bandwidth, k
     yhat <- matrix(0, length(z), ncol(k$num))
     bands <- vector("list", ncol(k$num))
     kw <- if (!is.null(k$ice)) k$kw()
+    # The centring is over the rows within the grid (a user's grid may not
+    # reach every row; as interval AL's edges).
+    centring <- kernel_centring(setup, z, k$x, k$w, names(setup$data)[j])
     for (c in seq_len(ncol(k$num))) {
       g <- cumsum(c(0, k$num[-1L, c] / k$den[-1L]))
-      centre <- sum(k$w * stats::approx(z, g, k$x)$y) / sum(k$w)
+      centre <- sum(centring$w * stats::approx(z, g, centring$x)$y) / sum(centring$w)
       yhat[, c] <- g - centre + mp[c]
       if (!is.null(kw)) {
         bands[[c]] <- al_kernel_bands(setup, matrix(k$ice[, , c], length(z)), kw, z, k$x, k$w,
-                                      fitted[k$rows, c], k$rows)
+                                      fitted[k$rows, c], k$rows, centring)
       }
     }
     c(list(x = column_values(col, z), yhat = yhat, ice = if (keep_ice) k$ice, ice_rows = k$rows),
       al_shift_fields(setup, mp, k$rows), bind_output_bands(bands))
   })
+}
+
+# The rows that centre a kernel AL profile on grid z: list(x, w), the rows'
+# values moved into the grid's range (so that approx() is defined) and
+# their weights, 0 for rows outside it (with a warning, as interval AL's
+# edges leave rows out), and `inside` (1 when every row is).
+kernel_centring <- function(setup, z, x, w, name) {
+  lo <- z[1L]
+  hi <- z[length(z)]
+  inside <- x >= lo & x <= hi
+  if (all(inside)) return(list(x = x, w = w, inside = 1))
+  if (!any(inside & w > 0)) {
+    cli::cli_abort(c(
+      "No background row of {.field {name}} lies within its grid [{format(lo)}, {format(hi)}], so the AL profile has nothing to be centred on.",
+      i = "Give {.arg variable_splits} that span the data."
+    ), call = setup$call)
+  }
+  mp_warn("{sum(!inside)} background row{?s} outside the grid [{format(lo)}, {format(hi)}] {cli::qty(sum(!inside))}{?is/are} left out of the centring of the AL profile of {.field {name}}.", call = setup$call)
+  list(x = pmin(pmax(x, lo), hi), w = w * inside, inside = inside)
 }
 
 # AL of a categorical variable (Apley and Zhu, 2020, section 5.2; ALEPlot's

@@ -41,7 +41,10 @@
 #' @returns An object of class `mp_profile_2d`: a list with `agr_profiles`, a
 #'   data frame with columns `_vname_`, `_vname2_`, `_label_`, `_x_`, `_x2_`,
 #'   `_yhat_` and `_ids_` (`_x_` and `_x2_` are numeric, or character for
-#'   categorical variables), one row per pair of grid values (the first
+#'   categorical variables; character, `as.character()` of the numbers, also
+#'   where pairs of several kinds put a numeric and a categorical variable in
+#'   the same position, as `model_profile()` does for mixed scales: `grids`
+#'   keeps the exact values), one row per pair of grid values (the first
 #'   variable's value varying fastest), one set per class of a multiclass
 #'   model; `type`, `pairs`, `grids` (grid values, or edges and levels),
 #'   `intervals` (K used per pair), `label`, `labels`, `class`, `weights`,

@@ -280,3 +280,32 @@ test_that("$mean_prediction: AL on given edges that leave rows out", {
   g <- g - sum((g[-5] + g[-1]) / 2 * cnt) / sum(cnt)
   expect_equal(profile_of(res)$`_yhat_` - res$mean_prediction, g, tolerance = 1e-12)
 })
+
+test_that("kernel AL on a grid narrower than the data is centred on the rows within it, with a warning", {
+  set.seed(21)
+  X <- data.frame(a = rnorm(400), b = rnorm(400))
+  fit <- lm(y ~ a + b, data = cbind(X, y = 2 * X$a + X$b + rnorm(400)))
+  z <- seq(-0.5, 0.5, by = 0.1)
+  inside <- X$a >= -0.5 & X$a <= 0.5
+  for (bands in c("none", "analytic", "bootstrap")) {
+    expect_warning(
+      p <- model_profile(fit, X, variables = "a", type = "accumulated", method = "kernel", N = NULL,
+                         variable_splits = list(a = z), bands = bands, B = 30, seed = 1),
+      paste(sum(!inside), "background rows outside the grid")
+    )
+    d <- p$agr_profiles
+    # A line: the accumulated slope is exact, and the centring is the mean
+    # of the line over the rows within the grid.
+    b_a <- coef(fit)[["a"]]
+    expect_equal(d$`_yhat_`, b_a * z - b_a * mean(X$a[inside]) + mean(fitted(fit)), tolerance = 1e-10)
+    if (bands != "none") {
+      expect_true(all(is.finite(d$`_lower_`) & is.finite(d$`_upper_`)))
+      expect_true(all(d$`_lower_` < d$`_yhat_` & d$`_yhat_` < d$`_upper_`))
+    }
+  }
+  expect_error(
+    model_profile(fit, X, variables = "a", type = "accumulated", method = "kernel",
+                  variable_splits = list(a = c(10, 11, 12))),
+    "No background row of a lies within its grid"
+  )
+})

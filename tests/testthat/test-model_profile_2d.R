@@ -77,3 +77,21 @@ test_that("2-D plots: tiles cover the grid, contours, factors", {
   expect_error(plot(rg, geom = "contour"), "numeric")
   expect_doppelganger("pd-2d-tiles", p)
 })
+
+test_that("pairs that put a numeric and a categorical variable in one position give character values, exact grids", {
+  set.seed(4)
+  X <- data.frame(a = rnorm(200), f = factor(sample(c("u", "v"), 200, TRUE)))
+  fit <- lm(y ~ a * f, data = cbind(X, y = X$a * (X$f == "u") + rnorm(200)))
+  one <- model_profile_2d(fit, X, variables = c("f", "a"), grid_points = 4)
+  expect_type(one$agr_profiles$`_x_`, "character")
+  expect_type(one$agr_profiles$`_x2_`, "double")
+  both <- model_profile_2d(fit, X, variables = list(c("f", "a"), c("a", "f")), grid_points = 4)
+  d <- both$agr_profiles
+  expect_type(d$`_x2_`, "character")
+  fa <- d[d$`_vname_` == "f", ]
+  expect_equal(as.numeric(fa$`_x2_`), one$agr_profiles$`_x2_`, tolerance = 1e-14)
+  expect_identical(fa$`_yhat_`, one$agr_profiles$`_yhat_`)
+  # The exact grid values stay in $grids.
+  expect_identical(both$grids$a, one$grids$a)
+  expect_identical(as.numeric(fa$`_x2_`[seq(1, 8, by = 2)]), signif(both$grids$a, 15))
+})
