@@ -61,6 +61,10 @@ cpp_row_quantiles <- function(R, probs, threads) {
     .Call(`_modelprofiles_cpp_row_quantiles`, R, probs, threads)
 }
 
+cpp_influence_ss <- function(A, Vt, pos, cell, a, s, n, threads) {
+    .Call(`_modelprofiles_cpp_influence_ss`, A, Vt, pos, cell, a, s, n, threads)
+}
+
 cpp_count_infinite <- function(x) {
     .Call(`_modelprofiles_cpp_count_infinite`, x)
 }

@@ -54,13 +54,27 @@ table_se <- function(Y, k, m) {
 }
 
 # The standard errors of a profile that is a linear function of per-row
-# contributions: U (rows x grid) holds each row's influence on each value
-# of the profile (summing to 0 over rows); w the rows' weights, for the
-# small-sample factor.
-influence_se <- function(U, w) {
+# contributions, from the sums over rows of their squared influences on
+# each value of the profile (`ss`, influence_ss(); the influences sum to 0
+# over rows), with the small-sample factor of the rows' weights w.
+influence_se <- function(ss, w) {
   n_eff <- sum(w)^2 / sum(w^2)
-  if (!(n_eff > 1 + 1e-9)) return(rep(NA_real_, ncol(U)))
-  sqrt(n_eff / (n_eff - 1) * colSums(U^2))
+  if (!(n_eff > 1 + 1e-9)) return(rep(NA_real_, length(ss)))
+  sqrt(n_eff / (n_eff - 1) * ss)
+}
+
+# The sums over n rows of squared influences on the values of profile = A m
+# (A: values x K), row r's influence being A v_r + s_r: v_r the columns of
+# Vt (K x n), or the sums of the entries `a` at rows `pos` and positions
+# `cell` of v; s a value per row (or NULL). In C++ (cpp_influence_ss()),
+# rows in blocks: no n x values matrix is made.
+influence_ss <- function(A, n, Vt = NULL, pos = integer(), cell = integer(), a = numeric(), s = NULL,
+                         threads = 1L) {
+  if (!is.double(A)) storage.mode(A) <- "double"
+  if (is.null(Vt)) Vt <- matrix(0, ncol(A), 0L)
+  if (!is.double(Vt)) storage.mode(Vt) <- "double"
+  cpp_influence_ss(A, Vt, as.integer(pos), as.integer(cell), as.double(a),
+                   if (is.null(s)) numeric() else as.double(s), as.integer(n), as.integer(threads))
 }
 
 # The matrix of a linear map f from K values to profile values: column t

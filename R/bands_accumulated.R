@@ -21,15 +21,23 @@ group_influence <- function(d, cell, w_entries, means, wsum) {
 # profile's map A (values x groups), the rows' weights w; f NULL for a
 # profile without a shift; `shares`: each row's term through the weights
 # of the centring (its value in the centring less the centring constant),
-# or NULL.
-linear_profile_se <- function(A, d, pos, cell, w, means, wsum, f = NULL, shares = NULL) {
+# or NULL; `by_count`: list(map = J, cell) when row r also moves the
+# profile by w_r J[, cell_r] (through its cell's count, 2-D AL), or NULL.
+linear_profile_se <- function(A, d, pos, cell, w, means, wsum, f = NULL, shares = NULL, by_count = NULL,
+                              threads = 1L) {
   a <- group_influence(d, cell, w[pos], means, wsum)
-  U <- rowsum(t(A)[cell, , drop = FALSE] * a, factor(pos, levels = seq_along(w)), reorder = TRUE)
-  full <- matrix(0, length(w), nrow(A))
-  full[as.integer(rownames(U)), ] <- U
-  if (!is.null(f)) full <- full + w * (f - sum(w * f) / sum(w)) / sum(w)
-  if (!is.null(shares)) full <- full - w * shares / sum(w)
-  influence_se(full, w)
+  s <- NULL
+  if (!is.null(f)) s <- w * (f - sum(w * f) / sum(w)) / sum(w)
+  if (!is.null(shares)) s <- (s %||% 0) - w * shares / sum(w)
+  if (!is.null(by_count)) {
+    # Row r also moves the profile by w_r J[, cell_r] (J = by_count$map):
+    # entries of a second map beside A.
+    pos <- c(pos, seq_along(w))
+    cell <- c(cell, ncol(A) + by_count$cell)
+    a <- c(a, w)
+    A <- cbind(A, by_count$map)
+  }
+  influence_se(influence_ss(A, length(w), pos = pos, cell = cell, a = a, s = s, threads = threads), w)
 }
 
 # Bands of interval AL (accumulated_interval_request()) for output c:
@@ -103,7 +111,8 @@ al_levels_bands <- function(setup, d, pos, pair, o, w, f, rows, K, output) {
     A <- linear_map(function(m) profile(m, p), K - 1L)
     g <- c(0, cumsum(s$sum / s$wsum))
     shares <- (g - sum(g * p) / sum(p))[o]
-    return(list(se = linear_profile_se(A, d, pos, pair, w, s$sum / s$wsum, s$wsum, f, shares)))
+    return(list(se = linear_profile_se(A, d, pos, pair, w, s$sum / s$wsum, s$wsum, f, shares,
+                                       threads = setup$threads)))
   }
   if (type != "bootstrap") return(list())
   # The resamples' pair sums, level weights and mean predictions.
@@ -161,12 +170,12 @@ al_kernel_bands <- function(setup, Y, kw, z, x, w, f, rows, centring) {
     r <- rowSums(kl * dY) / den
     wc <- centring$w
     A <- linear_map(function(r) profile(r, wc), G - 1L)
-    U <- t(kl * (dY - r) / den) %*% t(A)
     # (The centring weighs the rows' own values of the accumulated curve.)
     g <- cumsum(c(0, r))
     gx <- stats::approx(z, g, xc)$y
-    U <- U + w * (f - sum(w * f) / sum(w)) / sum(w) - wc * (gx - sum(wc * gx) / sum(wc)) / sum(wc)
-    return(list(se = influence_se(U, w)))
+    s <- w * (f - sum(w * f) / sum(w)) / sum(w) - wc * (gx - sum(wc * gx) / sum(wc)) / sum(wc)
+    ss <- influence_ss(A, length(w), Vt = kl * (dY - r) / den, s = s, threads = setup$threads)
+    return(list(se = influence_se(ss, w)))
   }
   if (type != "bootstrap") return(list())
   counts <- resample_counts(setup, rows)
@@ -228,10 +237,8 @@ al_2d_bands <- function(setup, d, pos, cell, w, K1, K2, counts_of, centre, src, 
     col <- match(cell, full)
     m <- replace(numeric(K1 * K2), full, (s$sum / s$wsum)[full])
     J <- count_jacobian(function(b) surface(m, b), b)
-    # (linear_profile_se() subtracts w * shares / sum(w).)
-    shares <- -sum(w) * t(J)[b_cell, , drop = FALSE]
     return(list(se = linear_profile_se(A, d, pos, col, w, (s$sum / s$wsum)[full], s$wsum[full],
-                                       shares = shares)))
+                                       by_count = list(map = J, cell = b_cell), threads = setup$threads)))
   }
   if (type != "bootstrap") return(list())
   counts <- resample_counts(setup, rows)

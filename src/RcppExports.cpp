@@ -216,6 +216,23 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_influence_ss
+NumericVector cpp_influence_ss(NumericMatrix A, NumericMatrix Vt, IntegerVector pos, IntegerVector cell, NumericVector a, NumericVector s, int n, int threads);
+RcppExport SEXP _modelprofiles_cpp_influence_ss(SEXP ASEXP, SEXP VtSEXP, SEXP posSEXP, SEXP cellSEXP, SEXP aSEXP, SEXP sSEXP, SEXP nSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< NumericMatrix >::type A(ASEXP);
+    Rcpp::traits::input_parameter< NumericMatrix >::type Vt(VtSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type pos(posSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type cell(cellSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type a(aSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type s(sSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_influence_ss(A, Vt, pos, cell, a, s, n, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_count_infinite
 double cpp_count_infinite(NumericVector x);
 RcppExport SEXP _modelprofiles_cpp_count_infinite(SEXP xSEXP) {
@@ -525,6 +542,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_resample_group_sums", (DL_FUNC) &_modelprofiles_cpp_resample_group_sums, 7},
     {"_modelprofiles_cpp_resample_product", (DL_FUNC) &_modelprofiles_cpp_resample_product, 5},
     {"_modelprofiles_cpp_row_quantiles", (DL_FUNC) &_modelprofiles_cpp_row_quantiles, 3},
+    {"_modelprofiles_cpp_influence_ss", (DL_FUNC) &_modelprofiles_cpp_influence_ss, 8},
     {"_modelprofiles_cpp_count_infinite", (DL_FUNC) &_modelprofiles_cpp_count_infinite, 1},
     {"_modelprofiles_cpp_distinct_upto", (DL_FUNC) &_modelprofiles_cpp_distinct_upto, 2},
     {"_modelprofiles_cpp_interval_counts", (DL_FUNC) &_modelprofiles_cpp_interval_counts, 3},

@@ -173,3 +173,76 @@ NumericMatrix cpp_row_quantiles(NumericMatrix R, NumericVector probs, int thread
   });
   return out;
 }
+
+// The sums over rows of squared influences that analytic bands are made
+// of: ss[g] = sum_r (u_r[g])^2, u_r = A v_r + s_r, for the profile's map A
+// (G x K) and each row r's contributions v_r (K): the columns of Vt (K x n,
+// dense; may be empty) plus the entries (pos, cell, a) (row pos, 1-based,
+// adds a to v_r[cell], 1-based), and row scalars s (n; may be empty) that
+// move every value alike. No n x G matrix is made: the rows are taken in
+// blocks, each block's u by Armadillo's product (R's BLAS), and the
+// blocks' sums are added in order (the same numbers for any number of
+// threads).
+// [[Rcpp::export(rng = false)]]
+NumericVector cpp_influence_ss(NumericMatrix A, NumericMatrix Vt, IntegerVector pos, IntegerVector cell,
+                               NumericVector a, NumericVector s, int n, int threads) {
+  const std::size_t G = A.nrow(), K = A.ncol(), N = n, m = pos.size();
+  const bool dense = Vt.ncol() > 0;
+  if (dense && (static_cast<std::size_t>(Vt.nrow()) != K || static_cast<std::size_t>(Vt.ncol()) != N)) {
+    stop("Vt must be K x n");
+  }
+  if (static_cast<std::size_t>(cell.size()) != m || static_cast<std::size_t>(a.size()) != m) stop("lengths differ");
+  if (s.size() && static_cast<std::size_t>(s.size()) != N) stop("s must have a value per row");
+  // The entries by row (stable): start[r] .. start[r + 1] of `order`.
+  std::vector<std::size_t> start(N + 1, 0), order(m);
+  for (std::size_t e = 0; e < m; ++e) {
+    if (pos[e] < 1 || static_cast<std::size_t>(pos[e]) > N) stop("row out of range");
+    if (cell[e] < 1 || static_cast<std::size_t>(cell[e]) > K) stop("cell out of range");
+    ++start[pos[e]];
+  }
+  for (std::size_t r = 0; r < N; ++r) start[r + 1] += start[r];
+  {
+    std::vector<std::size_t> next(start.begin(), start.end() - 1);
+    for (std::size_t e = 0; e < m; ++e) order[next[pos[e] - 1]++] = e;
+  }
+  const std::size_t block = 256, nb = (N + block - 1) / block;
+  std::vector<double> partial(G * nb, 0.0);
+  const double* Ap = A.begin();
+  const double* Vp = dense ? Vt.begin() : nullptr;
+  const int* cp = cell.begin();
+  const double* ap = a.begin();
+  const double* sp = s.size() ? s.begin() : nullptr;
+  glue::parallel_for(nb, 1, threads, [&](std::size_t k0, std::size_t k1) {
+    const arma::mat Am(const_cast<double*>(Ap), G, K, false, true);
+    arma::mat U;
+    for (std::size_t k = k0; k < k1; ++k) {
+      const std::size_t r0 = k * block, r1 = std::min(N, r0 + block), len = r1 - r0;
+      if (dense) {
+        const arma::mat Vb(const_cast<double*>(Vp) + r0 * K, K, len, false, true);
+        U = Am * Vb;
+      } else {
+        U.zeros(G, len);
+      }
+      double* out = partial.data() + k * G;
+      for (std::size_t r = r0; r < r1; ++r) {
+        double* u = U.colptr(r - r0);
+        for (std::size_t t = start[r]; t < start[r + 1]; ++t) {
+          const std::size_t e = order[t];
+          const double* col = Ap + static_cast<std::size_t>(cp[e] - 1) * G;
+          const double ae = ap[e];
+          for (std::size_t g = 0; g < G; ++g) u[g] += ae * col[g];
+        }
+        const double sr = sp ? sp[r] : 0.0;
+        for (std::size_t g = 0; g < G; ++g) {
+          const double v = u[g] + sr;
+          out[g] += v * v;
+        }
+      }
+    }
+  });
+  NumericVector ss(G);
+  for (std::size_t k = 0; k < nb; ++k) {
+    for (std::size_t g = 0; g < G; ++g) ss[g] += partial[k * G + g];
+  }
+  return ss;
+}

@@ -536,3 +536,40 @@ test_that("the percentile limits are quantile()'s, type 7, NA where half the rep
   expect_identical(lim$lower, ref[, 1])
   expect_identical(lim$upper, ref[, 2])
 })
+
+test_that("influence sums of squares equal plain R's n x values matrix, for any number of threads", {
+  set.seed(8)
+  n <- 700L
+  G <- 9L
+  K <- 5L
+  A <- matrix(rnorm(G * K), G)
+  Vt <- matrix(rnorm(K * n), K)
+  m <- 900L
+  pos <- sample(n, m, replace = TRUE)
+  cell <- sample(K, m, replace = TRUE)
+  a <- rnorm(m)
+  s <- rnorm(n)
+  sparse_U <- function() {
+    U <- matrix(0, n, G)
+    for (e in seq_len(m)) U[pos[e], ] <- U[pos[e], ] + a[e] * A[, cell[e]]
+    U
+  }
+  ref_dense <- colSums((t(Vt) %*% t(A) + s)^2)
+  ref_sparse <- colSums((sparse_U() + s)^2)
+  ref_both <- colSums((t(Vt) %*% t(A) + sparse_U())^2)
+  for (th in 1:2) {
+    expect_equal(modelprofiles:::influence_ss(A, n, Vt = Vt, s = s, threads = th), ref_dense, tolerance = 1e-13)
+    expect_equal(modelprofiles:::influence_ss(A, n, pos = pos, cell = cell, a = a, s = s, threads = th),
+                 ref_sparse, tolerance = 1e-13)
+    expect_equal(modelprofiles:::influence_ss(A, n, Vt = Vt, pos = pos, cell = cell, a = a, threads = th),
+                 ref_both, tolerance = 1e-13)
+  }
+  expect_identical(modelprofiles:::influence_ss(A, n, Vt = Vt, pos = pos, cell = cell, a = a, s = s, threads = 2L),
+                   modelprofiles:::influence_ss(A, n, Vt = Vt, pos = pos, cell = cell, a = a, s = s, threads = 1L))
+  # The standard error: the small-sample factor of the weights' n_eff.
+  w <- runif(n)
+  ss <- modelprofiles:::influence_ss(A, n, Vt = Vt)
+  n_eff <- sum(w)^2 / sum(w^2)
+  expect_equal(modelprofiles:::influence_se(ss, w), sqrt(n_eff / (n_eff - 1) * ss), tolerance = 1e-15)
+  expect_true(all(is.na(modelprofiles:::influence_se(ss, c(1, rep(0, n - 1))))))
+})
