@@ -26,6 +26,10 @@ group_influence <- function(d, cell, w_entries, means, wsum) {
 linear_profile_se <- function(A, d, pos, cell, w, means, wsum, f = NULL, shares = NULL, by_count = NULL,
                               threads = 1L) {
   a <- group_influence(d, cell, w[pos], means, wsum)
+  # Each group's mean gets its own small-sample factor n_eff / (n_eff - 1)
+  # (as interval AL's intervals; a 2-D AL cell may hold a few rows), the
+  # rest that of all rows (influence_se()).
+  a <- a * sqrt(entry_factor(cell, w[pos], wsum) / sample_factor(w))
   s <- NULL
   if (!is.null(f)) s <- w * (f - sum(w * f) / sum(w)) / sum(w)
   if (!is.null(shares)) s <- (s %||% 0) - w * shares / sum(w)
@@ -38,6 +42,19 @@ linear_profile_se <- function(A, d, pos, cell, w, means, wsum, f = NULL, shares 
     A <- cbind(A, by_count$map)
   }
   influence_se(influence_ss(A, length(w), pos = pos, cell = cell, a = a, s = s, threads = threads), w)
+}
+
+# The small-sample factor n_eff / (n_eff - 1) of Kish's effective size of
+# rows with weights w (1 for a single row or less), and that of each group
+# (per entry: the factor of the entry's group, of weighted size wsum).
+sample_factor <- function(w) {
+  n_eff <- sum(w)^2 / sum(w^2)
+  if (n_eff > 1 + 1e-9) n_eff / (n_eff - 1) else 1
+}
+entry_factor <- function(cell, w, wsum) {
+  n_eff <- wsum^2 / tabulate_weighted(cell, w^2, length(wsum))
+  f <- ifelse(!is.na(n_eff) & n_eff > 1 + 1e-9, n_eff / (n_eff - 1), 1)
+  f[cell]
 }
 
 # Bands of interval AL (accumulated_interval_request()) for output c:
@@ -85,8 +102,7 @@ interval_al_se <- function(A, d, k, w, s, at, f, w_f) {
   a <- w * (d - m[k]) / s$wsum[k]
   n_eff <- s$wsum^2 / tabulate_weighted(k, w^2, K)
   fk <- ifelse(!is.na(n_eff) & n_eff > 1 + 1e-9, n_eff / (n_eff - 1), 1)
-  n_all <- sum(w_f)^2 / sum(w_f^2)
-  f_all <- if (n_all > 1 + 1e-9) n_all / (n_all - 1) else 1
+  f_all <- sample_factor(w_f)
   # sum over rows of (A[, k] a + e)^2: per interval A^2 S_aa + 2 A S_ae, plus S_ee.
   S_aa <- tabulate_weighted(k, a^2, K)
   S_ae <- tabulate_weighted(k, a * e[at], K)

@@ -34,3 +34,40 @@ test_that("analytic interval AL bands of an lm are those of a plain-R delta meth
   expect_equal((a$`_upper_` + a$`_lower_`) / 2, a$`_yhat_`, tolerance = 1e-10)
   expect_equal(diff(a$`_yhat_`) / diff(a$`_x_`), rep(coef(fit)[["wt"]], nrow(a) - 1), tolerance = 1e-8)
 })
+
+test_that("a profile's linearised standard errors give each group's mean its own small-sample factor", {
+  # Plain R: the rows' influences as an n x values matrix, each group's
+  # term times sqrt(f_k / f_all), the whole times f_all (Kish's n_eff / (n_eff - 1)).
+  set.seed(12)
+  n <- 60L
+  K <- 6L
+  G <- 4L
+  w <- runif(n, 0.5, 2)
+  m <- 80L
+  pos <- sample(n, m, replace = TRUE)
+  cell <- sample(K, m, replace = TRUE)
+  cell[1:2] <- c(5L, 6L)
+  cell[cell == 6L] <- 5L # a group of several rows
+  cell[3L] <- 6L # a group of one entry (factor 1, influence 0)
+  d <- rnorm(m)
+  wsum <- vapply(seq_len(K), function(k) sum(w[pos][cell == k]), numeric(1))
+  means <- vapply(seq_len(K), function(k) sum((w[pos] * d)[cell == k]) / wsum[k], numeric(1))
+  A <- matrix(rnorm(G * K), G)
+  f <- rnorm(n)
+  kish <- function(v) {
+    ne <- sum(v)^2 / sum(v^2)
+    if (ne > 1 + 1e-9) ne / (ne - 1) else 1
+  }
+  f_all <- kish(w)
+  f_k <- vapply(seq_len(K), function(k) kish(w[pos][cell == k]), numeric(1))
+  U <- matrix(0, n, G)
+  for (e in seq_len(m)) {
+    a <- w[pos[e]] * (d[e] - means[cell[e]]) / wsum[cell[e]]
+    U[pos[e], ] <- U[pos[e], ] + sqrt(f_k[cell[e]] / f_all) * a * A[, cell[e]]
+  }
+  U <- U + w * (f - sum(w * f) / sum(w)) / sum(w)
+  ref <- sqrt(f_all * colSums(U^2))
+  got <- modelprofiles:::linear_profile_se(A, d, pos, cell, w, means, wsum, f = f)
+  expect_equal(got, ref, tolerance = 1e-13)
+  expect_equal(f_k[6L], 1)
+})
