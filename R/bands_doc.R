@@ -9,6 +9,16 @@
 #' interval, each row's kernel weight, so that **no extra prediction** is
 #' made.
 #'
+#' @section Band settings:
+#' The `bands` argument of [model_profile()], [model_profile_2d()],
+#' [compare_profiles()] and [h_statistic()] takes the kind of bands, a
+#' string, or a setting made by `profile_bands()`, which also holds the
+#' level and the number of resamples: `bands = "bootstrap"` is
+#' `bands = profile_bands("bootstrap", level = 0.95, B = 200)`. Each entry
+#' point takes the kinds its `bands` argument lists. (The entry points'
+#' own `level` and `B` arguments are deprecated: they still work, with a
+#' warning, for one release.)
+#'
 #' @section Analytic bands:
 #' For a weighted mean \eqn{m = \sum_i k_i y_i / K}{m = sum(k y) / K},
 #' \eqn{K = \sum_i k_i}{K = sum(k)}, the standard error is the linearised
@@ -98,7 +108,9 @@
 #' head(pd$agr_profiles)
 #' plot(pd)
 #' al <- model_profile(fit, X, variables = "wt", type = "accumulated", intervals = 5,
-#'                     bands = "bootstrap", B = 100, seed = 1)
+#'                     bands = profile_bands("bootstrap", level = 0.9, B = 100), seed = 1)
 #' plot(al)
+#' # A band setting on its own.
+#' profile_bands("bootstrap", level = 0.9, B = 100)
 #' @name profile_bands
 NULL

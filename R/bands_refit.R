@@ -60,7 +60,7 @@ refit_bands <- function(profile, refit, data, background = data, predict_functio
     cli::cli_abort("{.arg data} must be a data frame of training rows.", call = call)
   }
   check_refit_background(profile, background, call)
-  bands <- check_bands("bootstrap", level, B, call)
+  bands <- band_values("bootstrap", level, B, call)
   bg <- background[profile$rows, , drop = FALSE]
   run <- function(idx) {
     model <- refit(data[idx, , drop = FALSE])

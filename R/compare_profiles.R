@@ -40,7 +40,9 @@
 #'
 #' @inheritParams model_profile
 #' @param bands `"none"` or `"bootstrap"`: percentile bands of the
-#'   distances (see the section on bootstrap bands).
+#'   distances (see the section on bootstrap bands); or a setting of
+#'   [profile_bands()] of these kinds, with its level and number of
+#'   resamples, such as `profile_bands("bootstrap", level = 0.9, B = 100)`.
 #' @param grid_points Maximum number of grid points per numeric variable of
 #'   the PD and LD profiles.
 #' @param seed `NULL` or a number: the draw of the `N` rows, the same for
@@ -75,22 +77,18 @@
 #' @export
 compare_profiles <- function(x, data = NULL, predict_function = NULL, variables = NULL,
                              N = 1000, grid_points = 101, intervals = 40, bandwidth = NULL,
-                             bands = c("none", "bootstrap"), level = 0.95, B = 200,
-                             label = NULL, seed = NULL, weights = NULL, class = NULL,
-                             threads = NULL,
+                             bands = c("none", "bootstrap"),
+                             label = NULL, seed = NULL, weights = NULL, class = NULL, threads = NULL,
                              memory_budget = getOption("modelprofiles.memory_budget", 256),
-                             engine = c("auto", "native", "predict"), ...) {
-  call <- match.call()
+                             engine = c("auto", "native", "predict"), ..., level = NULL, B = NULL) {
   env <- environment()
-  check_entry(missing(x), ...length(), names(list(...)), "compare_profiles", env)
-  restore_seed <- seed_call(seed, env)
-  on.exit(restore_seed(), add = TRUE)
-  engine <- rlang::arg_match(engine, error_call = env)
-  inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
-  inputs$bands <- check_bands(bands, level, B, env, types = c("none", "bootstrap"))
-  N <- check_N(N, env)
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
   intervals <- check_whole(intervals, "intervals", 1, env)
+  start <- start_call("compare_profiles", env, list(...), x, data, predict_function, label, weights, threads,
+                      memory_budget, seed, engine, bands, c("none", "bootstrap"), level, B)
+  on.exit(start$restore_seed(), add = TRUE)
+  inputs <- start$inputs
+  N <- check_N(N, env)
   explicit <- !is.null(variables)
   variables <- profile_variables(inputs, variables, if (explicit) "conditional" else "partial",
                                  NULL, character(), env)
@@ -103,9 +101,9 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
     al = profile_settings("accumulated", "interval", intervals = intervals)
   )
   for (k in names(settings)) {
-    settings[[k]]$native <- native_for(engine, settings[[k]]$type, settings[[k]]$method, length(rows), inputs)
+    settings[[k]]$native <- native_for(start$engine, settings[[k]]$type, settings[[k]]$method, length(rows), inputs)
   }
-  setup <- new_setup(inputs, rows, class, engine, linear = TRUE)
+  setup <- new_setup(inputs, rows, class, start$engine, linear = TRUE)
   parts <- whole_part(setup)
   progress <- new_progress(3 * length(variables))
   # The requests of the three profiles run as one stream (under a plan,
@@ -121,6 +119,7 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
   }), recursive = FALSE)
   res <- execute(setup, makers, progress)
   ends <- cumsum(lengths(lapply(preps, `[[`, "makers")))
+  call <- match.call()
   profiles <- lapply(stats::setNames(seq_along(settings), names(settings)), function(k) {
     at <- seq_len(length(preps[[k]]$makers)) + if (k > 1L) ends[k - 1L] else 0L
     run <- profile_run(preps[[k]], res[at], attr(res, "n_predictions")[at])

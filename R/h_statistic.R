@@ -101,7 +101,9 @@
 #' @inheritParams model_profile
 #' @param bands `"none"` or `"bootstrap"`: percentile bands of every
 #'   statistic over `B` resamples of the background rows, from the tables
-#'   already predicted (see the section on bootstrap bands).
+#'   already predicted (see the section on bootstrap bands); or a setting
+#'   of [profile_bands()] of these kinds, with its level and number of
+#'   resamples, such as `profile_bands("bootstrap", level = 0.9, B = 100)`.
 #' @param variables Names of the variables whose H-statistics are computed,
 #'   at least 2; `NULL` for every column of `data` (except a `weights`
 #'   column named by `weights`). All columns of `data` are passed to the
@@ -168,7 +170,8 @@
 #' h
 #'
 #' # Bootstrap bands, from the same predictions (drawn as error bars).
-#' hb <- h_statistic(fit, mtcars[c("wt", "hp", "qsec")], bands = "bootstrap", B = 100, seed = 1)
+#' hb <- h_statistic(fit, mtcars[c("wt", "hp", "qsec")], bands = profile_bands("bootstrap", B = 100),
+#'                   seed = 1)
 #' hb$overall
 #' plot(hb)
 #'
@@ -179,23 +182,19 @@
 #' }
 #' @export
 h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NULL,
-                        N = 500, pairs = 5, bands = c("none", "bootstrap"), level = 0.95, B = 200,
-                        label = NULL, seed = NULL, weights = NULL, class = NULL,
-                        threads = NULL,
+                        N = 500, pairs = 5, bands = c("none", "bootstrap"),
+                        label = NULL, seed = NULL, weights = NULL, class = NULL, threads = NULL,
                         memory_budget = getOption("modelprofiles.memory_budget", 256),
-                        engine = c("auto", "native", "predict"), ...) {
-  call <- match.call()
+                        engine = c("auto", "native", "predict"), ..., level = NULL, B = NULL) {
   env <- environment()
-  check_entry(missing(x), ...length(), names(list(...)), "h_statistic", env)
-  restore_seed <- seed_call(seed, env)
-  on.exit(restore_seed(), add = TRUE)
-  engine <- rlang::arg_match(engine, error_call = env)
-  inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
-  inputs$bands <- check_bands(bands, level, B, env, types = c("none", "bootstrap"))
-  N <- check_N(N, env)
   pairs <- check_whole(pairs, "pairs", 0, env)
+  start <- start_call("h_statistic", env, list(...), x, data, predict_function, label, weights, threads,
+                      memory_budget, seed, engine, bands, c("none", "bootstrap"), level, B)
+  on.exit(start$restore_seed(), add = TRUE)
+  inputs <- start$inputs
   variables <- h_variables(inputs, variables, env)
-  setup <- new_setup(inputs, setup_rows(inputs, N, seed), class, engine)
+  N <- check_N(N, env)
+  setup <- new_setup(inputs, setup_rows(inputs, N, seed), class, start$engine)
   labels <- output_labels(setup)
   w <- setup$weights
   js <- match(variables, names(setup$data))
@@ -219,6 +218,7 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
   overall <- h_long(est$h2, labels, reps$h2, level)
   names(overall)[1L] <- "variable"
   total_bands <- if (boot) h_long(rbind(total = total), labels, reps$total, level)[-1L]
+  call <- match.call()
   new_mp_h_statistic(list(
       overall = h_drop_replicates(overall), pairwise = h_drop_replicates(pw$table), total = total,
       total_bands = total_bands,

@@ -147,23 +147,21 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
                                 scale = NULL, min_group_size = 25,
                                 grid_points = 5, variable_splits_type = "distinct",
                                 variable_splits = NULL, group_bins = 3,
-                                label = NULL, seed = NULL, weights = NULL, class = NULL,
-                                threads = NULL,
+                                label = NULL, seed = NULL, weights = NULL, class = NULL, threads = NULL,
                                 memory_budget = getOption("modelprofiles.memory_budget", 256),
                                 engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
-  check_entry(missing(x), ...length(), names(list(...)), "hidden_interactions", env)
-  restore_seed <- seed_call(seed, env)
-  on.exit(restore_seed(), add = TRUE)
-  engine <- rlang::arg_match(engine, error_call = env)
+  start <- start_call("hidden_interactions", env, list(...), x, data, predict_function, label, weights,
+                      threads, memory_budget, seed, engine)
+  on.exit(start$restore_seed(), add = TRUE)
+  inputs <- start$inputs
   rule <- rlang::arg_match(rule, error_call = env)
   if (missing(groups) || is.null(groups)) {
     cli::cli_abort("{.arg groups} is missing: give the columns (or vectors) that define subgroups.", call = env)
   }
   given <- c(flat = !missing(flat), sloped = !missing(sloped), ratio = !missing(ratio))
   check_slope_rule(rule, level, ratio, flat, sloped, scale, given, env)
-  inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
   groupings <- resolve_groupings(groups, inputs$data, env, title = deparse1(call$groups))
   N <- check_N(N, env)
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
@@ -174,8 +172,8 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
   s <- profile_settings("partial", grid_points = grid_points, splits_type = variable_splits_type,
                         splits = check_splits(variable_splits, inputs$data, variables, env))
   rows <- setup_rows(inputs, N, seed)
-  s$native <- native_for(engine, "partial", "exact", length(rows), inputs)
-  setup <- new_setup(inputs, rows, class, engine, linear = TRUE)
+  s$native <- native_for(start$engine, "partial", "exact", length(rows), inputs)
+  setup <- new_setup(inputs, rows, class, start$engine, linear = TRUE)
   if (setup$n_outputs > 1L) {
     cli::cli_abort(c(
       "Slopes are read one class at a time; the model has several.",

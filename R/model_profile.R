@@ -129,11 +129,15 @@
 #'   engine, the forest's own uncertainty: `"trees"` (percentiles of the
 #'   per-tree profiles) or `"infjack"` (the infinitesimal jackknife of
 #'   Wager, Hastie and Efron (2014), for forests grown with
-#'   `keep.inbag = TRUE`). See [profile_bands] for the formulas and what
-#'   the bands do and do not include, and [refit_bands()] for bands over
-#'   refitted models.
-#' @param level Confidence level of the bands.
-#' @param B Number of bootstrap resamples.
+#'   `keep.inbag = TRUE`). A kind alone has a level of 0.95 and, for the
+#'   bootstrap, 200 resamples; for others, give a setting of
+#'   [profile_bands()], such as
+#'   `bands = profile_bands("bootstrap", level = 0.9, B = 500)`. See
+#'   [profile_bands] for the formulas and what the bands do and do not
+#'   include, and [refit_bands()] for bands over refitted models.
+#' @param level,B Deprecated: give them in `bands`, as
+#'   `bands = profile_bands("bootstrap", level = 0.9, B = 500)`. Still
+#'   taken (by their full names), with a warning, for one release.
 #' @param level_order Order of the levels of a categorical variable in AL
 #'   profiles: `"similarity"` (ALEPlot's order; see the section on AL for
 #'   categorical variables) or `"levels"` (the factor's own order). Ordered
@@ -275,21 +279,19 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
                           keep_ice = TRUE, groups = NULL, group_bins = 3,
                           min_group_size = 10, group_title = NULL,
                           al_shift = c("group", "common"), k = NULL, cluster_center = TRUE,
-                          bands = c("none", "analytic", "bootstrap"), level = 0.95, B = 200,
+                          bands = c("none", "analytic", "bootstrap"),
                           level_order = c("similarity", "levels"), na_level = FALSE,
-                          label = NULL, seed = NULL, weights = NULL, class = NULL,
-                          threads = NULL,
+                          label = NULL, seed = NULL, weights = NULL, class = NULL, threads = NULL,
                           memory_budget = getOption("modelprofiles.memory_budget", 256),
                           engine = c("auto", "native", "predict"),
-                          variable_type = NULL, center = NULL, span = NULL, ...) {
+                          variable_type = NULL, center = NULL, span = NULL, ..., level = NULL, B = NULL) {
   call <- match.call()
   # (Before the checks assign them.)
   given <- c(grid_points = !missing(grid_points), intervals = !missing(intervals),
              bandwidth = !is.null(bandwidth))
   env <- environment()
+  # (Before DALEX's positional arguments are read from `x`.)
   check_entry(missing(x), ...length(), names(list(...)), "model_profile", env)
-  restore_seed <- seed_call(seed, env)
-  on.exit(restore_seed(), add = TRUE)
   check_flag(keep_ice, "keep_ice", env)
   check_flag(cluster_center, "cluster_center", env)
   # DALEX's positional order: model_profile(explainer, variables, N).
@@ -314,21 +316,22 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
   variable_splits_type <- rlang::arg_match(variable_splits_type, error_call = env)
   level_order <- rlang::arg_match(level_order, error_call = env)
   al_shift <- rlang::arg_match(al_shift, error_call = env)
-  engine <- rlang::arg_match(engine, error_call = env)
   if (!is.null(k)) {
     k <- check_whole(k, "k", 2, env)
     if (type != "partial") {
       cli::cli_abort("{.arg k} clusters ICE curves, which partial-dependence profiles have; use {.code type = \"partial\"}.", call = env)
     }
     if (!is.null(groups)) cli::cli_abort("Give {.arg groups} or {.arg k}, not both.", call = env)
-    if (!identical(bands[1L], "none")) {
+    if (!identical(bands_kind(bands), "none")) {
       cli::cli_abort("{.arg bands} are drawn around profiles, not around clusters of ICE curves; give {.arg bands} or {.arg k}, not both.", call = env)
     }
     keep_ice <- TRUE
   }
   check_flag(na_level, "na_level", env)
-  inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
-  inputs$bands <- check_bands(bands, level, B, env, c("none", "analytic", "bootstrap", "trees", "infjack"))
+  start <- start_call("model_profile", env, list(...), x, data, predict_function, label, weights, threads,
+                      memory_budget, seed, engine, bands, band_kinds, level, B)
+  on.exit(start$restore_seed(), add = TRUE)
+  inputs <- start$inputs
   if (inputs$bands$type %in% c("trees", "infjack") && type != "partial") {
     cli::cli_abort("{.code bands = \"{inputs$bands$type}\"} are bands of partial dependence, from the trees of a forest; use {.code type = \"partial\"}.", call = env)
   }
@@ -349,8 +352,8 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
     check_bandwidth(bandwidth, variables, env), isTRUE(keep_ice), level_order, na_level
   )
   rows <- setup_rows(inputs, N, seed)
-  s$native <- native_for(engine, type, method, length(rows), inputs)
-  setup <- new_setup(inputs, rows, class, if (s$native) engine else "predict", linear = type == "partial")
+  s$native <- native_for(start$engine, type, method, length(rows), inputs)
+  setup <- new_setup(inputs, rows, class, if (s$native) start$engine else "predict", linear = type == "partial")
   parts <- whole_part(setup)
   info <- NULL
   if (!is.null(grouping)) {

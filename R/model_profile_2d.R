@@ -33,6 +33,9 @@
 #'   grids (see [profile_grid()]). (The exact grid of one-variable profiles,
 #'   `"splits"`, would pair thousands of split values with thousands.)
 #' @param type `"partial"` or `"accumulated"`.
+#' @param bands `"none"`, `"analytic"` or `"bootstrap"` (see
+#'   [model_profile()]), or a setting of [profile_bands()] of these kinds,
+#'   such as `profile_bands("analytic", level = 0.9)`.
 #' @param grid_points Maximum number of grid points per numeric variable
 #'   (the grid has up to `grid_points^2` pairs), for partial dependence.
 #' @param intervals Number of intervals K per numeric variable for
@@ -76,25 +79,21 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
                              N = 1000, grid_points = 21, intervals = 10,
                              variable_splits_type = c("quantiles", "uniform", "distinct"),
                              variable_splits = NULL, level_order = c("similarity", "levels"),
-                             bands = c("none", "analytic", "bootstrap"), level = 0.95, B = 200,
-                             label = NULL, seed = NULL, weights = NULL, class = NULL,
-                             threads = NULL,
+                             bands = c("none", "analytic", "bootstrap"),
+                             label = NULL, seed = NULL, weights = NULL, class = NULL, threads = NULL,
                              memory_budget = getOption("modelprofiles.memory_budget", 256),
-                             engine = c("auto", "native", "predict"), ...) {
-  call <- match.call()
+                             engine = c("auto", "native", "predict"), ..., level = NULL, B = NULL) {
   env <- environment()
-  check_entry(missing(x), ...length(), names(list(...)), "model_profile_2d", env)
-  restore_seed <- seed_call(seed, env)
-  on.exit(restore_seed(), add = TRUE)
   variable_splits_type <- rlang::arg_match(variable_splits_type, error_call = env)
   type <- rlang::arg_match(type, error_call = env)
   level_order <- rlang::arg_match(level_order, error_call = env)
-  engine <- rlang::arg_match(engine, error_call = env)
-  inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
-  inputs$bands <- check_bands(bands, level, B, env)
-  N <- check_N(N, env)
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
   intervals <- check_whole(intervals, "intervals", 1, env)
+  start <- start_call("model_profile_2d", env, list(...), x, data, predict_function, label, weights, threads,
+                      memory_budget, seed, engine, bands, c("none", "analytic", "bootstrap"), level, B)
+  on.exit(start$restore_seed(), add = TRUE)
+  inputs <- start$inputs
+  N <- check_N(N, env)
   if (missing(variables)) {
     cli::cli_abort("{.arg variables} is missing: give a pair of variable names.", call = env)
   }
@@ -108,13 +107,14 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
     })
     check_pair_grids(pairs, grids, env)
   }
-  setup <- new_setup(inputs, setup_rows(inputs, N, seed), class, engine)
+  setup <- new_setup(inputs, setup_rows(inputs, N, seed), class, start$engine)
   makers <- lapply(pairs, function(pr) pair_maker(setup, pr, type, grids, intervals, level_order))
   res <- execute(setup, makers, new_progress(length(pairs)))
   for (r in res) grids[names(r$grids)] <- r$grids
   agr <- bind_rows(lapply(res, `[[`, "frame"))
   replicates <- attr(agr, "replicates")
   attr(agr, "replicates") <- NULL
+  call <- match.call()
   new_mp_profile_2d(list(
       agr_profiles = agr, bands = if (band_type(setup) != "none") setup$bands, replicates = replicates,
       type = type, pairs = pairs, grids = grids,
