@@ -347,7 +347,7 @@ check_band_curves <- function(setup, v, G, m) {
     cli::cli_abort(c(
       "The bands of {.field {v}} need its ICE curves in memory ({format(mib, digits = 3)} MiB), more than {.arg memory_budget} ({setup$memory_budget} MiB).",
       i = "Lower {.arg N} or {.arg grid_points}, or raise {.arg memory_budget}."
-    ), call = setup$call)
+    ), call = setup$error_call)
   }
 }
 

@@ -76,7 +76,7 @@ check_h_bands_budget <- function(setup, u, n_pairs) {
     cli::cli_abort(c(
       "Bootstrap bands of H-statistics over {setup$n} background rows, {length(u)} variable{?s} and {.arg B} = {setup$bands$B} resamples need {format(mib, digits = 3)} MiB for their tables, more than a third of {.arg memory_budget} ({budget} MiB).",
       i = "Lower {.arg N}, {.arg B}, the number of {.arg variables} or {.arg pairs}, or raise {.arg memory_budget}."
-    ), call = setup$call)
+    ), call = setup$error_call)
   }
   invisible()
 }

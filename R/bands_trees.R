@@ -58,13 +58,13 @@ tree_forest <- function(setup) {
       "Per-tree profiles need the native tree engine; this setup calls {.fn predict} (engine {.val predict}, a {.arg predict_function} of your own, or a {.cls {cls}} model that the engine does not compile)."
     }
     cli::cli_abort(c(msg, i = "Use a ranger or randomForest forest with the model's own predict function."),
-                   call = setup$call)
+                   call = setup$error_call)
   }
   if (!identical(nm$aggregate, "mean") || !identical(nm$transform, "identity")) {
     cli::cli_abort(c(
       "A {.cls {class(setup$model)[1L]}} model adds up its trees (boosting): the spread of its trees is not an uncertainty of its profile.",
       i = "Per-tree profiles are for forests that average their trees (ranger, randomForest)."
-    ), call = setup$call)
+    ), call = setup$error_call)
   }
   nm
 }
@@ -76,7 +76,7 @@ tree_column <- function(setup, j) {
   if (length(j) == 1L && is.character(j)) pos <- match(j, cols)
   if (length(j) == 1L && is.numeric(j) && j %in% seq_along(cols)) pos <- as.integer(j)
   if (is.na(pos)) {
-    cli::cli_abort("{.arg j} must name one column of the data, or give its position.", call = setup$call)
+    cli::cli_abort("{.arg j} must name one column of the data, or give its position.", call = setup$error_call)
   }
   pos
 }
@@ -259,7 +259,7 @@ tree_inbag <- function(setup) {
       "Only ranger and randomForest forests keep in-bag counts."
     }
     cli::cli_abort(c("The infinitesimal jackknife needs the in-bag counts of the forest's trees, and this {.cls {class(model)[1L]}} model has none.",
-                     i = fix), call = setup$call)
+                     i = fix), call = setup$error_call)
   }
   inbag
 }

@@ -84,7 +84,7 @@ linear_ice <- function(setup, j, grid, rows) {
   names(eta) <- NULL # (as.double() of a named vector is slow)
   eta <- as.double(eta)
   if (length(eta) != 2L * n) {
-    cli::cli_abort("The model's linear predictor has {length(eta)} value{?s} for {2L * n} row{?s}.", call = setup$call)
+    cli::cli_abort("The model's linear predictor has {length(eta)} value{?s} for {2L * n} row{?s}.", call = setup$error_call)
   }
   # Missing or infinite linear predictors give missing predictions: an
   # error that names the rows' columns with such values.
@@ -93,7 +93,7 @@ linear_ice <- function(setup, j, grid, rows) {
   curves <- structure(list(a = a, slope = eta[n + seq_len(n)] - a, z = as.double(grid),
                            linkinv = lin$linkinv, identity = lin$identity, shape = lin$shape,
                            classes = lin$classes, columns = setup$outputs$columns,
-                           threads = setup$threads, call = setup$call),
+                           threads = setup$threads, error_call = setup$error_call),
                       class = "mp_affine")
   structure(curves, n = 2 * n)
 }
@@ -109,12 +109,12 @@ linear_nonfinite <- function(setup, rows, eta, n) {
   }, numeric(1))
   cols <- names(setup$data)[counts > 0]
   if (!length(cols)) {
-    check_predictions(rep(NA_real_, length(bad)), length(bad), call = setup$call)
+    check_predictions(rep(NA_real_, length(bad)), length(bad), call = setup$error_call)
   }
   cli::cli_abort(c(
     "The model cannot predict {length(bad)} background row{?s}: {cli::qty(length(cols))}{?it has/they have} missing or infinite values in {.field {cols}} ({counts[counts > 0]} row{?s}).",
     i = "Impute them, drop those rows from {.arg data}, or give a {.arg predict_function} that handles them."
-  ), call = setup$call)
+  ), call = setup$error_call)
 }
 
 # The values of affine curves (rows `pos` of them, or all): an
@@ -129,7 +129,7 @@ affine_values <- function(curves, pos = NULL) {
   }
   eta <- cpp_affine_curves(a, s, curves$z, curves$threads)
   y <- if (curves$identity) matrix(eta, ncol = 1L) else linear_response(curves, eta, curves$shape)
-  if (!all(is.finite(y))) check_predictions(y, length(eta), call = curves$call)
+  if (!all(is.finite(y))) check_predictions(y, length(eta), call = curves$error_call)
   if (ncol(y) > 1L) y <- y[, curves$columns, drop = FALSE]
   unname(y)
 }

@@ -228,12 +228,12 @@ native_missing <- function(setup) {
     cli::cli_abort(c(
       "The native engine met a missing value that the model has no rule for.",
       i = "Use {.code engine = \"predict\"} to see what the model's own {.fn predict} does with it."
-    ), call = setup$call)
+    ), call = setup$error_call)
   }
   cli::cli_abort(c(
     "The model cannot predict rows with missing values in {.field {cols}} ({counts[counts > 0]} row{?s}).",
     i = "Impute them, or drop those rows from {.arg data}."
-  ), call = setup$call)
+  ), call = setup$error_call)
 }
 
 # The size of a compiled model: trees, nodes, outputs, and the bytes of its
@@ -378,7 +378,7 @@ splits_model <- function(setup) {
     cli::cli_abort(c(
       "{.code variable_splits_type = \"splits\"} profiles at the split values of a tree ensemble; a {.cls {class(setup$model)[1L]}} model has none that modelprofiles can read.",
       i = "It reads the trees of ranger, randomForest, gbm, xgboost and lightgbm models; use {.val quantiles}, {.val uniform} or {.val distinct} for others."
-    ), call = setup$call)
+    ), call = setup$error_call)
   }
   nm
 }

@@ -11,11 +11,11 @@ mean_at <- function(setup, fitted, rows) {
 }
 
 # The shift an AL estimate was given, kept with it: `shift`, the mean
-# prediction `mp` (per output) over the background rows `rows` it was
+# prediction `mean_pred` (per output) over the background rows `rows` it was
 # taken over (those where the variable is observed), and `shift_weight`,
 # the sum of their weights (to pool the shifts of subgroups).
-al_shift_fields <- function(setup, mp, rows) {
-  list(shift = unname(as.double(mp)), shift_weight = sum(at_rows(setup$weights, rows)))
+al_shift_fields <- function(setup, mean_pred, rows) {
+  list(shift = unname(as.double(mean_pred)), shift_weight = sum(at_rows(setup$weights, rows)))
 }
 
 # AL profiles of subgroups on a shift common to them (al_shift = "common",
@@ -82,7 +82,7 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
   col <- setup$data[[j]]
   x <- as.double(at_rows(col, rows))
   w <- at_rows(setup$weights, rows)
-  call <- setup$call
+  call <- setup$error_call
   if (is.null(edges)) {
     edges <- al_edges(x, intervals, w)
   } else {
@@ -135,18 +135,18 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
       if (keep_dy) list(dy = matrix(0, length(rows), setup$n_outputs)) else list(sums = matrix(0, K, setup$n_outputs + 1L))
     },
     finish = function(acc) {
-      mp <- mean_at(setup, fitted, observed)
+      mean_pred <- mean_at(setup, fitted, observed)
       yhat <- matrix(0, K + 1L, setup$n_outputs)
       bands <- vector("list", setup$n_outputs)
       for (c in seq_len(setup$n_outputs)) {
         s <- if (keep_dy) interval_sums(acc$dy, k, w, K, c) else list(sum = acc$sums[, c], wsum = acc$sums[, setup$n_outputs + 1L])
-        yhat[, c] <- accumulate_center(s$sum / s$wsum, s$wsum) + mp[c]
+        yhat[, c] <- accumulate_center(s$sum / s$wsum, s$wsum) + mean_pred[c]
         if (keep_dy) {
           bands[[c]] <- al_interval_bands(setup, acc$dy[, c], k, w, K, s, rows, fitted[observed, c],
                                           observed, setup$weights[observed], c)
         }
       }
-      c(list(x = edge_values, yhat = yhat, intervals = K), al_shift_fields(setup, mp, observed),
+      c(list(x = edge_values, yhat = yhat, intervals = K), al_shift_fields(setup, mean_pred, observed),
         bind_output_bands(bands))
     },
     native = native
@@ -168,7 +168,7 @@ accumulated_kernel_request <- function(setup, j, grid_points, rows, bandwidth, k
     if (whole_scale(col)) z <- unique(round(z))
   }
   kernel_request(setup, j, z, rows, bandwidth, TRUE, keep_ice, native = native, finish = function(k) {
-    mp <- mean_at(setup, fitted, k$rows)
+    mean_pred <- mean_at(setup, fitted, k$rows)
     yhat <- matrix(0, length(z), ncol(k$num))
     bands <- vector("list", ncol(k$num))
     kw <- if (!is.null(k$ice)) k$kw()
@@ -178,14 +178,14 @@ accumulated_kernel_request <- function(setup, j, grid_points, rows, bandwidth, k
     for (c in seq_len(ncol(k$num))) {
       g <- cumsum(c(0, k$num[-1L, c] / k$den[-1L]))
       centre <- sum(centring$w * stats::approx(z, g, centring$x)$y) / sum(centring$w)
-      yhat[, c] <- g - centre + mp[c]
+      yhat[, c] <- g - centre + mean_pred[c]
       if (!is.null(kw)) {
         bands[[c]] <- al_kernel_bands(setup, matrix(k$ice[, , c], length(z)), kw, z, k$x, k$w,
                                       fitted[k$rows, c], k$rows, centring)
       }
     }
     c(list(x = column_values(col, z), yhat = yhat, ice = if (keep_ice) k$ice, ice_rows = k$rows),
-      al_shift_fields(setup, mp, k$rows), bind_output_bands(bands))
+      al_shift_fields(setup, mean_pred, k$rows), bind_output_bands(bands))
   })
 }
 
@@ -202,9 +202,9 @@ kernel_centring <- function(setup, z, x, w, name) {
     cli::cli_abort(c(
       "No background row of {.field {name}} lies within its grid [{format(lo)}, {format(hi)}], so the AL profile has nothing to be centred on.",
       i = "Give {.arg variable_splits} that span the data."
-    ), call = setup$call)
+    ), call = setup$error_call)
   }
-  mp_warn("{sum(!inside)} background row{?s} outside the grid [{format(lo)}, {format(hi)}] {cli::qty(sum(!inside))}{?is/are} left out of the centring of the AL profile of {.field {name}}.", call = setup$call)
+  mp_warn("{sum(!inside)} background row{?s} outside the grid [{format(lo)}, {format(hi)}] {cli::qty(sum(!inside))}{?is/are} left out of the centring of the AL profile of {.field {name}}.", call = setup$error_call)
   list(x = pmin(pmax(x, lo), hi), w = w * inside, inside = inside)
 }
 
@@ -243,16 +243,16 @@ accumulated_levels_request <- function(setup, j, levels, rows, fitted, na_level 
     init = function() list(d = matrix(0, length(pos), setup$n_outputs)),
     finish = function(acc) {
       p <- as.vector(tapply(w, factor(o, levels = seq_len(K)), sum, default = 0))
-      mp <- mean_at(setup, fitted, rows)
+      mean_pred <- mean_at(setup, fitted, rows)
       yhat <- matrix(0, K, setup$n_outputs)
       bands <- vector("list", setup$n_outputs)
       for (c in seq_len(setup$n_outputs)) {
         s <- interval_sums(acc$d, pair, w[pos], K - 1L, c)
         g <- c(0, cumsum(s$sum / s$wsum))
-        yhat[, c] <- g - sum(g * p) / sum(p) + mp[c]
+        yhat[, c] <- g - sum(g * p) / sum(p) + mean_pred[c]
         bands[[c]] <- al_levels_bands(setup, acc$d[, c], pos, pair, o, w, f[, c], rows, K, c)
       }
-      c(list(x = levels, yhat = yhat), al_shift_fields(setup, mp, rows), bind_output_bands(bands))
+      c(list(x = levels, yhat = yhat), al_shift_fields(setup, mean_pred, rows), bind_output_bands(bands))
     },
     native = native
   )

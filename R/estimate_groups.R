@@ -22,7 +22,7 @@ whole_part <- function(setup) list(list(level = NA_character_, rows = seq_len(se
 # missing value are left out with a warning, subgroups smaller than
 # min_size with a message (of class modelprofiles_small_groups).
 group_parts <- function(setup, values, bins, min_size, title) {
-  call <- setup$call
+  call <- setup$error_call
   g <- group_factor(values[setup$rows], bins, if (setup$weighted) setup$case_weights)
   if (anyNA(g)) {
     mp_warn("{sum(is.na(g))} background row{?s} with a missing {.field {title}} {cli::qty(sum(is.na(g)))}{?is/are} left out of the subgroups.", call = call)

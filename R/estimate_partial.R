@@ -94,7 +94,7 @@ compact_curves <- function(setup, a, slope, grid) {
   lin <- setup$linear
   structure(list(a = a, slope = slope, z = as.double(grid), linkinv = lin$linkinv,
                  identity = lin$identity, shape = lin$shape, classes = lin$classes,
-                 columns = setup$outputs$columns, threads = 1L, call = NULL),
+                 columns = setup$outputs$columns, threads = 1L, error_call = NULL),
             class = "mp_affine")
 }
 

@@ -310,13 +310,13 @@ predict_frame <- function(setup, newdata) {
 # matrix of the profiled outputs.
 check_chunk <- function(setup, y, n) {
   y <- withCallingHandlers(
-    check_predictions(y, n, call = setup$call,
+    check_predictions(y, n, call = setup$error_call,
                       classifier = identical(setup$adapter$task, "classification")),
     modelprofiles_missing_predictions = function(e) nonfinite_columns(setup, e)
   )
   if (ncol(y) != setup$n_columns) {
     cli::cli_abort("The predict function returned {ncol(y)} column{?s}, and {setup$n_columns} before.",
-                   call = setup$call)
+                   call = setup$error_call)
   }
   if (ncol(y) > 1L) y <- y[, setup$outputs$columns, drop = FALSE]
   y
@@ -334,7 +334,7 @@ nonfinite_columns <- function(setup, e) {
   cli::cli_abort(c(
     lines,
     i = "The background rows have missing or infinite values in {.field {names(setup$data)[bad]}} ({counts} row{?s}), which the model may not predict."
-  ), call = setup$call)
+  ), call = setup$error_call)
 }
 
 # ---- Progress ---------------------------------------------------------------------

@@ -230,7 +230,7 @@ measure_plan_cost <- function() {
 # package finds them; the package's own predict function is made again on
 # the worker, so that the model does not travel twice), the progressor,
 # and the packages to load. The function's globals are found once per call
-# of an entry point (setup$call, its frame; the values they have then),
+# of an entry point (setup$error_call, its frame; the values they have then),
 # not again for each of its runs of requests.
 worker_globals <- function(setup, progress) {
   own <- is_default_predictor(setup$predict_function)
@@ -245,7 +245,7 @@ worker_globals <- function(setup, progress) {
 # the entry point's call (a weak reference keyed on its frame: they go with
 # it) and the same function.
 function_globals <- function(setup) {
-  key <- setup$call
+  key <- setup$error_call
   cached <- globals_cache$ref
   if (is.environment(key) && !is.null(cached) && identical(rlang::wref_key(cached), key)) {
     value <- rlang::wref_value(cached)
@@ -260,6 +260,12 @@ function_globals <- function(setup) {
   }
   fun
 }
+# CACHE (explicit): the predict function's globals, for the runs of
+# requests of one call. Key: the entry point's frame (setup$error_call),
+# held by a weak reference; value: list(fun, globals), used only while
+# `fun` is the setup's predict function. One entry: the next call replaces
+# it, and it goes with the call's frame; nothing to clear (see the section
+# "Caches" of ?compile_model).
 globals_cache <- new.env(parent = emptyenv())
 
 # On a worker: stack each job's rows and predict them, reporting each

@@ -200,11 +200,11 @@ stream_abort <- function(st) {
 
 # What a stream learnt (seconds of prediction per row, the overheads of
 # its futures), kept for the entry point's call (a weak reference keyed on
-# its frame, setup$call: it goes with the call), whose next runs of
+# its frame, setup$error_call: it goes with the call), whose next runs of
 # requests start from it: they need not predict here first to know that
 # they are worth the workers.
 keep_learnt <- function(st) {
-  key <- st$setup$call
+  key <- st$setup$error_call
   if (!is.environment(key) || st$busy_rows <= 0) return(invisible())
   learnt_cache$ref <- rlang::new_weakref(key, st[c("busy", "busy_rows", "overheads")])
   invisible()
@@ -212,9 +212,13 @@ keep_learnt <- function(st) {
 
 learnt_before <- function(setup) {
   none <- list(busy = 0, busy_rows = 0, overheads = numeric())
-  key <- setup$call
+  key <- setup$error_call
   cached <- learnt_cache$ref
   if (!is.environment(key) || is.null(cached) || !identical(rlang::wref_key(cached), key)) return(none)
   rlang::wref_value(cached) %||% none
 }
+# CACHE (explicit): what a call's streams learnt of the workers. Key: the
+# entry point's frame (setup$error_call), held by a weak reference; value:
+# keep_learnt()'s timings. One entry, replaced by the next call and gone
+# with the call's frame; nothing to clear.
 learnt_cache <- new.env(parent = emptyenv())

@@ -202,7 +202,7 @@ pair_maker <- function(setup, pr, type, grids, intervals, level_order) {
       mp_warn(c(
         "{n_na} background row{?s} with a missing {.field {pr[1]}} or {.field {pr[2]}} {cli::qty(n_na)}{?is/are} left out of their AL profile.",
         i = "Impute them to keep {cli::qty(n_na)}{?that row/those rows}; a PD profile ({.code type = \"partial\"}) uses every row."
-      ), call = setup$call, class = "modelprofiles_rows_left_out")
+      ), call = setup$error_call, class = "modelprofiles_rows_left_out")
     }
     # ALEPlot's layout: a categorical variable comes first.
     swap <- column_kind(setup$data[[js[1]]]) == "numeric" && column_kind(setup$data[[js[2]]]) == "categorical"

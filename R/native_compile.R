@@ -25,6 +25,13 @@ native_compile <- function(model, fingerprint = NULL) {
   nm
 }
 
+# CACHE (explicit): the call's store of compiled models. Key: the model
+# (identical(), plus its fingerprint for a booster whose content lives
+# outside R); value: its compilation. Lifetime: one call of an entry
+# point; nothing outlives it, so there is nothing to clear (a compilation
+# the user keeps is a compile_model() result, dropped with rm()). See the
+# section "Caches" of ?compile_model.
+#
 # Compilations live as long as the call that made them: `store` (an
 # environment, made by setup_inputs() for each call and shared by all its
 # setups: a profile per subgroup, the three of compare_profiles(), ...)
@@ -81,6 +88,17 @@ native_store_find <- function(store, model, fp = native_fingerprint(model)) {
 #' memory (printed) is yours to keep or drop, and is counted in each call's
 #' `memory_budget`. A model changed after it was compiled (a booster updated
 #' in place) is compiled again by the calls that use it.
+#'
+#' @section Caches:
+#' The package keeps no compiled model between calls on its own: within a
+#' call, each model is compiled once (for every variable, subgroup and
+#' profile of the call) and dropped when the call returns; a compilation
+#' that outlives calls is the one you hold, a `compile_model()` result,
+#' freed with [rm()]. Under a [future::plan()], the globals of your
+#' `predict_function` (found once per call) and what a call learnt of the
+#' workers' speed are kept through a weak reference to the call, so they
+#' go with it, and the next call replaces them. None of these needs
+#' clearing; none changes a result.
 #'
 #' @param x A fitted model of a family the native engine compiles.
 #' @returns An object of class `mp_compiled`: a list with `model` (`x`),

@@ -83,7 +83,7 @@ profile_requests <- function(setup, inputs, s, variables, parts, progress = NULL
 # run_profiles()'s result from the results `res` of profile_requests()'s
 # requests (`counts`: their predictions).
 profile_run <- function(prep, res, counts) {
-  warn_no_support(prep$unsupported, prep$setup$call)
+  warn_no_support(prep$unsupported, prep$setup$error_call)
   nv <- length(prep$variables)
   raw <- lapply(seq_along(prep$parts), function(p) {
     stats::setNames(res[(p - 1L) * nv + seq_len(nv)], prep$variables)
@@ -181,7 +181,7 @@ profile_maker <- function(setup, s, j, part, grid, bandwidth, keep, fitted, whol
     v <- names(setup$data)[j]
     col <- setup$data[[j]]
     kind <- column_kind(col)
-    call <- setup$call
+    call <- setup$error_call
     if (s$type != "partial") {
       x <- at_rows(col, part$rows)
       if (!whole && !varies(x)) {

@@ -11,7 +11,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
   # Subgroups in which no variable varies (LD, AL) are left out.
   alive <- vapply(run$raw, function(r) any(!vapply(r, is.null, logical(1))), logical(1))
   if (!any(alive)) {
-    cli::cli_abort("No subgroup of {.field {groups$column}} has a variable that varies within it.", call = setup$call)
+    cli::cli_abort("No subgroup of {.field {groups$column}} has a variable that varies within it.", call = setup$error_call)
   }
   if (grouped) {
     groups$levels <- groups$levels[alive]

@@ -12,7 +12,10 @@
 #                 policy.
 #
 # The entry points check their own arguments (variables, grids, ...)
-# between these steps, so that every error names the user's call.
+# between these steps, so that every error names the user's call:
+# `inputs$error_call` and `setup$error_call` are the entry point's frame
+# (an environment: cli's `call =`, and the key of the per-call caches of
+# R/executor_future.R); a result's `$call` is the user's call itself.
 
 setup_inputs <- function(x, data, predict_function, label, weights, threads, memory_budget, call) {
   # The call's compiled models (native_compile_cached()), from
@@ -24,16 +27,16 @@ setup_inputs <- function(x, data, predict_function, label, weights, threads, mem
   inputs$weights <- resolve_weights(weights, x, inputs$data, call)
   inputs$threads <- resolve_threads(threads, call)
   inputs$memory_budget <- check_budget(memory_budget, call)
-  inputs$call <- call
+  inputs$error_call <- call
   inputs
 }
 
 setup_rows <- function(inputs, N, seed) {
   draw <- function() {
-    rows <- weighted_rows(sample_rows(nrow(inputs$data), N, NULL), inputs$weights, inputs$call)
+    rows <- weighted_rows(sample_rows(nrow(inputs$data), N, NULL), inputs$weights, inputs$error_call)
     # The bootstrap's resamples follow the draw of the rows in one stream.
     if (identical(inputs$bands$type, "bootstrap")) {
-      check_resamples_budget(length(rows), inputs$bands$B, inputs$memory_budget, inputs$call)
+      check_resamples_budget(length(rows), inputs$bands$B, inputs$memory_budget, inputs$error_call)
       attr(rows, "resamples") <- draw_resamples(length(rows), inputs$bands$B)
     }
     rows
@@ -44,11 +47,11 @@ setup_rows <- function(inputs, N, seed) {
 # engine: "auto", "native" or "predict" (see model_profile()); linear: may
 # the linear engine give PD curves?
 new_setup <- function(inputs, rows, class = NULL, engine = "predict", linear = FALSE) {
-  call <- inputs$call
+  call <- inputs$error_call
   background <- unclass_frame(background_rows(inputs$data, rows))
   setup <- list(
     model = inputs$model, adapter = inputs$adapter, predict_function = inputs$predict_function,
-    label = inputs$label, call = call, threads = inputs$threads,
+    label = inputs$label, error_call = call, threads = inputs$threads,
     memory_budget = inputs$memory_budget, data = background, n = length(rows), rows = rows,
     weights = if (is.null(inputs$weights)) rep(1, length(rows)) else as.double(at_rows(inputs$weights, rows)),
     weighted = !is.null(inputs$weights), native = NULL, linear = NULL, engine = "predict",
@@ -103,9 +106,9 @@ probe_outputs <- function(setup) {
     native_eval(setup$native$model, setup$native$X, probe)
   } else {
     probe_predict(setup$predict_function, setup$model,
-                  stack_frame(setup$data, probe, threads = setup$threads), setup$call)
+                  stack_frame(setup$data, probe, threads = setup$threads), setup$error_call)
   }
-  check_predictions(y, length(probe), call = setup$call, allow_na = TRUE,
+  check_predictions(y, length(probe), call = setup$error_call, allow_na = TRUE,
                     classifier = identical(setup$adapter$task, "classification"))
 }
 

@@ -43,7 +43,7 @@ X <- draw()
 an <- model_profile("m", X, predict_function = pf0, variables = "x1", type = "accumulated",
                     intervals = 10, N = NULL, bands = "analytic")
 bs <- model_profile("m", X, predict_function = pf0, variables = "x1", type = "accumulated",
-                    intervals = 10, N = NULL, bands = "bootstrap", B = 500, seed = 1)
+                    intervals = 10, N = NULL, bands = profile_bands("bootstrap", B = 500), seed = 1)
 mc <- replicate(200, {
   p <- model_profile("m", draw(), predict_function = pf0, variables = "x1", type = "accumulated",
                      intervals = 10, N = NULL, keep_ice = FALSE)
@@ -65,7 +65,7 @@ X <- draw2()
 an <- model_profile("m", X, predict_function = pf2, variables = "x1", type = "accumulated",
                     intervals = 10, N = NULL, bands = "analytic")
 bs <- model_profile("m", X, predict_function = pf2, variables = "x1", type = "accumulated",
-                    intervals = 10, N = NULL, bands = "bootstrap", B = 500, seed = 1)
+                    intervals = 10, N = NULL, bands = profile_bands("bootstrap", B = 500), seed = 1)
 mc <- replicate(200, {
   p <- model_profile("m", draw2(), predict_function = pf2, variables = "x1", type = "accumulated",
                      intervals = 10, N = NULL, bands = "analytic", keep_ice = FALSE)

@@ -56,7 +56,7 @@ types <- c(PD = "partial", LD = "conditional", AL = "accumulated")
 kinds <- c("none", "analytic", "bootstrap")
 
 one_call <- function(cf, type, bands) {
-  args <- list(cf$fit, cf$X, type = type, N = cf$N, bands = bands, B = 200, seed = 1,
+  args <- list(cf$fit, cf$X, type = type, N = cf$N, bands = profile_bands(bands, B = 200), seed = 1,
                keep_ice = FALSE, threads = threads)
   if (is.null(cf$N)) args["N"] <- list(NULL)
   do.call(model_profile, args)

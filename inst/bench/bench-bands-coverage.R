@@ -327,8 +327,9 @@ al2d_at <- function(f, X, pr, e1, e2, cells = FALSE) {
 # compiled trees for PD and LD, predict() for AL at these sizes).
 profile_args <- function(m, S, type, bands, seed) {
   args <- list(x = "model", data = S, predict_function = function(model, newdata) m$f(newdata),
-               variables = m$variables, type = type, N = NULL, bands = bands, level = level,
-               B = B, seed = seed, keep_ice = FALSE, threads = threads)
+               variables = m$variables, type = type, N = NULL,
+               bands = profile_bands(bands, level = level, B = B), seed = seed, keep_ice = FALSE,
+               threads = threads)
   if (!is.null(m$model)) {
     args$x <- m$model
     args$predict_function <- NULL
@@ -388,7 +389,7 @@ one_profile <- function(m, S, cell, seed, truth) {
 one_profile_2d <- function(m, S, cell, seed) {
   args <- list(x = "model", data = S, predict_function = function(model, newdata) m$f(newdata),
                variables = m$pairs, type = "accumulated", intervals = cell$intervals, N = NULL,
-               bands = cell$bands, level = level, B = B, seed = seed, threads = threads)
+               bands = profile_bands(cell$bands, level = level, B = B), seed = seed, threads = threads)
   if (!is.null(m$model)) {
     args$x <- m$model
     args$predict_function <- NULL

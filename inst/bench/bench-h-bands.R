@@ -19,7 +19,7 @@ timed <- function(expr) {
   proc.time()[[3]] - t
 }
 run <- function(engine, bands) {
-  h_statistic(fit, X, N = 500, seed = 1, pairs = 5, engine = engine, bands = bands, B = 200)
+  h_statistic(fit, X, N = 500, seed = 1, pairs = 5, engine = engine, bands = profile_bands(bands, B = 200))
 }
 cat(sprintf("R %s; ranger 100 trees, %d rows, 6 variables, N = 500, pairs among the top 5, B = 200; %d alternating runs; %s\n",
             getRversion(), n, reps, format(Sys.time())))

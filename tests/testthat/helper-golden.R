@@ -624,12 +624,12 @@ golden_band_cases <- function() {
       bb <- b
       one <- function(.fun, ...) {
         args <- list(...)
-        function(cnt) do.call(.fun, c(list(cnt), args, list(bands = bb, B = 25, seed = 3)))
+        function(cnt) do.call(.fun, c(list(cnt), args, list(bands = profile_bands(bb, B = 25), seed = 3)))
       }
       lm_case <- function(model, ...) {
         args <- list(...)
         function(cnt) do.call(model_profile, c(list(golden_model(model), D()$X, N = 150), args,
-                                               list(bands = bb, B = 25, seed = 3)))
+                                               list(bands = profile_bands(bb, B = 25), seed = 3)))
       }
       add <- list(
         pd = one(mp, variables = c("x1", "xi", "f"), grid_points = 8),
@@ -659,13 +659,13 @@ golden_band_cases <- function() {
   }
   c(cases, list(
     compare = function(cnt) compare_profiles(NULL, D()$X, cnt(g), variables = c("x1", "f"), N = NULL,
-                                             grid_points = 6, intervals = 5, bands = "bootstrap", B = 25,
-                                             seed = 3),
+                                             grid_points = 6, intervals = 5,
+                                             bands = profile_bands("bootstrap", B = 25), seed = 3),
     h = function(cnt) h_statistic(NULL, D()$X, cnt(g), variables = c("x1", "x2", "f"), N = 80,
-                                  bands = "bootstrap", B = 25, seed = 3),
+                                  bands = profile_bands("bootstrap", B = 25), seed = 3),
     effects = function(cnt) {
-      p <- mp(cnt, variables = c("x1", "f"), type = "accumulated", intervals = 6, bands = "bootstrap",
-              B = 25, seed = 3)
+      p <- mp(cnt, variables = c("x1", "f"), type = "accumulated", intervals = 6,
+              bands = profile_bands("bootstrap", B = 25), seed = 3)
       as.data.frame(effect_sizes(p))
     }
   ))

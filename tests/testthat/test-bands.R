@@ -32,7 +32,7 @@ test_that("analytic PD bands are the standard errors of the mean ICE values, wit
   w <- rep(c(1, 2.5, 0.5), length.out = nrow(X))
   for (wt in list(NULL, w)) {
     p <- model_profile("m", X, predict_function = bands_pf, variables = "x1", grid_points = 7,
-                       bands = "analytic", weights = wt, level = 0.9)
+                       bands = profile_bands("analytic", level = 0.9), weights = wt)
     a <- p$agr_profiles
     k <- if (is.null(wt)) rep(1, nrow(X)) else wt
     ice <- ref_ice(bands_f, X, "x1", a$`_x_`)
@@ -130,7 +130,7 @@ test_that("bootstrap replicates recompute each estimator with the resample's cou
   B <- 25
   counts <- ref_counts(11, nrow(X), B)
   p <- model_profile("m", X, predict_function = bands_pf, variables = "x1", grid_points = 5,
-                     bands = "bootstrap", B = B, seed = 11, level = 0.8)
+                     bands = profile_bands("bootstrap", level = 0.8, B = B), seed = 11)
   a <- p$agr_profiles
   ice <- ref_ice(bands_f, X, "x1", a$`_x_`)
   expect_equal(p$replicates, t(ice) %*% counts / nrow(X), tolerance = 1e-12)
@@ -139,7 +139,7 @@ test_that("bootstrap replicates recompute each estimator with the resample's cou
 
   # Interval AL: edges fixed, interval means and shift with the counts.
   p <- model_profile("m", X, predict_function = bands_pf, variables = "x1", type = "accumulated",
-                     intervals = 5, bands = "bootstrap", B = B, seed = 11)
+                     intervals = 5, bands = profile_bands("bootstrap", B = B), seed = 11)
   z <- ref_edges(X$x1, 5)
   le <- ref_local_effects(bands_f, X, "x1", z)
   k <- le$k
@@ -161,9 +161,9 @@ test_that("bands change no profile, make no extra prediction, and do not depend 
     p1 <- model_profile("m", X, predict_function = bands_pf, type = type, grid_points = 9,
                         bands = "analytic")
     p2 <- model_profile("m", X, predict_function = bands_pf, type = type, grid_points = 9,
-                        bands = "bootstrap", B = 30, seed = 3, threads = 1)
+                        bands = profile_bands("bootstrap", B = 30), seed = 3, threads = 1)
     p3 <- model_profile("m", X, predict_function = bands_pf, type = type, grid_points = 9,
-                        bands = "bootstrap", B = 30, seed = 3, threads = 2)
+                        bands = profile_bands("bootstrap", B = 30), seed = 3, threads = 2)
     expect_identical(p1$agr_profiles$`_yhat_`, p0$agr_profiles$`_yhat_`)
     expect_identical(p2$agr_profiles$`_yhat_`, p0$agr_profiles$`_yhat_`)
     expect_identical(p1$n_predictions, p0$n_predictions)
@@ -182,7 +182,7 @@ test_that("analytic and bootstrap standard errors agree on a large sample", {
     a <- model_profile("m", X, predict_function = bands_pf, variables = "x1", type = type,
                        grid_points = 6, intervals = 5, bands = "analytic")
     b <- model_profile("m", X, predict_function = bands_pf, variables = "x1", type = type,
-                       grid_points = 6, intervals = 5, bands = "bootstrap", B = 400, seed = 1)
+                       grid_points = 6, intervals = 5, bands = profile_bands("bootstrap", B = 400), seed = 1)
     expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.15)
   }
 })
@@ -212,7 +212,7 @@ test_that("classifiers and subgroups get bands per class and per subgroup", {
 test_that("print() says which bands a profile has", {
   X <- bands_data(40)
   p <- model_profile("m", X, predict_function = bands_pf, variables = "x1", grid_points = 4,
-                     bands = "bootstrap", B = 20, seed = 1, level = 0.9)
+                     bands = profile_bands("bootstrap", level = 0.9, B = 20), seed = 1)
   expect_true(any(grepl("bands: 90% pointwise, 20 bootstrap resamples of the background rows",
                         capture.output(print(p)), fixed = TRUE)))
 })
@@ -220,11 +220,70 @@ test_that("print() says which bands a profile has", {
 test_that("bad band arguments are errors that name them", {
   X <- bands_data(30)
   expect_error(model_profile("m", X, predict_function = bands_pf, bands = "jackknife"), "bands")
-  expect_error(model_profile("m", X, predict_function = bands_pf, bands = "analytic", level = 95), "level")
-  expect_error(model_profile("m", X, predict_function = bands_pf, bands = "bootstrap", B = 3), "B")
+  expect_error(model_profile("m", X, predict_function = bands_pf, bands = profile_bands("analytic", level = 95)), "level")
+  expect_error(model_profile("m", X, predict_function = bands_pf, bands = profile_bands("bootstrap", B = 3)), "B")
   expect_error(model_profile("m", X, predict_function = bands_pf, bands = "analytic", k = 2), "bands")
-  expect_error(model_profile("m", X, predict_function = bands_pf, bands = "bootstrap", B = 1e6,
+  expect_error(model_profile("m", X, predict_function = bands_pf, bands = profile_bands("bootstrap", B = 1e6),
                              memory_budget = 16), "resamples")
+})
+
+test_that("profile_bands() makes a checked band setting that prints itself", {
+  b <- profile_bands("bootstrap", level = 0.9, B = 100)
+  expect_s3_class(b, "mp_bands")
+  expect_identical(unclass(b), list(type = "bootstrap", level = 0.9, B = 100L))
+  expect_identical(unclass(profile_bands()), list(type = "bootstrap", level = 0.95, B = 200L))
+  expect_output(print(b), "<mp_bands> 90% pointwise, 100 bootstrap resamples of the background rows")
+  expect_output(print(profile_bands("none")), "no bands")
+  expect_error(profile_bands("jackknife"), "`type` must be one of")
+  expect_error(profile_bands("analytic", level = 1), "`level` must be a single number between 0 and 1")
+  expect_error(profile_bands("bootstrap", B = 5), "`B` must be a whole number from 10")
+  X <- bands_data(30)
+  # A kind the entry point does not take, a setting and level given twice,
+  # a value that is neither.
+  expect_error(h_statistic(NULL, X, predict_function = bands_pf, bands = profile_bands("analytic")),
+               "`bands` must be of type \"none\" or \"bootstrap\", not \"analytic\"")
+  expect_error(suppressWarnings(model_profile("m", X, predict_function = bands_pf,
+                                              bands = profile_bands("analytic"), level = 0.9)),
+               "Give `level` and `B` in `bands`")
+  expect_error(model_profile("m", X, predict_function = bands_pf, bands = 0.9), "profile_bands")
+  # A setting of kind "none" with k (clusters) is no band.
+  k <- model_profile("m", X, predict_function = bands_pf, variables = "x1", grid_points = 4, k = 2,
+                     bands = profile_bands("none"), seed = 1)
+  expect_s3_class(k, "mp_profile")
+})
+
+test_that("level and B of an entry point still work, with one deprecation warning, and the same numbers", {
+  X <- bands_data(40)
+  new <- model_profile("m", X, predict_function = bands_pf, variables = "x1", grid_points = 4,
+                       bands = profile_bands("bootstrap", level = 0.9, B = 20), seed = 1)
+  w <- testthat::capture_warnings(
+    old <- model_profile("m", X, predict_function = bands_pf, variables = "x1", grid_points = 4,
+                         bands = "bootstrap", level = 0.9, B = 20, seed = 1)
+  )
+  expect_length(w, 1L)
+  expect_warning(model_profile("m", X, predict_function = bands_pf, variables = "x1", grid_points = 4,
+                               bands = "bootstrap", level = 0.9, B = 20, seed = 1),
+                 class = "deprecated")
+  expect_match(w, "bands = profile_bands(\"bootstrap\", level = 0.9, B = 20)", fixed = TRUE)
+  expect_identical(old$agr_profiles, new$agr_profiles)
+  expect_identical(old$replicates, new$replicates)
+  expect_identical(old$bands, new$bands)
+  # The other entry points, one argument each.
+  expect_warning(a2 <- model_profile_2d("m", X, predict_function = bands_pf, variables = c("x1", "x2"),
+                                        grid_points = 3, bands = "analytic", level = 0.8),
+                 "`level` argument is deprecated", class = "deprecated")
+  expect_identical(a2$bands, list(type = "analytic", level = 0.8, B = 200L))
+  expect_warning(h <- h_statistic(NULL, X, predict_function = bands_pf, pairs = 2, bands = "bootstrap",
+                                  B = 10, seed = 3),
+                 "`B` argument is deprecated", class = "deprecated")
+  expect_identical(h$bands, list(type = "bootstrap", level = 0.95, B = 10L))
+  expect_warning(cmp <- compare_profiles(NULL, X, predict_function = bands_pf, variables = "x1", grid_points = 4,
+                                         intervals = 3, bands = "bootstrap", B = 10, seed = 3),
+                 class = "deprecated")
+  expect_identical(cmp$bands, list(type = "bootstrap", level = 0.95, B = 10L))
+  # Validated as before.
+  expect_error(suppressWarnings(model_profile("m", X, predict_function = bands_pf, bands = "analytic", level = 95)),
+               "level")
 })
 
 test_that("plots draw the bands as ribbons, centred with the profile", {
@@ -241,7 +300,7 @@ test_that("plots draw the bands as ribbons, centred with the profile", {
   se <- apply(ice - ice[, 1], 2, sd) / sqrt(nrow(X))
   expect_equal(pc$ymax - pc$ymin, 2 * qnorm(0.975) * se, tolerance = 1e-10)
   b <- model_profile("m", X, predict_function = bands_pf, variables = "x1", grid_points = 8,
-                     bands = "bootstrap", B = 40, seed = 2)
+                     bands = profile_bands("bootstrap", B = 40), seed = 2)
   bc <- ggplot2::layer_data(plot(b, geom = "profiles", center = "first"), 1L)
   expect_equal(bc$ymin[1], 0)
   expect_equal(bc$ymax[1], 0)
@@ -260,7 +319,7 @@ test_that("2-D PD bands are the standard errors of the mean ICE values per cell"
   }, 1)
   expect_equal(a$`_se_`, se, tolerance = 1e-10)
   b <- model_profile_2d("m", X, predict_function = bands_pf, variables = c("x1", "x2"),
-                        grid_points = 4, bands = "bootstrap", B = 20, seed = 4)
+                        grid_points = 4, bands = profile_bands("bootstrap", B = 20), seed = 4)
   counts <- ref_counts(4, nrow(X), 20)
   ref <- t(vapply(seq_len(nrow(a)), function(r) {
     Xz <- X
@@ -282,7 +341,7 @@ test_that("2-D AL bands: no interaction has none, and analytic agrees with the b
   a <- model_profile_2d("m", X, predict_function = int, variables = c("x1", "x2"),
                         type = "accumulated", intervals = 4, N = NULL, bands = "analytic")
   b <- model_profile_2d("m", X, predict_function = int, variables = c("x1", "x2"),
-                        type = "accumulated", intervals = 4, N = NULL, bands = "bootstrap", B = 300, seed = 2)
+                        type = "accumulated", intervals = 4, N = NULL, bands = profile_bands("bootstrap", B = 300), seed = 2)
   expect_identical(a$agr_profiles$`_yhat_`, b$agr_profiles$`_yhat_`)
   expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.15)
   # A categorical axis (swapped to come first) keeps the cells' order.
@@ -291,7 +350,7 @@ test_that("2-D AL bands: no interaction has none, and analytic agrees with the b
   a <- model_profile_2d("m", X, predict_function = fg, variables = c("x1", "g"),
                         type = "accumulated", intervals = 4, N = NULL, bands = "analytic")
   b <- model_profile_2d("m", X, predict_function = fg, variables = c("x1", "g"),
-                        type = "accumulated", intervals = 4, N = NULL, bands = "bootstrap", B = 300, seed = 2)
+                        type = "accumulated", intervals = 4, N = NULL, bands = profile_bands("bootstrap", B = 300), seed = 2)
   expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.2)
 })
 
@@ -307,7 +366,7 @@ test_that("2-D AL analytic bands include the cells' counts, which weigh the surf
   a <- model_profile_2d("m", X, predict_function = prod, variables = c("x1", "x2"),
                         type = "accumulated", intervals = 4, N = NULL, bands = "analytic")
   b <- model_profile_2d("m", X, predict_function = prod, variables = c("x1", "x2"),
-                        type = "accumulated", intervals = 4, N = NULL, bands = "bootstrap", B = 400, seed = 2)
+                        type = "accumulated", intervals = 4, N = NULL, bands = profile_bands("bootstrap", B = 400), seed = 2)
   expect_true(all(a$agr_profiles$`_se_` > 1e-3))
   expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.15)
   # A factor axis.
@@ -316,7 +375,7 @@ test_that("2-D AL analytic bands include the cells' counts, which weigh the surf
   a <- model_profile_2d("m", X, predict_function = fg, variables = c("g", "x2"),
                         type = "accumulated", intervals = 4, N = NULL, bands = "analytic")
   b <- model_profile_2d("m", X, predict_function = fg, variables = c("g", "x2"),
-                        type = "accumulated", intervals = 4, N = NULL, bands = "bootstrap", B = 400, seed = 2)
+                        type = "accumulated", intervals = 4, N = NULL, bands = profile_bands("bootstrap", B = 400), seed = 2)
   expect_true(all(a$agr_profiles$`_se_` > 1e-3))
   expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.15)
 })
@@ -360,9 +419,9 @@ test_that("bands accumulated over many chunks equal those of one chunk", {
                           bands = "analytic", memory_budget = 0.05)
     expect_equal(many$agr_profiles$`_se_`, one$agr_profiles$`_se_`, tolerance = 1e-12)
     b1 <- model_profile("m", X, predict_function = bands_pf, type = type, grid_points = 11,
-                        bands = "bootstrap", B = 20, seed = 1)
+                        bands = profile_bands("bootstrap", B = 20), seed = 1)
     b2 <- model_profile("m", X, predict_function = bands_pf, type = type, grid_points = 11,
-                        bands = "bootstrap", B = 20, seed = 1, memory_budget = 0.2)
+                        bands = profile_bands("bootstrap", B = 20), seed = 1, memory_budget = 0.2)
     expect_equal(b2$replicates, b1$replicates, tolerance = 1e-12)
   }
   # A prediction scale far from 0: the moments do not cancel.
@@ -379,7 +438,7 @@ test_that("bands are the same under a multisession plan", {
   X <- bands_data(200)
   run <- function() {
     lapply(c("partial", "conditional", "accumulated"), function(t) {
-      p <- model_profile("m", X, predict_function = bands_pf, type = t, bands = "bootstrap", B = 20,
+      p <- model_profile("m", X, predict_function = bands_pf, type = t, bands = profile_bands("bootstrap", B = 20),
                          seed = 2, memory_budget = 0.3, keep_ice = FALSE)
       list(p$agr_profiles, p$replicates)
     })
@@ -403,8 +462,8 @@ test_that("resample counts are R's own draws, and linear PD's bootstrap needs no
   set.seed(2)
   X <- data.frame(a = rnorm(300), b = rnorm(300))
   fit <- lm(y ~ a * b, data = cbind(X, y = X$a * X$b + X$a + rnorm(300)))
-  lin <- model_profile(fit, X, N = NULL, grid_points = 9, keep_ice = FALSE, bands = "bootstrap", B = 50, seed = 1)
-  pre <- model_profile(fit, X, N = NULL, grid_points = 9, keep_ice = FALSE, bands = "bootstrap", B = 50, seed = 1,
+  lin <- model_profile(fit, X, N = NULL, grid_points = 9, keep_ice = FALSE, bands = profile_bands("bootstrap", B = 50), seed = 1)
+  pre <- model_profile(fit, X, N = NULL, grid_points = 9, keep_ice = FALSE, bands = profile_bands("bootstrap", B = 50), seed = 1,
                        engine = "predict")
   expect_identical(lin$engine, "native")
   expect_equal(lin$replicates, pre$replicates, tolerance = 1e-12)

@@ -77,8 +77,7 @@ expect_replicate <- function(res, ref, b, labels = res$labels) {
 test_that("each replicate is the H-statistics of the resample's rows, by brute force", {
   X <- hb_data(70)
   B <- 10
-  res <- h_statistic(NULL, X, predict_function = hb_f, N = 45, pairs = 3, bands = "bootstrap",
-                     B = B, seed = 13)
+  res <- h_statistic(NULL, X, predict_function = hb_f, N = 45, pairs = 3, bands = profile_bands("bootstrap", B = B), seed = 13)
   dr <- ref_draw(13, nrow(X), 45, B)
   expect_identical(res$rows, dr$rows)
   Xb <- X[dr$rows, ]
@@ -105,7 +104,7 @@ test_that("with case weights, a replicate weighs each row by its count times its
   w <- rep(c(1, 0, 2.5, 0.5), length.out = nrow(X))
   B <- 10
   res <- h_statistic(NULL, X, predict_function = hb_f, N = NULL, pairs = 2, weights = w,
-                     bands = "bootstrap", B = B, seed = 5)
+                     bands = profile_bands("bootstrap", B = B), seed = 5)
   dr <- ref_draw(5, nrow(X), NULL, B, w)
   expect_identical(res$rows, dr$rows)
   Xb <- X[dr$rows, ]
@@ -125,8 +124,7 @@ test_that("a multiclass model: replicates per class", {
     p / rowSums(p)
   }
   B <- 10
-  res <- h_statistic(NULL, X, predict_function = prob, N = NULL, pairs = 2, bands = "bootstrap",
-                     B = B, seed = 2)
+  res <- h_statistic(NULL, X, predict_function = prob, N = NULL, pairs = 2, bands = profile_bands("bootstrap", B = B), seed = 2)
   expect_equal(res$labels, paste0("model.", c("lo", "mid", "hi")))
   dr <- ref_draw(2, nrow(X), NULL, B)
   pairs <- utils::combn(res$pair_variables, 2, simplify = FALSE)
@@ -141,11 +139,11 @@ test_that("a multiclass model: replicates per class", {
 test_that("bands change no estimate, make no prediction, and do not depend on threads, chunks or seeds' reuse", {
   X <- hb_data(60)
   h0 <- h_statistic(NULL, X, predict_function = hb_f, pairs = 3)
-  h1 <- h_statistic(NULL, X, predict_function = hb_f, pairs = 3, bands = "bootstrap", B = 20,
+  h1 <- h_statistic(NULL, X, predict_function = hb_f, pairs = 3, bands = profile_bands("bootstrap", B = 20),
                     seed = 8, threads = 1)
-  h2 <- h_statistic(NULL, X, predict_function = hb_f, pairs = 3, bands = "bootstrap", B = 20,
+  h2 <- h_statistic(NULL, X, predict_function = hb_f, pairs = 3, bands = profile_bands("bootstrap", B = 20),
                     seed = 8, threads = 2)
-  h3 <- h_statistic(NULL, X, predict_function = hb_f, pairs = 3, bands = "bootstrap", B = 20,
+  h3 <- h_statistic(NULL, X, predict_function = hb_f, pairs = 3, bands = profile_bands("bootstrap", B = 20),
                     seed = 8, threads = 2, memory_budget = 0.4)
   expect_identical(h1$overall[c("variable", "label", "h2")], h0$overall)
   expect_identical(h1$pairwise[c("variable1", "variable2", "label", "h2")], h0$pairwise)
@@ -157,9 +155,9 @@ test_that("bands change no estimate, make no prediction, and do not depend on th
   # Smaller chunks add the same sums in other groupings.
   expect_equal(h3$replicates, h1$replicates, tolerance = 1e-12)
   # A seed reproduces; another one draws other resamples.
-  h4 <- h_statistic(NULL, X, predict_function = hb_f, pairs = 3, bands = "bootstrap", B = 20, seed = 8)
+  h4 <- h_statistic(NULL, X, predict_function = hb_f, pairs = 3, bands = profile_bands("bootstrap", B = 20), seed = 8)
   expect_identical(h4$replicates, h1$replicates)
-  h5 <- h_statistic(NULL, X, predict_function = hb_f, pairs = 3, bands = "bootstrap", B = 20, seed = 9)
+  h5 <- h_statistic(NULL, X, predict_function = hb_f, pairs = 3, bands = profile_bands("bootstrap", B = 20), seed = 9)
   expect_false(isTRUE(all.equal(h5$replicates$overall, h1$replicates$overall)))
   expect_null(h0$bands)
   expect_null(h0$replicates)
@@ -172,10 +170,10 @@ test_that("a future plan gives the sequential plan's replicates", {
   X <- hb_data(40)
   old <- future::plan("sequential")
   on.exit(future::plan(old), add = TRUE)
-  s <- h_statistic(NULL, X, predict_function = hb_f, pairs = 3, bands = "bootstrap", B = 15,
+  s <- h_statistic(NULL, X, predict_function = hb_f, pairs = 3, bands = profile_bands("bootstrap", B = 15),
                    seed = 3, memory_budget = 0.4)
   future::plan("multisession", workers = 2)
-  m <- h_statistic(NULL, X, predict_function = hb_f, pairs = 3, bands = "bootstrap", B = 15,
+  m <- h_statistic(NULL, X, predict_function = hb_f, pairs = 3, bands = profile_bands("bootstrap", B = 15),
                    seed = 3, memory_budget = 0.4)
   expect_identical(m$replicates, s$replicates)
   expect_identical(m$overall, s$overall)
@@ -187,7 +185,7 @@ test_that("pairs reported as 0 without being computed have no replicates and no 
   n <- 40
   X <- data.frame(x1 = rnorm(n), x2 = rnorm(n), x3 = runif(n))
   mixed <- function(m, nd) nd$x1 + nd$x2 + nd$x1 * nd$x2 + nd$x3
-  r <- h_statistic(NULL, X, predict_function = mixed, bands = "bootstrap", B = 12, seed = 1)
+  r <- h_statistic(NULL, X, predict_function = mixed, bands = profile_bands("bootstrap", B = 12), seed = 1)
   expect_equal(r$pair_variables, c("x1", "x2"))
   pw <- r$pairwise
   out <- pw$variable2 == "x3"
@@ -198,7 +196,7 @@ test_that("pairs reported as 0 without being computed have no replicates and no 
   # x3 has no interaction in any resample.
   expect_equal(r$replicates$overall[r$overall$variable == "x3", ], rep(0, 12))
   # No pairs.
-  r0 <- h_statistic(NULL, X, predict_function = mixed, pairs = 0, bands = "bootstrap", B = 12, seed = 1)
+  r0 <- h_statistic(NULL, X, predict_function = mixed, pairs = 0, bands = profile_bands("bootstrap", B = 12), seed = 1)
   expect_named(r0$pairwise, c("variable1", "variable2", "label", "h2", "h2_lower", "h2_upper"))
   expect_equal(dim(r0$replicates$pairwise), c(0, 12))
   expect_identical(r0$replicates$overall, r$replicates$overall)
@@ -207,15 +205,15 @@ test_that("pairs reported as 0 without being computed have no replicates and no 
 test_that("bad band arguments and tables beyond the budget are errors that name the arguments", {
   X <- hb_data(30)
   expect_error(h_statistic(NULL, X, predict_function = hb_f, bands = "analytic"), "bands")
-  expect_error(h_statistic(NULL, X, predict_function = hb_f, bands = "bootstrap", B = 2), "B")
-  expect_error(h_statistic(NULL, X, predict_function = hb_f, bands = "bootstrap", level = 2), "level")
+  expect_error(h_statistic(NULL, X, predict_function = hb_f, bands = profile_bands("bootstrap", B = 2)), "B")
+  expect_error(h_statistic(NULL, X, predict_function = hb_f, bands = profile_bands("bootstrap", level = 2)), "level")
   n_calls <- 0
   counting <- function(m, nd) {
     n_calls <<- n_calls + 1
     hb_f(m, nd)
   }
   expect_error(
-    h_statistic(NULL, hb_data(400), predict_function = counting, bands = "bootstrap", B = 2000,
+    h_statistic(NULL, hb_data(400), predict_function = counting, bands = profile_bands("bootstrap", B = 2000),
                 memory_budget = 40),
     "B.*memory_budget"
   )
@@ -225,8 +223,8 @@ test_that("bad band arguments and tables beyond the budget are errors that name 
 
 test_that("print mentions the bands; plots draw them as error bars", {
   X <- hb_data(50)
-  res <- h_statistic(NULL, X, predict_function = hb_f, pairs = 3, bands = "bootstrap", B = 20,
-                     seed = 2, level = 0.9)
+  res <- h_statistic(NULL, X, predict_function = hb_f, pairs = 3, bands = profile_bands("bootstrap", level = 0.9, B = 20),
+                     seed = 2)
   expect_output(print(res), "90% percentile intervals over B = 20")
   expect_identical(as.data.frame(res, what = "total"), res$total_bands)
   p <- plot(res)
@@ -248,7 +246,7 @@ test_that("a replicate equals hstats on the resample's rows", {
   skip_if_not_installed("hstats")
   X <- hb_data(40)
   fit <- lm(y ~ a * b + a:c + d, data = cbind(X, y = hb_f(NULL, X)))
-  res <- h_statistic(fit, X, N = NULL, pairs = 3, bands = "bootstrap", B = 10, seed = 6)
+  res <- h_statistic(fit, X, N = NULL, pairs = 3, bands = profile_bands("bootstrap", B = 10), seed = 6)
   dr <- ref_draw(6, nrow(X), NULL, 10)
   for (b in c(1, 5, 10)) {
     D <- X[rep(seq_len(nrow(X)), dr$counts[, b]), ]
@@ -263,8 +261,8 @@ test_that("the native engine gives the replicates of predict()", {
   skip_if_not_installed("ranger")
   X <- hb_data(60)
   fit <- ranger::ranger(x = X, y = hb_f(NULL, X), num.trees = 20, seed = 1, num.threads = 1)
-  nat <- h_statistic(fit, X, pairs = 3, engine = "native", bands = "bootstrap", B = 10, seed = 4)
-  pre <- h_statistic(fit, X, pairs = 3, engine = "predict", bands = "bootstrap", B = 10, seed = 4)
+  nat <- h_statistic(fit, X, pairs = 3, engine = "native", bands = profile_bands("bootstrap", B = 10), seed = 4)
+  pre <- h_statistic(fit, X, pairs = 3, engine = "predict", bands = profile_bands("bootstrap", B = 10), seed = 4)
   expect_identical(nat$engine, "native")
   expect_identical(pre$engine, "predict")
   expect_equal(nat$replicates, pre$replicates, tolerance = 1e-10)

@@ -227,8 +227,7 @@ test_that("model_profile(bands = 'trees' | 'infjack') draws the forest's own ban
   fit <- ranger::ranger(x = d$X, y = d$y, num.trees = 25, keep.inbag = TRUE, num.threads = 1, seed = 4)
   per_tree <- function(st) predict(fit, st, predict.all = TRUE, num.threads = 1)$predictions
   grid <- seq(-1.5, 1.5, length.out = 5)
-  tr <- model_profile(fit, d$X, variables = "a", variable_splits = list(a = grid), bands = "trees",
-                      level = 0.8)
+  tr <- model_profile(fit, d$X, variables = "a", variable_splits = list(a = grid), bands = profile_bands("trees", level = 0.8))
   bf <- brute_tree_pd(per_tree, d$X, "a", grid)[, , 1L]
   expect_equal(tr$replicates, bf, tolerance = 1e-10)
   expect_equal(tr$agr_profiles$`_yhat_`, rowMeans(bf), tolerance = 1e-10)

@@ -97,8 +97,8 @@ test_that("replicate distances are the distances between the replicate profiles,
   d <- cmp_band_data()
   w <- rep(c(1, 2, 0, 0.5), length.out = nrow(d))
   B <- 12
-  args <- list(NULL, d, predict_function = cmp_band_f, N = 150, seed = 4, weights = w, B = B,
-               bands = "bootstrap")
+  args <- list(NULL, d, predict_function = cmp_band_f, N = 150, seed = 4, weights = w,
+               bands = profile_bands("bootstrap", B = B))
   cmp <- do.call(compare_profiles, c(args, grid_points = 11, intervals = 6))
   # The profiles with their replicates, from model_profile() with the same
   # draw (rows, then resamples).
@@ -164,9 +164,9 @@ test_that("bands change no distance, make no prediction and do not depend on thr
   made <- function(x) sum(vapply(x$profiles, `[[`, numeric(1), "n_predictions"))
   c0 <- compare_profiles(NULL, d, predict_function = cmp_band_f, grid_points = 9, intervals = 5)
   c1 <- compare_profiles(NULL, d, predict_function = cmp_band_f, grid_points = 9, intervals = 5,
-                         bands = "bootstrap", B = 20, seed = 2, threads = 1)
+                         bands = profile_bands("bootstrap", B = 20), seed = 2, threads = 1)
   c2 <- compare_profiles(NULL, d, predict_function = cmp_band_f, grid_points = 9, intervals = 5,
-                         bands = "bootstrap", B = 20, seed = 2, threads = 2)
+                         bands = profile_bands("bootstrap", B = 20), seed = 2, threads = 2)
   expect_identical(c1$distances[names(c0$distances)], c0$distances)
   expect_identical(made(c1), made(c0))
   expect_identical(c1$replicates, c2$replicates)
@@ -174,7 +174,7 @@ test_that("bands change no distance, make no prediction and do not depend on thr
   expect_null(c0$replicates)
   expect_null(c0$bands)
   expect_error(compare_profiles(NULL, d, predict_function = cmp_band_f, bands = "analytic"), "bands")
-  expect_error(compare_profiles(NULL, d, predict_function = cmp_band_f, bands = "bootstrap", B = 1), "B")
+  expect_error(compare_profiles(NULL, d, predict_function = cmp_band_f, bands = profile_bands("bootstrap", B = 1)), "B")
   expect_output(print(c1), "95% percentile intervals over B = 20")
   # The dot chart draws each band as an error bar around its dot.
   p <- plot(c1, geom = "distances")
@@ -210,7 +210,7 @@ test_that("summary() prints each distance with its percentile band of the replic
   d$x2 <- d$x1 + rnorm(150, sd = 0.1)
   f <- function(m, newdata) 2 * newdata$x1 + newdata$x3^2 + newdata$x1 * newdata$x3
   cmp <- compare_profiles(NULL, d, predict_function = f, N = NULL, grid_points = 6, intervals = 5,
-                          bands = "bootstrap", B = 30, seed = 1)
+                          bands = profile_bands("bootstrap", B = 30), seed = 1)
   old <- options(width = 400)
   on.exit(options(old))
   out <- capture.output(print(summary(cmp)))

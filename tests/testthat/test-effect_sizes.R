@@ -179,7 +179,7 @@ test_that("bands of model_profile(bands = 'bootstrap') and refit_bands()", {
   X <- effect_data(120)
   fit <- lm(y ~ x + f + z, data = X)
   al <- model_profile(fit, X[c("x", "f", "z")], variables = c("x", "f"), type = "accumulated",
-                      intervals = 6, bands = "bootstrap", B = 30, level = 0.8, seed = 1)
+                      intervals = 6, bands = profile_bands("bootstrap", level = 0.8, B = 30), seed = 1)
   e <- effect_sizes(al, reference = X$y)
   # Each band is the pair of percentiles of the statistic of each replicate.
   idx <- which(al$agr_profiles$`_vname_` == "x")
@@ -307,7 +307,7 @@ test_that("print() and summary() show the importance with its percentile band of
   set.seed(4)
   d <- data.frame(x1 = runif(150), x2 = runif(150))
   f <- function(m, newdata) sin(3 * newdata$x1) + newdata$x2
-  p <- model_profile(NULL, d, f, N = NULL, grid_points = 9, bands = "bootstrap", B = 30, seed = 1)
+  p <- model_profile(NULL, d, f, N = NULL, grid_points = 9, bands = profile_bands("bootstrap", B = 30), seed = 1)
   old <- options(width = 400)
   on.exit(options(old))
   eff <- effect_sizes(p)

@@ -290,7 +290,7 @@ test_that("kernel AL on a grid narrower than the data is centred on the rows wit
   for (bands in c("none", "analytic", "bootstrap")) {
     expect_warning(
       p <- model_profile(fit, X, variables = "a", type = "accumulated", method = "kernel", N = NULL,
-                         variable_splits = list(a = z), bands = bands, B = 30, seed = 1),
+                         variable_splits = list(a = z), bands = profile_bands(bands, B = 30), seed = 1),
       paste(sum(!inside), "background rows outside the grid")
     )
     d <- p$agr_profiles

@@ -286,7 +286,7 @@ test_that("summary() prints each H^2 with its percentile band of the replicates"
   set.seed(3)
   d <- data.frame(x1 = runif(120), x2 = runif(120), x3 = runif(120))
   f <- function(m, newdata) newdata$x1 * newdata$x2 + newdata$x3
-  h <- h_statistic(NULL, d, f, N = NULL, bands = "bootstrap", B = 30, seed = 1)
+  h <- h_statistic(NULL, d, f, N = NULL, bands = profile_bands("bootstrap", B = 30), seed = 1)
   old <- options(width = 400)
   on.exit(options(old))
   out <- capture.output(print(summary(h)))

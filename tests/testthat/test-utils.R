@@ -55,7 +55,7 @@ test_that("with seed =, ranger's predict path leaves the caller's stream as it w
   set.seed(6)
   before <- seed_state()
   model_profile(rf, X, engine = "predict", type = "accumulated", N = 150, seed = 2, intervals = 5)
-  model_profile(rf, X, engine = "predict", bands = "bootstrap", B = 20, N = 80, seed = 2,
+  model_profile(rf, X, engine = "predict", bands = profile_bands("bootstrap", B = 20), N = 80, seed = 2,
                 grid_points = 3, variables = "x2")
   model_profile_2d(rf, X, variables = c("x1", "x2"), engine = "predict", N = 50, seed = 2, grid_points = 3)
   h_statistic(rf, X, engine = "predict", N = 40, seed = 2, pairs = 1)
