@@ -25,8 +25,9 @@
 #' of the AL profile) puts them in proportion.
 #'
 #' @section Bootstrap bands:
-#' With `bands = "bootstrap"`, each distance gets a percentile band at
-#' `level` from `B` resamples of the background rows (drawn with
+#' With `bands = "bootstrap"` (or `bands = profile_bands("bootstrap", level,
+#' B)`), each distance gets a percentile band at `level` (0.95) from `B`
+#' (200) resamples of the background rows (drawn with
 #' replacement after the draw of the `N` rows, reproducible with `seed`,
 #' the same for any number of threads). The three profiles carry their
 #' bootstrap replicates (as [model_profile()] computes them with

@@ -73,8 +73,9 @@
 #' default as there) keeps it bounded.
 #'
 #' @section Bootstrap bands:
-#' With `bands = "bootstrap"`, each statistic gets a percentile band at
-#' `level` from `B` resamples of the background rows, drawn with
+#' With `bands = "bootstrap"` (or `bands = profile_bands("bootstrap", level,
+#' B)`), each statistic gets a percentile band at `level` (0.95) from `B`
+#' (200) resamples of the background rows, drawn with
 #' replacement after the draw of the `N` rows, from R's random-number
 #' stream (reproducible with `seed`, the same for any number of threads and
 #' under any [future::plan()]). A replicate is the exact bootstrap of the
