@@ -1,4 +1,4 @@
-# Adapters of tree ensembles (R/model_trees.R): predictions equal the
+# Adapters of tree ensembles (R/adapter_trees.R): predictions equal the
 # model's own predict(); helpers against plain values.
 
 test_that("ranger regression and probability forests predict as predict()$predictions", {

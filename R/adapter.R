@@ -5,7 +5,7 @@
 # and its scale, the class names in the order of that function's columns,
 # which engines give the model's own numbers, the copies its predict() makes
 # (for the memory budget) and the order of rows it predicts fastest. One S3
-# method per family, in R/model_*.R; nothing else tests model classes.
+# method per family, in R/adapter*.R; nothing else tests model classes.
 
 #' What modelprofiles knows about a model family
 #'
@@ -91,7 +91,7 @@ model_adapter.NULL <- function(model) {
 # function cannot give probabilities (raised when it is used).
 # `iterations`: of a boosting model, c(used, fitted), the iterations that
 # `predict` uses (gbm's default choice, the best of early stopping) of those
-# fitted. `inner`: of a framework's model (R/model_frameworks.R), the model
+# fitted. `inner`: of a framework's model (R/adapter_frameworks.R), the model
 # inside that the native engine compiles in its place (see
 # framework_native()). `prepare`: NULL, or a function of the background
 # data that returns it as the default predict function needs it (applied

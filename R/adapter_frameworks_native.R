@@ -1,4 +1,4 @@
-# The native engine behind the framework adapters (R/model_frameworks.R):
+# The native engine behind the framework adapters (R/adapter_frameworks.R):
 # the fitted model inside a parsnip, workflows, caret or mlr3 object, its
 # columns and its outputs.
 
