@@ -96,11 +96,19 @@ model_adapter.NULL <- function(model) {
 # framework_native()). `prepare`: NULL, or a function of the background
 # data that returns it as the default predict function needs it (applied
 # once, before any row is stacked; see resolve_inputs()).
+# `native_min_rows`: the stacked rows (per variable) from which engine =
+# "auto" compiles the model for the interval methods when it is not
+# compiled already (native_pays()). `inbag_counts`: NULL, or of a forest
+# that may keep them, function(model) giving its trees' in-bag counts (NULL
+# when it was grown without them; see tree_inbag()). `all_columns`: does
+# predict() need every predictor the model was fitted on (a forest's, which
+# says only that "one or more" are missing; see used_variables())?
 new_adapter <- function(family, predict, task = "regression", classes = NULL,
                         positive = NULL, native = FALSE, linear = FALSE,
                         copies = 2, row_bytes = function(bytes) 0, tree = FALSE,
                         refuse = NULL, label = family, iterations = NULL, inner = NULL,
-                        prepare = NULL) {
+                        prepare = NULL, native_min_rows = 0, inbag_counts = NULL,
+                        all_columns = FALSE) {
   if (is.null(refuse)) refuse <- load_family_package(family)
   if (!is.null(refuse)) {
     why <- refuse
@@ -113,7 +121,9 @@ new_adapter <- function(family, predict, task = "regression", classes = NULL,
       task = task, classes = classes, positive = positive,
       native = isTRUE(native), linear = isTRUE(linear),
       copies = copies, row_bytes = row_bytes, tree = isTRUE(tree),
-      refuse = refuse, iterations = iterations, inner = inner, prepare = prepare
+      refuse = refuse, iterations = iterations, inner = inner, prepare = prepare,
+      native_min_rows = native_min_rows, inbag_counts = inbag_counts,
+      all_columns = isTRUE(all_columns)
     ),
     class = "mp_adapter"
   )
@@ -181,7 +191,7 @@ used_variables <- function(inputs, variables, explicit, call) {
   # A forest's predict() needs every predictor it was grown on, and says
   # only that "one or more" are not found.
   absent <- setdiff(used, names(inputs$data))
-  if (length(absent) && inherits(inputs$model, c("ranger", "randomForest"))) {
+  if (length(absent) && isTRUE(inputs$adapter$all_columns)) {
     cli::cli_abort(c(
       "{.arg data} lacks {cli::qty(length(absent))}{?a column/columns} of the model: {.field {absent}}.",
       i = "The model was fitted on {.field {used}}; give {.arg data} with all of them."
