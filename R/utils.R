@@ -167,3 +167,16 @@ user_call <- function(call) {
   cl[[1L]] <- as.name("<function>")
   cl
 }
+
+# An argument's old name, accepted for one release: a warning (classes
+# "modelprofiles_deprecated" and base R's "deprecatedWarning") naming the
+# new one, and the value to use (the old name's); both names given is an
+# error.
+deprecated_arg <- function(old, new, value, new_given, call) {
+  if (new_given) {
+    cli::cli_abort("{.arg {old}} is the old name of {.arg {new}}; give {.arg {new}} only.", call = call)
+  }
+  mp_warn("{.arg {old}} is deprecated; use {.arg {new}}.", call,
+          class = c("modelprofiles_deprecated", "deprecatedWarning"))
+  value
+}

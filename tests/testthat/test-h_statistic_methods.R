@@ -34,6 +34,13 @@ test_that("autoplot(): one bar per statistic with the value of H^2", {
   bars <- ggplot2::layer_data(p, 1)
   expect_equal(nrow(bars), nrow(h$overall))
   expect_equal(sort(bars$x %||% bars$xmax), sort(h$overall$h2), tolerance = 1e-12)
-  p2 <- plot(h, geom = "overall", top = 1)
+  p2 <- plot(h, geom = "overall", n = 1)
   expect_equal(nrow(ggplot2::layer_data(p2, 1)), 1)
+  expect_equal(ggplot2::layer_data(p2, 1)$x %||% ggplot2::layer_data(p2, 1)$xmax, max(h$overall$h2),
+               tolerance = 1e-12)
+  # `top`, n's old name, draws the same with a warning; not both.
+  expect_warning(p3 <- plot(h, geom = "overall", top = 1), "`top` is deprecated; use `n`",
+                 class = "modelprofiles_deprecated")
+  expect_equal(ggplot2::layer_data(p3, 1), ggplot2::layer_data(p2, 1))
+  expect_error(plot(h, geom = "overall", top = 1, n = 2), "old name of `n`")
 })
