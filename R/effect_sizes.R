@@ -135,9 +135,8 @@ effect_sizes.mp_profile <- function(x, reference = NULL, bands = TRUE, ...) {
   out <- bind_rows(rows)
   out <- out[order(-out$importance, na.last = TRUE), , drop = FALSE]
   rownames(out) <- NULL
-  structure(out, class = c("mp_effects", "data.frame"), type = x$type,
-            level = if (!is.null(reps)) reps$level, band_type = if (!is.null(reps)) reps$type,
-            normalised = !is.null(refs))
+  new_mp_effects(out, type = x$type, level = if (!is.null(reps)) reps$level,
+                 band_type = if (!is.null(reps)) reps$type, normalised = !is.null(refs))
 }
 
 # The statistics of one profile curve y (values at its grid points):

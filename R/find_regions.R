@@ -117,7 +117,7 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
   agr <- bind_rows(lapply(seq_along(variables), function(i) {
     region_profiles(variables[i], grids[[i]], found[[i]], w, z)
   }))
-  structure(list(
+  new_mp_regions(list(
     agr_profiles = agr,
     splits = bind_rows(lapply(found, `[[`, "splits")),
     regions = bind_rows(lapply(found, `[[`, "regions")),
@@ -125,7 +125,7 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
     variables = variables, grids = grids, label = setup$label, class = setup$outputs$classes,
     level = level, depth = depth, N = setup$n, n_predictions = sum(attr(res, "n_predictions")),
     engine = setup$engine, call = call
-  ), class = "mp_regions")
+  ))
 }
 
 # The ICE curves of a PD estimate as a G x n matrix (from the table, or the
