@@ -167,3 +167,16 @@ user_call <- function(call) {
   cl[[1L]] <- as.name("<function>")
   cl
 }
+
+# `x` of class `class` when it is a list with the fields `required` (an
+# internal error otherwise: results are made by the package only).
+validate_result <- function(x, class, required) {
+  if (!is.list(x) || is.object(x)) {
+    stop("internal error: an ", class, " is made from a plain list", call. = FALSE)
+  }
+  absent <- setdiff(required, names(x))
+  if (length(absent)) {
+    stop("internal error: an ", class, " lacks ", paste(absent, collapse = ", "), call. = FALSE)
+  }
+  structure(x, class = class)
+}
