@@ -353,13 +353,13 @@ from_dalex <- function(d, call = rlang::caller_env()) {
     rows <- own_ids
   }
   grids <- lapply(stats::setNames(vars, vars), function(v) unique(a$`_x_`[a$`_vname_` == v]))
-  structure(list(
+  new_mp_profile(list(
     agr_profiles = a, cp_profiles = long, type = type, method = NA_character_,
     variables = vars, label = base, labels = label_parts$label,
     label_parts = if (any(!is.na(label_parts$group)) || any(!is.na(label_parts$class))) label_parts,
     grids = grids, observed = observed, rows = rows, weights = NULL, bands = NULL,
     groups = NULL, source = "DALEX"
-  ), class = c("mp_profile", "model_profile"))
+  ))
 }
 
 is_dalex_result <- function(x) inherits(x, "model_profile") && !inherits(x, "mp_profile")

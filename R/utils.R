@@ -180,3 +180,16 @@ deprecated_arg <- function(old, new, value, new_given, call) {
           class = c("modelprofiles_deprecated", "deprecatedWarning"))
   value
 }
+
+# `x` of class `class` when it is a list with the fields `required` (an
+# internal error otherwise: results are made by the package only).
+validate_result <- function(x, class, required) {
+  if (!is.list(x) || is.object(x)) {
+    stop("internal error: an ", class, " is made from a plain list", call. = FALSE)
+  }
+  absent <- setdiff(required, names(x))
+  if (length(absent)) {
+    stop("internal error: an ", class, " lacks ", paste(absent, collapse = ", "), call. = FALSE)
+  }
+  structure(x, class = class)
+}

@@ -1,3 +1,11 @@
+# The result of h_statistic(): class "mp_h_statistic", made by its
+# constructor, new_mp_h_statistic(), and its print, summary,
+# as.data.frame, autoplot and plot methods.
+
+new_mp_h_statistic <- function(x) {
+  validate_result(x, "mp_h_statistic", c("overall", "pairwise", "total", "variables", "label", "labels", "N"))
+}
+
 #' Print, convert and plot H-statistics
 #'
 #' @param x,object An `mp_h_statistic` result of [h_statistic()].
