@@ -226,8 +226,11 @@ curve_band_update <- function(setup, k, y, G, rows, pos, spec, row = NULL) {
   kern <- spec$kernel
   C <- setup$n_outputs
   if (type == "analytic") {
-    v <- row %||% unlist(lapply(seq_len(C), function(c) grid_moments(y, G, w, setup$threads, c)),
-                         use.names = FALSE)
+    v <- row %||% if (inherits(y, "mp_affine")) {
+      affine_moments(y, w)
+    } else {
+      unlist(lapply(seq_len(C), function(c) grid_moments(y, G, w, setup$threads, c)), use.names = FALSE)
+    }
     return(list(moments = place(matrix(v, 1L), k)))
   }
   if (type != "bootstrap") return(list())
@@ -246,6 +249,20 @@ curve_band_update <- function(setup, k, y, G, rows, pos, spec, row = NULL) {
   })
   den <- if (is.null(kw)) resample_sums(setup, idx, NULL, w)$wsum else resample_product(setup, kw, idx)
   list(bnum = do.call(cbind, num), bden = den)
+}
+
+# grid_moments() of identity-link affine curves a + z slope (one output)
+# with row weights w, without their G x rows table: about the first row's
+# curve, each row's difference is da + z ds, so the moments are quadratics
+# in z of five sums over the rows.
+affine_moments <- function(curves, w) {
+  z <- curves$z
+  k2 <- w^2
+  da <- curves$a - curves$a[1L]
+  ds <- curves$slope - curves$slope[1L]
+  q2 <- sum(k2 * da^2) + 2 * z * sum(k2 * da * ds) + z^2 * sum(k2 * ds^2)
+  c(curves$a[1L] + z * curves$slope[1L], sum(k2 * da) + z * sum(k2 * ds), pmax(q2, 0),
+    rep(sum(k2), length(z)))
 }
 
 # The bands at the end: the means yhat (G x outputs), their weights' sums

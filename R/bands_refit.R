@@ -79,7 +79,7 @@ refit_bands <- function(profile, refit, data, background = data, predict_functio
   profile$agr_profiles$`_upper_` <- as.vector(lim$upper)
   profile$bands <- list(type = "refit", level = bands$level, B = bands$B)
   profile$replicates <- R
-  profile
+  new_mp_profile(profile)
 }
 
 # The refits, as futures under the user's plan when future is installed

@@ -245,15 +245,16 @@ eb_prior <- function(v, sigma, slab = 0.1) {
   list(x = x, g = as.vector(prior_of(eta)$g))
 }
 
-# The in-bag counts of the setup's forest (ranger's inbag.counts,
-# randomForest's inbag), for infjack_variance(); an error naming the fix
-# when the forest was grown without them.
+# The in-bag counts of the setup's forest (its adapter's inbag_counts():
+# ranger's inbag.counts, randomForest's inbag), for infjack_variance(); an
+# error naming the fix when the forest was grown without them.
 tree_inbag <- function(setup) {
   # (Of a framework's model, the forest inside it.)
   model <- setup$adapter$inner$model %||% setup$model
-  inbag <- if (inherits(model, "ranger")) model$inbag.counts else if (inherits(model, "randomForest")) model$inbag
+  counts <- setup$adapter$inbag_counts
+  inbag <- if (is.function(counts)) counts(model)
   if (is.null(inbag)) {
-    fix <- if (inherits(model, "ranger") || inherits(model, "randomForest")) {
+    fix <- if (is.function(counts)) {
       "Grow the forest with {.code keep.inbag = TRUE}."
     } else {
       "Only ranger and randomForest forests keep in-bag counts."

@@ -8,17 +8,11 @@
 # for the families the package knows; a function the user wrote is used as
 # it is (an explainer's gets the rows as a matrix when its data is one).
 resolve_inputs <- function(x, data, predict_function, label, call) {
-  model <- x
-  given <- predict_function
-  as_matrix <- FALSE
-  if (is_explainer(x)) {
-    model <- x$model
-    if (is.null(data)) data <- x$data
-    # An explainer's predict function gets rows in the class of its data.
-    as_matrix <- is.matrix(x$data)
-    if (is.null(given) && !is_dalex_default(x$predict_function)) given <- x$predict_function
-    if (is.null(label)) label <- explainer_label(x)
-  }
+  ex <- unpack_explainer(x)
+  model <- ex$model
+  data <- data %||% ex$data
+  given <- predict_function %||% ex$predict_function
+  label <- label %||% ex$label
   if (is.null(data)) {
     cli::cli_abort("{.arg data} is missing: give the background rows as a data frame.", call = call)
   }
@@ -31,7 +25,7 @@ resolve_inputs <- function(x, data, predict_function, label, call) {
   } else if (is_default_predictor(given)) {
     predict_function <- given
   } else {
-    predict_function <- user_predictor(given, as_matrix, call)
+    predict_function <- user_predictor(given, ex$as_matrix, call)
   }
   if (is.null(label)) label <- adapter$label %||% adapter$family
   if (!is.character(label) || length(label) != 1L || is.na(label)) {
@@ -39,15 +33,6 @@ resolve_inputs <- function(x, data, predict_function, label, call) {
   }
   list(model = model, data = data, predict_function = predict_function, label = label,
        adapter = adapter)
-}
-
-# An explainer's label; DALEX's default (the last of the model's classes,
-# "nnet" for a multinom fit, "model_fit" for parsnip's) is replaced by the
-# package's label of the model (NULL), which names the model inside.
-explainer_label <- function(x) {
-  label <- x$label
-  if (identical(label, utils::tail(class(x$model), 1L))) return(NULL)
-  label
 }
 
 # Variable names: a character vector of columns of data, without duplicates.

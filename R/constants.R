@@ -13,11 +13,6 @@ max_chunks_per_future <- 64L
 # grid value by grid value (sharing columns) rather than row by row.
 grid_order_rows <- 2000
 
-# Stacked rows (per variable) from which engine = "auto" compiles a model
-# of these classes for the interval methods (see native_pays(); families
-# not named: any number).
-native_auto_rows <- c(lgb.Booster = 2000)
-
 # The largest memory budget used, in MiB (1 PiB): more than any machine has,
 # and more than a chunk of 2^31 - 1 stacked rows can use.
 max_memory_budget <- 2^30

@@ -1,7 +1,35 @@
-# DALEX interoperability: DALEX's positional call for explainers, results
-# converted both ways (as_dalex() for DALEX's and ingredients' plot
-# methods; from_dalex() for plot() of ours), and the once-a-session note
-# that an explainer's weights are used.
+# DALEX interoperability: DALEX's positional call for explainers and its
+# names of model_profile()'s arguments, results converted both ways
+# (as_dalex() for DALEX's and ingredients' plot methods; from_dalex() for
+# plot() of ours), and the once-a-session note that an explainer's weights
+# are used.
+
+# The compatibility layer of model_profile(): DALEX's call as the
+# function's own arguments. `call` is the user's call (sys.call()), `fn`
+# model_profile, `env` its frame (only read), `caller` the frame the call
+# was made in. Returns the new values by parameter name, for
+# model_profile() to assign:
+#   * for an explainer, the arguments DALEX takes by position
+#     (dalex_positional());
+#   * `cluster_center` from `center`, DALEX's name for it (giving both,
+#     different, is an error);
+#   * `variable_type`, checked.
+# DALEX's `span` becomes `bandwidth` once the variables are known
+# (check_span() and span_bandwidth(), below).
+dalex_arguments <- function(call, fn, env, caller) {
+  out <- if (is_explainer(get("x", envir = env))) dalex_positional(call, fn, env, caller) else list()
+  arg <- function(name) if (name %in% names(out)) out[[name]] else get(name, envir = env)
+  out["variable_type"] <- list(check_variable_type(arg("variable_type"), env))
+  center <- arg("center")
+  if (!is.null(center)) {
+    check_flag(center, "center", env)
+    if (!eval(quote(missing(cluster_center)), env) && !identical(center, arg("cluster_center"))) {
+      cli::cli_abort("{.arg center} is DALEX's name for {.arg cluster_center}; give one of them.", call = env)
+    }
+    out$cluster_center <- center
+  }
+  out
+}
 
 # For an explainer, arguments given by position after it are DALEX's
 # `model_profile(explainer, variables, N)`: the parameters they landed in
@@ -325,13 +353,13 @@ from_dalex <- function(d, call = rlang::caller_env()) {
     rows <- own_ids
   }
   grids <- lapply(stats::setNames(vars, vars), function(v) unique(a$`_x_`[a$`_vname_` == v]))
-  structure(list(
+  new_mp_profile(list(
     agr_profiles = a, cp_profiles = long, type = type, method = NA_character_,
     variables = vars, label = base, labels = label_parts$label,
     label_parts = if (any(!is.na(label_parts$group)) || any(!is.na(label_parts$class))) label_parts,
     grids = grids, observed = observed, rows = rows, weights = NULL, bands = NULL,
     groups = NULL, source = "DALEX"
-  ), class = c("mp_profile", "model_profile"))
+  ))
 }
 
 is_dalex_result <- function(x) inherits(x, "model_profile") && !inherits(x, "mp_profile")

@@ -135,9 +135,8 @@ effect_sizes.mp_profile <- function(x, reference = NULL, bands = TRUE, ...) {
   out <- bind_rows(rows)
   out <- out[order(-out$importance, na.last = TRUE), , drop = FALSE]
   rownames(out) <- NULL
-  structure(out, class = c("mp_effects", "data.frame"), type = x$type,
-            level = if (!is.null(reps)) reps$level, band_type = if (!is.null(reps)) reps$type,
-            normalised = !is.null(refs))
+  new_mp_effects(out, type = x$type, level = if (!is.null(reps)) reps$level,
+                 band_type = if (!is.null(reps)) reps$type, normalised = !is.null(refs))
 }
 
 # The statistics of one profile curve y (values at its grid points):
@@ -336,42 +335,6 @@ importance_order <- function(x, vars) {
     if (!length(s) || all(is.na(s))) -Inf else max(s, na.rm = TRUE)
   }, numeric(1))
   vars[order(-imp, seq_along(vars))]
-}
-
-#' @rdname effect_sizes
-#' @export
-print.mp_effects <- function(x, digits = 4, ...) {
-  type <- attr(x, "type")
-  level <- attr(x, "level")
-  bands <- if (!is.null(level)) {
-    paste0(", with ", format(100 * level), "% ",
-           if (identical(attr(x, "band_type"), "refit")) "refit" else "bootstrap", " bands")
-  }
-  cli::cat_line("Effect sizes of ", profile_title(type), " profiles (largest importance first)", bands, ":")
-  print(effects_table(x, digits), row.names = FALSE, right = TRUE)
-  if (identical(type, "accumulated") && !isTRUE(attr(x, "normalised"))) {
-    cli::cat_line("NALED and NALER need a reference distribution: see ?effect_sizes.")
-  }
-  invisible(x)
-}
-
-# The statistics of an mp_effects table as text, each with its band
-# "[lower, upper]" when it has one.
-effects_table <- function(x, digits) {
-  stats <- intersect(c("importance", "aled", "aler_min", "aler_max", "naled", "naler_min", "naler_max"),
-                     names(x))
-  out <- data.frame(variable = x$variable, label = x$label, stringsAsFactors = FALSE)
-  if (length(unique(x$label)) == 1L) out$label <- NULL
-  for (s in stats) {
-    txt <- format(signif(x[[s]], digits))
-    lo <- x[[paste0(s, "_lower")]]
-    if (!is.null(lo)) {
-      txt <- paste0(txt, " [", format(signif(lo, digits)), ", ",
-                    format(signif(x[[paste0(s, "_upper")]], digits)), "]")
-    }
-    out[[s]] <- txt
-  }
-  out
 }
 
 # The summary table `out` of summary.mp_profile() with the importance (and

@@ -139,18 +139,13 @@ native_model_for <- function(setup) {
 # Is compiling the model of `inputs` (cold) and evaluating m stacked rows
 # natively faster than predicting them through the model's predict()? Yes
 # when the model is compiled already (in the call's store: by
-# compile_model(), or by a profile before), and for m of at least
-# native_auto_rows[family] (any number for families not named there):
-# measured by inst/bench/bench-native-al.R, where compiling costs less than
-# one call of predict() on a few hundred rows for ranger, randomForest, gbm
-# and xgboost (ranger's and randomForest's predict() rebuild the forest at
-# each call), and repays itself from about 2,000 stacked rows for lightgbm
-# (whose model text takes longest to read).
+# compile_model(), or by a profile before), and for m of at least the
+# adapter's `native_min_rows` (0 but for lightgbm, also inside a framework;
+# see model_adapter.lgb.Booster()).
 native_pays <- function(inputs, m) {
   model <- native_source(inputs)
   if (is.null(model)) return(TRUE)
-  need <- native_auto_rows[class(model)[1L]]
-  if (is.na(need) || m >= need) return(TRUE)
+  if (m >= (inputs$adapter$native_min_rows %||% 0)) return(TRUE)
   tryCatch(native_store_find(inputs$compiled, model) > 0L, error = function(e) FALSE)
 }
 

@@ -79,7 +79,7 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
 # and slopes (curve_band_update()).
 affine_table <- function(setup, curves, bands) {
   type <- band_type(setup)
-  !is.null(bands) && type != "none" && !(type == "bootstrap" && curves$identity)
+  !is.null(bands) && type != "none" && !curves$identity
 }
 
 # Do the ICE curves of columns `cols` come from the linear engine?

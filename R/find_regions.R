@@ -117,7 +117,7 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
   agr <- bind_rows(lapply(seq_along(variables), function(i) {
     region_profiles(variables[i], grids[[i]], found[[i]], w, z)
   }))
-  structure(list(
+  new_mp_regions(list(
     agr_profiles = agr,
     splits = bind_rows(lapply(found, `[[`, "splits")),
     regions = bind_rows(lapply(found, `[[`, "regions")),
@@ -125,7 +125,7 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
     variables = variables, grids = grids, label = setup$label, class = setup$outputs$classes,
     level = level, depth = depth, N = setup$n, n_predictions = sum(attr(res, "n_predictions")),
     engine = setup$engine, call = call
-  ), class = "mp_regions")
+  ))
 }
 
 # The ICE curves of a PD estimate as a G x n matrix (from the table, or the
@@ -262,57 +262,4 @@ region_profiles <- function(v, grid, found, w, z) {
                `_lower_` = m - z * se, `_upper_` = m + z * se, `_region_` = r,
                `_n_` = length(rows), check.names = FALSE, stringsAsFactors = FALSE)
   }, found$members, found$labels, seq_along(found$members)))
-}
-
-#' @export
-print.mp_regions <- function(x, ...) {
-  cat(sprintf("<mp_regions> %s: regions of %d variable%s (%d background rows, splits %d deep at most)\n",
-              x$label, length(x$variables), if (length(x$variables) == 1L) "" else "s", x$N, x$depth))
-  for (v in x$variables) {
-    s <- x$summary[x$summary$variable == v, ]
-    cat(sprintf("\n%s: heterogeneity %s (%s of the curves' variation)", v, format(signif(s$heterogeneity, 3)),
-                format_share(s$share_of_variation)))
-    if (s$regions == 1L) {
-      cat(": no split worth reporting.\n")
-      next
-    }
-    cat(sprintf("; %d regions explain %s of it.\n", s$regions, format_share(s$explained)))
-    sp <- x$splits[x$splits$variable == v, ]
-    for (i in seq_len(nrow(sp))) {
-      cat(sprintf("  [%s] split on %s (%d | %d rows): %s explained\n", sp$region[i], sp$rule[i],
-                  sp$n_left[i], sp$n_right[i], format_share(sp$explained[i])))
-    }
-  }
-  invisible(x)
-}
-
-format_share <- function(p) paste0(format(round(100 * p, 1), nsmall = 1), "%")
-
-#' @export
-as.data.frame.mp_regions <- function(x, row.names = NULL, optional = FALSE, ...) {
-  x$agr_profiles
-}
-
-#' @export
-plot.mp_regions <- function(x, variables = NULL, ...) {
-  d <- x$agr_profiles
-  if (!is.null(variables)) {
-    unknown <- setdiff(variables, x$variables)
-    if (length(unknown)) {
-      cli::cli_abort("No regions of {.val {unknown}} to draw; the result has {.val {x$variables}}.")
-    }
-    d <- d[d$`_vname_` %in% variables, , drop = FALSE]
-  }
-  d$`_vname_` <- factor(d$`_vname_`, levels = unique(d$`_vname_`))
-  d$region <- paste0(d$`_label_`, " (", d$`_n_`, " rows)")
-  ggplot2::ggplot(d, ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data$region,
-                                  fill = .data$region, group = interaction(.data[["_vname_"]], .data$region))) +
-    ggplot2::geom_ribbon(ggplot2::aes(ymin = .data[["_lower_"]], ymax = .data[["_upper_"]]),
-                         alpha = 0.15, colour = NA) +
-    ggplot2::geom_line(linewidth = 0.9) +
-    ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = "free_x") +
-    ggplot2::labs(x = NULL, y = "average prediction in the region", colour = "region", fill = "region",
-                  title = "Regional partial dependence",
-                  subtitle = sprintf("%s; bands %s%%", x$label, format(100 * x$level))) +
-    profile_theme(unique(d$region))
 }

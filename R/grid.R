@@ -161,20 +161,28 @@ column_quantiles <- function(z, p, type, w = NULL, col = 1L) {
 #'
 #' @param x A vector: the values of one variable.
 #' @param grid_points Maximum number of grid points.
-#' @param type `"quantiles"`, `"uniform"` or `"distinct"`.
+#' @param variable_splits_type `"quantiles"`, `"uniform"` or `"distinct"`
+#'   (the argument of [model_profile()] of the same name).
 #' @param na_level For categorical `x`: add `NA` as a level?
 #' @param weights `NULL`, or one non-negative case weight per value of `x`.
+#' @param type Deprecated: the old name of `variable_splits_type` (a
+#'   warning).
 #' @returns The grid: a sorted vector on the scale of `x`, or the levels.
 #' @examples
 #' profile_grid(mtcars$hp, 5)
-#' profile_grid(mtcars$hp, 5, type = "distinct")
+#' profile_grid(mtcars$hp, 5, variable_splits_type = "distinct")
 #' profile_grid(factor(c("b", "a", NA)), na_level = TRUE)
 #' profile_grid(as.Date("2024-01-01") + 0:99, 5)
 #' profile_grid(c(1, 2, 3, 10), 3, weights = c(1, 1, 1, 3))
 #' @export
-profile_grid <- function(x, grid_points = 101, type = c("quantiles", "uniform", "distinct"),
-                         na_level = FALSE, weights = NULL) {
-  type <- match.arg(type)
+profile_grid <- function(x, grid_points = 101,
+                         variable_splits_type = c("quantiles", "uniform", "distinct"),
+                         na_level = FALSE, weights = NULL, type = NULL) {
+  if (!is.null(type)) {
+    variable_splits_type <- deprecated_arg("type", "variable_splits_type", type,
+                                           !missing(variable_splits_type), rlang::current_env())
+  }
+  variable_splits_type <- match.arg(variable_splits_type, c("quantiles", "uniform", "distinct"))
   grid_points <- check_whole(grid_points, "grid_points", 2, rlang::caller_env())
   if (column_kind(x) == "unsupported") {
     cli::cli_abort("{.arg x} must be numeric, a Date, date-time or time difference, a factor, character or logical, not {.cls {class(x)}}.")
@@ -189,7 +197,7 @@ profile_grid <- function(x, grid_points = 101, type = c("quantiles", "uniform", 
   if (all(is.na(x[if (is.null(weights)) TRUE else weights > 0]))) {
     cli::cli_abort("{.arg x} has only missing values.")
   }
-  make_grid(x, grid_points, type, na_level, weights)
+  make_grid(x, grid_points, variable_splits_type, na_level, weights)
 }
 
 # Apley's edges, computed exactly as ALEPlot does (type-1 quantiles through

@@ -13,10 +13,6 @@ ice_block <- function(v, labels, ids, x, values, suffix = NULL) {
   list(v = v, labels = labels, ids = ids, x = x, values = values, suffix = suffix)
 }
 
-new_mp_ice <- function(blocks) {
-  structure(list(blocks = blocks), class = "mp_ice")
-}
-
 # The blocks of an mp_ice (its `$` reads the long frame's columns).
 ice_blocks <- function(x) .subset2(x, "blocks")
 

@@ -294,19 +294,9 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
   check_entry(missing(x), ...length(), names(list(...)), "model_profile", env)
   check_flag(keep_ice, "keep_ice", env)
   check_flag(cluster_center, "cluster_center", env)
-  # DALEX's positional order: model_profile(explainer, variables, N).
-  if (is_explainer(x)) {
-    moved <- dalex_positional(sys.call(), sys.function(), env, parent.frame())
-    for (arg in names(moved)) assign(arg, moved[[arg]])
-  }
-  variable_type <- check_variable_type(variable_type, env)
-  if (!is.null(center)) {
-    check_flag(center, "center", env)
-    if (!missing(cluster_center) && !identical(center, cluster_center)) {
-      cli::cli_abort("{.arg center} is DALEX's name for {.arg cluster_center}; give one of them.", call = env)
-    }
-    cluster_center <- center
-  }
+  # DALEX's positional order and names (R/dalex.R), as this function's own.
+  dalex <- dalex_arguments(sys.call(), sys.function(), env, parent.frame())
+  for (arg in names(dalex)) assign(arg, dalex[[arg]])
   if (identical(tolower(type[1L]), "ale")) {
     cli::cli_abort(c("{.arg type} must be one of {.val partial}, {.val conditional} or {.val accumulated}, not {.val {type}}.",
                      i = "ALE profiles are {.code type = \"accumulated\"}."), call = env)

@@ -10,12 +10,14 @@
 # is not supported. Methods for ranger and randomForest are below; other
 # converters (gbm, xgboost) add methods of their own. The methods are
 # registered (@exportS3Method), so that they are found from any caller; the
-# generic itself is internal.
-native_model <- function(model) UseMethod("native_model")
+# generic itself is internal. `fingerprint`: the model's
+# native_fingerprint(), when it was read already (a booster's converter
+# then reads it rather than the model again); other converters ignore it.
+native_model <- function(model, fingerprint = NULL) UseMethod("native_model")
 
 #' @exportS3Method
 #' @noRd
-native_model.default <- function(model) NULL
+native_model.default <- function(model, fingerprint = NULL) NULL
 
 # Assemble an mp_native object from node arrays (global 0-based indices),
 # with the storage types the C++ side reads.
@@ -73,7 +75,7 @@ term_column <- function(x) {
 # given, and so does native_columns() (feature_levels NULL).
 #' @exportS3Method
 #' @noRd
-native_model.ranger <- function(model) {
+native_model.ranger <- function(model, fingerprint = NULL) {
   f <- model$forest
   if (is.null(f) || !is.null(f$dependent.varID)) return(NULL)
   if (!identical(f$treetype, "Regression") && !identical(f$treetype, "Probability estimation")) {
@@ -139,7 +141,7 @@ native_model.ranger <- function(model) {
 # transformed terms, and factors of more than 32 levels.
 #' @exportS3Method
 #' @noRd
-native_model.randomForest <- function(model) {
+native_model.randomForest <- function(model, fingerprint = NULL) {
   f <- model$forest
   if (is.null(f)) return(NULL)
   type <- model$type

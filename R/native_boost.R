@@ -28,7 +28,7 @@
 # plus .5).
 
 #' @exportS3Method native_model gbm
-native_model.gbm <- function(model) {
+native_model.gbm <- function(model, fingerprint = NULL) {
   dist <- model$distribution$name
   if (!is.character(dist) || length(dist) != 1L) return(NULL)
   transform <- gbm_transform(dist)
@@ -234,7 +234,9 @@ gbm_leaf_values <- function(nodes, n_trees, n_classes, scale) {
 # (predict() then reads the columns by position).
 
 #' @exportS3Method native_model xgb.Booster
-native_model.xgb.Booster <- function(model) xgb_native(model)
+native_model.xgb.Booster <- function(model, fingerprint = NULL) {
+  xgb_native(model, if (is.list(fingerprint) && is.raw(fingerprint$ubj)) fingerprint$ubj)
+}
 
 # The mp_native of a booster, read (in C++: cpp_xgb_read(),
 # inst/include/modelprofiles/xgboost.h) from its UBJSON serialisation `ubj`

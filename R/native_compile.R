@@ -9,14 +9,8 @@
 # itself (kind "packed", as ranger's does: checked as it is packed), which
 # lives only as long as the R session.
 native_compile <- function(model, fingerprint = NULL) {
-  # A booster's fingerprint is what its converter reads.
-  nm <- if (inherits(model, "lgb.Booster") && is.list(fingerprint)) {
-    lgb_native_parts(fingerprint)
-  } else if (inherits(model, "xgb.Booster") && is.raw(fingerprint$ubj)) {
-    xgb_native(model, fingerprint$ubj)
-  } else {
-    native_model(model)
-  }
+  # (A booster's converter reads its fingerprint, when given.)
+  nm <- native_model(model, fingerprint)
   if (is.null(nm)) return(NULL)
   if (identical(nm$kind, "packed")) return(nm)
   nm$cache <- tryCatch(native_pack(nm), error = function(e) {

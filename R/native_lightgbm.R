@@ -58,7 +58,9 @@
 # predict() reads as.matrix() of the data.
 
 #' @exportS3Method native_model lgb.Booster
-native_model.lgb.Booster <- function(model) lgb_native_parts(lgb_parts(model))
+native_model.lgb.Booster <- function(model, fingerprint = NULL) {
+  lgb_native_parts(if (is.list(fingerprint)) fingerprint else lgb_parts(model))
+}
 
 # What the converter reads of a booster: list(text, best_iter, sigmoid), or
 # NULL when the model text cannot be had. A booster is an R6 object (an

@@ -9,6 +9,11 @@
 # The package's own code reads the blocks (ice_blocks(), ice_block_array(),
 # ice_long()).
 
+# The constructor: an mp_ice of the blocks `blocks` (ice_block()).
+new_mp_ice <- function(blocks) {
+  structure(list(blocks = blocks), class = "mp_ice")
+}
+
 # ---- Methods: read like DALEX's long frame, made on demand ----------------
 
 #' ICE curves, kept compactly

@@ -173,15 +173,25 @@ no_support_list <- function(raw, variables) {
 # class "model_profile" after its own is DALEX's: DALEX's plot method then
 # counts it among the results it draws (plot(dalex_result, ours)), whose
 # rows ingredients binds through rbind.aggregated_profiles_explainer().
+# A result read from DALEX (from_dalex(), field source = "DALEX") has what
+# DALEX gives: no counts of rows and predictions, no engine or call, and
+# aggregated profiles without `_support_`. `fields` is a list, or an
+# mp_profile being remade (refit_bands(), cluster_result()).
 new_mp_profile <- function(fields) {
   x <- structure(fields, class = c("mp_profile", "model_profile"))
-  need <- c("agr_profiles", "type", "method", "variables", "label", "labels", "label_parts",
-            "grids", "N", "n_data", "rows", "n_predictions", "engine", "call")
+  dalex <- identical(x[["source"]], "DALEX")
+  need <- c("agr_profiles", "type", "method", "variables", "label", "labels", "label_parts", "grids")
+  if (!dalex) need <- c(need, "N", "n_data", "rows", "n_predictions", "engine", "call")
   missing <- setdiff(need, names(x))
   if (length(missing)) stop("internal: an mp_profile lacks ", paste(missing, collapse = ", "))
   cols <- c("_vname_", "_label_", "_x_", "_yhat_", "_ids_", "_support_")
-  if (!all(cols %in% names(x$agr_profiles))) stop("internal: agr_profiles lacks DALEX's columns")
+  if (!all(cols[if (dalex) 1:4 else 1:6] %in% names(x$agr_profiles))) {
+    stop("internal: agr_profiles lacks DALEX's columns")
+  }
   if (!all(x$agr_profiles$`_label_` %in% x$labels)) stop("internal: agr_profiles has unknown labels")
+  if (!is.null(x$replicates) && NROW(x$replicates) != nrow(x$agr_profiles)) {
+    stop("internal: an mp_profile's replicates are not one row per row of agr_profiles")
+  }
   cp <- ice_of(x)
   if (!is.null(cp) && !inherits(cp, "mp_ice") && !all(cols[1:5] %in% names(cp))) {
     stop("internal: cp_profiles lacks DALEX's columns")

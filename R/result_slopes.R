@@ -1,5 +1,10 @@
-# Methods of mp_slopes, the result of hidden_interactions(): print,
-# as.data.frame, autoplot and plot.
+# The result of hidden_interactions(): class "mp_slopes", made by its
+# constructor, new_mp_slopes(), and its print, as.data.frame, autoplot and
+# plot methods.
+
+new_mp_slopes <- function(x) {
+  validate_result(x, "mp_slopes", c("summary", "slopes", "profiles", "rule", "level", "grids", "label"))
+}
 
 #' @rdname hidden_interactions
 #' @export

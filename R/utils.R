@@ -167,3 +167,29 @@ user_call <- function(call) {
   cl[[1L]] <- as.name("<function>")
   cl
 }
+
+# An argument's old name, accepted for one release: a warning (classes
+# "modelprofiles_deprecated" and base R's "deprecatedWarning") naming the
+# new one, and the value to use (the old name's); both names given is an
+# error.
+deprecated_arg <- function(old, new, value, new_given, call) {
+  if (new_given) {
+    cli::cli_abort("{.arg {old}} is the old name of {.arg {new}}; give {.arg {new}} only.", call = call)
+  }
+  mp_warn("{.arg {old}} is deprecated; use {.arg {new}}.", call,
+          class = c("modelprofiles_deprecated", "deprecatedWarning"))
+  value
+}
+
+# `x` of class `class` when it is a list with the fields `required` (an
+# internal error otherwise: results are made by the package only).
+validate_result <- function(x, class, required) {
+  if (!is.list(x) || is.object(x)) {
+    stop("internal error: an ", class, " is made from a plain list", call. = FALSE)
+  }
+  absent <- setdiff(required, names(x))
+  if (length(absent)) {
+    stop("internal error: an ", class, " lacks ", paste(absent, collapse = ", "), call. = FALSE)
+  }
+  structure(x, class = class)
+}

@@ -4,8 +4,9 @@
 # Case weights: NULL, a column of data (by name), or one number per row of
 # data; from an explainer's weights when not given.
 resolve_weights <- function(weights, x, data, call) {
-  from_explainer <- is.null(weights) && is_explainer(x) && !is.null(x$weights)
-  if (from_explainer) weights <- x$weights
+  from_explainer <- is.null(weights) && is_explainer(x)
+  if (from_explainer) weights <- unpack_explainer(x)$weights
+  from_explainer <- from_explainer && !is.null(weights)
   if (is.null(weights)) return(NULL)
   column <- NULL
   if (is.character(weights) && length(weights) == 1L) {

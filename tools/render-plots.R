@@ -64,7 +64,7 @@ train <- subscribers[subscribers$split == "train", ]
 sv <- c("household", "satisfaction")
 hi <- hidden_interactions(
   subscriber_tree, test, predict_function = function(m, d) predict(m, subscriber_features(d)),
-  variables = sv, variable_splits = lapply(train[sv], profile_grid, grid_points = 5, type = "distinct"),
+  variables = sv, variable_splits = lapply(train[sv], profile_grid, grid_points = 5, variable_splits_type = "distinct"),
   groups = list(region = test$region_name,
                 tariff = cut(test$mean_consumption, c(-Inf, 10, 25, Inf), labels = c("10", "25", "40")))
 )

@@ -1,5 +1,5 @@
 # Data and expectations of the tests of models inside frameworks
-# (test-model_frameworks.R, test-model_frameworks_native.R).
+# (test-adapter_frameworks.R, test-adapter_frameworks_native.R).
 
 frame_data <- function(n = 120, seed = 11) {
   set.seed(seed)

@@ -468,6 +468,17 @@ test_that("resample counts are R's own draws, and linear PD's bootstrap needs no
   expect_identical(lin$engine, "native")
   expect_equal(lin$replicates, pre$replicates, tolerance = 1e-12)
   expect_equal(lin$agr_profiles, pre$agr_profiles, tolerance = 1e-12)
+  # Analytic bands of the linear engine's curves (five sums a chunk, no
+  # table) are those of the predicted table, also in several chunks and
+  # with weights.
+  w <- runif(300)
+  lin <- model_profile(fit, X, N = NULL, grid_points = 9, keep_ice = FALSE, bands = "analytic", weights = w,
+                       memory_budget = 0.02)
+  pre <- model_profile(fit, X, N = NULL, grid_points = 9, keep_ice = FALSE, bands = "analytic", weights = w,
+                       memory_budget = 0.02, engine = "predict")
+  expect_identical(lin$engine, "native")
+  expect_gt(min(lin$agr_profiles$`_se_`), 0)
+  expect_equal(lin$agr_profiles, pre$agr_profiles, tolerance = 1e-12)
 })
 
 test_that("the resamples are tabulate(sample.int()) of R's stream, which continues as after it", {

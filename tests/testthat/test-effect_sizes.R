@@ -302,29 +302,3 @@ test_that("a 0/1 column's ALED is that of its two values, weighted by their rows
   expect_equal(e$aled, (1 - p1) * b * p1 + p1 * b * (1 - p1), tolerance = 1e-10)
   expect_equal(c(e$aler_min, e$aler_max), c(-b * p1, b * (1 - p1)), tolerance = 1e-10)
 })
-
-test_that("print() and summary() show the importance with its percentile band of the replicate curves", {
-  set.seed(4)
-  d <- data.frame(x1 = runif(150), x2 = runif(150))
-  f <- function(m, newdata) sin(3 * newdata$x1) + newdata$x2
-  p <- model_profile(NULL, d, f, N = NULL, grid_points = 9, bands = profile_bands("bootstrap", B = 30), seed = 1)
-  old <- options(width = 400)
-  on.exit(options(old))
-  eff <- effect_sizes(p)
-  printed <- capture.output(print(eff))
-  summ <- capture.output(print(summary(p)))
-  expect_match(summ[1], "95% percentile bands")
-  for (v in c("x1", "x2")) {
-    idx <- which(p$agr_profiles$`_vname_` == v)
-    imp <- apply(p$replicates[idx, ], 2, sd)
-    lim <- quantile(imp, c(0.025, 0.975), type = 7, names = FALSE)
-    expect_equal(eff$importance_lower[eff$variable == v], lim[1])
-    expect_equal(eff$importance_upper[eff$variable == v], lim[2])
-    for (out in list(printed, summ)) {
-      line <- out[grepl(paste0("^\\s*", v, " "), out)]
-      nums <- as.numeric(regmatches(line, gregexpr("-?[0-9]+\\.?[0-9]*(e-?[0-9]+)?", line))[[1]])
-      expect_true(any(abs(nums - signif(lim[1], 4)) <= 1e-12), info = v)
-      expect_true(any(abs(nums - signif(lim[2], 4)) <= 1e-12), info = v)
-    }
-  }
-})

@@ -307,3 +307,13 @@ test_that("the column scans for many rows equal R's own computations, bit for bi
   expect_true(cpp_all_same(c(2, 2, 2)))
   expect_false(cpp_all_same(c(2, 2, NA)))
 })
+
+test_that("profile_grid()'s type is the deprecated name of variable_splits_type", {
+  x <- c(1, 2, 4, 7, 11, 16, 22)
+  expect_equal(profile_grid(x, 3, variable_splits_type = "distinct"), c(1, 7, 22))
+  expect_equal(profile_grid(x, 3, variable_splits_type = "uniform"), c(1, 11.5, 22))
+  expect_warning(g <- profile_grid(x, 3, type = "distinct"),
+                 "`type` is deprecated; use `variable_splits_type`", class = "modelprofiles_deprecated")
+  expect_equal(g, c(1, 7, 22))
+  expect_error(profile_grid(x, 3, "uniform", type = "distinct"), "old name of `variable_splits_type`")
+})

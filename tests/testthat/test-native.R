@@ -467,7 +467,7 @@ test_that("the flat format's rules: missing values, rule, float32, sums, transfo
 
 test_that("malformed models are refused, not walked", {
   # A "fitted model" whose converter returns the given flat arrays.
-  registerS3method("native_model", "mp_test_model", function(model) model$nm,
+  registerS3method("native_model", "mp_test_model", function(model, fingerprint = NULL) model$nm,
                    envir = asNamespace("modelprofiles"))
   as_model <- function(nm) structure(list(nm = nm), class = "mp_test_model")
   nm <- random_native(2, 1L, 0L, FALSE, "mean", "identity", seed = 1)

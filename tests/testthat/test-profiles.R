@@ -2,7 +2,7 @@
 # "auto", the ICE budget, and predictions requested once for all variables.
 
 test_that("engine = \"auto\" compiles for interval methods when that is faster", {
-  inputs <- function(model) list(model = model, adapter = list(), compiled = native_store())
+  inputs <- function(model, adapter = list()) list(model = model, adapter = adapter, compiled = native_store())
   none <- inputs(NULL)
   expect_true(native_for("auto", "partial", "exact", 10, none))
   expect_true(native_for("auto", "conditional", "kernel", 10, none))
@@ -11,9 +11,10 @@ test_that("engine = \"auto\" compiles for interval methods when that is faster",
   # Families without a threshold (ranger, randomForest): any size.
   forest <- inputs(structure(list(), class = "ranger"))
   expect_true(native_for("auto", "accumulated", "interval", 10, forest))
-  # Boosters: from their measured number of stacked rows (2 per row).
-  booster <- inputs(structure(list(), class = "lgb.Booster"))
-  need <- native_auto_rows[["lgb.Booster"]]
+  # Boosters: from their adapter's measured number of stacked rows (2 per
+  # row; lightgbm's is 2000, see test-adapter_trees.R).
+  need <- 2000
+  booster <- inputs(structure(list(), class = "lgb.Booster"), list(native_min_rows = need))
   expect_false(native_for("auto", "accumulated", "interval", need / 2 - 1, booster))
   expect_true(native_for("auto", "accumulated", "interval", need / 2, booster))
 })

@@ -37,3 +37,7 @@ test_that("plot() draws one point or bar per subgroup slope", {
   sx <- h$slopes$slope[h$slopes$variable == "x"]
   for (v in sx) expect_true(any(abs(ys - v) < 1e-8))
 })
+
+test_that("new_mp_slopes() refuses a list without the fields the methods read", {
+  expect_error(new_mp_slopes(list()), "internal error: an mp_slopes lacks summary")
+})

@@ -100,3 +100,12 @@ test_that("at_rows() and row_union() take no copy of all rows", {
   expect_identical(row_union(list(c(4L, 1L)), 10), c(1L, 4L))
   expect_identical(row_union(list(c(1L, 4L), c(2L, 4L, 9L)), 10), c(1L, 2L, 4L, 9L))
 })
+
+test_that("validate_result() classes a plain list that has the required fields", {
+  x <- validate_result(list(a = 1, b = NULL, c = "z"), "mp_thing", c("a", "b"))
+  expect_identical(class(x), "mp_thing")
+  expect_identical(unclass(x), list(a = 1, b = NULL, c = "z"))
+  expect_error(validate_result(list(a = 1), "mp_thing", c("a", "b", "d")), "an mp_thing lacks b, d")
+  expect_error(validate_result(x, "mp_thing", "a"), "made from a plain list")
+  expect_error(validate_result(1:3, "mp_thing", "a"), "made from a plain list")
+})

@@ -1,13 +1,22 @@
+# The result of h_statistic(): class "mp_h_statistic", made by its
+# constructor, new_mp_h_statistic(), and its print, summary,
+# as.data.frame, autoplot and plot methods.
+
+new_mp_h_statistic <- function(x) {
+  validate_result(x, "mp_h_statistic", c("overall", "pairwise", "total", "variables", "label", "labels", "N"))
+}
+
 #' Print, convert and plot H-statistics
 #'
 #' @param x,object An `mp_h_statistic` result of [h_statistic()].
-#' @param n Number of rows of each table to show.
+#' @param n Number of rows of each table to show; for `autoplot()` and
+#'   `plot()`, at most this many variables (or pairs) per panel, those with
+#'   the largest statistics (`NULL`, the default there, for all).
 #' @param row.names,optional Ignored; for compatibility with the generic.
 #' @param geom `"both"` (overall and pairwise statistics in two panels, or
 #'   the overall ones alone when there are no pairs), `"overall"` or
 #'   `"pairwise"`.
-#' @param top Show at most this many variables (or pairs) per panel, those
-#'   with the largest statistics; `NULL` for all.
+#' @param top Deprecated: the old name of `n` (a warning).
 #' @param bands Draw the bootstrap bands (of a result computed with
 #'   `bands = "bootstrap"`) as error bars?
 #' @param title,subtitle Title and subtitle of the chart.
@@ -117,10 +126,12 @@ as.data.frame.mp_h_statistic <- function(x, row.names = NULL, optional = FALSE, 
 #' @rdname mp_h_statistic-methods
 #' @exportS3Method ggplot2::autoplot
 autoplot.mp_h_statistic <- function(object, ..., geom = c("both", "overall", "pairwise"),
-                                    top = NULL, bands = TRUE, title = NULL, subtitle = NULL) {
+                                    n = NULL, bands = TRUE, title = NULL, subtitle = NULL, top = NULL) {
   which <- match.arg(geom)
   check_plot_dots(list(...), "autoplot.mp_h_statistic")
-  if (!is.null(top)) top <- check_whole(top, "top", 1, rlang::current_env())
+  env <- rlang::current_env()
+  if (!is.null(top)) n <- deprecated_arg("top", "n", top, !is.null(n), env)
+  if (!is.null(n)) n <- check_whole(n, "n", 1, env)
   bands <- isTRUE(bands) && !is.null(object$bands)
   # The statistics of one table, with their bands (NA without).
   part <- function(statistic, term, d) {
@@ -141,10 +152,10 @@ autoplot.mp_h_statistic <- function(object, ..., geom = c("both", "overall", "pa
       cli::cli_abort("The result has no pairwise statistics (computed with {.code pairs < 2}).")
     }
   }
-  # Terms in their order (decreasing), the first on top; at most `top` per panel.
+  # Terms in their order (decreasing), the first on top; at most `n` per panel.
   parts <- lapply(parts, function(d) {
     terms <- unique(d$term)
-    if (!is.null(top)) terms <- utils::head(terms, top)
+    if (!is.null(n)) terms <- utils::head(terms, n)
     d <- d[d$term %in% terms, , drop = FALSE]
     d$term <- paste0(d$statistic, "\r", d$term)
     d

@@ -131,10 +131,12 @@ model_adapter.Learner <- function(model) {
 # The adapter of a framework's model: `inner` (framework_native()) is what
 # the native engine compiles in its place. The rows are predicted fastest
 # in the order the model inside prefers, and its predict() holds at least
-# what that model's holds per row; its iterations are reported.
+# what that model's holds per row; its iterations are reported, and so are
+# its native_min_rows and in-bag counts.
 framework_adapter <- function(family, predict, inner, refuse = NULL, ...) {
   native <- is.null(refuse) && !is.null(inner$model)
   new_adapter(family, predict, native = native, tree = isTRUE(inner$tree), refuse = refuse,
               copies = max(2, inner$copies), row_bytes = inner$row_bytes %||% function(bytes) 0,
-              iterations = inner$iterations, inner = inner, ...)
+              iterations = inner$iterations, inner = inner,
+              native_min_rows = inner$native_min_rows %||% 0, inbag_counts = inner$inbag_counts, ...)
 }

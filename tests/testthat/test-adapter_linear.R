@@ -1,4 +1,4 @@
-# Adapters of linear and additive models (R/model_linear.R): each adapter's
+# Adapters of linear and additive models (R/adapter_linear.R): each adapter's
 # predictions are the model's own predict() on the response scale, with
 # classes named as the model names them.
 

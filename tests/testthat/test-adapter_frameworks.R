@@ -1,4 +1,4 @@
-# Adapters of models inside frameworks (R/model_frameworks.R): the adapter
+# Adapters of models inside frameworks (R/adapter_frameworks.R): the adapter
 # names the model inside and says why the native engine does not stand in.
 
 test_that("the adapter of a framework's model names the model inside and why it is not native", {

@@ -1,4 +1,4 @@
-# Adapters of tree ensembles (R/model_trees.R): predictions equal the
+# Adapters of tree ensembles (R/adapter_trees.R): predictions equal the
 # model's own predict(); helpers against plain values.
 
 test_that("ranger regression and probability forests predict as predict()$predictions", {
@@ -48,4 +48,35 @@ test_that("xgboost regression predicts as predict()", {
   set.seed(1)
   b <- xgboost::xgboost(data = X, label = mtcars$mpg, nrounds = 5, verbose = 0, nthread = 1)
   expect_equal(as.vector(model_adapter(b)$predict(b, as.data.frame(X))), predict(b, X), tolerance = 1e-6)
+})
+
+test_that("the adapters carry the families' facts: native rows, in-bag counts, all columns", {
+  skip_if_not_installed("ranger")
+  skip_if_not_installed("randomForest")
+  set.seed(1)
+  rg <- ranger::ranger(mpg ~ ., data = mtcars, num.trees = 5, keep.inbag = TRUE, num.threads = 1)
+  a <- model_adapter(rg)
+  expect_identical(a$native_min_rows, 0)
+  expect_true(a$all_columns)
+  expect_identical(a$inbag_counts(rg), rg$inbag.counts)
+  expect_length(a$inbag_counts(rg), 5L)
+  rf <- randomForest::randomForest(mpg ~ ., data = mtcars, ntree = 5, keep.inbag = TRUE)
+  a <- model_adapter(rf)
+  expect_true(a$all_columns)
+  expect_identical(dim(a$inbag_counts(rf)), c(32L, 5L))
+  rf0 <- randomForest::randomForest(mpg ~ ., data = mtcars, ntree = 5)
+  expect_null(model_adapter(rf0)$inbag_counts(rf0))
+  lin <- model_adapter(lm(mpg ~ wt, mtcars))
+  expect_null(lin$inbag_counts)
+  expect_false(lin$all_columns)
+  expect_identical(lin$native_min_rows, 0)
+})
+
+test_that("lightgbm's adapter compiles from 2000 stacked rows (engine = \"auto\")", {
+  skip_if_not_installed("lightgbm")
+  X <- as.matrix(mtcars[-1])
+  b <- lightgbm::lgb.train(params = list(objective = "regression", num_leaves = 4, min_data_in_leaf = 5,
+                                         verbose = -1, num_threads = 1),
+                           data = lightgbm::lgb.Dataset(X, label = mtcars$mpg), nrounds = 3)
+  expect_identical(model_adapter(b)$native_min_rows, 2000)
 })

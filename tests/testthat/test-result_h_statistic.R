@@ -1,4 +1,4 @@
-# Methods of mp_h_statistic (R/h_statistic_methods.R): the data frames are
+# Methods of mp_h_statistic (R/result_h_statistic.R): the data frames are
 # the result's tables, print() shows them, the chart's bars are the H^2.
 
 h_methods_fixture <- function() {
@@ -34,6 +34,20 @@ test_that("autoplot(): one bar per statistic with the value of H^2", {
   bars <- ggplot2::layer_data(p, 1)
   expect_equal(nrow(bars), nrow(h$overall))
   expect_equal(sort(bars$x %||% bars$xmax), sort(h$overall$h2), tolerance = 1e-12)
-  p2 <- plot(h, geom = "overall", top = 1)
+  p2 <- plot(h, geom = "overall", n = 1)
   expect_equal(nrow(ggplot2::layer_data(p2, 1)), 1)
+  expect_equal(ggplot2::layer_data(p2, 1)$x %||% ggplot2::layer_data(p2, 1)$xmax, max(h$overall$h2),
+               tolerance = 1e-12)
+  # `top`, n's old name, draws the same with a warning; not both.
+  expect_warning(p3 <- plot(h, geom = "overall", top = 1), "`top` is deprecated; use `n`",
+                 class = "modelprofiles_deprecated")
+  expect_equal(ggplot2::layer_data(p3, 1), ggplot2::layer_data(p2, 1))
+  expect_error(plot(h, geom = "overall", top = 1, n = 2), "old name of `n`")
+})
+
+test_that("results round-trip through new_mp_h_statistic(), which refuses a list without its fields", {
+  fit <- lm(mpg ~ wt * hp + qsec, data = mtcars)
+  h <- h_statistic(fit, mtcars[c("wt", "hp", "qsec")])
+  expect_identical(new_mp_h_statistic(unclass(h)), h)
+  expect_error(new_mp_h_statistic(list(overall = 1)), "lacks pairwise")
 })

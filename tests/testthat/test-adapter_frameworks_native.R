@@ -1,4 +1,4 @@
-# Forests inside frameworks (R/model_frameworks_native.R): a parsnip model_fit, a
+# Forests inside frameworks (R/adapter_frameworks_native.R): a parsnip model_fit, a
 # workflow whose preprocessing leaves the columns as they are, caret's train
 # without preProcess and an mlr3 learner around a ranger, randomForest,
 # xgboost, lightgbm or gbm model are profiled by the native engine of the

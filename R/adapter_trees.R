@@ -20,7 +20,8 @@ model_adapter.ranger <- function(model) {
       colnames(p) <- classes
       p
     }, task = "classification", classes = classes, positive = ranger_positive(model, classes),
-    native = TRUE, row_bytes = row_bytes, tree = TRUE, prepare = prepare))
+    native = TRUE, row_bytes = row_bytes, tree = TRUE, prepare = prepare,
+    inbag_counts = ranger_inbag, all_columns = TRUE))
   }
   refuse <- switch(type %||% "",
     Regression = NULL,
@@ -33,8 +34,13 @@ model_adapter.ranger <- function(model) {
   )
   new_adapter("ranger", function(model, newdata) {
     stats::predict(model, data = newdata, verbose = FALSE)$predictions
-  }, native = TRUE, row_bytes = row_bytes, tree = TRUE, refuse = refuse, prepare = prepare)
+  }, native = TRUE, row_bytes = row_bytes, tree = TRUE, refuse = refuse, prepare = prepare,
+  inbag_counts = ranger_inbag, all_columns = TRUE)
 }
+
+# The in-bag counts of a ranger forest grown with keep.inbag = TRUE (a list
+# with a vector per tree), else NULL.
+ranger_inbag <- function(model) model$inbag.counts
 
 # A forest grown on character columns without stored levels (ranger's
 # default for unordered factors) codes them at predict() by factor() of the
@@ -97,15 +103,19 @@ model_adapter.randomForest <- function(model) {
       colnames(p) <- classes
       p
     }, task = "classification", classes = classes, positive = classes[2L],
-    native = TRUE, copies = 4, tree = TRUE))
+    native = TRUE, copies = 4, tree = TRUE, inbag_counts = randomForest_inbag, all_columns = TRUE))
   }
   # randomForest's predict() copies its input more than most: a 26.7 MiB
   # chunk raised the peak by 3.7 times its size (4 copies counted).
   new_adapter("randomForest", function(model, newdata) {
     as.vector(stats::predict(model, newdata))
-  }, native = TRUE, copies = 4, tree = TRUE,
+  }, native = TRUE, copies = 4, tree = TRUE, inbag_counts = randomForest_inbag, all_columns = TRUE,
   refuse = if (!identical(type, "regression")) "Unsupervised randomForest models do not predict; give a {.arg predict_function}.")
 }
+
+# The in-bag counts of a randomForest grown with keep.inbag = TRUE (a rows x
+# trees matrix), else NULL.
+randomForest_inbag <- function(model) model$inbag
 
 # gbm: predict.gbm() with the iterations it uses when n.trees is not given
 # (gbm_predict_trees(): the best of the held-out rows or of the
@@ -206,7 +216,14 @@ xgb_num_class <- function(model) {
 }
 
 # lightgbm: the rows as a numeric matrix; multiclass probabilities named by
-# lightgbm's labels 0..K-1.
+# lightgbm's labels 0..K-1. engine = "auto" compiles a booster (not
+# compiled already) for the interval methods from 2,000 stacked rows per
+# variable (native_min_rows): measured by inst/bench/bench-native-al.R,
+# where compiling costs less than one call of predict() on a few hundred
+# rows for ranger, randomForest, gbm and xgboost (ranger's and
+# randomForest's predict() rebuild the forest at each call), and repays
+# itself from about 2,000 stacked rows for lightgbm (whose model text takes
+# longest to read).
 #' @export
 model_adapter.lgb.Booster <- function(model) {
   params <- model$params
@@ -226,7 +243,7 @@ model_adapter.lgb.Booster <- function(model) {
     }
     as.vector(p)
   }, task = if (classifier) "classification" else "regression", classes = classes,
-  native = TRUE, tree = TRUE, iterations = boosting_iterations(
+  native = TRUE, tree = TRUE, native_min_rows = 2000, iterations = boosting_iterations(
     tryCatch(model$best_iter, error = function(e) NULL),
     tryCatch(model$current_iter(), error = function(e) NULL)
   ))

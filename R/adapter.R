@@ -5,7 +5,7 @@
 # and its scale, the class names in the order of that function's columns,
 # which engines give the model's own numbers, the copies its predict() makes
 # (for the memory budget) and the order of rows it predicts fastest. One S3
-# method per family, in R/model_*.R; nothing else tests model classes.
+# method per family, in R/adapter*.R; nothing else tests model classes.
 
 #' What modelprofiles knows about a model family
 #'
@@ -91,16 +91,24 @@ model_adapter.NULL <- function(model) {
 # function cannot give probabilities (raised when it is used).
 # `iterations`: of a boosting model, c(used, fitted), the iterations that
 # `predict` uses (gbm's default choice, the best of early stopping) of those
-# fitted. `inner`: of a framework's model (R/model_frameworks.R), the model
+# fitted. `inner`: of a framework's model (R/adapter_frameworks.R), the model
 # inside that the native engine compiles in its place (see
 # framework_native()). `prepare`: NULL, or a function of the background
 # data that returns it as the default predict function needs it (applied
 # once, before any row is stacked; see resolve_inputs()).
+# `native_min_rows`: the stacked rows (per variable) from which engine =
+# "auto" compiles the model for the interval methods when it is not
+# compiled already (native_pays()). `inbag_counts`: NULL, or of a forest
+# that may keep them, function(model) giving its trees' in-bag counts (NULL
+# when it was grown without them; see tree_inbag()). `all_columns`: does
+# predict() need every predictor the model was fitted on (a forest's, which
+# says only that "one or more" are missing; see used_variables())?
 new_adapter <- function(family, predict, task = "regression", classes = NULL,
                         positive = NULL, native = FALSE, linear = FALSE,
                         copies = 2, row_bytes = function(bytes) 0, tree = FALSE,
                         refuse = NULL, label = family, iterations = NULL, inner = NULL,
-                        prepare = NULL) {
+                        prepare = NULL, native_min_rows = 0, inbag_counts = NULL,
+                        all_columns = FALSE) {
   if (is.null(refuse)) refuse <- load_family_package(family)
   if (!is.null(refuse)) {
     why <- refuse
@@ -113,7 +121,9 @@ new_adapter <- function(family, predict, task = "regression", classes = NULL,
       task = task, classes = classes, positive = positive,
       native = isTRUE(native), linear = isTRUE(linear),
       copies = copies, row_bytes = row_bytes, tree = isTRUE(tree),
-      refuse = refuse, iterations = iterations, inner = inner, prepare = prepare
+      refuse = refuse, iterations = iterations, inner = inner, prepare = prepare,
+      native_min_rows = native_min_rows, inbag_counts = inbag_counts,
+      all_columns = isTRUE(all_columns)
     ),
     class = "mp_adapter"
   )
@@ -181,7 +191,7 @@ used_variables <- function(inputs, variables, explicit, call) {
   # A forest's predict() needs every predictor it was grown on, and says
   # only that "one or more" are not found.
   absent <- setdiff(used, names(inputs$data))
-  if (length(absent) && inherits(inputs$model, c("ranger", "randomForest"))) {
+  if (length(absent) && isTRUE(inputs$adapter$all_columns)) {
     cli::cli_abort(c(
       "{.arg data} lacks {cli::qty(length(absent))}{?a column/columns} of the model: {.field {absent}}.",
       i = "The model was fitted on {.field {used}}; give {.arg data} with all of them."
@@ -300,3 +310,26 @@ user_predictor <- function(f, as_matrix, call) {
 # A DALEX explainer (DALEX::explain()), whose model, data, predict function,
 # label and weights stand in for the arguments.
 is_explainer <- function(x) inherits(x, "explainer")
+
+# What the entry points take from `x`, the one place that reads an
+# explainer: for a model, list(model = x) (the rest NULL or FALSE); for an
+# explainer, its model, data, predict function (NULL for DALEX's default,
+# DALEX::yhat, for which the package's own gives the same numbers with all
+# classes named), label (explainer_label()) and weights, and `as_matrix`:
+# its predict function gets rows in the class of its data (a matrix when
+# the explainer's data is one). Each stands in for an argument not given.
+unpack_explainer <- function(x) {
+  if (!is_explainer(x)) return(list(model = x, as_matrix = FALSE))
+  list(model = x$model, data = x$data,
+       predict_function = if (!is_dalex_default(x$predict_function)) x$predict_function,
+       label = explainer_label(x), weights = x$weights, as_matrix = is.matrix(x$data))
+}
+
+# An explainer's label; DALEX's default (the last of the model's classes,
+# "nnet" for a multinom fit, "model_fit" for parsnip's) is replaced by the
+# package's label of the model (NULL), which names the model inside.
+explainer_label <- function(x) {
+  label <- x$label
+  if (identical(label, utils::tail(class(x$model), 1L))) return(NULL)
+  label
+}

@@ -1,4 +1,4 @@
-# The native engine behind the framework adapters (R/model_frameworks.R):
+# The native engine behind the framework adapters (R/adapter_frameworks.R):
 # the fitted model inside a parsnip, workflows, caret or mlr3 object, its
 # columns and its outputs.
 
@@ -16,8 +16,10 @@
 #   * numeric: does the framework pass the columns through as.matrix() (a
 #     column that is not numeric keeps the predict path)?
 #   * why: why the native engine does not stand in (NULL when it does);
-#   * tree, copies, row_bytes, iterations: the model's row order, memory
-#     per predicted row and boosting iterations (its adapter's).
+#   * tree, copies, row_bytes, iterations, native_min_rows, inbag_counts:
+#     the model's row order, memory per predicted row, boosting iterations,
+#     rows from which the native engine pays and in-bag counts (its
+#     adapter's).
 framework_native <- function(model, why = NULL, features = NULL, outputs = NULL,
                              numeric = FALSE, iterations = NULL) {
   own <- tryCatch(model_adapter(model), error = function(e) NULL)
@@ -26,7 +28,8 @@ framework_native <- function(model, why = NULL, features = NULL, outputs = NULL,
   }
   list(model = if (is.null(why)) model, features = features, outputs = outputs,
        numeric = isTRUE(numeric), why = why, tree = isTRUE(own$tree), copies = own$copies,
-       row_bytes = own$row_bytes, iterations = iterations %||% own$iterations)
+       row_bytes = own$row_bytes, iterations = iterations %||% own$iterations,
+       native_min_rows = own$native_min_rows, inbag_counts = own$inbag_counts)
 }
 
 # The classes of a binary booster whose one output is the probability of the

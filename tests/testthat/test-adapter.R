@@ -459,3 +459,25 @@ test_that("ranger on a character column: the same profile in either row order an
   model_profile(m, X, predict_function = pf, variables = "x", N = 20, grid_points = 3)
   expect_identical(seen, "character")
 })
+
+test_that("unpack_explainer() reads an explainer's parts, and a model is itself", {
+  fit <- lm(mpg ~ wt, mtcars)
+  expect_identical(unpack_explainer(fit), list(model = fit, as_matrix = FALSE))
+  f <- function(m, d) predict(m, d)
+  X <- mtcars["wt"]
+  ex <- structure(list(model = fit, data = as.matrix(X), predict_function = f, label = "mine",
+                       weights = rep(2, 32)), class = "explainer")
+  u <- unpack_explainer(ex)
+  expect_identical(u$model, fit)
+  expect_identical(u$data, as.matrix(X))
+  expect_identical(u$predict_function, f)
+  expect_identical(u$label, "mine")
+  expect_identical(u$weights, rep(2, 32))
+  expect_true(u$as_matrix)
+  # DALEX's default label (the model's last class) gives way to the package's.
+  ex$label <- "lm"
+  ex$data <- X
+  u <- unpack_explainer(ex)
+  expect_null(u$label)
+  expect_false(u$as_matrix)
+})
