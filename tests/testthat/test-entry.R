@@ -11,7 +11,7 @@ test_that("start_call() checks, sets the seed and hands back a function that res
                   types = c("none", "analytic", "bootstrap"))
   expect_identical(s$engine, "auto")
   expect_identical(s$inputs$bands, list(type = "bootstrap", level = 0.9, B = 30L))
-  expect_identical(s$inputs$n, 50L)
+  expect_identical(nrow(s$inputs$data), 50L)
   # The seed is set for the call: the stream is set.seed(1)'s.
   first <- runif(1)
   set.seed(1)
