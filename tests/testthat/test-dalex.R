@@ -1,4 +1,4 @@
-# DALEX as a drop-in (R/dalex.R, R/plot.R): DALEX's positional call and
+# DALEX as a drop-in (R/dalex.R, R/plot_profile.R): DALEX's positional call and
 # arguments, the same numbers as DALEX::model_profile(), results drawn by
 # either package's plot method, explainer weights, and the order of
 # attaching.
