@@ -21,8 +21,8 @@ band_kinds <- c("none", "analytic", "bootstrap", "trees", "infjack")
 #'   takes the kinds its `bands` argument lists.
 #' @param level Confidence level of the pointwise bands, a number between
 #'   0 and 1.
-#' @param B Number of bootstrap resamples (at least 10); for
-#'   `type = "trees"`, the number of trees' profiles.
+#' @param B Number of bootstrap resamples (at least 10); used by
+#'   `type = "bootstrap"` only (`"trees"` takes every tree's profile).
 #' @returns `profile_bands()`: a band setting, a list of class `mp_bands`
 #'   with `type`, `level` and `B`.
 #' @export
@@ -45,7 +45,9 @@ band_values <- function(type, level, B, call) {
     cli::cli_abort("{.arg level} must be a single number between 0 and 1, such as 0.95, not {.val {format_value(level)}}.",
                    call = call)
   }
-  list(type = type, level = as.double(level), B = check_whole(B, "B", 10, call))
+  # (B is the bootstrap's alone: other kinds keep the default, unchecked.)
+  B <- if (type == "bootstrap") check_whole(B, "B", 10, call) else 200L
+  list(type = type, level = as.double(level), B = B)
 }
 
 # The `bands` argument of an entry point, checked: a kind (a string) or a
@@ -371,7 +373,9 @@ check_band_curves <- function(setup, v, G, m) {
 # Estimates with their bands as text, "estimate [lower, upper]", each
 # number to `digits` significant digits.
 interval_text <- function(est, lower, upper, digits = 4) {
-  f <- function(v) format(signif(v, digits))
+  # (Each number on its own: format() of a column would pad all of them
+  # to the longest one's digits, printing rounded values with false zeros.)
+  f <- function(v) vapply(signif(v, digits), format, character(1), digits = digits)
   paste0(f(est), " [", f(lower), ", ", f(upper), "]")
 }
 

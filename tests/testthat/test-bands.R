@@ -643,3 +643,11 @@ test_that("influence sums of squares equal plain R's n x values matrix, for any 
   expect_equal(modelprofiles:::influence_se(ss, w), sqrt(n_eff / (n_eff - 1) * ss), tolerance = 1e-15)
   expect_true(all(is.na(modelprofiles:::influence_se(ss, c(1, rep(0, n - 1))))))
 })
+
+test_that("printed intervals keep each number's own digits, and B belongs to the bootstrap alone", {
+  txt <- modelprofiles:::interval_text(c(1.3604396, 36.63), c(1.3604396, 36.63), c(1.3604396, 37.13))
+  expect_identical(txt, c("1.36 [1.36, 1.36]", "36.63 [36.63, 37.13]"))
+  expect_identical(profile_bands("infjack", B = 5)$B, 200L)
+  expect_identical(profile_bands("analytic", B = 3)$type, "analytic")
+  expect_error(profile_bands("bootstrap", B = 5), "B")
+})
