@@ -29,7 +29,7 @@ linear_profile_se <- function(A, d, pos, cell, w, means, wsum, f = NULL, shares 
   # Each group's mean gets its own small-sample factor n_eff / (n_eff - 1)
   # (as interval AL's intervals; a 2-D AL cell may hold a few rows), the
   # rest that of all rows (influence_se()).
-  a <- a * sqrt(entry_factor(cell, w[pos], wsum) / sample_factor(w))
+  a <- a * sqrt(group_factors(cell, w[pos], wsum)[cell] / sample_factor(w))
   s <- NULL
   if (!is.null(f)) s <- w * (f - sum(w * f) / sum(w)) / sum(w)
   if (!is.null(shares)) s <- (s %||% 0) - w * shares / sum(w)
@@ -46,15 +46,14 @@ linear_profile_se <- function(A, d, pos, cell, w, means, wsum, f = NULL, shares 
 
 # The small-sample factor n_eff / (n_eff - 1) of Kish's effective size of
 # rows with weights w (1 for a single row or less), and that of each group
-# (per entry: the factor of the entry's group, of weighted size wsum).
+# of entries (groups `cell`, weighted sizes wsum).
 sample_factor <- function(w) {
   n_eff <- sum(w)^2 / sum(w^2)
   if (n_eff > 1 + 1e-9) n_eff / (n_eff - 1) else 1
 }
-entry_factor <- function(cell, w, wsum) {
+group_factors <- function(cell, w, wsum) {
   n_eff <- wsum^2 / tabulate_weighted(cell, w^2, length(wsum))
-  f <- ifelse(!is.na(n_eff) & n_eff > 1 + 1e-9, n_eff / (n_eff - 1), 1)
-  f[cell]
+  ifelse(!is.na(n_eff) & n_eff > 1 + 1e-9, n_eff / (n_eff - 1), 1)
 }
 
 # Bands of interval AL (accumulated_interval_request()) for output c:
@@ -100,8 +99,7 @@ interval_al_se <- function(A, d, k, w, s, at, f, w_f) {
   e <- w_f * (f - sum(w_f * f) / sum(w_f)) / sum(w_f)
   e[at] <- e[at] - w * (mid[k] - centre) / sum(w)
   a <- w * (d - m[k]) / s$wsum[k]
-  n_eff <- s$wsum^2 / tabulate_weighted(k, w^2, K)
-  fk <- ifelse(!is.na(n_eff) & n_eff > 1 + 1e-9, n_eff / (n_eff - 1), 1)
+  fk <- group_factors(k, w, s$wsum)
   f_all <- sample_factor(w_f)
   # sum over rows of (A[, k] a + e)^2: per interval A^2 S_aa + 2 A S_ae, plus S_ee.
   S_aa <- tabulate_weighted(k, a^2, K)

@@ -64,7 +64,8 @@ profile_requests <- function(setup, inputs, s, variables, parts, progress = NULL
   # The predictions at the rows, and a row's interval (AL), are held for
   # the rest of the call.
   if (!is.null(fitted$values)) setup <- reserve_memory(setup, 8 * length(fitted$values) + 4 * setup$n)
-  setup <- resampled_fitted(setup, fitted$values)
+  # (AL's shift alone reads them.)
+  if (s$type == "accumulated") setup <- resampled_fitted(setup, fitted$values)
   collect_between(setup)
   whole <- length(parts) == 1L && is.na(parts[[1L]]$level)
   # Part by part, each variable in order.
