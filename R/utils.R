@@ -140,11 +140,6 @@ background_rows <- function(data, rows) {
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
 
-# Weighted column means of an n x outputs matrix (hstats' wcolMeans()).
-weighted_col_means <- function(M, w) {
-  if (!is.matrix(M) || !is.double(M) || !is.double(w) || nrow(M) != length(w) || !length(w)) return(colSums(w * M) / sum(w))
-  stats::setNames(cpp_weighted_col_sums(M, w), colnames(M)) / sum(w)
-}
 
 # A warning that names the user's call: `call` (an entry point's frame, or
 # a call) as the call the user wrote, with the function's name where it was

@@ -97,7 +97,7 @@ test_that("the best split equals a brute-force search", {
     if (sum(w[l]) < 3 || sum(w[r]) < 3) Inf else het(l) + het(r)
   }, numeric(1))
   ord <- order(x)
-  res <- cpp_best_split(C, w, ord, x, 3)
+  res <- best_split(C, w, ord, x, 3)
   expect_equal(res$within, min(scores), tolerance = 1e-10)
   expect_equal(res$total, het(seq_len(n)), tolerance = 1e-10)
   expect_identical(max(x[ord[seq_len(res$k)]]), cuts[which.min(scores)])
