@@ -262,7 +262,8 @@ check_entry_points <- function(root, sources) {
 check_result_classes <- function(root, sources) {
   ns <- namespace_entries(root)
   results <- sources[grepl("^result_.*\\.R$", names(sources))]
-  defined <- unlist(lapply(sources, function(s) vapply(top_functions(s), `[[`, "", "name")))
+  funs <- unlist(lapply(sources, top_functions), recursive = FALSE)
+  defined <- vapply(funs, `[[`, "", "name")
   classes <- sub("^new_", "", grep("^new_mp_", unlist(lapply(results, function(s) vapply(top_functions(s), `[[`, "", "name"))),
                                     value = TRUE))
   v <- character()
@@ -272,8 +273,12 @@ check_result_classes <- function(root, sources) {
       method <- paste0(m, ".", cls)
       if (!method %in% defined || !method %in% ns$s3) v <- c(v, sprintf("%s has no %s() method (defined and registered)", cls, m))
     }
+    plot <- funs[defined == paste0("plot.", cls)]
+    if ("plot" %in% needed && length(plot) && !paste0("autoplot.", cls) %in% all.names(plot[[1L]]$fun)) {
+      v <- c(v, sprintf("plot.%s() does not call autoplot.%s()", cls, cls))
+    }
   }
-  list(title = "Every result class has new_<class>(), print(), autoplot() and plot()",
+  list(title = "Every result class has new_<class>(), print(), autoplot() and plot() (which calls autoplot())",
        found = sprintf("%d result classes: %s (parts: %s)", length(classes), paste(classes, collapse = ", "),
                        paste(intersect(classes, names(part_classes)), collapse = ", ")),
        violations = v)

@@ -40,8 +40,9 @@ test_that("each house rule finds what breaks it", {
            paste0("a", 1:19, " = 1", collapse = ", "), ", ..., level = NULL) estimate(NULL, x, 1)")
   ), file.path(root, "R", "estimate.R"))
   writeLines(c("new_mp_thing <- function(x) structure(x, class = \"mp_thing\")",
-               "print.mp_thing <- function(x, ...) invisible(x)"), file.path(root, "R", "result_thing.R"))
-  writeLines(c("export(entry)", "S3method(print,mp_thing)"), file.path(root, "NAMESPACE"))
+               "print.mp_thing <- function(x, ...) invisible(x)",
+               "plot.mp_thing <- function(x, ...) graphics::plot(1)"), file.path(root, "R", "result_thing.R"))
+  writeLines(c("export(entry)", "S3method(print,mp_thing)", "S3method(plot,mp_thing)"), file.path(root, "NAMESPACE"))
   writeLines("", file.path(root, "tests", "testthat", "test-estimate.R"))
   writeLines("", file.path(root, "tests", "testthat", "test-orphan.R"))
   res <- rules$house_rules(root)
@@ -54,7 +55,8 @@ test_that("each house rule finds what breaks it", {
   expect_true(got("estimate.R: 1 engine flags, allowed 0"))
   expect_true(got("R/estimate.R: entry() does not call start_call()"))
   expect_true(got("mp_thing has no autoplot() method"))
-  expect_true(got("mp_thing has no plot() method"))
+  expect_false(got("mp_thing has no plot() method"))
+  expect_true(got("plot.mp_thing() does not call autoplot.mp_thing()"))
   expect_true(got("R/estimate.R:limit: a numeric constant outside R/constants.R"))
   expect_true(got("estimate.R: 1 numbers >= 1000, allowed 0"))
   expect_true(got("estimate.R: 1 prediction calls, allowed 0"))
