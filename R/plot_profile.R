@@ -196,22 +196,39 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
   xy <- function(...) ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_colour_"]], ...)
   # The classes of a multiclass chart of subgroups by line type.
   xyl <- function(...) if (is.null(d$channels)) xy(...) else xy(linetype = .data[["_linetype_"]], ...)
+  # Over a categorical axis, the profiles of several entries side by side
+  # (coinciding ones stay visible); lines join levels only of ordered
+  # factors (unordered levels have no order to suggest).
+  pos <- if (d$numeric_x) "identity" else ggplot2::position_dodge(width = category_dodge(d))
+  joined <- function(data) data[data$`_vname_` %in% d$ordered, , drop = FALSE]
   if (!is.null(d$curves)) {
     # Fewer curves, each more opaque.
-    p <- p + line_layers(d, d$curves, xyl(group = interaction(.data[["_label_"]], .data[["_ids_"]])),
-                         linewidth = 0.3, alpha = curve_alpha(d$curves), na.rm = TRUE)
+    alpha <- curve_alpha(d$curves)
+    if (d$numeric_x) {
+      p <- p + line_layers(d, d$curves, xyl(group = interaction(.data[["_label_"]], .data[["_ids_"]])),
+                           linewidth = 0.3, alpha = alpha, na.rm = TRUE)
+    } else {
+      p <- p + ggplot2::geom_line(data = joined(d$curves),
+                                  xyl(group = interaction(.data[["_label_"]], .data[["_ids_"]])),
+                                  linewidth = 0.3, alpha = alpha, na.rm = TRUE) +
+        ggplot2::geom_point(data = d$curves, xy(group = .data[["_label_"]]), size = 1.2,
+                            alpha = min(1, 2 * alpha), position = pos, na.rm = TRUE)
+    }
   }
   if (d$numeric_x) {
-    p <- p + line_layers(d, d$agr, xyl(), linewidth = if (geom == "aggregates") 0.9 else 1.2,
-                         na.rm = TRUE)
+    # Coinciding profiles dashed (`_dash_`).
+    aes <- if (is.null(d$channels)) xy(linetype = .data[["_dash_"]]) else xyl()
+    p <- p + line_layers(d, d$agr, aes, linewidth = if (geom == "aggregates") 0.9 else 1.2, na.rm = TRUE)
+    if (is.null(d$channels)) p <- p + ggplot2::scale_linetype_identity()
   } else {
-    p <- p + ggplot2::geom_line(data = d$agr, xyl(group = .data[["_label_"]]), linewidth = 0.4,
+    p <- p + ggplot2::geom_line(data = joined(d$agr), xyl(group = .data[["_label_"]]), linewidth = 0.4,
                                 alpha = 0.6, na.rm = TRUE) +
-      ggplot2::geom_point(data = d$agr, if (is.null(d$channels)) xy() else xy(shape = .data[["_linetype_"]]),
-                          size = 2.5, na.rm = TRUE)
+      ggplot2::geom_point(data = d$agr, if (is.null(d$channels)) xy(group = .data[["_label_"]]) else
+        xy(shape = .data[["_linetype_"]], group = .data[["_label_"]]), size = 2.5, position = pos, na.rm = TRUE)
   }
   if (!is.null(d$points)) {
-    p <- p + ggplot2::geom_point(data = d$points, xy(), size = 0.9, alpha = 0.7, na.rm = TRUE)
+    p <- p + ggplot2::geom_point(data = d$points, xy(group = .data[["_label_"]]), size = 0.9, alpha = 0.7,
+                                 position = pos, na.rm = TRUE)
   }
   if (!is.null(d$rug) && nrow(d$rug)) {
     p <- p + ggplot2::geom_rug(data = d$rug, ggplot2::aes(x = .data[["_x_"]]), inherit.aes = FALSE,
@@ -228,6 +245,10 @@ line_layers <- function(d, data, mapping, ...) {
     if (any(stepped)) list(ggplot2::geom_step(data = data[stepped, , drop = FALSE], mapping,
                                               direction = d$steps$direction, ...)))
 }
+
+# The width over which several entries' points at a level are set side by
+# side (0 for one entry).
+category_dodge <- function(d) if (length(unique(as.character(d$agr$`_label_`))) > 1L) 0.5 else 0
 
 # Aggregated profiles of categorical variables as dodged bars, as DALEX
 # draws them, with the bands as error bars.
@@ -247,11 +268,13 @@ bar_plot <- function(d) {
   p
 }
 
-# The caption: where centred curves are anchored, and why profiles are
-# drawn without curves (NULL when neither).
+# The caption: where centred curves are anchored, why profiles are drawn
+# without curves, the bands' kinds and levels, coinciding profiles and
+# variables left out (NULL when none).
 chart_caption <- function(d) {
   lines <- c(center_caption(d$center), d$note)
-  if (length(lines)) paste(lines, collapse = "\n")
+  # (Lines wrapped to the width of a chart of 7 inches.)
+  if (length(lines)) paste(unlist(lapply(lines, strwrap, width = 120, exdent = 2)), collapse = "\n")
 }
 
 # Panels, labels, legend and theme of a plot of profiles.
@@ -259,19 +282,19 @@ finish_plot <- function(p, d, objs, center, scales, ncol, title, subtitle) {
   entries <- d$entries
   p <- p + x_axis_scale(d, ncol)
   p + ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = scales, ncol = ncol) +
-    ggplot2::labs(x = NULL, y = y_label(d$types, d$center), colour = legend_title(objs, d$labels, d$channels),
+    ggplot2::labs(x = NULL, y = y_label(d$types, d$center, d$ice), colour = legend_title(objs, d$labels, d$channels),
                   fill = legend_title(objs, d$labels, d$channels), linetype = "class", shape = "class",
-                  title = title, subtitle = subtitle %||% d$subtitle, caption = chart_caption(d)) +
+                  title = title %||% d$title, subtitle = subtitle %||% d$subtitle, caption = chart_caption(d)) +
     ggplot2::guides(colour = legend_guide(entries), fill = legend_guide(entries),
                     linetype = ggplot2::guide_legend(title.position = "top", order = 2),
                     shape = ggplot2::guide_legend(title.position = "top", order = 2)) +
-    profile_theme(entries)
+    profile_theme(entries, d$x_kind)
 }
 
 # The theme of charts of profiles: the legend below when it tells several
 # profiles apart, light strips, room between panels (so that their end
 # tick labels do not meet).
-profile_theme <- function(entries) {
+profile_theme <- function(entries, x_kind = "numeric") {
   ggplot2::theme_bw() +
     ggplot2::theme(
       legend.position = if (length(entries) > 1L) "bottom" else "none",
@@ -280,7 +303,8 @@ profile_theme <- function(entries) {
       panel.spacing.x = ggplot2::unit(1.1, "lines"),
       # Room on the right for the half of the last tick label that passes
       # the panel's edge.
-      plot.margin = ggplot2::margin(5.5, 14, 5.5, 5.5)
+      # (Dates' and date-times' labels are wider than numbers'.)
+      plot.margin = ggplot2::margin(5.5, switch(x_kind, Date = 24, POSIXct = 32, 14), 5.5, 5.5)
     )
 }
 
@@ -382,15 +406,44 @@ check_plot_dots <- function(dots, method, call = rlang::caller_env()) {
 # The bands of profiles that have them: ribbons over numeric axes, error
 # bars over categorical ones, in each profile's colour.
 add_band_layer <- function(p, d) {
-  b <- d$agr[!is.na(d$agr$`_lower_`) & !is.na(d$agr$`_upper_`), , drop = FALSE]
-  if (!nrow(b)) return(p)
+  has <- !is.na(d$agr$`_lower_`) & !is.na(d$agr$`_upper_`)
+  if (!any(has)) return(p)
+  # (Every layer gets every entry's rows, bands NA where not drawn, so that
+  # the colour and fill scales keep the entries' order.)
+  # (A ribbon of no width for the rest: ggplot2 cannot draw a ribbon of
+  # missing values only.)
+  masked <- function(keep, fill = NA_real_) {
+    b <- d$agr
+    b$`_lower_`[!keep] <- fill %||% b$`_yhat_`[!keep]
+    b$`_upper_`[!keep] <- fill %||% b$`_yhat_`[!keep]
+    b
+  }
   if (d$numeric_x) {
     aes <- ggplot2::aes(x = .data[["_x_"]], ymin = .data[["_lower_"]], ymax = .data[["_upper_"]],
                         fill = .data[["_colour_"]], group = .data[["_label_"]])
-    return(p + ggplot2::geom_ribbon(data = b, mapping = aes, alpha = 0.2, colour = NA,
-                                    show.legend = FALSE))
+    # A forest's per-tree spread is not a confidence band: fainter, with
+    # dashed edges.
+    spread <- has & grepl("spread", d$agr$`_band_`, fixed = TRUE)
+    if (any(has & !spread)) {
+      p <- p + ggplot2::geom_ribbon(data = masked(has & !spread, NULL), mapping = aes, alpha = 0.2, colour = NA,
+                                    show.legend = FALSE, na.rm = TRUE)
+    }
+    if (any(spread)) {
+      s <- masked(spread)
+      r <- masked(spread, NULL)
+      edge <- function(y) ggplot2::aes(.data[["_x_"]], .data[[y]], colour = .data[["_colour_"]],
+                                       group = .data[["_label_"]])
+      p <- p + ggplot2::geom_ribbon(data = r, mapping = aes, alpha = 0.07, colour = NA, show.legend = FALSE,
+                                    na.rm = TRUE) +
+        ggplot2::geom_line(data = s, edge("_lower_"), linetype = "22", linewidth = 0.35, show.legend = FALSE,
+                           na.rm = TRUE) +
+        ggplot2::geom_line(data = s, edge("_upper_"), linetype = "22", linewidth = 0.35, show.legend = FALSE,
+                           na.rm = TRUE)
+    }
+    return(p)
   }
   aes <- ggplot2::aes(x = .data[["_x_"]], ymin = .data[["_lower_"]], ymax = .data[["_upper_"]],
                       colour = .data[["_colour_"]], group = .data[["_label_"]])
-  p + ggplot2::geom_linerange(data = b, mapping = aes, linewidth = 0.8, alpha = 0.5, show.legend = FALSE)
+  p + ggplot2::geom_linerange(data = masked(has), mapping = aes, linewidth = 0.8, alpha = 0.5, show.legend = FALSE,
+                              position = ggplot2::position_dodge(width = category_dodge(d)), na.rm = TRUE)
 }
