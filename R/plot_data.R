@@ -8,7 +8,6 @@
 profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, bands = TRUE,
                               sort = "none", variable_type = NULL, call = rlang::caller_env()) {
   labels <- profile_labels(objs, call)
-  warn_dalex_other_class(objs, call)
   vars <- plot_variables(objs, variables, variable_type, call = call)
   left_out <- attr(vars, "note")
   attributes(vars) <- NULL
@@ -280,10 +279,13 @@ profile_labels <- function(objs, call = rlang::caller_env()) {
     types[by_method] <- paste0(types[by_method], ", ", methods[by_method])
   }
   warn_mixed_classes(models, objs, call)
+  other <- warn_dalex_other_class(objs, call)
   notes <- lapply(objs, class_note)
   cls <- vapply(notes, function(n) if (is.null(n)) NA_character_ else n$entry, character(1))
   subtitle <- NULL
-  if (length(unique(cls[!is.na(cls)])) > 1L) {
+  if (length(other)) {
+    # (Named in the entries below.)
+  } else if (length(unique(cls[!is.na(cls)])) > 1L) {
     labels[!is.na(cls)] <- paste0(labels[!is.na(cls)], ", ", cls[!is.na(cls)])
   } else if (any(!is.na(cls))) {
     subtitle <- notes[[which(!is.na(cls))[1L]]]$subtitle
@@ -298,6 +300,12 @@ profile_labels <- function(objs, call = rlang::caller_env()) {
     }
   }
   if (anyDuplicated(labels)) labels <- tell_apart(labels, objs)
+  if (length(other)) {
+    # A DALEX result that looks like another class: the chart does not
+    # claim one class for all; each entry says its own.
+    labels[!is.na(cls)] <- paste0(labels[!is.na(cls)], ", ", cls[!is.na(cls)])
+    labels[other] <- paste0(labels[other], ", likely another class")
+  }
   attr(labels, "title") <- title
   attr(labels, "subtitle") <- subtitle
   labels
@@ -343,7 +351,9 @@ warn_mixed_classes <- function(models, objs, call) {
 # one class of a classifier, drawn nearer 1 minus our profile than our
 # profile: DALEX's predict function took the other class's column (e.g.
 # ranger orders the columns of a 0/1 response by first appearance).
+# Returns the positions of such DALEX results.
 warn_dalex_other_class <- function(objs, call) {
+  flagged <- integer()
   dalex <- which(vapply(objs, function(o) identical(o$source, "DALEX"), logical(1)))
   ours <- which(vapply(objs, function(o) {
     !identical(o$source, "DALEX") && !is.null(class_note(o)) && identical(o$task, "classification") &&
@@ -366,6 +376,7 @@ warn_dalex_other_class <- function(objs, call) {
         other <- other + sum(abs(yb - (1 - ya)))
       }
       if (other < same / 2) {
+        flagged <- c(flagged, i)
         cli::cli_warn(c(
           "DALEX's result {.val {b$label}} looks like the probability of another class than ours (class {.val {a$class}}): its profiles are nearer 1 minus ours than ours.",
           i = "DALEX's predict function takes a column of the model's probabilities by position (for ranger, the classes of a 0/1 response in the order they first appear); {.code model_profile(..., class = )} profiles another class here."
@@ -373,7 +384,7 @@ warn_dalex_other_class <- function(objs, call) {
       }
     }
   }
-  invisible()
+  unique(flagged)
 }
 
 # Equal legend entries told apart by the first of their results' settings
