@@ -59,8 +59,9 @@ profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, ba
   same <- if (numeric_x && is.null(channels)) coinciding(agr, entries)
   agr$`_dash_` <- if (is.null(same)) rep("solid", nrow(agr)) else
     unname(same$dash[paste(agr$`_vname_`, agr$`_label_`, sep = "\r")])
-  ordered <- vars[vapply(vars, function(v) any(vapply(objs, function(o) is.ordered(o$grids[[v]]), logical(1))),
-                         logical(1))]
+  ordered <- vars[vapply(vars, function(v) {
+    any(vapply(objs, function(o) is.ordered(o$grids[[v]]) || is.ordered(o$observed[[v]]), logical(1)))
+  }, logical(1))]
   list(agr = agr, curves = curves, points = points, channels = channels, ordered = ordered,
        steps = if (length(stepped)) list(labels = stepped, direction = steps[[1L]]),
        rug = if (rug && numeric_x) order_vars(rug_data(objs, vars, x_kind), vars),

@@ -214,3 +214,18 @@ test_that("results of different classes of one model in one chart: a warning, al
   expect_no_warning(plot(a, a))
   expect_no_warning(plot(model_profile(fit, iris[1:4], variables = "Sepal.Length", grid_points = 5)))
 })
+
+test_that("plot snapshots: bands named, coinciding profiles, date axis", {
+  f <- plot_fixture()
+  pa <- model_profile(f$fit, f$X, variables = c("wt", "hp"), bands = "analytic", grid_points = 21)
+  pb <- model_profile(f$fit, f$X, variables = c("wt", "hp"), grid_points = 21,
+                      bands = profile_bands("bootstrap", level = 0.8, B = 30), seed = 1)
+  expect_doppelganger("bands-named", plot(pa, pb))
+  expect_doppelganger("coinciding", plot(f$pd, f$pd))
+  d <- data.frame(day = as.Date("2020-01-01") + 0:365, z = sin(1:366))
+  fd <- lm(y ~ day + z, data = transform(d, y = as.numeric(day) %% 30 + z))
+  expect_doppelganger("date-axis", plot(model_profile(fd, d, variables = "day", grid_points = 7), geom = "profiles", max_curves = 10))
+  skip_if_not_installed("ranger")
+  rf <- ranger::ranger(mpg ~ wt + hp + qsec, data = mtcars, num.trees = 50, seed = 1, num.threads = 1)
+  expect_doppelganger("bands-trees", plot(model_profile(rf, f$X, variables = c("wt", "hp"), bands = "trees")))
+})
