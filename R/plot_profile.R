@@ -5,7 +5,9 @@
 #' `plot()` and `autoplot()` draw one or more [model_profile()] results in one
 #' ggplot2 chart that can be extended with the usual `+`. There is one panel
 #' per variable (free x scales); numeric variables are drawn as lines,
-#' categorical ones as points joined by thin lines, coloured by profile.
+#' categorical ones as points (side by side for several profiles, without
+#' lines joining the levels, which have no order; ordered factors' levels
+#' are joined), coloured by profile.
 #' Profiles of different types or of different models are told apart in the
 #' legend without relabelling: profiles of one model are named by their type,
 #' with the model's label as the legend's title (as in Figure 18.5 of
@@ -21,6 +23,19 @@
 #' subgroups in colour and the classes by line type. Legend entries that
 #' would be equal are told apart by the setting that differs (rows, grid
 #' points, engine) or by their place in the call.
+#'
+#' A chart says what it shows. Without `title`, a chart of profiles of one
+#' type is titled with the type and, when there is one, the model
+#' (`"Partial-dependence profile of lm"`; ICE charts `"ICE curves and
+#' partial-dependence profile of lm"`); a chart of several types names
+#' them in the legend. The caption names the kind and level of every band
+#' drawn (`"Bands: 95% analytic band (pointwise)"`, `"per-tree 2.5-97.5%
+#' spread"`, per legend entry when they differ); a forest's per-tree spread
+#' (`bands = "trees"`), which is not a confidence band, is drawn fainter
+#' with dashed edges. Profiles that coincide in a panel (within 0.2% of
+#' the chart's range of y) would hide one another: the later ones are
+#' dashed there, and the caption says which coincide. The y axis of ICE
+#' curves is `"prediction"`.
 #'
 #' `autoplot()` is ggplot2's generic (`ggplot2::autoplot()`, or `autoplot()`
 #' once ggplot2 is attached); modelprofiles registers its methods but does not
@@ -78,8 +93,9 @@
 #'
 #' A chart has one kind of x axis: when numeric, date, date-time and
 #' categorical variables are mixed, the numeric ones (or, without numeric
-#' ones, those of the kind of the first variable) are drawn and a message
-#' names the others (draw them with `variables =`).
+#' ones, those of the kind of the first variable) are drawn and the
+#' caption names the others; a message, once per session, says how to
+#' draw them (with `variables =`).
 #'
 #' @param object,x An `mp_profile` result.
 #' @param ... More `mp_profile` results (or results of
@@ -101,8 +117,8 @@
 #' @param rug Draw a rug of the observed values?
 #' @param bands Draw the profiles' bands (see the `bands` argument of
 #'   [model_profile()]) where they have them: ribbons, or error bars over
-#'   categorical variables. With `center`, the bands are those of the
-#'   centred profile.
+#'   categorical variables, named in the caption. With `center`, the bands
+#'   are those of the centred profile.
 #' @param ncol Number of columns of panels.
 #' @param scales `"free_x"` (shared y axis, the default) or `"free"`.
 #' @param sort Order of the panels: `"none"` (the variables' order) or
