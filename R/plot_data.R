@@ -127,7 +127,9 @@ chart_title <- function(objs, labels, geom) {
   what <- paste0(profile_title(types), if (several) " profiles" else " profile")
   what <- if (geom %in% c("profiles", "points")) paste("ICE curves and", what) else
     paste0(toupper(substring(what, 1L, 1L)), substring(what, 2L))
-  if (length(models) == 1L) paste0(what, " of ", models) else what
+  what <- if (length(models) == 1L) paste0(what, " of ", models) else what
+  # (Two lines when long: a chart 5 inches wide holds about 48 characters.)
+  paste(strwrap(what, width = 48), collapse = "\n")
 }
 
 # Profiles that coincide in a panel (equal to within 0.2% of the chart's

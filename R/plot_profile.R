@@ -226,7 +226,7 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     } else {
       p <- p + ggplot2::geom_line(data = joined(d$curves),
                                   xyl(group = interaction(.data[["_label_"]], .data[["_ids_"]])),
-                                  linewidth = 0.3, alpha = alpha, na.rm = TRUE) +
+                                  linewidth = 0.3, alpha = alpha, na.rm = TRUE, show.legend = length(d$ordered) > 0L) +
         ggplot2::geom_point(data = d$curves, xy(group = .data[["_label_"]]), size = 1.2,
                             alpha = min(1, 2 * alpha), position = pos, na.rm = TRUE)
     }
@@ -238,7 +238,7 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     if (is.null(d$channels)) p <- p + ggplot2::scale_linetype_identity()
   } else {
     p <- p + ggplot2::geom_line(data = joined(d$agr), xyl(group = .data[["_label_"]]), linewidth = 0.4,
-                                alpha = 0.6, na.rm = TRUE) +
+                                alpha = 0.6, na.rm = TRUE, show.legend = length(d$ordered) > 0L) +
       ggplot2::geom_point(data = d$agr, if (is.null(d$channels)) xy(group = .data[["_label_"]]) else
         xy(shape = .data[["_linetype_"]], group = .data[["_label_"]]), size = 2.5, position = pos, na.rm = TRUE)
   }
