@@ -84,8 +84,8 @@ save(plot(pdt, pda), "32-bands", h = 4.5)
 save(plot(model_profile(fit2, X, variables = c("lstat", "rm"), label = "random forest"),
           model_profile(fit2, X, variables = c("lstat", "rm"), engine = "predict", label = "random forest")),
      "33-coinciding", h = 4.5)
-pd2b <- model_profile_2d(lmfit, X, variables = c("lstat", "rm"), grid_points = 15, bands = "analytic",
-                         label = "linear model")
+pd2b <- model_profile_2d(fit2, X, variables = c("lstat", "rm"), grid_points = 15, bands = "analytic",
+                         label = "random forest")
 save(plot(pd2b), "34-pd-2d-bands", w = 7, h = 4.5)
 set.seed(1)
 rd <- data.frame(x1 = runif(1000, -1, 1), x2 = runif(1000, -1, 1), x3 = runif(1000, -1, 1))
