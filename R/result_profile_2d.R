@@ -82,12 +82,9 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
   num <- is.numeric(d$`_x_`) && is.numeric(d$`_x2_`)
   # A panel of the bands' half-width beside the surface's.
   half <- if (isTRUE(bands) && !is.null(object$bands)) band_half_width(d)
-  panels <- NULL
-  if (length(half)) {
-    panels <- c(if (al) "interaction effect" else "partial dependence",
-                paste0(band_name(object$bands), ": half-width"))
-    d$`_panel_` <- factor(panels[1L], levels = panels)
-  }
+  panels <- if (length(half)) c(if (al) "interaction effect" else "partial dependence",
+                                paste0(band_name(object$bands), ": half-width"))
+  if (length(half)) d$`_panel_` <- factor(panels[1L], levels = panels)
   p <- ggplot2::ggplot(d)
   if (geom == "contour" && no_interaction) geom <- "tiles"
   if (geom == "contour") {
@@ -131,33 +128,9 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
       p <- p + ggplot2::scale_y_continuous(breaks = seq_along(sy$levels), labels = sy$levels)
     }
   }
-  if (length(half)) {
-    sx <- tile_span(d$`_x_`, object$grids[[v[1]]])
-    sy <- tile_span(d$`_x2_`, object$grids[[v[2]]])
-    h <- d
-    h$`_panel_` <- factor(panels[2L], levels = panels)
-    h$`_half_` <- half
-    h$xmin <- sx$lo
-    h$xmax <- sx$hi
-    h$ymin <- sy$lo
-    h$ymax <- sy$hi
-    p <- p + ggplot2::geom_rect(
-      data = h, ggplot2::aes(xmin = .data$xmin, xmax = .data$xmax, ymin = .data$ymin, ymax = .data$ymax,
-                             alpha = .data[["_half_"]]), fill = "grey10"
-    ) + ggplot2::scale_alpha_continuous(name = "half-width", range = c(0.03, 1),
-                                        limits = c(0, max(half, na.rm = TRUE)))
-  }
-  if (num) {
-    obs <- data.frame(a = as.double(object$observed[[v[1]]]), b = as.double(object$observed[[v[2]]]))
-    p <- p + ggplot2::geom_rug(data = obs, ggplot2::aes(x = .data$a, y = .data$b),
-                               alpha = 0.2, length = ggplot2::unit(0.015, "npc"), inherit.aes = FALSE)
-  }
-  several <- length(unique(d$`_label_`)) > 1L
-  if (several && length(half)) {
-    p <- p + ggplot2::facet_grid(ggplot2::vars(.data[["_label_"]]), ggplot2::vars(.data[["_panel_"]]))
-  } else if (several || length(half)) {
-    p <- p + ggplot2::facet_wrap(ggplot2::vars(.data[[if (several) "_label_" else "_panel_"]]))
-  }
+  if (length(half)) p <- p + half_width_layers(d, object$grids[v], half, panels)
+  if (num) p <- p + surface_rug(object, v)
+  p <- p + surface_facets(length(unique(d$`_label_`)) > 1L, length(half) > 0L)
   what <- if (al) "Second-order accumulated local effect," else "Partial dependence,"
   auto <- paste(what, object$label)
   if (no_interaction) auto <- paste0(auto, ": no interaction (every effect is within 1e-9 of 0)")
@@ -169,6 +142,41 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
 #' @rdname model_profile_2d
 #' @export
 plot.mp_profile_2d <- function(x, ...) autoplot.mp_profile_2d(x, ...)
+
+# The panel of a 2-D chart's band half-widths (`half`, per row of `d`):
+# tiles in grey, darker where the band is wider, in the panel `panels[2]`.
+half_width_layers <- function(d, grids, half, panels) {
+  sx <- tile_span(d$`_x_`, grids[[1L]])
+  sy <- tile_span(d$`_x2_`, grids[[2L]])
+  h <- d
+  h$`_panel_` <- factor(panels[2L], levels = panels)
+  h$`_half_` <- half
+  h$xmin <- sx$lo
+  h$xmax <- sx$hi
+  h$ymin <- sy$lo
+  h$ymax <- sy$hi
+  list(
+    ggplot2::geom_rect(data = h, ggplot2::aes(xmin = .data$xmin, xmax = .data$xmax, ymin = .data$ymin,
+                                              ymax = .data$ymax, alpha = .data[["_half_"]]), fill = "grey10"),
+    ggplot2::scale_alpha_continuous(name = "half-width", range = c(0.03, 1), limits = c(0, max(half, na.rm = TRUE)))
+  )
+}
+
+# The rug of the background's values of the pair `v` (numeric).
+surface_rug <- function(object, v) {
+  obs <- data.frame(a = as.double(object$observed[[v[1]]]), b = as.double(object$observed[[v[2]]]))
+  ggplot2::geom_rug(data = obs, ggplot2::aes(x = .data$a, y = .data$b),
+                    alpha = 0.2, length = ggplot2::unit(0.015, "npc"), inherit.aes = FALSE)
+}
+
+# Panels of a 2-D chart: one per output (`several`) and, with bands, the
+# surface's beside its band's.
+surface_facets <- function(several, bands) {
+  if (several && bands) {
+    return(ggplot2::facet_grid(ggplot2::vars(.data[["_label_"]]), ggplot2::vars(.data[["_panel_"]])))
+  }
+  if (several || bands) ggplot2::facet_wrap(ggplot2::vars(.data[[if (several) "_label_" else "_panel_"]]))
+}
 
 # The half-width of the bands of a 2-D result's cells (half the distance
 # between their limits; NULL without bands).
