@@ -259,6 +259,11 @@ x_axis_scale <- function(d, ncol) {
     return(ggplot2::scale_x_continuous(breaks = axis_breaks(if (cols >= 3L) 4L else 5L, whole_ranges(d)),
                                        expand = ggplot2::expansion(mult = 0.05)))
   }
+  if (d$x_kind %in% c("Date", "POSIXct")) {
+    # Fewer date labels where panels stand side by side.
+    scale <- if (d$x_kind == "Date") ggplot2::scale_x_date else ggplot2::scale_x_datetime
+    return(scale(breaks = scales::breaks_pretty(if (cols >= 2L) 4L else 5L)))
+  }
   if (d$x_kind != "categorical") return(NULL)
   if (!category_labels_overlap(d$agr, cols)) return(NULL)
   ggplot2::guides(x = ggplot2::guide_axis(angle = 35))

@@ -113,4 +113,10 @@ test_that("titles, ICE axes and date axes say what they show (row 9)", {
                                    "pt", valueOnly = TRUE) / 2
   expect_lt(half_label, 24)
   expect_gt(half_label, 14)
+  # Two date panels side by side: few enough labels that neighbours stay apart.
+  dd$start <- as.Date("2020-01-01") + (0:365 * 7) %% 366
+  f2 <- lm(y ~ day + start, data = transform(dd, y = as.numeric(day) %% 30 + as.numeric(start) / 50))
+  b2 <- ggplot2::ggplot_build(plot(model_profile(f2, dd, variables = c("day", "start"), grid_points = 7)))
+  n_breaks <- vapply(b2$layout$panel_params, function(pp) length(stats::na.omit(pp$x$breaks)), integer(1))
+  expect_true(all(n_breaks >= 2L & n_breaks <= 4L))
 })
