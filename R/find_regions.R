@@ -62,7 +62,10 @@
 #'   `agr_profiles`) and `region` (its description)), and the settings.
 #'   `print()`, `plot()` and `as.data.frame()` methods: `plot()` draws one
 #'   panel per variable, its regions' profiles numbered at their right
-#'   ends and described, with their rows, in the panel's strip.
+#'   ends and described, with their rows, in the panel's strip; by
+#'   default the variables with regions (at most four, those whose regions
+#'   explain most), the caption naming the others (draw any with
+#'   `plot(x, variables = )`).
 #' @seealso [hidden_interactions()] for given subgroups, [h_statistic()].
 #' @export
 #' @examples

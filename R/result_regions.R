@@ -49,13 +49,18 @@ region_membership <- function(variables, found, rows) {
 #' @export
 plot.mp_regions <- function(x, variables = NULL, ...) {
   d <- x$agr_profiles
+  note <- NULL
   if (!is.null(variables)) {
     unknown <- setdiff(variables, x$variables)
     if (length(unknown)) {
       cli::cli_abort("No regions of {.val {unknown}} to draw; the result has {.val {x$variables}}.")
     }
-    d <- d[d$`_vname_` %in% variables, , drop = FALSE]
+  } else {
+    drawn <- regions_drawn(x)
+    variables <- drawn$variables
+    note <- drawn$note
   }
+  d <- d[d$`_vname_` %in% variables, , drop = FALSE]
   vars <- unique(d$`_vname_`)
   cols <- if (length(vars) == 1L) 1L else 2L
   # Each panel's strip names its regions by number, with their rows; the
@@ -76,10 +81,29 @@ plot.mp_regions <- function(x, variables = NULL, ...) {
     ggplot2::labs(x = NULL, y = "average prediction in the region",
                   title = paste("Regional partial dependence of", x$label),
                   subtitle = sprintf("Bands: %s%% analytic band of each region's profile (pointwise, given the regions)",
-                                     format(100 * x$level))) +
+                                     format(100 * x$level)),
+                  caption = note) +
     profile_theme(character()) +
     ggplot2::theme(strip.text = ggplot2::element_text(hjust = 0, size = 8),
                    plot.subtitle = ggplot2::element_text(size = 9))
+}
+
+# The variables drawn by default: those with regions (all when none has),
+# at most `regions_max_panels` of them, by the share of their curves'
+# heterogeneity the regions explain; list(variables, note (the caption
+# naming the others, or NULL)).
+regions_drawn <- function(x) {
+  s <- x$summary
+  split <- s$variable[s$regions > 1L]
+  if (!length(split)) return(list(variables = x$variables, note = NULL))
+  by_size <- split[order(-s$explained[match(split, s$variable)] * s$heterogeneity[match(split, s$variable)])]
+  shown <- x$variables[x$variables %in% utils::head(by_size, regions_max_panels)]
+  flat <- setdiff(x$variables, split)
+  more <- setdiff(split, shown)
+  note <- c(if (length(flat)) paste0("No split worth reporting: ", paste(flat, collapse = ", ")),
+            if (length(more)) paste0("Not drawn (draw with variables =): ", paste(more, collapse = ", ")))
+  note <- if (length(note)) paste(strwrap(paste(note, collapse = ". "), width = 120), collapse = "\n")
+  list(variables = shown, note = note)
 }
 
 # A panel's strip: the variable, then each region's number, description

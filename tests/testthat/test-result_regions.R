@@ -89,3 +89,27 @@ test_that("a result gives each region's rows (row 1)", {
   expect_true(all(rs$membership$`_ids_` %in% seq_len(nrow(fx$d))))
   expect_identical(length(unique(rs$membership$`_ids_`)), 100L)
 })
+
+test_that("by default the chart draws the variables with regions, at most four, and names the others (row 1)", {
+  set.seed(4)
+  d <- data.frame(x1 = runif(300, -1, 1), x2 = runif(300, -1, 1), x4 = runif(300))
+  f <- function(m, newdata) newdata$x1 * sign(newdata$x2) + newdata$x4
+  r <- find_regions(NULL, d, f, N = NULL, grid_points = 7)
+  expect_identical(r$summary$regions[r$summary$variable == "x4"], 1L)
+  p <- plot(r)
+  drawn <- unique(as.character(r$agr_profiles$`_vname_`[r$summary$regions[match(r$agr_profiles$`_vname_`,
+                                                                                 r$summary$variable)] > 1L]))
+  expect_identical(sub("\n.*", "", levels(p$data$`_vname_`)), drawn)
+  expect_identical(p$labels$caption, "No split worth reporting: x4")
+  # Asked for, a variable without regions is drawn.
+  expect_identical(sub("\n.*", "", levels(plot(r, variables = "x4")$data$`_vname_`)), "x4")
+  # More variables with regions than panels: those whose regions explain
+  # most, and the others named.
+  many <- r
+  many$variables <- paste0("v", 1:6)
+  many$summary <- data.frame(variable = many$variables, heterogeneity = 1, share_of_variation = 0.5,
+                             explained = c(0.1, 0.9, 0.5, 0.7, 0.2, 0.8), regions = 2L)
+  got <- regions_drawn(many)
+  expect_identical(got$variables, c("v2", "v3", "v4", "v6"))
+  expect_identical(got$note, "Not drawn (draw with variables =): v1, v5")
+})
