@@ -25,6 +25,7 @@ test_that("mp_regions prints with cli and draws by autoplot(), which plot() call
   expect_s3_class(p, "ggplot")
   expect_identical(ggplot2::layer_data(plot(r), 2L), ggplot2::layer_data(p, 2L))
   expect_identical(nrow(ggplot2::layer_data(p, 2L)), nrow(r$agr_profiles))
+})
 
 regions_fixture <- function() {
   set.seed(3)
