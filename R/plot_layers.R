@@ -13,7 +13,10 @@ profile_layers <- function(d, geom) {
   # (coinciding ones stay visible); lines join levels only of ordered
   # factors (unordered levels have no order to suggest).
   pos <- if (d$numeric_x) "identity" else ggplot2::position_dodge(width = category_dodge(d))
-  joined <- function(data) data[data$`_vname_` %in% d$ordered, , drop = FALSE]
+  joined <- function(data, mapping, ...) {
+    data <- data[data$`_vname_` %in% d$ordered, , drop = FALSE]
+    if (nrow(data)) ggplot2::geom_line(data = data, mapping, na.rm = TRUE, ...)
+  }
   if (!is.null(d$curves)) {
     # Fewer curves, each more opaque.
     alpha <- curve_alpha(d$curves)
@@ -21,9 +24,8 @@ profile_layers <- function(d, geom) {
       p <- p + line_layers(d, d$curves, xyl(group = interaction(.data[["_label_"]], .data[["_ids_"]])),
                            linewidth = 0.3, alpha = alpha, na.rm = TRUE)
     } else {
-      p <- p + ggplot2::geom_line(data = joined(d$curves),
-                                  xyl(group = interaction(.data[["_label_"]], .data[["_ids_"]])),
-                                  linewidth = 0.3, alpha = alpha, na.rm = TRUE, show.legend = length(d$ordered) > 0L) +
+      p <- p + joined(d$curves, xyl(group = interaction(.data[["_label_"]], .data[["_ids_"]])),
+                      linewidth = 0.3, alpha = alpha) +
         ggplot2::geom_point(data = d$curves, xy(group = .data[["_label_"]]), size = 1.2,
                             alpha = min(1, 2 * alpha), position = pos, na.rm = TRUE)
     }
@@ -34,8 +36,7 @@ profile_layers <- function(d, geom) {
     p <- p + line_layers(d, d$agr, aes, linewidth = if (geom == "aggregates") 0.9 else 1.2, na.rm = TRUE)
     if (is.null(d$channels)) p <- p + ggplot2::scale_linetype_identity()
   } else {
-    p <- p + ggplot2::geom_line(data = joined(d$agr), xyl(group = .data[["_label_"]]), linewidth = 0.4,
-                                alpha = 0.6, na.rm = TRUE, show.legend = length(d$ordered) > 0L) +
+    p <- p + joined(d$agr, xyl(group = .data[["_label_"]]), linewidth = 0.4, alpha = 0.6) +
       ggplot2::geom_point(data = d$agr, if (is.null(d$channels)) xy(group = .data[["_label_"]]) else
         xy(shape = .data[["_linetype_"]], group = .data[["_label_"]]), size = 2.5, position = pos, na.rm = TRUE)
   }

@@ -7,8 +7,7 @@ test_that("factor profiles are points without lines joining unordered levels (ro
   pf <- function(m, newdata) newdata$x * as.integer(newdata$g)
   pg <- plot(model_profile(NULL, d, predict_function = pf, variables = "g"))
   geoms <- vapply(pg$layers, function(l) class(l$geom)[1L], character(1))
-  lines <- ggplot2::layer_data(pg, which(geoms == "GeomLine"))
-  expect_identical(nrow(lines), 0L)
+  expect_false("GeomLine" %in% geoms)
   pts <- ggplot2::layer_data(pg, which(geoms == "GeomPoint"))
   # The PD of x * level number at each level: mean(x) = 3.5 times 1, 2, 3.
   expect_equal(pts$y, 3.5 * 1:3)
@@ -19,7 +18,7 @@ test_that("factor profiles are points without lines joining unordered levels (ro
   expect_equal(sort(ice$y), sort(outer(1:6, 1:3)))
   pi <- plot(model_profile(NULL, d, predict_function = pf, variables = "g"), geom = "profiles")
   gi <- vapply(pi$layers, function(l) class(l$geom)[1L], character(1))
-  expect_true(all(vapply(which(gi == "GeomLine"), function(i) nrow(ggplot2::layer_data(pi, i)), integer(1)) == 0L))
+  expect_false("GeomLine" %in% gi)
   do <- transform(d, g = factor(g, ordered = TRUE))
   po <- plot(model_profile(NULL, do, predict_function = pf, variables = "g"))
   go <- vapply(po$layers, function(l) class(l$geom)[1L], character(1))
