@@ -120,3 +120,15 @@ test_that("titles, ICE axes and date axes say what they show (row 9)", {
   n_breaks <- vapply(b2$layout$panel_params, function(pp) length(stats::na.omit(pp$x$breaks)), integer(1))
   expect_true(all(n_breaks >= 2L & n_breaks <= 4L))
 })
+
+test_that("the getting-started vignette's plot(ours, theirs): DALEX's equal line stays visible (row 7)", {
+  skip_if_not_installed("DALEX")
+  ex <- DALEX::explain(lm(mpg ~ wt * hp, data = mtcars), data = mtcars[c("wt", "hp")], y = mtcars$mpg,
+                       label = "lm", verbose = FALSE)
+  ours <- model_profile(ex, c("wt", "hp"), NULL)
+  theirs <- DALEX::model_profile(ex, c("wt", "hp"), NULL)
+  p <- plot(ours, theirs)
+  a <- p$layers[[1]]$data
+  expect_identical(unique(a$`_dash_`[a$`_label_` == "partial dependence, DALEX"]), "dashed")
+  expect_identical(p$labels$caption, "Dashed: partial dependence, DALEX coincides with partial dependence")
+})
