@@ -256,7 +256,8 @@ test_that("plots of Dates and date-times have date axes", {
   expect_identical(b$layout$panel_scales_x[[1]]$timezone, "America/New_York")
   # Mixed kinds: the numeric variables are drawn, with a message for the
   # others (once per session: here every time) and a caption naming them.
-  withr::local_options(rlib_message_verbosity = "verbose")
+  old_verbosity <- options(rlib_message_verbosity = "verbose")
+  on.exit(options(old_verbosity), add = TRUE)
   mix <- model_profile(NULL, s$X, predict_function = s$f, variables = c("d", "x", "t"), N = NULL,
                        grid_points = 5)
   expect_message(p <- plot(mix), "numeric variables")
