@@ -95,3 +95,8 @@ native_sums_min_rows <- 8192
 # Bytes the native engine holds per stacked row and output (a double and its
 # copy), on top of the budget's share of the chunks (chunk_policy()).
 native_row_bytes <- 16
+
+# Panels of plot(find_regions()) drawn by default: the variables whose
+# regions explain most (each panel's strip names its regions, so more
+# would not fit a chart of 7 x 5 inches).
+regions_max_panels <- 4L
