@@ -121,10 +121,13 @@ test_that("independent variables: the share stays near the tail probability", {
   f <- function(m, d) d$x1 + d$x2
   res <- model_profile(list(), X, predict_function = f, grid_points = 21, threads = 2)
   s <- ext_of(res, "x1")
-  # 0.05 in the interior; more at the two ends, where the data thin out.
-  expect_true(all(abs(s[3:19] - 0.05) < 0.04), info = paste(round(s, 3), collapse = " "))
-  expect_lt(mean(s), 0.1)
-  expect_true(all(s < 0.35))
+  # 0.05 on average over the interior (each grid value's share varies with
+  # the density of x1 near it); more at the two ends, where the data thin
+  # out.
+  info <- paste(round(s, 3), collapse = " ")
+  expect_lt(abs(mean(s[2:20]) - 0.05), 0.015, label = info)
+  expect_true(all(s[2:20] < 0.12), info = info)
+  expect_true(all(s < 0.3), info = info)
 })
 
 test_that("x2 = x1 + noise: the share of x1's profile is the share of rows whose x2 is far from z", {
@@ -169,8 +172,9 @@ test_that("a factor that fixes a numeric variable's range: the points outside ar
   share_high <- mean(X$g == "high")
   inner_low <- z > 0.1 & z < 0.9
   inner_high <- z > 2.1 & z < 2.9
-  expect_equal(s[inner_low], rep(share_high, sum(inner_low)), tolerance = 0.06)
-  expect_equal(s[inner_high], rep(1 - share_high, sum(inner_high)), tolerance = 0.06)
+  # (Plus about 5% of the others' points, the tail probability.)
+  expect_equal(s[inner_low], rep(share_high + 0.05 * (1 - share_high), sum(inner_low)), tolerance = 0.05)
+  expect_equal(s[inner_high], rep(1 - share_high + 0.05 * share_high, sum(inner_high)), tolerance = 0.05)
   # Row by row, in the ICE curves' verdicts.
   b <- Filter(function(b) b$v == "x", modelprofiles:::ice_blocks(res$cp_profiles))[[1L]]
   rows_high <- X$g[b$ids] == "high"
@@ -179,8 +183,8 @@ test_that("a factor that fixes a numeric variable's range: the points outside ar
   expect_lt(mean(out[inner_low, !rows_high]), 0.1)
   # The factor's profile: setting g to "low" for rows with x in [2, 3].
   sg <- ext_of(res, "g")
-  expect_equal(sg, c(high = 1 - share_high, low = share_high)[as.character(res$grids$g)], tolerance = 0.05,
-               ignore_attr = TRUE)
+  truth <- c(high = 1 - share_high + 0.05 * share_high, low = share_high + 0.05 * (1 - share_high))
+  expect_equal(sg, truth[as.character(res$grids$g)], tolerance = 0.05, ignore_attr = TRUE)
 })
 
 test_that("extrapolation = FALSE leaves the column out; bad values are clear errors", {
