@@ -189,16 +189,18 @@ support_reference_distances <- function(space, ref, threads) {
 }
 
 # The evaluation points outside the support (support.h) of rows `eval`
-# (1-based) with weights w, over `axes` (one or two lists of numeric, col
-# (1-based, within num or fac), z (standardised) and zc (codes)), against
-# the space's reference rows: list(share, outside (G x rows raw; keep only)).
-support_outside <- function(space, axes, eval, w, keep, threads) {
+# (1-based) with weights w, over `axes` (lists of numeric, col (1-based,
+# within num or fac), z (standardised) and zc (codes)): the one-variable
+# profile of each axis, or with `pair` the two-variable profile of two,
+# against the space's reference rows. A list per profile: list(share,
+# outside (G x rows raw; keep only)).
+support_outside <- function(space, axes, eval, w, keep, threads, pair = FALSE) {
   axes <- lapply(axes, function(a) {
     list(numeric = a$numeric, col = as.integer(a$col - 1L), z = as.double(a$z), zc = as.integer(a$zc))
   })
   self <- match(eval, space$ref) - 1L
   self[is.na(self)] <- -1L
   cpp_support_outside(space$num, space$fac, space$mismatch, as.integer(space$ref - 1L),
-                      as.integer(eval - 1L), as.integer(self), space$t2, axes, as.double(w),
-                      isTRUE(keep), threads)
+                      as.integer(eval - 1L), as.integer(self), space$t2, axes, isTRUE(pair),
+                      as.double(w), isTRUE(keep), threads)
 }

@@ -166,14 +166,17 @@ support_axis <- function(space, setup, v, grid) {
   list(numeric = FALSE, col = a$col, z = double(), zc = codes)
 }
 
-# The share of the evaluation points of rows `rows` (1-based among the
-# background rows) outside the support at each grid point of variable v
-# (or of the pair v, with the first varying fastest): list(share,
-# outside (G x rows raw 0/1, with keep)); NULL without a space.
-extrapolation_share <- function(space, setup, v, grids, rows, keep = FALSE) {
-  if (is.null(space)) return(NULL)
+# The shares of the evaluation points of rows `rows` (1-based among the
+# background rows) outside the support at each grid point, for the
+# one-variable profiles of variables `v` over `grids` (a list, one per
+# variable): a list per variable of list(share, outside (G x rows raw 0/1,
+# with keep)); with `pair`, of the two-variable profile of v (the first
+# varying fastest). NULL without a space.
+extrapolation_share <- function(space, setup, v, grids, rows, keep = FALSE, pair = FALSE) {
+  if (is.null(space) || !length(v)) return(NULL)
   axes <- lapply(seq_along(v), function(k) support_axis(space, setup, v[k], grids[[k]]))
-  support_outside(space, axes, rows, at_rows(setup$weights, rows), keep, setup$threads)
+  out <- support_outside(space, axes, rows, at_rows(setup$weights, rows), keep, setup$threads, pair)
+  if (pair) out[[1L]] else stats::setNames(out, v)
 }
 
 # The space of a profile call with setting s (NULL when off, or for

@@ -119,7 +119,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   space <- profile_space(setup, list(type = type, extrapolation = extrapolation), all_vars)
   frames <- lapply(seq_along(pairs), function(k) {
     f <- res[[k]]$frame
-    ext <- extrapolation_share(space, setup, pairs[[k]], grids[pairs[[k]]], seq_len(setup$n))
+    ext <- extrapolation_share(space, setup, pairs[[k]], grids[pairs[[k]]], seq_len(setup$n), pair = TRUE)
     if (!is.null(ext)) f$`_extrapolation_` <- rep(ext$share, length.out = nrow(f))
     f
   })

@@ -37,10 +37,15 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
   space <- profile_space(setup, s, present)
   for (p in seq_along(parts)) {
     labels <- label_parts$label[(p - 1L) * C + seq_len(C)]
+    # The measure of every variable of the part at once (the rows'
+    # distances are shared), with the ICE points' verdicts when kept.
+    vs <- present[!vapply(raw[[p]][present], is.null, logical(1))]
+    exts <- extrapolation_share(space, setup, vs, lapply(raw[[p]][vs], `[[`, "x"), parts[[p]]$rows,
+                                keep = any(!vapply(raw[[p]][vs], function(e) is.null(e$ice), logical(1))))
     for (v in present) {
       e <- raw[[p]][[v]]
       if (is.null(e)) next
-      ext <- extrapolation_share(space, setup, v, list(e$x), e$ice_rows %||% parts[[p]]$rows, keep = !is.null(e$ice))
+      ext <- exts[[v]]
       e$extrapolation <- ext$share
       agr[[length(agr) + 1L]] <- agr_frame(setup, v, e, parts[[p]]$rows, labels, mixed, if (grouped) parts[[p]]$level)
       if (!is.null(e$ice)) {

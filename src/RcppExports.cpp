@@ -540,8 +540,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_support_outside
-List cpp_support_outside(NumericMatrix num, IntegerMatrix fac, double mismatch, IntegerVector ref, IntegerVector eval, IntegerVector self, double t2, List axes, NumericVector w, bool keep, int threads);
-RcppExport SEXP _modelprofiles_cpp_support_outside(SEXP numSEXP, SEXP facSEXP, SEXP mismatchSEXP, SEXP refSEXP, SEXP evalSEXP, SEXP selfSEXP, SEXP t2SEXP, SEXP axesSEXP, SEXP wSEXP, SEXP keepSEXP, SEXP threadsSEXP) {
+List cpp_support_outside(NumericMatrix num, IntegerMatrix fac, double mismatch, IntegerVector ref, IntegerVector eval, IntegerVector self, double t2, List axes, bool pair, NumericVector w, bool keep, int threads);
+RcppExport SEXP _modelprofiles_cpp_support_outside(SEXP numSEXP, SEXP facSEXP, SEXP mismatchSEXP, SEXP refSEXP, SEXP evalSEXP, SEXP selfSEXP, SEXP t2SEXP, SEXP axesSEXP, SEXP pairSEXP, SEXP wSEXP, SEXP keepSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< NumericMatrix >::type num(numSEXP);
@@ -552,10 +552,11 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< IntegerVector >::type self(selfSEXP);
     Rcpp::traits::input_parameter< double >::type t2(t2SEXP);
     Rcpp::traits::input_parameter< List >::type axes(axesSEXP);
+    Rcpp::traits::input_parameter< bool >::type pair(pairSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
     Rcpp::traits::input_parameter< bool >::type keep(keepSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_support_outside(num, fac, mismatch, ref, eval, self, t2, axes, w, keep, threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_support_outside(num, fac, mismatch, ref, eval, self, t2, axes, pair, w, keep, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -600,7 +601,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_best_split", (DL_FUNC) &_modelprofiles_cpp_best_split, 5},
     {"_modelprofiles_cpp_stack_frame", (DL_FUNC) &_modelprofiles_cpp_stack_frame, 5},
     {"_modelprofiles_cpp_support_reference", (DL_FUNC) &_modelprofiles_cpp_support_reference, 5},
-    {"_modelprofiles_cpp_support_outside", (DL_FUNC) &_modelprofiles_cpp_support_outside, 11},
+    {"_modelprofiles_cpp_support_outside", (DL_FUNC) &_modelprofiles_cpp_support_outside, 12},
     {NULL, NULL, 0}
 };
 

@@ -7,13 +7,25 @@ using namespace Rcpp;
 
 namespace {
 
-mp::SupportSpace support_space(const NumericMatrix& num, const IntegerMatrix& fac, double mismatch) {
+// The space of the rows; `has_na` receives the numeric columns' flags.
+mp::SupportSpace support_space(const NumericMatrix& num, const IntegerMatrix& fac, double mismatch,
+                               std::vector<unsigned char>& has_na) {
   if (num.ncol() > 0 && fac.ncol() > 0 && num.nrow() != fac.nrow()) stop("rows differ");
   const std::size_t n = num.ncol() > 0 ? num.nrow() : fac.nrow();
   for (R_xlen_t k = 0; k < fac.size(); ++k) {
     if (fac[k] == NA_INTEGER || fac[k] < 0) stop("codes must be >= 0");
   }
-  return mp::SupportSpace{num.begin(), num.ncol(), fac.begin(), fac.ncol(), n, mismatch};
+  has_na.assign(std::max(num.ncol(), 1), 0);
+  for (int c = 0; c < num.ncol(); ++c) {
+    const double* col = num.begin() + static_cast<std::size_t>(c) * n;
+    for (std::size_t r = 0; r < n; ++r) {
+      if (std::isnan(col[r])) {
+        has_na[c] = 1;
+        break;
+      }
+    }
+  }
+  return mp::SupportSpace{num.begin(), num.ncol(), has_na.data(), fac.begin(), fac.ncol(), n, mismatch};
 }
 
 std::vector<int> row_indices(const IntegerVector& idx, std::size_t n) {
@@ -32,7 +44,8 @@ std::vector<int> row_indices(const IntegerVector& idx, std::size_t n) {
 // [[Rcpp::export(rng = false)]]
 NumericVector cpp_support_reference(NumericMatrix num, IntegerMatrix fac, double mismatch,
                                     IntegerVector ref, int threads) {
-  const mp::SupportSpace s = support_space(num, fac, mismatch);
+  std::vector<unsigned char> has_na;
+  const mp::SupportSpace s = support_space(num, fac, mismatch, has_na);
   const std::vector<int> r = row_indices(ref, s.n);
   const int m = static_cast<int>(r.size());
   std::vector<double> r2(m);
@@ -43,16 +56,19 @@ NumericVector cpp_support_reference(NumericMatrix num, IntegerMatrix fac, double
   return wrap(r2);
 }
 
-// The evaluation points outside the support of profiles over `axes` (one
-// or two: list(numeric, col (0-based), z (standardised numeric grid), zc
-// (codes))), of rows `eval` (0-based; `self`: their positions among `ref`,
-// or -1) with weights w: list(share (G, or Ga x Gb with a fastest), outside
-// (G x rows, raw 0/1; with keep only)).
+// The evaluation points outside the support of profiles over `axes`
+// (list(numeric, col (0-based), z (standardised numeric grid), zc
+// (codes))): one-variable profiles of each axis, or with `pair` the
+// two-variable profile of the two axes; of rows `eval` (0-based; `self`:
+// their positions among `ref`, or -1) with weights w. A list per profile:
+// list(share (G, or Ga x Gb with a fastest), outside (G x rows, raw 0/1;
+// with keep only)).
 // [[Rcpp::export(rng = false)]]
 List cpp_support_outside(NumericMatrix num, IntegerMatrix fac, double mismatch, IntegerVector ref,
-                         IntegerVector eval, IntegerVector self, double t2, List axes,
+                         IntegerVector eval, IntegerVector self, double t2, List axes, bool pair,
                          NumericVector w, bool keep, int threads) {
-  const mp::SupportSpace s = support_space(num, fac, mismatch);
+  std::vector<unsigned char> has_na;
+  const mp::SupportSpace s = support_space(num, fac, mismatch, has_na);
   const std::vector<int> r = row_indices(ref, s.n);
   const std::vector<int> ev = row_indices(eval, s.n);
   const int m = static_cast<int>(r.size());
@@ -63,9 +79,10 @@ List cpp_support_outside(NumericMatrix num, IntegerMatrix fac, double mismatch, 
     if (self[e] == NA_INTEGER || self[e] < -1 || self[e] >= m) stop("self out of range");
     sf[e] = self[e];
   }
-  if (axes.size() < 1 || axes.size() > 2) stop("one or two axes");
+  if (pair && axes.size() != 2) stop("a pair needs two axes");
   std::vector<mp::SupportAxis> ax;
   int levels = 1;
+  std::size_t Gmax = 1;
   for (R_xlen_t a = 0; a < axes.size(); ++a) {
     List spec = axes[a];
     const bool numeric = as<bool>(spec["numeric"]);
@@ -81,32 +98,48 @@ List cpp_support_outside(NumericMatrix num, IntegerMatrix fac, double mismatch, 
     }
     ax.push_back(mp::support_axis(s, numeric, col, z.begin(), zc.begin(), G, r.data(), m));
     levels = std::max(levels, ax.back().levels);
+    Gmax = std::max<std::size_t>(Gmax, G);
   }
-  const std::size_t cells = ax.size() == 1 ? ax[0].size() : ax[0].size() * ax[1].size();
-  std::vector<unsigned char> out(E * cells);
+  std::vector<std::size_t> cells;
+  if (pair) {
+    cells.push_back(ax[0].size() * ax[1].size());
+  } else {
+    for (const auto& a : ax) cells.push_back(a.size());
+  }
+  std::vector<std::vector<unsigned char>> out(cells.size());
+  std::vector<unsigned char*> outp(cells.size());
+  for (std::size_t p = 0; p < cells.size(); ++p) {
+    out[p].assign(E * cells[p], 0);
+    outp[p] = out[p].data();
+  }
   glue::parallel_chunks(E, 4096, 8, threads, [&](std::size_t b, std::size_t e) {
-    mp::SupportWork work(m, levels);
-    if (ax.size() == 1) {
-      mp::support_outside_1d(s, ax[0], r.data(), m, ev.data(), sf.data(), t2, b, e, out.data(), work);
+    mp::SupportWork work(m, levels, Gmax);
+    if (pair) {
+      mp::support_outside_2d(s, ax[0], ax[1], r.data(), m, ev.data(), sf.data(), t2, b, e, outp[0], work);
     } else {
-      mp::support_outside_2d(s, ax[0], ax[1], r.data(), m, ev.data(), sf.data(), t2, b, e, out.data(), work);
+      mp::support_outside_1d(s, ax, r.data(), m, ev.data(), sf.data(), t2, b, e, outp, work);
     }
   });
-  // The weighted shares, summed in the rows' order.
-  NumericVector share(cells);
   double W = 0.0;
-  for (std::size_t e = 0; e < E; ++e) {
-    W += w[e];
-    if (w[e] == 0.0) continue;
-    const unsigned char* o = out.data() + e * cells;
-    for (std::size_t g = 0; g < cells; ++g) if (o[g]) share[g] += w[e];
+  for (std::size_t e = 0; e < E; ++e) W += w[e];
+  List res(cells.size());
+  for (std::size_t p = 0; p < cells.size(); ++p) {
+    // The weighted shares, summed in the rows' order.
+    const std::size_t C = cells[p];
+    NumericVector share(C);
+    for (std::size_t e = 0; e < E; ++e) {
+      if (w[e] == 0.0) continue;
+      const unsigned char* o = out[p].data() + e * C;
+      for (std::size_t g = 0; g < C; ++g) if (o[g]) share[g] += w[e];
+    }
+    for (std::size_t g = 0; g < C; ++g) share[g] = W > 0 ? share[g] / W : NA_REAL;
+    RObject kept = R_NilValue;
+    if (keep) {
+      RawMatrix o(static_cast<int>(C), static_cast<int>(E));
+      std::copy(out[p].begin(), out[p].end(), o.begin());
+      kept = o;
+    }
+    res[p] = List::create(_["share"] = share, _["outside"] = kept);
   }
-  for (std::size_t g = 0; g < cells; ++g) share[g] = W > 0 ? share[g] / W : NA_REAL;
-  RObject kept = R_NilValue;
-  if (keep) {
-    RawMatrix o(static_cast<int>(cells), static_cast<int>(E));
-    std::copy(out.begin(), out.end(), o.begin());
-    kept = o;
-  }
-  return List::create(_["share"] = share, _["outside"] = kept);
+  return res;
 }

@@ -14,13 +14,17 @@
 // j only, so with D_{-j}(i, k) the squared distance of rows i and k without
 // coordinate j,
 //   d2(x_i^{j=z}, x_k) = D_{-j}(i, k) + (z - x_kj)^2,
-// and min_k over every grid value z at once is the lower envelope of m
+// and min_k over every grid value z at once is the lower envelope of the
 // parabolas in z (the 1-D squared-distance transform of Felzenszwalb and
-// Huttenlocher, 2012): O(m + G) per row after sorting the reference rows
-// by x_kj once. For a categorical j the minimum over k is the least
-// D_{-j}(i, k) among the rows of level z, or the least over all rows plus
-// `mismatch`: O(m + levels). No distance is recomputed per grid value. A
-// pair (a, b) does the same in b for every grid value of a.
+// Huttenlocher, 2012). Only the verdict (beyond the threshold t2 or not)
+// is needed, and a parabola whose offset D_{-j}(i, k) is beyond t2 is
+// beyond it everywhere: the envelope is of the few rows within t2 in the
+// other coordinates, O(m + c log c + G) per row and variable for c such
+// rows, after the m distances of the row computed once for all variables.
+// For a categorical j the minimum over k is the least D_{-j}(i, k) among
+// the rows of level z, or the least over all rows plus `mismatch`. No
+// distance is recomputed per grid value. A pair (a, b) does the same in b
+// for every grid value of a.
 #ifndef MODELPROFILES_SUPPORT_H
 #define MODELPROFILES_SUPPORT_H
 
@@ -38,6 +42,7 @@ namespace mp {
 struct SupportSpace {
   const double* num;
   int pn;
+  const unsigned char* num_na;  // per numeric column: has it a missing value?
   const int* fac;
   int pf;
   std::size_t n;
@@ -58,7 +63,14 @@ inline void support_row_distances(const SupportSpace& s, std::size_t i, const in
   for (int c = 0; c < s.pn; ++c) {
     const double* col = s.num + static_cast<std::size_t>(c) * s.n;
     const double a = col[i];
-    for (int k = 0; k < m; ++k) out[k] += support_num_term(a, col[ref[k]], s.mismatch);
+    if (!s.num_na[c]) {
+      for (int k = 0; k < m; ++k) {
+        const double d = a - col[ref[k]];
+        out[k] += d * d;
+      }
+    } else {
+      for (int k = 0; k < m; ++k) out[k] += support_num_term(a, col[ref[k]], s.mismatch);
+    }
   }
   for (int c = 0; c < s.pf; ++c) {
     const int* col = s.fac + static_cast<std::size_t>(c) * s.n;
@@ -145,26 +157,36 @@ inline double support_grid_term(const SupportSpace& s, const SupportAxis& ax, in
   return x[r] != ax.zc[g] ? s.mismatch : 0.0;
 }
 
+// Is a squared distance beyond the threshold t2 (to rounding)?
+inline bool support_outside(double d2, double t2) { return d2 > t2 * (1.0 + 1e-10) + 1e-12; }
+
 // Work space of one thread.
 struct SupportWork {
-  std::vector<double> dist, off, zb, best;
-  std::vector<int> v;
-  explicit SupportWork(int m, int levels)
-      : dist(m), off(m), zb(m + 1), best(std::max(levels, 1)), v(m) {}
+  std::vector<double> dist, base, zb, best, d2;
+  std::vector<int> cand, cand2, v;
+  explicit SupportWork(int m, int levels, std::size_t G)
+      : dist(m), base(m), zb(m + 1), best(std::max(levels, 1)), d2(G), v(m) {
+    cand.reserve(m);
+    cand2.reserve(m);
+  }
 };
 
-// d2[g] = min_k (off[k] + term of grid value g and reference row k) over
-// the axis' grid, the rows with off[k] = +Inf left out.
+// d2[g] = min over the candidates k (reference positions, with offsets
+// off[k]) of off[k] + the term of grid value g and reference row ref[k],
+// over the axis' grid. Only the verdicts are needed, so the candidates
+// may be those with off[k] within the threshold (the others' sums are
+// beyond it): d2 is exact where it is within the threshold, and beyond it
+// (possibly +Inf) elsewhere.
 inline void support_axis_min(const SupportSpace& s, const SupportAxis& ax, const int* ref,
-                             const double* off, double* d2, SupportWork& w) {
+                             const double* off, std::vector<int>& cand, double* d2, SupportWork& w) {
   const double inf = std::numeric_limits<double>::infinity();
   const int G = static_cast<int>(ax.size());
   if (!ax.numeric) {
     const int* x = s.fac + static_cast<std::size_t>(ax.col) * s.n;
-    std::fill(w.best.begin(), w.best.begin() + ax.levels, inf);
     double any = inf;
-    const int m = static_cast<int>(w.dist.size());
-    for (int k = 0; k < m; ++k) {
+    for (int k : cand) w.best[x[ref[k]]] = inf;
+    for (int g = 0; g < G; ++g) w.best[ax.zc[g]] = inf;
+    for (int k : cand) {
       const double o = off[k];
       if (o < any) any = o;
       const int c = x[ref[k]];
@@ -174,16 +196,27 @@ inline void support_axis_min(const SupportSpace& s, const SupportAxis& ax, const
     return;
   }
   const double* x = s.num + static_cast<std::size_t>(ax.col) * s.n;
-  // Rows missing x: a constant mismatch.
+  // Rows missing x: a constant mismatch; the others by x.
   double flat = inf;
-  for (int k : ax.missing) flat = std::min(flat, off[k] + s.mismatch);
+  std::size_t kept = 0;
+  for (int k : cand) {
+    if (std::isnan(x[ref[k]])) {
+      flat = std::min(flat, off[k] + s.mismatch);
+    } else {
+      cand[kept++] = k;
+    }
+  }
+  cand.resize(kept);
+  std::sort(cand.begin(), cand.end(), [&](int a, int b) {
+    const double xa = x[ref[a]], xb = x[ref[b]];
+    return xa < xb || (xa == xb && a < b);
+  });
   // The lower envelope of the parabolas (z - c_k)^2 + off[k] (centres c_k
   // increasing; of equal centres the lowest kept): parabola v[h] is the
   // least on [zb[h], zb[h + 1]).
   int h = -1;
-  for (int k : ax.sorted) {
+  for (int k : cand) {
     const double o = off[k];
-    if (!(o < inf)) continue;
     const double c = x[ref[k]];
     if (h >= 0 && c == x[ref[w.v[h]]]) {
       if (o >= off[w.v[h]]) continue;
@@ -220,26 +253,32 @@ inline void support_axis_min(const SupportSpace& s, const SupportAxis& ax, const
   }
 }
 
-// Is a squared distance beyond the threshold t2 (to rounding)?
-inline bool support_outside(double d2, double t2) { return d2 > t2 * (1.0 + 1e-10) + 1e-12; }
-
-// One-variable profiles: for evaluation rows eval[e] (self[e]: their
-// position among the reference rows, or -1), e in [begin, end), out[e * G +
-// g] = 1 when row eval[e] with the axis set to grid value g is outside.
-inline void support_outside_1d(const SupportSpace& s, const SupportAxis& ax, const int* ref, int m,
-                               const int* eval, const int* self, double t2, std::size_t begin,
-                               std::size_t end, unsigned char* out, SupportWork& w) {
-  const std::size_t G = ax.size();
-  std::vector<double> d2(G);
+// One-variable profiles of several axes: for evaluation rows eval[e]
+// (self[e]: their position among the reference rows, or -1), e in [begin,
+// end), out[a][e * G_a + g] = 1 when row eval[e] with axis a set to its
+// grid value g is outside. The distances of a row to the reference rows
+// are computed once for all axes.
+inline void support_outside_1d(const SupportSpace& s, const std::vector<SupportAxis>& axes,
+                               const int* ref, int m, const int* eval, const int* self, double t2,
+                               std::size_t begin, std::size_t end,
+                               const std::vector<unsigned char*>& out, SupportWork& w) {
   for (std::size_t e = begin; e < end; ++e) {
     const std::size_t i = static_cast<std::size_t>(eval[e]);
     support_row_distances(s, i, ref, m, w.dist.data());
-    for (int k = 0; k < m; ++k) {
-      w.off[k] = std::max(0.0, w.dist[k] - support_axis_term(s, ax, i, static_cast<std::size_t>(ref[k])));
+    if (self[e] >= 0) w.dist[self[e]] = std::numeric_limits<double>::infinity();
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      const SupportAxis& ax = axes[a];
+      w.cand.clear();
+      for (int k = 0; k < m; ++k) {
+        const double o = std::max(0.0, w.dist[k] - support_axis_term(s, ax, i, static_cast<std::size_t>(ref[k])));
+        w.base[k] = o;
+        if (!support_outside(o, t2)) w.cand.push_back(k);
+      }
+      const std::size_t G = ax.size();
+      support_axis_min(s, ax, ref, w.base.data(), w.cand, w.d2.data(), w);
+      unsigned char* o = out[a] + e * G;
+      for (std::size_t g = 0; g < G; ++g) o[g] = support_outside(w.d2[g], t2) ? 1 : 0;
     }
-    if (self[e] >= 0) w.off[self[e]] = std::numeric_limits<double>::infinity();
-    support_axis_min(s, ax, ref, w.off.data(), d2.data(), w);
-    for (std::size_t g = 0; g < G; ++g) out[e * G + g] = support_outside(d2[g], t2) ? 1 : 0;
   }
 }
 
@@ -250,22 +289,26 @@ inline void support_outside_2d(const SupportSpace& s, const SupportAxis& a, cons
                                std::size_t begin, std::size_t end, unsigned char* out,
                                SupportWork& w) {
   const std::size_t Ga = a.size(), Gb = b.size();
-  std::vector<double> base(m), d2(Gb);
+  std::vector<double> off(m);
   for (std::size_t e = begin; e < end; ++e) {
     const std::size_t i = static_cast<std::size_t>(eval[e]);
     support_row_distances(s, i, ref, m, w.dist.data());
+    if (self[e] >= 0) w.dist[self[e]] = std::numeric_limits<double>::infinity();
+    w.cand2.clear();
     for (int k = 0; k < m; ++k) {
       const std::size_t r = static_cast<std::size_t>(ref[k]);
-      base[k] = std::max(0.0, w.dist[k] - support_axis_term(s, a, i, r) - support_axis_term(s, b, i, r));
+      w.base[k] = std::max(0.0, w.dist[k] - support_axis_term(s, a, i, r) - support_axis_term(s, b, i, r));
+      if (!support_outside(w.base[k], t2)) w.cand2.push_back(k);
     }
     unsigned char* o = out + e * Ga * Gb;
     for (std::size_t ga = 0; ga < Ga; ++ga) {
-      for (int k = 0; k < m; ++k) {
-        w.off[k] = base[k] + support_grid_term(s, a, static_cast<int>(ga), static_cast<std::size_t>(ref[k]));
+      w.cand.clear();
+      for (int k : w.cand2) {
+        off[k] = w.base[k] + support_grid_term(s, a, static_cast<int>(ga), static_cast<std::size_t>(ref[k]));
+        if (!support_outside(off[k], t2)) w.cand.push_back(k);
       }
-      if (self[e] >= 0) w.off[self[e]] = std::numeric_limits<double>::infinity();
-      support_axis_min(s, b, ref, w.off.data(), d2.data(), w);
-      for (std::size_t gb = 0; gb < Gb; ++gb) o[gb * Ga + ga] = support_outside(d2[gb], t2) ? 1 : 0;
+      support_axis_min(s, b, ref, off.data(), w.cand, w.d2.data(), w);
+      for (std::size_t gb = 0; gb < Gb; ++gb) o[gb * Ga + ga] = support_outside(w.d2[gb], t2) ? 1 : 0;
     }
   }
 }
