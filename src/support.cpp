@@ -28,6 +28,32 @@ mp::SupportSpace support_space(const NumericMatrix& num, const IntegerMatrix& fa
   return mp::SupportSpace{num.begin(), num.ncol(), has_na.data(), fac.begin(), fac.ncol(), n, mismatch};
 }
 
+// The reference rows `ref` of s, gathered (contiguous rows).
+struct Gathered {
+  std::vector<double> num;
+  std::vector<int> fac;
+  std::vector<unsigned char> has_na;
+  mp::SupportSpace space;
+};
+
+void gather(const mp::SupportSpace& s, const std::vector<int>& ref, Gathered& g) {
+  const std::size_t m = ref.size();
+  g.num.resize(m * s.pn);
+  g.fac.resize(m * s.pf);
+  g.has_na.assign(std::max(s.pn, 1), 0);
+  for (int c = 0; c < s.pn; ++c) {
+    for (std::size_t k = 0; k < m; ++k) {
+      const double v = s.num[static_cast<std::size_t>(c) * s.n + ref[k]];
+      g.num[c * m + k] = v;
+      if (std::isnan(v)) g.has_na[c] = 1;
+    }
+  }
+  for (int c = 0; c < s.pf; ++c) {
+    for (std::size_t k = 0; k < m; ++k) g.fac[c * m + k] = s.fac[static_cast<std::size_t>(c) * s.n + ref[k]];
+  }
+  g.space = mp::SupportSpace{g.num.data(), s.pn, g.has_na.data(), g.fac.data(), s.pf, m, s.mismatch};
+}
+
 std::vector<int> row_indices(const IntegerVector& idx, std::size_t n) {
   std::vector<int> out(idx.size());
   for (R_xlen_t k = 0; k < idx.size(); ++k) {
@@ -48,10 +74,12 @@ NumericVector cpp_support_reference(NumericMatrix num, IntegerMatrix fac, double
   const mp::SupportSpace s = support_space(num, fac, mismatch, has_na);
   const std::vector<int> r = row_indices(ref, s.n);
   const int m = static_cast<int>(r.size());
+  Gathered g;
+  gather(s, r, g);
   std::vector<double> r2(m);
   glue::parallel_for(m, 16, threads, [&](std::size_t b, std::size_t e) {
     std::vector<double> buf(m);
-    mp::support_reference(s, r.data(), m, b, e, r2.data(), buf.data());
+    mp::support_reference(g.space, b, e, r2.data(), buf.data());
   });
   return wrap(r2);
 }
@@ -80,6 +108,8 @@ List cpp_support_outside(NumericMatrix num, IntegerMatrix fac, double mismatch, 
     sf[e] = self[e];
   }
   if (pair && axes.size() != 2) stop("a pair needs two axes");
+  Gathered g;
+  gather(s, r, g);
   std::vector<mp::SupportAxis> ax;
   int levels = 1;
   std::size_t Gmax = 1;
@@ -96,7 +126,7 @@ List cpp_support_outside(NumericMatrix num, IntegerMatrix fac, double mismatch, 
     } else {
       for (int g = 0; g < G; ++g) if (std::isnan(z[g])) stop("a numeric grid value is missing");
     }
-    ax.push_back(mp::support_axis(s, numeric, col, z.begin(), zc.begin(), G, r.data(), m));
+    ax.push_back(mp::support_axis(s, g.space, numeric, col, z.begin(), zc.begin(), G));
     levels = std::max(levels, ax.back().levels);
     Gmax = std::max<std::size_t>(Gmax, G);
   }
@@ -115,9 +145,9 @@ List cpp_support_outside(NumericMatrix num, IntegerMatrix fac, double mismatch, 
   glue::parallel_chunks(E, 4096, 8, threads, [&](std::size_t b, std::size_t e) {
     mp::SupportWork work(m, levels, Gmax);
     if (pair) {
-      mp::support_outside_2d(s, ax[0], ax[1], r.data(), m, ev.data(), sf.data(), t2, b, e, outp[0], work);
+      mp::support_outside_2d(s, g.space, ax[0], ax[1], ev.data(), sf.data(), t2, b, e, outp[0], work);
     } else {
-      mp::support_outside_1d(s, ax, r.data(), m, ev.data(), sf.data(), t2, b, e, outp, work);
+      mp::support_outside_1d(s, g.space, ax, ev.data(), sf.data(), t2, b, e, outp, work);
     }
   });
   double W = 0.0;
