@@ -109,6 +109,12 @@
 #'   `"importance"` (decreasing importance, see [effect_sizes()], of the
 #'   first result; its largest over its classes or subgroups).
 #' @param title,subtitle Title and subtitle of the chart.
+#' @param extrapolation Shade where a partial-dependence profile
+#'   extrapolates? Grid cells where more than half of the points the
+#'   profile averages lie outside the data (column `_extrapolation_`, see
+#'   [extrapolation]) are shaded, darker as that share grows to 1, with a
+#'   legend; nothing is drawn where no share exceeds one half, or with
+#'   `FALSE`.
 #' @returns A ggplot object.
 #' @references Goldstein, A., Kapelner, A., Bleich, J. and Pitkin, E. (2015).
 #'   Peeking inside the black box: visualizing statistical learning with
@@ -140,7 +146,8 @@ NULL
 autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", "points", "bars", "derivatives"),
                                 variables = NULL, variable_type = NULL, center = NULL, max_curves = 100,
                                 rug = TRUE, bands = TRUE, ncol = NULL, scales = c("free_x", "free"),
-                                title = NULL, subtitle = NULL, sort = c("none", "importance")) {
+                                title = NULL, subtitle = NULL, sort = c("none", "importance"),
+                                extrapolation = TRUE) {
   # Errors name the user's call: plot() (through plot.mp_profile()) or
   # autoplot().
   call <- get0(".mp_plot_call", parent.frame(), inherits = FALSE) %||% environment()
@@ -192,6 +199,7 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     return(finish_plot(bar_plot(d), d, objs, center, scales, ncol, title, subtitle))
   }
   p <- ggplot2::ggplot()
+  p <- add_extrapolation_layer(p, d, objs, extrapolation, call)
   p <- add_band_layer(p, d)
   xy <- function(...) ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_colour_"]], ...)
   # The classes of a multiclass chart of subgroups by line type.
