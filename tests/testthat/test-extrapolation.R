@@ -206,3 +206,51 @@ test_that("the space is the model's variables when its family tells them", {
   res <- model_profile(fit, d[c("wt", "cyl", "hp", "qsec")], variables = "wt", grid_points = 5)
   expect_equal(res$extrapolation$variables, c("wt", "cyl"))
 })
+
+# A model that is wild off the diagonal x1 = x2, where the data are not:
+# PD misleads there, AL does not.
+diagonal_case <- function() {
+  set.seed(3)
+  n <- 300
+  x1 <- runif(n)
+  d <- data.frame(x1 = x1, x2 = x1 + rnorm(n, sd = 0.05), x3 = runif(n))
+  f <- function(m, newdata) newdata$x1 + newdata$x2 + newdata$x3 + 20 * (newdata$x1 - newdata$x2)^2
+  list(d = d, f = f)
+}
+
+test_that("print(), summary() and compare_profiles() say where the PD extrapolates", {
+  s <- diagonal_case()
+  pd <- model_profile(NULL, s$d, predict_function = s$f, grid_points = 11, keep_ice = FALSE)
+  a <- pd$agr_profiles
+  over <- a$`_extrapolation_` > 0.5
+  expect_true(all(over[a$`_vname_` %in% c("x1", "x2")]))
+  expect_false(any(over[a$`_vname_` == "x3"]))
+  out <- capture.output(print(pd))
+  expect_true(any(grepl("x1: .* to ", out)))
+  sm <- summary(pd)
+  g <- pd$grids$x1
+  expect_equal(sm$extrapolated[sm$variable == "x1"], paste0(format(g[1], digits = 4), " to ", format(g[11], digits = 4)))
+  expect_equal(sm$extrapolated[sm$variable == "x3"], "")
+  cmp <- compare_profiles(NULL, s$d, predict_function = s$f, grid_points = 11, intervals = 10)
+  dd <- cmp$distances
+  expect_equal(dd$pd_al_extrapolated[dd$variable == "x1"], 1)
+  expect_match(paste(capture.output(print(cmp)), collapse = "\n"), "differ mostly where the PD extrapolates")
+})
+
+test_that("plot() shades where the PD extrapolates, with a legend; off by argument", {
+  s <- diagonal_case()
+  pd <- model_profile(NULL, s$d, predict_function = s$f, grid_points = 11, keep_ice = FALSE)
+  p <- plot(pd)
+  rect <- Filter(function(l) inherits(l$geom, "GeomRect"), p$layers)
+  expect_length(rect, 1L)
+  ld <- ggplot2::layer_data(p, 1L)
+  # One shaded cell per grid point of x1 and x2 (all over 0.5), none of x3.
+  expect_equal(nrow(ld), 22L)
+  expect_equal(sort(unique(ld$PANEL)), factor(1:2, levels = 1:3))
+  expect_match(p$scales$get_scales("alpha")$name, "outside the data")
+  expect_length(Filter(function(l) inherits(l$geom, "GeomRect"), plot(pd, extrapolation = FALSE)$layers), 0L)
+  # No shading where no share passes the level, nor for AL.
+  q <- plot(model_profile(NULL, s$d, predict_function = s$f, variables = "x3", grid_points = 11))
+  expect_length(Filter(function(l) inherits(l$geom, "GeomRect"), q$layers), 0L)
+  expect_error(plot(pd, extrapolation = NA), "extrapolation")
+})
