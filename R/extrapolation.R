@@ -8,8 +8,9 @@
 #' averages those predictions as if they were real. The column
 #' `_extrapolation_` of a PD profile's `agr_profiles` (one- and
 #' two-variable) is, per grid point, the share of its evaluation points (by
-#' case weight) that lie outside the data; kept ICE curves carry the 0/1
-#' verdict of each of their points ([mp_ice]'s `outside`).
+#' case weight) that lie outside the data. With kept ICE curves, the 0/1
+#' verdict of each of their points is stored with them (the shares are
+#' its weighted means over the curves).
 #'
 #' @section The measure:
 #' * **The space.** The model's variables (the columns of the data it uses,
