@@ -15,7 +15,7 @@
 #' @section The measure:
 #' * **The space.** The model's variables (the columns of the data it uses,
 #'   when its family tells them, see [model_adapter()]; all columns of the
-#'   data otherwise): numeric ones (numbers, dates, times) divided by their
+#'   data otherwise, but for a column of case weights): numeric ones (numbers, dates, times) divided by their
 #'   weighted standard deviation over the background rows; categorical ones
 #'   (factors, character, logical) compared by mismatch. The squared
 #'   distance of two rows sums the squared differences of the numeric
@@ -35,6 +35,10 @@
 #'   ends of the grid, where the data are sparse); where it is tied to the
 #'   others, the share is the (weighted) share of rows whose values make z
 #'   impossible, near 1 at the ends of the grid.
+#' * **Case weights** weigh the rows in the quantile and in the shares; a
+#'   row's weight does not put copies of it in its own neighbourhood (so
+#'   integer weights are not the same as duplicated rows here, unlike for
+#'   the profiles themselves).
 #' * **Large data.** At most 1,000 background rows (evenly spaced among
 #'   them) are the reference; every row of the profile is evaluated.
 #'
@@ -54,11 +58,11 @@
 #' rows and intervals and have no such column.
 #'
 #' @section Shown:
-#' `plot()` fades the parts of a PD curve where the share exceeds 0.5 and
-#' draws the share as a rug of tiles along the x axis (darker: more of the
-#' points averaged there are outside the data), with a legend, when the
-#' share exceeds 0.5 somewhere (`extrapolation = FALSE` in `plot()` leaves
-#' it out). `print()` and `summary()` name the range of the grid where the
+#' `plot()` draws a translucent veil over the parts of a PD curve where the
+#' share exceeds 0.5 (the curve fades behind it; denser: more of the points
+#' averaged there are outside the data), with a legend, when the share
+#' exceeds 0.5 somewhere (`extrapolation = FALSE` in `plot()` leaves it
+#' out). `print()` and `summary()` name the range of the grid where the
 #' share exceeds 0.5, and [compare_profiles()] says where the PD differs
 #' from another profile within it.
 #'
@@ -96,9 +100,10 @@ extrapolation_setting <- function(extrapolation, call) {
 
 # The columns of the space: the model's variables in the data (when its
 # family tells them and the predict function is its own), with the
-# profiled ones; all columns otherwise.
-support_columns <- function(setup, variables) {
-  cols <- names(setup$data)
+# profiled ones; all columns otherwise; never `exclude` (the case
+# weights' column).
+support_columns <- function(setup, variables, exclude = NULL) {
+  cols <- setdiff(names(setup$data), setdiff(exclude, variables))
   used <- if (is_default_predictor(setup$predict_function)) model_variables(setup$model)
   if (!is.null(used)) cols <- cols[cols %in% c(used, variables)]
   cols[vapply(setup$data[cols], column_kind, character(1)) != "unsupported"]
@@ -115,8 +120,8 @@ support_keys <- function(x) {
 # The space of a call's background rows and its threshold (setting q):
 # list(num, fac, mismatch, columns (per name: numeric, col, scale or
 # levels), ref (1-based), t2 (the threshold, squared), q).
-support_space <- function(setup, variables, q) {
-  cols <- support_columns(setup, variables)
+support_space <- function(setup, variables, q, exclude = NULL) {
+  cols <- support_columns(setup, variables, exclude)
   w <- setup$weights
   num <- list()
   fac <- list()
@@ -181,10 +186,10 @@ extrapolation_share <- function(space, setup, v, grids, rows, keep = FALSE, pair
 }
 
 # The space of a profile call with setting s (NULL when off, or for
-# profiles other than PD).
-profile_space <- function(setup, s, variables) {
+# profiles other than PD), without the case weights' column of `inputs`.
+profile_space <- function(setup, inputs, s, variables) {
   if (is.null(s$extrapolation) || s$type != "partial") return(NULL)
-  support_space(setup, variables, s$extrapolation$q)
+  support_space(setup, variables, s$extrapolation$q, attr(inputs$weights, "column"))
 }
 
 # What a result reports of the measure: list(q, level, threshold (the

@@ -116,7 +116,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   makers <- lapply(pairs, function(pr) pair_maker(setup, pr, type, grids, intervals, level_order))
   res <- execute(setup, makers, new_progress(length(pairs)))
   for (r in res) grids[names(r$grids)] <- r$grids
-  space <- profile_space(setup, list(type = type, extrapolation = extrapolation), all_vars)
+  space <- profile_space(setup, inputs, list(type = type, extrapolation = extrapolation), all_vars)
   frames <- lapply(seq_along(pairs), function(k) {
     f <- res[[k]]$frame
     ext <- extrapolation_share(space, setup, pairs[[k]], grids[pairs[[k]]], seq_len(setup$n), pair = TRUE)

@@ -109,12 +109,12 @@
 #'   `"importance"` (decreasing importance, see [effect_sizes()], of the
 #'   first result; its largest over its classes or subgroups).
 #' @param title,subtitle Title and subtitle of the chart.
-#' @param extrapolation Shade where a partial-dependence profile
-#'   extrapolates? Grid cells where more than half of the points the
-#'   profile averages lie outside the data (column `_extrapolation_`, see
-#'   [extrapolation]) are shaded, darker as that share grows to 1, with a
-#'   legend; nothing is drawn where no share exceeds one half, or with
-#'   `FALSE`.
+#' @param extrapolation Mark where a partial-dependence profile
+#'   extrapolates? Over the grid cells where more than half of the points
+#'   the profile averages lie outside the data (column `_extrapolation_`,
+#'   see [extrapolation]) a translucent veil is drawn, denser as that share
+#'   grows to 1 (the curves fade behind it), with a legend; nothing is
+#'   drawn when no share exceeds one half, or with `FALSE`.
 #' @returns A ggplot object.
 #' @references Goldstein, A., Kapelner, A., Bleich, J. and Pitkin, E. (2015).
 #'   Peeking inside the black box: visualizing statistical learning with
@@ -199,7 +199,6 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     return(finish_plot(bar_plot(d), d, objs, center, scales, ncol, title, subtitle))
   }
   p <- ggplot2::ggplot()
-  p <- add_extrapolation_layer(p, d, objs, extrapolation, call)
   p <- add_band_layer(p, d)
   xy <- function(...) ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_colour_"]], ...)
   # The classes of a multiclass chart of subgroups by line type.
@@ -225,6 +224,7 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     p <- p + ggplot2::geom_rug(data = d$rug, ggplot2::aes(x = .data[["_x_"]]), inherit.aes = FALSE,
                                alpha = 0.25, sides = "b", length = ggplot2::unit(0.02, "npc"), na.rm = TRUE)
   }
+  p <- add_extrapolation_layer(p, d, objs, extrapolation, call)
   finish_plot(p, d, objs, center, scales, ncol, title, subtitle)
 }
 

@@ -1,7 +1,8 @@
-# Where a profile extrapolates, drawn (see ?extrapolation): a layer under
-# the curves of autoplot.mp_profile() that shades the grid cells where
+# Where a profile extrapolates, drawn (see ?extrapolation): the last layer
+# of autoplot.mp_profile(), a translucent veil over the grid cells where
 # more than `extrapolation_level` of the points a PD averages lie outside
-# the data, darker as the share grows, with a legend saying so.
+# the data (the curves there fade behind it), denser as the share grows,
+# with a legend saying so.
 
 # The layer's data: per variable drawn and grid cell (halfway between grid
 # points) the largest share over the results' PD labels, where it exceeds
@@ -40,7 +41,7 @@ extrapolation_plot_data <- function(objs, d, level = extrapolation_level) {
   out
 }
 
-# The layer on plot p (drawn first, under the curves), when `show` and a
+# The layer on plot p (drawn last, over the curves), when `show` and a
 # share exceeds the level somewhere.
 add_extrapolation_layer <- function(p, d, objs, show = TRUE, call = rlang::caller_env()) {
   if (!is.logical(show) || length(show) != 1L || is.na(show)) {
@@ -53,13 +54,13 @@ add_extrapolation_layer <- function(p, d, objs, show = TRUE, call = rlang::calle
   level <- extrapolation_level
   p + ggplot2::geom_rect(
     data = ext, ggplot2::aes(xmin = .data$lo, xmax = .data$hi, alpha = .data$share),
-    ymin = -Inf, ymax = Inf, fill = "#7a4a8c", colour = NA, inherit.aes = FALSE
+    ymin = -Inf, ymax = Inf, fill = "#9b8fb0", colour = NA, inherit.aes = FALSE
   ) +
     ggplot2::scale_alpha_continuous(
       name = paste0("PD extrapolates: share of\nthe points averaged there\nthat lie outside the data"),
-      limits = c(level, 1), range = c(0.12, 0.4), breaks = c(level, (1 + level) / 2, 1),
+      limits = c(level, 1), range = c(0.15, 0.45), breaks = c(level, (1 + level) / 2, 1),
       labels = function(b) paste0(format(100 * b), "%"),
       guide = ggplot2::guide_legend(title.position = "top", order = 3,
-                                    override.aes = list(fill = "#7a4a8c"))
+                                    override.aes = list(fill = "#9b8fb0"))
     )
 }

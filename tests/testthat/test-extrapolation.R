@@ -243,7 +243,7 @@ test_that("plot() shades where the PD extrapolates, with a legend; off by argume
   p <- plot(pd)
   rect <- Filter(function(l) inherits(l$geom, "GeomRect"), p$layers)
   expect_length(rect, 1L)
-  ld <- ggplot2::layer_data(p, 1L)
+  ld <- ggplot2::layer_data(p, length(p$layers))
   # One shaded cell per grid point of x1 and x2 (all over 0.5), none of x3.
   expect_equal(nrow(ld), 22L)
   expect_equal(sort(unique(ld$PANEL)), factor(1:2, levels = 1:3))
