@@ -239,15 +239,16 @@ extrapolation_table <- function(x, level = extrapolation_level) {
                max = suppressWarnings(max(d$`_extrapolation_`, na.rm = TRUE)), stringsAsFactors = FALSE)
   })
   out <- do.call(rbind, rows)
+  if (is.null(out)) return(NULL)
   out[out$range != "", , drop = FALSE]
 }
 
 # print()'s lines of the measure.
 print_extrapolation <- function(x) {
   info <- x$extrapolation
-  if (is.null(info)) return(invisible())
+  if (is.null(info) || is.null(x$agr_profiles$`_extrapolation_`)) return(invisible())
   tab <- extrapolation_table(x, info$level)
-  if (!nrow(tab)) {
+  if (is.null(tab) || !nrow(tab)) {
     cli::cat_line("  extrapolation: no grid point has more than ", format(100 * info$level),
                   "% of its points outside the data")
     return(invisible())
