@@ -12,39 +12,45 @@
 #                                        (default: link this machine's builds,
 #                                        so that it runs in minutes)
 #
-# What it reproduces: R sees an empty site library in front of Debian's
-# (R_LIBS_SITE), no user library (R_LIBS_USER) and nothing of
-# /usr/local/lib/R/site-library, where earlier set-ups put what they
-# installed from CRAN. So only Debian's r-cran-* builds are visible, at
-# Debian 12's versions (future 1.31, checkmate 2.1), and every CRAN package,
-# every upgrade and every version bound is decided and installed as on a new
-# machine. What it cannot reproduce: the Debian packages are already there
-# (apt-get has nothing to do, and an r-cran-* package installed on this machine
-# by hand but missing from setup.sh's list would go unnoticed); the linked
-# heavy builds are not rebuilt unless FRESH_REUSE=none; the network and the
-# repository are today's.
+# What it reproduces: R's libraries as on a new machine. Debian's
+# Renviron.site puts /usr/local/lib/R/site-library (where earlier set-ups put
+# what they installed from CRAN) in front of every library whatever
+# R_LIBS_SITE says, so environment variables cannot hide it: the script runs
+# in a private mount namespace (unshare -m, as root) with an empty directory
+# mounted over it, and R_LIBS_USER pointing nowhere. Only Debian's r-cran-*
+# builds are visible, at Debian 12's versions (future 1.31, checkmate 2.1),
+# and every CRAN package, every upgrade and every version bound is decided
+# and installed as on a new machine, into the same path. What it cannot
+# reproduce: the Debian packages are already there (apt-get has nothing to
+# do, and an r-cran-* package installed on this machine outside setup.sh's
+# list would go unnoticed); the copied heavy builds are not rebuilt unless
+# FRESH_REUSE=none; the network and the repository are today's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 check=no
 if [ "${1:-}" = "--check" ]; then check=yes; fi
-root=$(mktemp -d "${TMPDIR:-/tmp}/modelprofiles-fresh.XXXXXX")
-site="$root/site-library"
-mkdir -p "$site"
-echo "fresh library: $site"
-
-# The heavy builds of this machine, linked (looked up before the libraries
-# are narrowed). Only if their version is the one set-up would install.
-if [ "${FRESH_REUSE:-heavy}" != "none" ]; then
-  for p in xgboost lightgbm; do
-    dir=$(Rscript -e "cat(system.file(package = '$p', lib.loc = '/usr/local/lib/R/site-library'))")
-    if [ -n "$dir" ]; then ln -s "$dir" "$site/$p"; echo "linked $p from $dir"; fi
-  done
+if [ -z "${MODELPROFILES_FRESH_INNER:-}" ]; then
+  root=$(mktemp -d "${TMPDIR:-/tmp}/modelprofiles-fresh.XXXXXX")
+  mkdir -p "$root/site-library"
+  echo "fresh library: $root/site-library (mounted over /usr/local/lib/R/site-library)"
+  # The heavy builds of this machine, copied in (the real library is hidden
+  # once the namespace is made).
+  if [ "${FRESH_REUSE:-heavy}" != "none" ]; then
+    for p in xgboost lightgbm; do
+      if [ -d "/usr/local/lib/R/site-library/$p" ]; then
+        cp -a "/usr/local/lib/R/site-library/$p" "$root/site-library/"
+        echo "reused this machine's build of $p"
+      fi
+    done
+  fi
+  exec unshare -m env MODELPROFILES_FRESH_INNER="$root" bash -c \
+    "mount --bind '$root/site-library' /usr/local/lib/R/site-library && exec bash '$(pwd)/tools/fresh-setup-test.sh' $*"
 fi
-
-export R_LIBS_SITE="$site:/usr/lib/R/site-library:/usr/lib/R/library"
+root=$MODELPROFILES_FRESH_INNER
+site=/usr/local/lib/R/site-library
 export R_LIBS_USER="$root/no-user-library"
 unset R_LIBS
-Rscript -e 'cat("libraries:", .libPaths(), sep = "\n  ")'
+Rscript -e 'cat("libraries:", .libPaths(), sep = "\n  "); cat("\n")'
 # Debian's future is the old one: the case that failed on a fresh machine.
 Rscript -e 'cat("future on disk before set-up:", as.character(packageVersion("future")), "\n")' || true
 
