@@ -105,8 +105,7 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
   rows <- setup_rows(inputs, N, seed)
   # The three profiles average over the same rows, with one setup.
   settings <- list(
-    pd = utils::modifyList(profile_settings("partial", grid_points = grid_points),
-                           list(extrapolation = list(q = extrapolation_quantile))),
+    pd = profile_settings("partial", grid_points = grid_points),
     ld = profile_settings("conditional", "kernel", grid_points = grid_points, bandwidth = bandwidth),
     al = profile_settings("accumulated", "interval", intervals = intervals)
   )

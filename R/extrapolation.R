@@ -52,8 +52,10 @@
 #' m reference rows and p variables, instead of n x G nearest-neighbour
 #' searches.
 #'
-#' `extrapolation = FALSE` in [model_profile()] or [model_profile_2d()]
-#' turns the measure off (it then costs nothing); a number sets `q`.
+#' `options(modelprofiles.extrapolation = FALSE)` turns the measure off
+#' for [model_profile()], [model_profile_2d()] and [compare_profiles()]
+#' (it then costs nothing); a number between 0 and 1, such as
+#' `options(modelprofiles.extrapolation = 0.99)`, sets `q`.
 #' Profiles of other types (LD, AL) evaluate the model at the data's own
 #' rows and intervals and have no such column.
 #'
@@ -84,8 +86,10 @@
 #' @name extrapolation
 NULL
 
-# The setting of argument `extrapolation`: NULL (off) or list(q).
-extrapolation_setting <- function(extrapolation, call) {
+# The setting of option `modelprofiles.extrapolation`: NULL (off) or
+# list(q).
+extrapolation_setting <- function(call) {
+  extrapolation <- getOption("modelprofiles.extrapolation", TRUE)
   if (isFALSE(extrapolation)) return(NULL)
   if (isTRUE(extrapolation)) return(list(q = extrapolation_quantile))
   if (is.numeric(extrapolation) && length(extrapolation) == 1L && !is.na(extrapolation) &&
@@ -93,7 +97,7 @@ extrapolation_setting <- function(extrapolation, call) {
     return(list(q = as.double(extrapolation)))
   }
   cli::cli_abort(c(
-    "{.arg extrapolation} must be {.code TRUE}, {.code FALSE} or a quantile between 0 and 1, not {.obj_type_friendly {extrapolation}}.",
+    "Option {.code modelprofiles.extrapolation} must be {.code TRUE}, {.code FALSE} or a quantile between 0 and 1, not {.obj_type_friendly {extrapolation}}.",
     i = "See {.topic modelprofiles::extrapolation}."
   ), call = call)
 }
@@ -185,11 +189,14 @@ extrapolation_share <- function(space, setup, v, grids, rows, keep = FALSE, pair
   if (pair) out[[1L]] else stats::setNames(out, v)
 }
 
-# The space of a profile call with setting s (NULL when off, or for
-# profiles other than PD), without the case weights' column of `inputs`.
-profile_space <- function(setup, inputs, s, variables) {
-  if (is.null(s$extrapolation) || s$type != "partial") return(NULL)
-  support_space(setup, variables, s$extrapolation$q, attr(inputs$weights, "column"))
+# The space of a profile call of `type` (NULL when the option turns the
+# measure off, or for profiles other than PD), without the case weights'
+# column of `inputs`.
+profile_space <- function(setup, inputs, type, variables) {
+  if (type != "partial") return(NULL)
+  setting <- extrapolation_setting(setup$error_call)
+  if (is.null(setting)) return(NULL)
+  support_space(setup, variables, setting$q, attr(inputs$weights, "column"))
 }
 
 # What a result reports of the measure: list(q, level, threshold (the

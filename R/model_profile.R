@@ -170,12 +170,6 @@
 #'   the range of its grid (of `variable_splits`, or of the variable's
 #'   values in `data`, from which the grid is made), as in DALEX. Give
 #'   `span` or `bandwidth`, not both.
-#' @param extrapolation For partial dependence: `TRUE` (the default) adds
-#'   the column `_extrapolation_`, the share of the points averaged at each
-#'   grid point that lie outside the data (see [extrapolation]); a number
-#'   between 0 and 1 sets the quantile of the data's own nearest-neighbour
-#'   distances beyond which a point is outside (0.95 by default); `FALSE`
-#'   leaves it out (and costs nothing).
 #' @param ... Must be empty.
 #'
 #' @returns An object of class `mp_profile`: a list with
@@ -187,7 +181,7 @@
 #'     (with weights, the sum of their weights) near each grid point; for
 #'     partial dependence, `_extrapolation_`, the share of the points
 #'     averaged at each grid point that lie outside the data (see
-#'     [extrapolation]; `extrapolation` gives the setting: `q`, `level`,
+#'     [extrapolation]; the field `extrapolation` gives the setting: `q`, `level`,
 #'     `threshold`, `reference` rows and the `variables` of the space);
 #'   * `cp_profiles`: the ICE curves, or `NULL`: an [mp_ice] object that
 #'     keeps them compactly (a few bytes a curve point) and reads like
@@ -294,8 +288,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
                           label = NULL, seed = NULL, weights = NULL, class = NULL, threads = NULL,
                           memory_budget = getOption("modelprofiles.memory_budget", 256),
                           engine = c("auto", "native", "predict"),
-                          variable_type = NULL, center = NULL, span = NULL, extrapolation = TRUE, ...,
-                          level = NULL, B = NULL) {
+                          variable_type = NULL, center = NULL, span = NULL, ..., level = NULL, B = NULL) {
   call <- match.call()
   # (Before the checks assign them.)
   given <- c(grid_points = !missing(grid_points), intervals = !missing(intervals),
@@ -352,7 +345,6 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
     check_splits(variable_splits, inputs$data, variables, env, na_level), intervals,
     check_bandwidth(bandwidth, variables, env), isTRUE(keep_ice), level_order, na_level
   )
-  s$extrapolation <- extrapolation_setting(extrapolation, env)
   rows <- setup_rows(inputs, N, seed)
   s$native <- native_for(start$engine, type, method, length(rows), inputs)
   setup <- new_setup(inputs, rows, class, if (s$native) start$engine else "predict", linear = type == "partial")

@@ -85,10 +85,8 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
                              bands = c("none", "analytic", "bootstrap"),
                              label = NULL, seed = NULL, weights = NULL, class = NULL, threads = NULL,
                              memory_budget = getOption("modelprofiles.memory_budget", 256),
-                             engine = c("auto", "native", "predict"), extrapolation = TRUE, ...,
-                             level = NULL, B = NULL) {
+                             engine = c("auto", "native", "predict"), ..., level = NULL, B = NULL) {
   env <- environment()
-  extrapolation <- extrapolation_setting(extrapolation, env)
   variable_splits_type <- rlang::arg_match(variable_splits_type, error_call = env)
   type <- rlang::arg_match(type, error_call = env)
   level_order <- rlang::arg_match(level_order, error_call = env)
@@ -116,7 +114,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   makers <- lapply(pairs, function(pr) pair_maker(setup, pr, type, grids, intervals, level_order))
   res <- execute(setup, makers, new_progress(length(pairs)))
   for (r in res) grids[names(r$grids)] <- r$grids
-  space <- profile_space(setup, inputs, list(type = type, extrapolation = extrapolation), all_vars)
+  space <- profile_space(setup, inputs, type, all_vars)
   frames <- lapply(seq_along(pairs), function(k) {
     f <- res[[k]]$frame
     ext <- extrapolation_share(space, setup, pairs[[k]], grids[pairs[[k]]], seq_len(setup$n), pair = TRUE)

@@ -109,12 +109,6 @@
 #'   `"importance"` (decreasing importance, see [effect_sizes()], of the
 #'   first result; its largest over its classes or subgroups).
 #' @param title,subtitle Title and subtitle of the chart.
-#' @param extrapolation Mark where a partial-dependence profile
-#'   extrapolates? Over the grid cells where more than half of the points
-#'   the profile averages lie outside the data (column `_extrapolation_`,
-#'   see [extrapolation]) a translucent veil is drawn, denser as that share
-#'   grows to 1 (the curves fade behind it), with a legend; nothing is
-#'   drawn when no share exceeds one half, or with `FALSE`.
 #' @returns A ggplot object.
 #' @references Goldstein, A., Kapelner, A., Bleich, J. and Pitkin, E. (2015).
 #'   Peeking inside the black box: visualizing statistical learning with
@@ -146,8 +140,7 @@ NULL
 autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", "points", "bars", "derivatives"),
                                 variables = NULL, variable_type = NULL, center = NULL, max_curves = 100,
                                 rug = TRUE, bands = TRUE, ncol = NULL, scales = c("free_x", "free"),
-                                title = NULL, subtitle = NULL, sort = c("none", "importance"),
-                                extrapolation = TRUE) {
+                                title = NULL, subtitle = NULL, sort = c("none", "importance"), extrapolation = TRUE) {
   # Errors name the user's call: plot() (through plot.mp_profile()) or
   # autoplot().
   call <- get0(".mp_plot_call", parent.frame(), inherits = FALSE) %||% environment()
@@ -224,8 +217,7 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     p <- p + ggplot2::geom_rug(data = d$rug, ggplot2::aes(x = .data[["_x_"]]), inherit.aes = FALSE,
                                alpha = 0.25, sides = "b", length = ggplot2::unit(0.02, "npc"), na.rm = TRUE)
   }
-  p <- add_extrapolation_layer(p, d, objs, extrapolation, call)
-  finish_plot(p, d, objs, center, scales, ncol, title, subtitle)
+  finish_plot(add_extrapolation_layer(p, d, objs, extrapolation, call), d, objs, center, scales, ncol, title, subtitle)
 }
 
 # Lines through the rows of `data`, as steps for the profiles that are

@@ -4,6 +4,17 @@
 # the data (the curves there fade behind it), denser as the share grows,
 # with a legend saying so.
 
+#' @name plot.mp_profile
+#' @rdname plot.mp_profile
+#' @param extrapolation Mark where a partial-dependence profile
+#'   extrapolates? Over the grid cells where more than half of the points
+#'   the profile averages lie outside the data (column `_extrapolation_`,
+#'   see [extrapolation]) a translucent veil is drawn, denser as that share
+#'   grows to 1 (the curves fade behind it), with a legend; nothing is
+#'   drawn when no share exceeds one half, or with `FALSE`.
+#' @usage NULL
+NULL
+
 # The layer's data: per variable drawn and grid cell (halfway between grid
 # points) the largest share over the results' PD labels, where it exceeds
 # the level; NULL when nowhere (or for a categorical x axis).

@@ -34,7 +34,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
   agr <- list()
   cp <- list()
   C <- length(base)
-  space <- profile_space(setup, inputs, s, present)
+  space <- profile_space(setup, inputs, s$type, present)
   for (p in seq_along(parts)) {
     labels <- label_parts$label[(p - 1L) * C + seq_len(C)]
     # The measure of every variable of the part at once (the rows'

@@ -28,7 +28,8 @@ best <- function(expr) {
     cpu_min = min(t[2, ]), cpu_median = stats::median(t[2, ]))
 }
 run <- function(fit, ext, threads) {
-  model_profile(fit, X, grid_points = 51, N = n, keep_ice = FALSE, extrapolation = ext, threads = threads)
+  withr::with_options(list(modelprofiles.extrapolation = ext),
+                      model_profile(fit, X, grid_points = 51, N = n, keep_ice = FALSE, threads = threads))
 }
 # The measure alone, as profile_result() runs it (space, threshold and
 # shares of every variable).
@@ -54,8 +55,9 @@ if (requireNamespace("ranger", quietly = TRUE)) {
   fit_rf <- ranger::ranger(y ~ ., data = d, num.trees = 100, seed = 1)
   reps <- 3
   rf <- function(ext, threads, engine = "auto") {
-    model_profile(fit_rf, X, grid_points = 51, keep_ice = FALSE, engine = engine, extrapolation = ext,
-                  threads = threads)
+    withr::with_options(list(modelprofiles.extrapolation = ext),
+                        model_profile(fit_rf, X, grid_points = 51, keep_ice = FALSE, engine = engine,
+                                      threads = threads))
   }
   for (threads in c(1L, 2L)) {
     out <- rbind(out,

@@ -75,7 +75,8 @@ test_that("the measure equals the brute-force definition to 1e-12 (numeric, fact
   rw <- model_profile(list(), X, predict_function = f, grid_points = 7, weights = w, threads = 1)
   expect_equal(ext_of(rw, "b"), brute_extrapolation(X, "b", rw$grids$b, w = w), tolerance = 1e-12)
   # Another quantile.
-  rq <- model_profile(list(), X, predict_function = f, grid_points = 7, extrapolation = 0.8, threads = 1)
+  rq <- withr::with_options(list(modelprofiles.extrapolation = 0.8),
+                            model_profile(list(), X, predict_function = f, grid_points = 7, threads = 1))
   expect_equal(ext_of(rq, "a"), brute_extrapolation(X, "a", rq$grids$a, q = 0.8), tolerance = 1e-12)
   expect_equal(rq$extrapolation$q, 0.8)
 })
@@ -187,9 +188,10 @@ test_that("a factor that fixes a numeric variable's range: the points outside ar
   expect_equal(sg, truth[as.character(res$grids$g)], tolerance = 0.05, ignore_attr = TRUE)
 })
 
-test_that("extrapolation = FALSE leaves the column out; bad values are clear errors", {
+test_that("the option off leaves the column out; bad values are clear errors", {
   fit <- lm(mpg ~ wt + hp, data = mtcars)
-  off <- model_profile(fit, mtcars[c("wt", "hp")], extrapolation = FALSE, grid_points = 5)
+  off <- withr::with_options(list(modelprofiles.extrapolation = FALSE),
+                             model_profile(fit, mtcars[c("wt", "hp")], grid_points = 5))
   expect_null(off$agr_profiles$`_extrapolation_`)
   expect_null(off$extrapolation)
   on <- model_profile(fit, mtcars[c("wt", "hp")], grid_points = 5)
@@ -197,7 +199,8 @@ test_that("extrapolation = FALSE leaves the column out; bad values are clear err
   expect_equal(on$extrapolation$variables, c("wt", "hp"))
   al <- model_profile(fit, mtcars[c("wt", "hp")], type = "accumulated", intervals = 5)
   expect_null(al$agr_profiles$`_extrapolation_`)
-  expect_snapshot(model_profile(fit, mtcars[c("wt", "hp")], extrapolation = 2), error = TRUE)
+  withr::local_options(modelprofiles.extrapolation = 2)
+  expect_snapshot(model_profile(fit, mtcars[c("wt", "hp")]), error = TRUE)
 })
 
 test_that("the space is the model's variables when its family tells them", {
@@ -237,20 +240,3 @@ test_that("print(), summary() and compare_profiles() say where the PD extrapolat
   expect_match(paste(capture.output(print(cmp)), collapse = "\n"), "differ mostly where the PD extrapolates")
 })
 
-test_that("plot() shades where the PD extrapolates, with a legend; off by argument", {
-  s <- diagonal_case()
-  pd <- model_profile(NULL, s$d, predict_function = s$f, grid_points = 11, keep_ice = FALSE)
-  p <- plot(pd)
-  rect <- Filter(function(l) inherits(l$geom, "GeomRect"), p$layers)
-  expect_length(rect, 1L)
-  ld <- ggplot2::layer_data(p, length(p$layers))
-  # One shaded cell per grid point of x1 and x2 (all over 0.5), none of x3.
-  expect_equal(nrow(ld), 22L)
-  expect_equal(sort(unique(ld$PANEL)), factor(1:2, levels = 1:3))
-  expect_match(p$scales$get_scales("alpha")$name, "outside the data")
-  expect_length(Filter(function(l) inherits(l$geom, "GeomRect"), plot(pd, extrapolation = FALSE)$layers), 0L)
-  # No shading where no share passes the level, nor for AL.
-  q <- plot(model_profile(NULL, s$d, predict_function = s$f, variables = "x3", grid_points = 11))
-  expect_length(Filter(function(l) inherits(l$geom, "GeomRect"), q$layers), 0L)
-  expect_error(plot(pd, extrapolation = NA), "extrapolation")
-})
