@@ -207,30 +207,27 @@ extrapolation_info <- function(space) {
        reference = length(space$ref), variables = names(space$columns))
 }
 
-# Of profile rows `a` (agr_profiles of one variable and label), the grid
-# range where the share exceeds `level`: a string ("" when nowhere).
-extrapolation_range <- function(a, level = extrapolation_level) {
+# Of profile rows `a` (agr_profiles of one variable and label, in grid
+# order) over grid values `grid` (their own scale; `_x_` may be character
+# when scales are mixed), the grid values or ranges where the share
+# exceeds `level`: a string ("" when nowhere; NA without the measure).
+extrapolation_range <- function(a, grid = a$`_x_`, level = extrapolation_level) {
   s <- a$`_extrapolation_`
   if (is.null(s)) return(NA_character_)
   over <- !is.na(s) & s > level
   if (!any(over)) return("")
-  x <- a$`_x_`[over]
-  if (is.numeric(x)) {
-    # Runs of consecutive grid points.
-    o <- order(a$`_x_`)
-    flag <- over[o]
-    xs <- a$`_x_`[o]
-    r <- rle(flag)
-    ends <- cumsum(r$lengths)
-    starts <- ends - r$lengths + 1L
-    runs <- which(r$values)
-    return(paste(vapply(runs, function(k) {
-      lo <- format(xs[starts[k]], digits = 4)
-      hi <- format(xs[ends[k]], digits = 4)
-      if (starts[k] == ends[k]) lo else paste0(lo, " to ", hi)
-    }, character(1)), collapse = ", "))
-  }
-  paste(unique(as.character(x)), collapse = ", ")
+  if (length(grid) != length(s)) grid <- a$`_x_`
+  if (column_kind(grid) != "numeric") return(paste(unique(as.character(grid[over])), collapse = ", "))
+  # Runs of consecutive grid points.
+  o <- order(grid)
+  r <- rle(over[o])
+  ends <- cumsum(r$lengths)
+  starts <- ends - r$lengths + 1L
+  xs <- grid[o]
+  paste(vapply(which(r$values), function(k) {
+    lo <- format(xs[starts[k]], digits = 4)
+    if (starts[k] == ends[k]) lo else paste0(lo, " to ", format(xs[ends[k]], digits = 4))
+  }, character(1)), collapse = ", ")
 }
 
 # Per variable and label of a result, where the share exceeds the level: a
@@ -242,7 +239,7 @@ extrapolation_table <- function(x, level = extrapolation_level) {
   rows <- lapply(seq_len(nrow(key)), function(k) {
     d <- a[a$`_vname_` == key$`_vname_`[k] & a$`_label_` == key$`_label_`[k], ]
     data.frame(variable = key$`_vname_`[k], label = key$`_label_`[k],
-               range = extrapolation_range(d, level),
+               range = extrapolation_range(d, x$grids[[key$`_vname_`[k]]], level),
                max = suppressWarnings(max(d$`_extrapolation_`, na.rm = TRUE)), stringsAsFactors = FALSE)
   })
   out <- do.call(rbind, rows)

@@ -343,7 +343,7 @@ summary.mp_profile <- function(object, ...) {
       yhat_min = yr[1], yhat_max = yr[2], yhat_range = yr[2] - yr[1],
       no_support = sum(is.na(d$`_yhat_`)),
       min_rows = if (is.null(d$`_support_`)) NA_integer_ else min(d$`_support_`),
-      extrapolated = extrapolation_range(d, object$extrapolation$level %||% extrapolation_level),
+      extrapolated = extrapolation_range(d, object$grids[[v]], object$extrapolation$level %||% extrapolation_level),
       stringsAsFactors = FALSE
     )
   }))
