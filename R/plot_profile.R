@@ -156,7 +156,7 @@ NULL
 autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", "points", "bars", "derivatives"),
                                 variables = NULL, variable_type = NULL, center = NULL, max_curves = 100,
                                 rug = TRUE, bands = TRUE, ncol = NULL, scales = c("free_x", "free"),
-                                title = NULL, subtitle = NULL, sort = c("none", "importance")) {
+                                title = NULL, subtitle = NULL, sort = c("none", "importance"), extrapolation = TRUE) {
   # Errors name the user's call: plot() (through plot.mp_profile()) or
   # autoplot().
   call <- get0(".mp_plot_call", parent.frame(), inherits = FALSE) %||% environment()
@@ -207,7 +207,8 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     }
     return(finish_plot(bar_plot(d), d, objs, center, scales, ncol, title, subtitle))
   }
-  finish_plot(profile_layers(d, geom), d, objs, center, scales, ncol, title, subtitle)
+  finish_plot(add_extrapolation_layer(profile_layers(d, geom), d, objs, extrapolation, call),
+              d, objs, center, scales, ncol, title, subtitle)
 }
 
 # The caption: where centred curves are anchored, why profiles are drawn
