@@ -152,6 +152,17 @@ native_partial_sums <- function(nm, X, rows, w, feature, z, threads) {
                 as.double(z), threads)
 }
 
+# The set walk at observed points of a compiled ensemble: rows `rows`
+# (1-based) of X with weights w, feature `feature` (1-based) at the
+# distinct codes z with weights v, `own` the point (1-based) of each row:
+# list(points (length(z) x outputs: the rows' weighted sums at each point),
+# rows (rows x outputs: each row's sums over the points weighted by v),
+# own (rows x outputs: each row's prediction at its own point)).
+native_observed_sums <- function(nm, X, rows, w, feature, z, v, own, threads) {
+  cpp_native_observed(nm, X, as.integer(rows - 1L), as.double(w), as.integer(feature - 1L),
+                      as.double(z), as.double(v), as.integer(own - 1L), threads)
+}
+
 # A ranger forest packed straight from its node lists (see
 # native_model.ranger()); `class_cols` are 1-based columns of the leaf
 # counts, in the order of the outputs.

@@ -199,6 +199,27 @@ native_sums <- function(setup, js, grid, rows, w) {
   structure(native_outputs(setup, y), n = length(grid[[1L]]) * length(rows))
 }
 
+# The set walk at observed points (observed_spec() `spec`): list(points
+# (values x outputs: the rows' weighted sums at each value), rows (rows x
+# outputs: each row's sums over the values, weighted by v), own (rows x
+# outputs: each row's prediction at its own value)), with attribute "n",
+# the predictions they stand for. A column the model does not read: one
+# prediction per row.
+native_observed <- function(setup, spec) {
+  nat <- setup$native
+  nm <- nat$model
+  G <- length(spec$v)
+  k <- match(names(setup$data)[spec$cols], nm$features)
+  out <- if (is.na(k)) {
+    y <- native_eval(nm, nat$X, spec$rows, threads = setup$threads)
+    list(points = matrix(colSums(y * spec$w), G, ncol(y), byrow = TRUE), rows = y * sum(spec$v), own = y)
+  } else {
+    z <- native_column(nm, k, spec$values, setup$data[[spec$cols]])
+    native_observed_sums(nm, nat$X, spec$rows, spec$w, k, z, spec$v, spec$own, setup$threads)
+  }
+  structure(lapply(out, function(y) native_outputs(setup, y)), n = G * length(spec$rows))
+}
+
 # native_free_rows() of the setup's background rows `rows`.
 native_free <- function(setup, js, grid, rows, w = NULL) {
   nat <- setup$native

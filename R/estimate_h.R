@@ -120,6 +120,7 @@ h_request <- function(setup, packed, reduce_piece, init, finish) {
 # at the values (`pd_reps`, u x (B outputs)), the values of the rows
 # (`index`) and the resampled PD_-j (`not_reps`, n x (B outputs)).
 h_one_way_request <- function(setup, js) {
+  if (h_walks(setup)) return(h_one_way_walk(setup, js))
   n <- setup$n
   C <- setup$n_outputs
   w <- setup$weights
@@ -187,6 +188,7 @@ h_one_way_request <- function(setup, js) {
 # the list has attribute "reps": per pair, list(pd_reps (the resampled PD
 # at the pairs of values, u x (B outputs)), index (the rows' pairs)).
 h_two_way_request <- function(setup, pairs) {
+  if (h_walks(setup)) return(h_two_way_walk(setup, pairs))
   C <- setup$n_outputs
   w <- setup$weights
   boot <- band_type(setup) == "bootstrap"
@@ -222,5 +224,77 @@ h_two_way_request <- function(setup, pairs) {
       }
       out
     }
+  )
+}
+
+# ---- The set walk at observed points ----------------------------------------
+
+# Without bootstrap bands, the native engine gives the sums of the tables
+# by the set walk at the observed values (inst/include/modelprofiles/
+# observed.h), without making them: a tree's leaf adds its value times the
+# weights of the rows that reach it to the values (or pairs) that reach
+# it. (Bootstrap bands read every cell of the tables.)
+h_walks <- function(setup) band_type(setup) != "bootstrap" && uses_direct(setup)
+
+# h_one_way_request() by the set walk: a chunk per column, its PD_j at the
+# values, every row's PD_-j and, of the first, the predictions at the rows.
+h_one_way_walk <- function(setup, js) {
+  n <- setup$n
+  C <- setup$n_outputs
+  w <- setup$weights
+  rows <- seq_len(n)
+  tables <- lapply(js, function(j) {
+    tb <- h_distinct(setup, j)
+    tb$W <- as.vector(rowsum(w, tb$index, reorder = TRUE))
+    tb
+  })
+  key <- function(what, t) paste0(what, t)
+  new_request(
+    length(js),
+    make = function(t) {
+      tb <- tables[[t]]
+      list(observed_spec(rows, js[t], setup$data[[js[t]]][tb$first], w, tb$W, tb$index))
+    },
+    reduce = function(t, ys) {
+      y <- ys[[1L]]
+      upd <- list(y$points[tables[[t]]$index, , drop = FALSE] / sum(w), y$rows / sum(tables[[t]]$W))
+      names(upd) <- c(key("pd", t), key("not", t))
+      if (t == 1L) upd$fitted <- y$own
+      upd
+    },
+    init = function() {
+      acc <- list(fitted = matrix(0, n, C))
+      for (t in seq_along(js)) acc[[key("pd", t)]] <- acc[[key("not", t)]] <- matrix(0, n, C)
+      acc
+    },
+    finish = function(acc) {
+      list(pd = lapply(seq_along(js), function(t) acc[[key("pd", t)]]),
+           not = lapply(seq_along(js), function(t) acc[[key("not", t)]]),
+           fitted = acc$fitted)
+    }
+  )
+}
+
+# h_two_way_request() by the set walk: a chunk per pair, its PD at the
+# pairs of values that occur (sums_spec()).
+h_two_way_walk <- function(setup, pairs) {
+  w <- setup$weights
+  rows <- seq_len(setup$n)
+  tables <- lapply(pairs, function(js) h_distinct(setup, js))
+  key <- function(t) paste0("pd", t)
+  new_request(
+    length(pairs),
+    make = function(t) {
+      first <- tables[[t]]$first
+      list(sums_spec(rows, pairs[[t]], lapply(pairs[[t]], function(j) setup$data[[j]][first]), w))
+    },
+    reduce = function(t, ys) {
+      stats::setNames(list(ys[[1L]][tables[[t]]$index, , drop = FALSE] / sum(w)), key(t))
+    },
+    init = function() {
+      stats::setNames(lapply(seq_along(pairs), function(t) matrix(0, setup$n, setup$n_outputs)),
+                      key(seq_along(pairs)))
+    },
+    finish = function(acc) lapply(seq_along(pairs), function(t) acc[[key(t)]])
   )
 }

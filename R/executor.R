@@ -60,6 +60,14 @@ sums_spec <- function(rows, cols, grid, w) {
   list(kind = "sums", rows = rows, cols = as.integer(cols), grid = grid, w = w)
 }
 
+# For H-statistics: background rows `rows` (weights w) with column `col`
+# set to each of the distinct values `values` (weights v) of the column
+# among them, `own` the value (1-based) of each row; from the native
+# engine only (native_observed()).
+observed_spec <- function(rows, col, values, w, v, own) {
+  list(kind = "observed", rows = rows, cols = as.integer(col), values = values, w = w, v = v, own = own)
+}
+
 # An update that places `value` at `at` along dimension `dim` (1: rows of a
 # matrix; 2: the second dimension of a G x n x outputs array) of an
 # accumulator.
@@ -237,6 +245,7 @@ is_linear_curve <- function(setup, req, spec) {
 direct_predictions <- function(setup, req, spec) {
   if (uses_direct(setup, req$native)) {
     if (spec$kind == "sums") return(native_sums(setup, spec$cols, spec$grid, spec$rows, spec$w))
+    if (spec$kind == "observed") return(native_observed(setup, spec))
     if (spec$kind == "curve" && length(spec$cols) <= 2L) {
       return(native_ice(setup, spec$cols, spec$grid, spec$rows))
     }
