@@ -200,24 +200,27 @@ native_sums <- function(setup, js, grid, rows, w) {
 }
 
 # The set walk at observed points (observed_spec() `spec`): list(points
-# (values x outputs: the rows' weighted sums at each value), rows (rows x
-# outputs: each row's sums over the values, weighted by v), own (rows x
-# outputs: each row's prediction at its own value)), with attribute "n",
-# the predictions they stand for. A column the model does not read: one
-# prediction per row.
+# (points x outputs: the rows' weighted sums at each point), rows (with
+# spec$v: rows x outputs, each row's sums over the points weighted by v),
+# fitted (with spec$fitted: the predictions at the rows)), with attribute
+# "n", the predictions they stand for. Columns the model does not read are
+# left out (none left: one prediction per row).
 native_observed <- function(setup, spec) {
   nat <- setup$native
   nm <- nat$model
-  G <- length(spec$v)
+  P <- length(spec$values[[1L]])
   k <- match(names(setup$data)[spec$cols], nm$features)
-  out <- if (is.na(k)) {
-    y <- native_eval(nm, nat$X, spec$rows, threads = setup$threads)
-    list(points = matrix(colSums(y * spec$w), G, ncol(y), byrow = TRUE), rows = y * sum(spec$v), own = y)
+  read <- which(!is.na(k))
+  if (length(read)) {
+    z <- lapply(read, function(q) native_column(nm, k[q], spec$values[[q]], setup$data[[spec$cols[q]]]))
+    out <- native_observed_sums(nm, nat$X, spec$rows, spec$w, k[read], z, spec$v, setup$threads)
   } else {
-    z <- native_column(nm, k, spec$values, setup$data[[spec$cols]])
-    native_observed_sums(nm, nat$X, spec$rows, spec$w, k, z, spec$v, spec$own, setup$threads)
+    y <- native_eval(nm, nat$X, spec$rows, threads = setup$threads)
+    out <- list(points = matrix(colSums(y * spec$w), P, ncol(y), byrow = TRUE))
+    if (!is.null(spec$v)) out$rows <- y * sum(spec$v)
   }
-  structure(lapply(out, function(y) native_outputs(setup, y)), n = G * length(spec$rows))
+  if (spec$fitted) out$fitted <- native_eval(nm, nat$X, spec$rows, threads = setup$threads)
+  structure(lapply(out, function(y) native_outputs(setup, y)), n = P * length(spec$rows))
 }
 
 # native_free_rows() of the setup's background rows `rows`.

@@ -24,8 +24,10 @@ h_distinct <- function(setup, js) {
 # columns sets[[t]] set to the values of rows first_t. The (row, table)
 # blocks are packed in order into chunks of at most the chunk size (a
 # block larger than that is a chunk of its own), so that small tables
-# share predict() calls. Returns the tables' descriptions and the pieces of
-# each chunk: list(t, pos), the rows `pos` of table t.
+# share predict() calls; with the native engine, a chunk holds one table's
+# rows (their curves at the table's values, by the set walk). Returns the
+# tables' descriptions and the pieces of each chunk: list(t, pos), the rows
+# `pos` of table t.
 h_tables <- function(setup, sets) {
   tables <- lapply(sets, function(js) {
     d <- h_distinct(setup, js)
@@ -38,8 +40,14 @@ h_tables <- function(setup, sets) {
   chunks <- list()
   pieces <- list()
   used <- 0
+  alone <- uses_direct(setup)
   for (t in seq_along(tables)) {
     G <- tables[[t]]$G
+    if (alone && used > 0) {
+      chunks[[length(chunks) + 1L]] <- pieces
+      pieces <- list()
+      used <- 0
+    }
     start <- 1L
     while (start <= n) {
       room <- floor((size - used) / G)
@@ -253,13 +261,13 @@ h_one_way_walk <- function(setup, js) {
     length(js),
     make = function(t) {
       tb <- tables[[t]]
-      list(observed_spec(rows, js[t], setup$data[[js[t]]][tb$first], w, tb$W, tb$index))
+      list(observed_spec(rows, js[t], list(setup$data[[js[t]]][tb$first]), w, tb$W, fitted = t == 1L))
     },
     reduce = function(t, ys) {
       y <- ys[[1L]]
       upd <- list(y$points[tables[[t]]$index, , drop = FALSE] / sum(w), y$rows / sum(tables[[t]]$W))
       names(upd) <- c(key("pd", t), key("not", t))
-      if (t == 1L) upd$fitted <- y$own
+      if (t == 1L) upd$fitted <- y$fitted
       upd
     },
     init = function() {
@@ -276,7 +284,7 @@ h_one_way_walk <- function(setup, js) {
 }
 
 # h_two_way_request() by the set walk: a chunk per pair, its PD at the
-# pairs of values that occur (sums_spec()).
+# pairs of values that occur.
 h_two_way_walk <- function(setup, pairs) {
   w <- setup$weights
   rows <- seq_len(setup$n)
@@ -286,10 +294,10 @@ h_two_way_walk <- function(setup, pairs) {
     length(pairs),
     make = function(t) {
       first <- tables[[t]]$first
-      list(sums_spec(rows, pairs[[t]], lapply(pairs[[t]], function(j) setup$data[[j]][first]), w))
+      list(observed_spec(rows, pairs[[t]], lapply(pairs[[t]], function(j) setup$data[[j]][first]), w))
     },
     reduce = function(t, ys) {
-      stats::setNames(list(ys[[1L]][tables[[t]]$index, , drop = FALSE] / sum(w)), key(t))
+      stats::setNames(list(ys[[1L]]$points[tables[[t]]$index, , drop = FALSE] / sum(w)), key(t))
     },
     init = function() {
       stats::setNames(lapply(seq_along(pairs), function(t) matrix(0, setup$n, setup$n_outputs)),

@@ -1,24 +1,31 @@
-// The set walk at observed points, for Friedman's H-statistics: one free
-// feature j at the distinct values z_1..z_G that occur among the rows, and
-// three sums of one walk. R-free.
+// The set walk at observed points, for Friedman's H-statistics: the free
+// features S (one or two) at the points z_1..z_P (the distinct values, or
+// pairs of values, that occur among the rows), and two sums. R-free.
 //
-// Of the table f(x_i^{j=z_g}) (rows i with weights w_i, points g with
-// weights v_g), the walk gives, without making the table:
-//   points[g] = sum_i w_i f(x_i^{j=z_g})     (partial dependence at z_g),
-//   rows[i]   = sum_g v_g f(x_i^{j=z_g})     (the mean over the points, PD_-j),
-//   own[i]    = f(x_i^{j=z_{own_i}})         (the row at its own value).
-// The rows and the sorted points go down each tree together (set_walk_tree()
-// of setwalk.h: the rows partitioned at splits on other features, the
-// points' range cut at splits on j). A leaf reached by rows R over the
-// points [a, b) adds its value times the weights of R to a difference
-// array over the points (as the PD of pd_block_sums()), its value times
-// v_a + ... + v_{b-1} (a difference of prefix sums) to each row of R, and
-// its value to each row of R whose own point lies in [a, b). With a
-// transform other than the identity the sums are not linear in the leaves:
-// each row's curve is made and finished first (ice_block_sums()).
+// Of the table f(x_i^{S=z_q}) (rows i with weights w_i, points q with
+// weights v_q), the walks give, without making the table:
+//   points[q] = sum_i w_i f(x_i^{S=z_q})     (partial dependence at z_q),
+//   rows[i]   = sum_q v_q f(x_i^{S=z_q})     (the mean over the points, PD_-S).
+// With the identity transform both are sums of leaf values, and a leaf L
+// of a tree is reached by the pair (row i, point q) iff row i agrees with
+// L's path at its splits on the other features and point q at its splits
+// on S. So per tree three set walks (walk_marginal()) make them: the rows
+// go down with the splits on S leaving them whole (each leaf gets the
+// weight W_L of the rows that reach it); the points go down with the other
+// splits leaving them whole (a leaf adds its value times W_L to each point
+// that reaches it, and gets the weight V_L of those points); the rows once
+// more (a leaf adds its value times V_L to each row that reaches it). Each
+// walk enters only the nodes the walk before reached, so no part of a tree
+// that no (row, point) pair reaches is walked. The cost is linear in the
+// rows plus the points, not in their product.
+//
+// With another transform the sums are not linear in the leaves: each row's
+// curve is made and finished first (observed_block_sums(), one feature; the
+// walk over points of setwalk.h, two).
 #ifndef MODELPROFILES_OBSERVED_H
 #define MODELPROFILES_OBSERVED_H
 
+#include <algorithm>
 #include <cstddef>
 #include <limits>
 #include <vector>
@@ -29,110 +36,223 @@
 
 namespace mp {
 
+// ---- Any transform: the rows' curves, finished -------------------------------
+
 // The sums of a block of rows: points (G x K, sorted order, sums over the
-// block's rows), nan[g] (rows whose prediction at sorted point g is
-// missing), and per row of the block `rows` and `own` (B x K each).
+// block's rows) and rows (B x K, the block's rows' sums over the points).
 struct ObservedSums {
-  std::vector<double> points, rows, own;
-  std::vector<int> nan;
+  std::vector<double> points, rows;
 };
 
-// The sums of block `blk` (weights w of its rows; own[i], the sorted
-// position of row i's own point) over the sorted points s with prefix sums
-// vcum of their weights (G + 1 values, sorted order).
+// The sums of block `blk` (weights w of its rows), feature j over the
+// sorted points s with weights vs (sorted order; nullptr: no rows' sums):
+// each row's curve by ice_block_sums(), finished, then summed (a missing
+// prediction, F.na, is NaN in the sums).
 template <typename S>
 inline void observed_block_sums(const Forest& F, const RowBlock& blk, const double* w,
-                                const int* own, int j, const SortedGrid& s,
-                                const std::vector<double>& vcum, SetScratch& sc, IceSums& ice,
-                                ObservedSums& out) {
+                                const double* vs, int j, const SortedGrid& s, SetScratch& sc,
+                                IceSums& ice, ObservedSums& out) {
   const int B = blk.B, G = static_cast<int>(s.z.size()), K = F.n_outputs;
-  const double nanv = std::numeric_limits<double>::quiet_NaN();
   out.points.assign(static_cast<std::size_t>(G) * K, 0.0);
-  out.nan.assign(G, 0);
   out.rows.assign(static_cast<std::size_t>(B) * K, 0.0);
-  out.own.assign(static_cast<std::size_t>(B) * K, 0.0);
-  if (F.transform != TR_IDENTITY) {
-    ice_block_sums<S>(F, blk, j, s, sc, ice);
-    std::vector<double> pred(K);
-    for (int i = 0; i < B; ++i) {
-      const double wi = w[i];
-      double* r = out.rows.data() + static_cast<std::size_t>(i) * K;
-      ice_row_sums(F, ice, i, G, [&](int g, const double* sums) {
-        finish(F, sums, pred.data(), 1);
-        const double vg = vcum[g + 1] - vcum[g];
-        for (int k = 0; k < K; ++k) {
-          out.points[static_cast<std::size_t>(g) * K + k] += wi * pred[k];
-          r[k] += vg * pred[k];
-        }
-        if (g == own[i])
-          for (int k = 0; k < K; ++k) out.own[static_cast<std::size_t>(i) * K + k] = pred[k];
-      });
-    }
-    return;
-  }
-  std::vector<double> diff(static_cast<std::size_t>(G + 1) * K, 0.0);
-  std::vector<int> nan(G + 1, 0);
-  bool any_nan = false;
-  sc.reset(B);
-  double wsum = 0.0;
-  for (int i = 0; i < B; ++i) wsum += w[i];
-  double* rows = out.rows.data();
-  double* ownv = out.own.data();
-  for (int t = 0; t < F.n_trees; ++t) {
-    set_walk_tree<S>(F, F.roots[t], blk, j, s.z.data(), G, s.nn, sc,
-                     [&](int node, const int* rs, int cnt, int a, int b) {
-                       if (node < 0) {
-                         nan[a] += cnt;
-                         nan[b] -= cnt;
-                         any_nan = true;
-                         for (int r = 0; r < cnt; ++r) {
-                           const std::size_t i = static_cast<std::size_t>(rs[r]);
-                           for (int k = 0; k < K; ++k) {
-                             rows[i * K + k] += nanv;
-                             if (own[i] >= a && own[i] < b) ownv[i * K + k] += nanv;
-                           }
-                         }
-                         return;
-                       }
-                       double W = 0.0;
-                       for (int r = 0; r < cnt; ++r) W += w[rs[r]];
-                       const double dv = vcum[b] - vcum[a];
-                       for (int k = 0; k < K; ++k) {
-                         const double val = F.leaf_value(node, k);
-                         diff[static_cast<std::size_t>(a) * K + k] += W * val;
-                         diff[static_cast<std::size_t>(b) * K + k] -= W * val;
-                         for (int r = 0; r < cnt; ++r) {
-                           const std::size_t i = static_cast<std::size_t>(rs[r]);
-                           rows[i * K + k] += dv * val;
-                           if (own[i] >= a && own[i] < b) ownv[i * K + k] += val;
-                         }
-                       }
-                     });
-  }
-  // sum_i w_i (sum_t leaf / T + base) for a mean of trees, sum_i w_i (base
-  // + sum_t leaf) for a sum; the same for the rows with the points'
-  // weights, and for a row at its own point (finish()).
-  const double T = static_cast<double>(F.n_trees);
-  const bool mean = F.aggregate == AGG_MEAN;
-  std::vector<double> run(K, 0.0);
-  int bad = 0;
-  for (int g = 0; g < G; ++g) {
-    bad += nan[g];
-    out.nan[g] = any_nan ? bad : 0;
-    for (int k = 0; k < K; ++k) {
-      run[k] += diff[static_cast<std::size_t>(g) * K + k];
-      out.points[static_cast<std::size_t>(g) * K + k] = (mean ? run[k] / T : run[k]) + wsum * F.base[k];
-    }
-  }
-  const double vtot = vcum[G];
+  ice_block_sums<S>(F, blk, j, s, sc, ice);
+  std::vector<double> pred(K);
   for (int i = 0; i < B; ++i) {
-    for (int k = 0; k < K; ++k) {
-      const std::size_t c = static_cast<std::size_t>(i) * K + k;
-      rows[c] = (mean ? rows[c] / T : rows[c]) + vtot * F.base[k];
-      ownv[c] = (mean ? ownv[c] / T : ownv[c]) + F.base[k];
+    const double wi = w[i];
+    double* r = out.rows.data() + static_cast<std::size_t>(i) * K;
+    ice_row_sums(F, ice, i, G, [&](int g, const double* sums) {
+      finish(F, sums, pred.data(), 1);
+      for (int k = 0; k < K; ++k) {
+        out.points[static_cast<std::size_t>(g) * K + k] += wi * pred[k];
+        if (vs != nullptr) r[k] += vs[g] * pred[k];
+      }
+    });
+  }
+}
+
+// ---- The factorised walks (identity transform) ------------------------------
+
+// A pending part of a marginal walk: the items idx[lo, hi) at `node`.
+struct MarginTask {
+  int node, lo, hi;
+};
+
+// The items of a marginal walk: n items with the values cols[f] (item i's
+// value of feature f at cols[f][i]; nullptr: the items have no value of f,
+// and go to both children of a split on it), has_nan[f] whether any value
+// of f is missing.
+struct MarginItems {
+  std::vector<const double*> cols;
+  std::vector<char> has_nan;
+  int n = 0;
+};
+
+// Walk the items idx[0, m) down the tree rooted at `root`: partitioned at
+// splits on a feature they have values of (partition_at(); branch-free for
+// a numeric split without missing values), whole to both children at any
+// other split. enter(node) decides whether a node is walked; leaf(node,
+// items, cnt) is called at each leaf reached (node -1: items that cannot be
+// routed, a missing value without a rule). S: the step rules (predict.h).
+template <typename S, typename Enter, typename Leaf>
+inline void walk_marginal(const Forest& F, int root, const MarginItems& it, int* idx, int* tmp,
+                          int m, std::vector<MarginTask>& stack, Enter&& enter, Leaf&& leaf) {
+  stack.clear();
+  if (m > 0) stack.push_back(MarginTask{root, 0, m});
+  while (!stack.empty()) {
+    const MarginTask t = stack.back();
+    stack.pop_back();
+    int node = t.node, lo = t.lo, hi = t.hi;
+    for (;;) {
+      if (node < 0) {
+        leaf(-1, idx + lo, hi - lo);
+        break;
+      }
+      if (!enter(node)) break;
+      const Node& d = F.nodes[node];
+      if (d.feature < 0) {
+        leaf(node, idx + lo, hi - lo);
+        break;
+      }
+      const int f = d.feature & ~CAT_FLAG;
+      const double* x = it.cols[f];
+      if (x == nullptr) {
+        stack.push_back(MarginTask{d.right, lo, hi});
+        const int mc = missing_child(F, node);
+        if (mc >= 0 && mc != node + 1 && mc != d.right) stack.push_back(MarginTask{mc, lo, hi});
+        node = node + 1;
+        continue;
+      }
+      int mid, end = hi;
+      if (!(d.feature & CAT_FLAG) && !it.has_nan[f]) {
+        const double thr = d.threshold;
+        int l = lo, r = 0;
+        for (int k = lo; k < hi; ++k) {
+          const int i = idx[k];
+          const bool go = S::left(x[i], thr);
+          idx[l] = i;
+          tmp[r] = i;
+          l += go;
+          r += !go;
+        }
+        std::copy(tmp, tmp + r, idx + l);
+        mid = l;
+      } else {
+        partition_at(F, node, d, x, idx, lo, hi, tmp, mid, end);
+        if (end < hi) stack.push_back(MarginTask{missing_child(F, node), end, hi});
+      }
+      if (mid > lo && end > mid) {
+        stack.push_back(MarginTask{d.right, mid, end});
+        hi = mid;
+        node = node + 1;
+      } else if (mid > lo) {
+        hi = mid;
+        node = node + 1;
+      } else if (end > mid) {
+        node = d.right;
+        lo = mid;
+        hi = end;
+      } else {
+        break;
+      }
     }
   }
 }
+
+// Scratch of one thread for observed_trees().
+struct MarginScratch {
+  std::vector<int> idx, tmp, pidx, ptmp;
+  std::vector<MarginTask> stack;
+  std::vector<double> wl, vl;     // W_L and V_L, per node of the tree
+  std::vector<char> rseen, pseen;  // nodes the rows, the points reached
+};
+
+// The sums of the trees [t0, t1) (identity transform): points (P x K, the
+// rows' weighted leaf sums at each point, without the base and the mean),
+// rows (n x K, the same of the points' weights per row; only when
+// `want_rows`), and the rows and points with a leaf they cannot reach
+// (rnan, pnan: 1 when any). rows_it: the rows' values, with nullptr at the
+// free features; pts_it: the points' values at the free features only.
+// w: the rows' weights; v: the points' weights.
+template <typename S>
+inline void observed_trees(const Forest& F, int t0, int t1, const MarginItems& rows_it,
+                           const MarginItems& pts_it, const double* w, const double* v,
+                           bool want_rows, MarginScratch& sc, double* points, double* rows,
+                           char* rnan, char* pnan) {
+  const int n = rows_it.n, P = pts_it.n, K = F.n_outputs;
+  sc.idx.resize(n);
+  sc.tmp.resize(n);
+  sc.pidx.resize(P);
+  sc.ptmp.resize(P);
+  for (int t = t0; t < t1; ++t) {
+    const int root = F.roots[t];
+    const int size = F.roots[t + 1] - root;
+    sc.wl.assign(size, 0.0);
+    sc.rseen.assign(size, 0);
+    sc.pseen.assign(size, 0);
+    if (want_rows) sc.vl.assign(size, 0.0);
+    double* wl = sc.wl.data();
+    double* vl = sc.vl.data();
+    char* rseen = sc.rseen.data();
+    char* pseen = sc.pseen.data();
+    for (int i = 0; i < n; ++i) sc.idx[i] = i;
+    for (int q = 0; q < P; ++q) sc.pidx[q] = q;
+    // The rows: the weight of those reaching each leaf.
+    walk_marginal<S>(F, root, rows_it, sc.idx.data(), sc.tmp.data(), n, sc.stack,
+                     [&](int node) {
+                       rseen[node - root] = 1;
+                       return true;
+                     },
+                     [&](int node, const int* it, int cnt) {
+                       if (node < 0) {
+                         for (int r = 0; r < cnt; ++r) rnan[it[r]] = 1;
+                         return;
+                       }
+                       double W = 0.0;
+                       for (int r = 0; r < cnt; ++r) W += w[it[r]];
+                       wl[node - root] += W;
+                     });
+    // The points, where rows went: each leaf's value times W_L.
+    walk_marginal<S>(F, root, pts_it, sc.pidx.data(), sc.ptmp.data(), P, sc.stack,
+                     [&](int node) {
+                       if (!rseen[node - root]) return false;
+                       pseen[node - root] = 1;
+                       return true;
+                     },
+                     [&](int node, const int* it, int cnt) {
+                       if (node < 0) {
+                         for (int u = 0; u < cnt; ++u) pnan[it[u]] = 1;
+                         return;
+                       }
+                       const double W = wl[node - root];
+                       for (int k = 0; k < K; ++k) {
+                         const double a = W * F.leaf_value(node, k);
+                         for (int u = 0; u < cnt; ++u) points[static_cast<std::size_t>(it[u]) * K + k] += a;
+                       }
+                       if (want_rows) {
+                         double V = 0.0;
+                         for (int u = 0; u < cnt; ++u) V += v[it[u]];
+                         vl[node - root] += V;
+                       }
+                     });
+    if (!want_rows) continue;
+    // The rows again, where points went: each leaf's value times V_L.
+    walk_marginal<S>(F, root, rows_it, sc.idx.data(), sc.tmp.data(), n, sc.stack,
+                     [&](int node) { return pseen[node - root] != 0; },
+                     [&](int node, const int* it, int cnt) {
+                       if (node < 0) return;
+                       const double V = vl[node - root];
+                       for (int k = 0; k < K; ++k) {
+                         const double a = V * F.leaf_value(node, k);
+                         for (int r = 0; r < cnt; ++r) rows[static_cast<std::size_t>(it[r]) * K + k] += a;
+                       }
+                     });
+  }
+}
+
+// Trees per block of observed_trees(): blocks depend on the number of
+// trees only (their sums are added in block order, so the numbers do not
+// depend on the threads); 16 blocks at most.
+inline int observed_tree_block(int n_trees) { return std::max(1, (n_trees + 15) / 16); }
 
 }  // namespace mp
 
