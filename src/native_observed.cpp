@@ -28,17 +28,34 @@ void observed_identity(const mp::Forest& F, const mp::Design& D, std::size_t n,
   mp::gather_block(D, 0, n, blk);
   mp::MarginItems rows_it, pts_it;
   rows_it.n = static_cast<int>(n);
-  pts_it.n = P;
   rows_it.cols.assign(D.p, nullptr);
   rows_it.has_nan = blk.has_nan;
-  pts_it.cols.assign(D.p, nullptr);
-  pts_it.has_nan.assign(D.p, 0);
   for (int f = 0; f < D.p; ++f) rows_it.cols[f] = blk.cols.data() + static_cast<std::size_t>(f) * n;
-  for (std::size_t q = 0; q < js.size(); ++q) {
-    rows_it.cols[js[q]] = nullptr;
-    pts_it.cols[js[q]] = z[q];
-    for (int g = 0; g < P; ++g) pts_it.has_nan[js[q]] |= std::isnan(z[q][g]);
+  for (std::size_t q = 0; q < js.size(); ++q) rows_it.cols[js[q]] = nullptr;
+  // One feature: the points sorted, walked as ranges; two: as items.
+  const bool one = js.size() == 1;
+  mp::ObservedPoints op;
+  mp::SortedGrid sorted;
+  std::vector<double> vcum;
+  if (one) {
+    sorted = mp::sort_grid(z[0], P);
+    vcum.assign(P + 1, 0.0);
+    if (v != nullptr)
+      for (int g = 0; g < P; ++g) vcum[g + 1] = vcum[g] + v[sorted.pos[g]];
+    op.sorted = &sorted;
+    op.vcum = vcum.data();
+    op.j = js[0];
+  } else {
+    pts_it.n = P;
+    pts_it.cols.assign(D.p, nullptr);
+    pts_it.has_nan.assign(D.p, 0);
+    for (std::size_t q = 0; q < js.size(); ++q) {
+      pts_it.cols[js[q]] = z[q];
+      for (int g = 0; g < P; ++g) pts_it.has_nan[js[q]] |= std::isnan(z[q][g]);
+    }
+    op.items = &pts_it;
   }
+  const std::size_t plen = static_cast<std::size_t>(one ? P + 1 : P) * K;
   const bool want_rows = v != nullptr;
   const int tb = mp::observed_tree_block(T);
   const int nb = (T + tb - 1) / tb;
@@ -54,12 +71,12 @@ void observed_identity(const mp::Forest& F, const mp::Design& D, std::size_t n,
                             using S = decltype(step);
                             for (std::size_t b = b0; b < b1; ++b) {
                               Part& pt = parts[b];
-                              pt.points.assign(static_cast<std::size_t>(P) * K, 0.0);
+                              pt.points.assign(plen, 0.0);
                               pt.rows.assign(want_rows ? n * K : 0, 0.0);
                               pt.rnan.assign(n, 0);
                               pt.pnan.assign(P, 0);
                               const int t0 = static_cast<int>(b) * tb, t1 = std::min(T, t0 + tb);
-                              mp::observed_trees<S>(F, t0, t1, rows_it, pts_it, w, v, want_rows, sc,
+                              mp::observed_trees<S>(F, t0, t1, rows_it, op, w, v, want_rows, sc,
                                                     pt.points.data(), pt.rows.data(),
                                                     pt.rnan.data(), pt.pnan.data());
                             }
@@ -80,13 +97,23 @@ void observed_identity(const mp::Forest& F, const mp::Design& D, std::size_t n,
   for (std::size_t i = 0; i < n; ++i) wsum += w[i];
   if (want_rows)
     for (int q = 0; q < P; ++q) vtot += v[q];
-  for (int q = 0; q < P; ++q)
+  // The blocks' sums in order (with sorted points, their difference
+  // arrays, then one prefix sum), to the points' own order.
+  std::vector<double> run(K, 0.0);
+  for (int q = 0; q < P; ++q) {
+    const int at = one ? sorted.pos[q] : q;
+    const bool bad = any_rnan || pnan[q];
     for (int k = 0; k < K; ++k) {
       double tot = 0.0;
       for (int b = 0; b < nb; ++b) tot += parts[b].points[static_cast<std::size_t>(q) * K + k];
+      if (one) {
+        run[k] += tot;
+        tot = run[k];
+      }
       tot = (mean ? tot / T : tot) + wsum * F.base[k];
-      pts[q + static_cast<std::size_t>(k) * P] = any_rnan || pnan[q] ? NA_REAL : tot;
+      pts[at + static_cast<std::size_t>(k) * P] = bad ? NA_REAL : tot;
     }
+  }
   if (!want_rows) return;
   for (std::size_t i = 0; i < n; ++i)
     for (int k = 0; k < K; ++k) {

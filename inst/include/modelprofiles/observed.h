@@ -158,27 +158,79 @@ inline void walk_marginal(const Forest& F, int root, const MarginItems& it, int*
   }
 }
 
+// Walk the sorted points [0, G) of one free feature j (sort_grid()) down
+// the tree rooted at `root`: ranges cut at splits on j (route_grid(), so
+// no point is moved), whole to both children (and a distinct missing
+// child) at any other split. enter(node) and leaf(node, a, b) as in
+// walk_marginal(), with the range [a, b) of sorted points.
+template <typename Enter, typename Leaf>
+inline void walk_sorted(const Forest& F, int root, int j, const SortedGrid& s,
+                        std::vector<SetTask>& stack, Enter&& enter, Leaf&& leaf) {
+  stack.clear();
+  const int G = static_cast<int>(s.z.size());
+  if (G > 0) stack.push_back(SetTask{root, 0, 0, 0, G});
+  while (!stack.empty()) {
+    const SetTask t = stack.back();
+    stack.pop_back();
+    int node = t.node, a = t.a, b = t.b;
+    for (;;) {
+      if (node < 0) {
+        leaf(-1, a, b);
+        break;
+      }
+      if (!enter(node)) break;
+      const Node& d = F.nodes[node];
+      if (d.feature < 0) {
+        leaf(node, a, b);
+        break;
+      }
+      if ((d.feature & ~CAT_FLAG) == j) {
+        node = route_grid(F, node, d, s.z.data(), s.nn, 0, 0, a, b, stack);
+        continue;
+      }
+      stack.push_back(SetTask{d.right, 0, 0, a, b});
+      const int mc = missing_child(F, node);
+      if (mc >= 0 && mc != node + 1 && mc != d.right) stack.push_back(SetTask{mc, 0, 0, a, b});
+      node = node + 1;
+    }
+  }
+}
+
 // Scratch of one thread for observed_trees().
 struct MarginScratch {
   std::vector<int> idx, tmp, pidx, ptmp;
   std::vector<MarginTask> stack;
+  std::vector<SetTask> sstack;
   std::vector<double> wl, vl;     // W_L and V_L, per node of the tree
   std::vector<char> rseen, pseen;  // nodes the rows, the points reached
 };
 
-// The sums of the trees [t0, t1) (identity transform): points (P x K, the
-// rows' weighted leaf sums at each point, without the base and the mean),
-// rows (n x K, the same of the points' weights per row; only when
-// `want_rows`), and the rows and points with a leaf they cannot reach
-// (rnan, pnan: 1 when any). rows_it: the rows' values, with nullptr at the
-// free features; pts_it: the points' values at the free features only.
-// w: the rows' weights; v: the points' weights.
+// The points of observed_trees(): their values at the free features
+// (`items`, the other features nullptr) or, for one free feature j, the
+// points sorted (`sorted`, with vcum the prefix sums of their weights in
+// sorted order, G + 1 values), walked as ranges.
+struct ObservedPoints {
+  const MarginItems* items = nullptr;
+  const SortedGrid* sorted = nullptr;
+  const double* vcum = nullptr;
+  int j = -1;
+};
+
+// The sums of the trees [t0, t1) (identity transform), without the base
+// and the mean: points (the rows' weighted leaf sums at each point: P x K
+// in the points' order, or with sorted points a difference array over
+// them, (G + 1) x K, sorted order), rows (n x K, the same with the points'
+// weights per row; only when `want_rows`), and the rows and points with a
+// leaf they cannot reach (rnan, pnan: 1 when any; pnan in the sorted order
+// with sorted points). rows_it: the rows' values, nullptr at the free
+// features. w: the rows' weights; v: the points' weights (not sorted).
 template <typename S>
 inline void observed_trees(const Forest& F, int t0, int t1, const MarginItems& rows_it,
-                           const MarginItems& pts_it, const double* w, const double* v,
+                           const ObservedPoints& pts, const double* w, const double* v,
                            bool want_rows, MarginScratch& sc, double* points, double* rows,
                            char* rnan, char* pnan) {
-  const int n = rows_it.n, P = pts_it.n, K = F.n_outputs;
+  const int n = rows_it.n, K = F.n_outputs;
+  const int P = pts.sorted != nullptr ? static_cast<int>(pts.sorted->z.size()) : pts.items->n;
   sc.idx.resize(n);
   sc.tmp.resize(n);
   sc.pidx.resize(P);
@@ -195,7 +247,6 @@ inline void observed_trees(const Forest& F, int t0, int t1, const MarginItems& r
     char* rseen = sc.rseen.data();
     char* pseen = sc.pseen.data();
     for (int i = 0; i < n; ++i) sc.idx[i] = i;
-    for (int q = 0; q < P; ++q) sc.pidx[q] = q;
     // The rows: the weight of those reaching each leaf.
     walk_marginal<S>(F, root, rows_it, sc.idx.data(), sc.tmp.data(), n, sc.stack,
                      [&](int node) {
@@ -212,28 +263,45 @@ inline void observed_trees(const Forest& F, int t0, int t1, const MarginItems& r
                        wl[node - root] += W;
                      });
     // The points, where rows went: each leaf's value times W_L.
-    walk_marginal<S>(F, root, pts_it, sc.pidx.data(), sc.ptmp.data(), P, sc.stack,
-                     [&](int node) {
-                       if (!rseen[node - root]) return false;
-                       pseen[node - root] = 1;
-                       return true;
-                     },
-                     [&](int node, const int* it, int cnt) {
-                       if (node < 0) {
-                         for (int u = 0; u < cnt; ++u) pnan[it[u]] = 1;
-                         return;
-                       }
-                       const double W = wl[node - root];
-                       for (int k = 0; k < K; ++k) {
-                         const double a = W * F.leaf_value(node, k);
-                         for (int u = 0; u < cnt; ++u) points[static_cast<std::size_t>(it[u]) * K + k] += a;
-                       }
-                       if (want_rows) {
-                         double V = 0.0;
-                         for (int u = 0; u < cnt; ++u) V += v[it[u]];
-                         vl[node - root] += V;
-                       }
-                     });
+    auto enter_points = [&](int node) {
+      if (!rseen[node - root]) return false;
+      pseen[node - root] = 1;
+      return true;
+    };
+    if (pts.sorted != nullptr) {
+      walk_sorted(F, root, pts.j, *pts.sorted, sc.sstack, enter_points, [&](int node, int a, int b) {
+        if (node < 0) {
+          for (int g = a; g < b; ++g) pnan[g] = 1;
+          return;
+        }
+        const double W = wl[node - root];
+        for (int k = 0; k < K; ++k) {
+          const double x = W * F.leaf_value(node, k);
+          points[static_cast<std::size_t>(a) * K + k] += x;
+          points[static_cast<std::size_t>(b) * K + k] -= x;
+        }
+        if (want_rows) vl[node - root] += pts.vcum[b] - pts.vcum[a];
+      });
+    } else {
+      for (int q = 0; q < P; ++q) sc.pidx[q] = q;
+      walk_marginal<S>(F, root, *pts.items, sc.pidx.data(), sc.ptmp.data(), P, sc.stack, enter_points,
+                       [&](int node, const int* it, int cnt) {
+                         if (node < 0) {
+                           for (int u = 0; u < cnt; ++u) pnan[it[u]] = 1;
+                           return;
+                         }
+                         const double W = wl[node - root];
+                         for (int k = 0; k < K; ++k) {
+                           const double x = W * F.leaf_value(node, k);
+                           for (int u = 0; u < cnt; ++u) points[static_cast<std::size_t>(it[u]) * K + k] += x;
+                         }
+                         if (want_rows) {
+                           double V = 0.0;
+                           for (int u = 0; u < cnt; ++u) V += v[it[u]];
+                           vl[node - root] += V;
+                         }
+                       });
+    }
     if (!want_rows) continue;
     // The rows again, where points went: each leaf's value times V_L.
     walk_marginal<S>(F, root, rows_it, sc.idx.data(), sc.tmp.data(), n, sc.stack,
@@ -242,8 +310,8 @@ inline void observed_trees(const Forest& F, int t0, int t1, const MarginItems& r
                        if (node < 0) return;
                        const double V = vl[node - root];
                        for (int k = 0; k < K; ++k) {
-                         const double a = V * F.leaf_value(node, k);
-                         for (int r = 0; r < cnt; ++r) rows[static_cast<std::size_t>(it[r]) * K + k] += a;
+                         const double x = V * F.leaf_value(node, k);
+                         for (int r = 0; r < cnt; ++r) rows[static_cast<std::size_t>(it[r]) * K + k] += x;
                        }
                      });
   }
