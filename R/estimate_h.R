@@ -40,7 +40,7 @@ h_tables <- function(setup, sets) {
   chunks <- list()
   pieces <- list()
   used <- 0
-  alone <- uses_direct(setup)
+  alone <- walks_observed(setup)
   for (t in seq_along(tables)) {
     G <- tables[[t]]$G
     if (alone && used > 0) {
@@ -128,11 +128,11 @@ h_request <- function(setup, packed, reduce_piece, init, finish) {
 # at the values (`pd_reps`, u x (B outputs)), the values of the rows
 # (`index`) and the resampled PD_-j (`not_reps`, n x (B outputs)).
 h_one_way_request <- function(setup, js) {
-  if (h_walks(setup)) return(h_one_way_walk(setup, js))
+  boot <- band_type(setup) == "bootstrap"
+  if (!boot && walks_observed(setup)) return(h_one_way_walk(setup, js))
   n <- setup$n
   C <- setup$n_outputs
   w <- setup$weights
-  boot <- band_type(setup) == "bootstrap"
   cw <- if (boot) h_resampled_weights(setup)
   BC <- if (boot) setup$bands$B * C
   packed <- h_tables(setup, as.list(js))
@@ -196,10 +196,10 @@ h_one_way_request <- function(setup, js) {
 # the list has attribute "reps": per pair, list(pd_reps (the resampled PD
 # at the pairs of values, u x (B outputs)), index (the rows' pairs)).
 h_two_way_request <- function(setup, pairs) {
-  if (h_walks(setup)) return(h_two_way_walk(setup, pairs))
+  boot <- band_type(setup) == "bootstrap"
+  if (!boot && walks_observed(setup)) return(h_two_way_walk(setup, pairs))
   C <- setup$n_outputs
   w <- setup$weights
-  boot <- band_type(setup) == "bootstrap"
   cw <- if (boot) h_resampled_weights(setup)
   packed <- h_tables(setup, pairs)
   tables <- packed$tables
@@ -237,12 +237,11 @@ h_two_way_request <- function(setup, pairs) {
 
 # ---- The set walk at observed points ----------------------------------------
 
-# Without bootstrap bands, the native engine gives the sums of the tables
-# by the set walk at the observed values (inst/include/modelprofiles/
-# observed.h), without making them: a tree's leaf adds its value times the
-# weights of the rows that reach it to the values (or pairs) that reach
-# it. (Bootstrap bands read every cell of the tables.)
-h_walks <- function(setup) band_type(setup) != "bootstrap" && uses_direct(setup)
+# Without bootstrap bands (which read every cell of the tables), the native
+# engine gives the sums of the tables by the set walk at the observed
+# values (inst/include/modelprofiles/observed.h), without making them: a
+# tree's leaf adds its value times the weights of the rows that reach it
+# to the values (or pairs) that reach it.
 
 # h_one_way_request() by the set walk: a chunk per column, its PD_j at the
 # values, every row's PD_-j and, of the first, the predictions at the rows.

@@ -72,21 +72,9 @@
 #' predictions. The cost grows with \eqn{n^2}: `N` (hstats' `n_max`, 500 by
 #' default as there) keeps it bounded.
 #'
-#' With the native engine (tree ensembles, `engine = "auto"`) and without
-#' bootstrap bands, the tables are not made: their sums come from the set
-#' walk at the observed values. A tree's leaf is reached by row i with the
-#' variables S set to the value (or pair) z exactly when row i agrees with
-#' the leaf's splits on the other variables and z with its splits on S. So
-#' per tree the rows go down once with the splits on S leaving them whole
-#' (each leaf gets the weight of the rows that reach it), the values once
-#' with the other splits leaving them whole (a leaf adds its value times
-#' that weight to every value that reaches it), and, for \eqn{PD_{-j}}{PD_-j},
-#' the rows once more; the cost grows with n plus the number of values, not
-#' with their product, and the numbers equal the tables' to rounding. A
-#' model whose predictions are not a sum of leaf values (a logistic or
-#' softmax booster) makes each row's predictions at the values by the set
-#' walk, then their sums. `n_predictions` still counts the predictions the
-#' tables stand for.
+#' The native engine (tree ensembles) without bands makes no table: each tree's
+#' leaf adds its value times the weight of the rows reaching it to the values
+#' reaching it (the set walk at observed values), at a cost of n plus values.
 #'
 #' @section Bootstrap bands:
 #' With `bands = "bootstrap"` (or `bands = profile_bands("bootstrap", level,
