@@ -57,7 +57,7 @@ void observed_identity(const mp::Forest& F, const mp::Design& D, std::size_t n,
   }
   const std::size_t plen = static_cast<std::size_t>(one ? P + 1 : P) * K;
   const bool want_rows = v != nullptr;
-  const int tb = mp::observed_tree_block(T);
+  const int tb = mp::observed_tree_block(T, plen + (want_rows ? n * K : 0));
   const int nb = (T + tb - 1) / tb;
   struct Part {
     std::vector<double> points, rows;

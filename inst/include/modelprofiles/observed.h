@@ -317,10 +317,15 @@ inline void observed_trees(const Forest& F, int t0, int t1, const MarginItems& r
   }
 }
 
-// Trees per block of observed_trees(): blocks depend on the number of
-// trees only (their sums are added in block order, so the numbers do not
-// depend on the threads); 16 blocks at most.
-inline int observed_tree_block(int n_trees) { return std::max(1, (n_trees + 15) / 16); }
+// Trees per block of observed_trees(), for blocks whose sums take `cells`
+// doubles each: 16 blocks at most, and at most 64 MB of sums in all. The
+// blocks depend on the model, the rows and the points only (their sums are
+// added in block order), never on the threads.
+inline int observed_tree_block(int n_trees, std::size_t cells) {
+  const std::size_t cap = (std::size_t(1) << 23) / std::max<std::size_t>(cells, 1);
+  const int blocks = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(16, cap)));
+  return std::max(1, (n_trees + blocks - 1) / blocks);
+}
 
 }  // namespace mp
 
