@@ -19,7 +19,8 @@ observed_reference <- function(predict_fun, X, js, pts, w, v) {
   })
 }
 
-expect_observed <- function(nm, predict_fun, X, js, w, v, pairs_only = FALSE) {
+# (xgboost's predict() returns single-precision predictions: tol 1e-6.)
+expect_observed <- function(nm, predict_fun, X, js, w, v, pairs_only = FALSE, tol = 1e-12) {
   pts <- unique(X[js])
   Xn <- native_columns(nm, X)
   k <- match(js, nm$features)
@@ -32,9 +33,9 @@ expect_observed <- function(nm, predict_fun, X, js, w, v, pairs_only = FALSE) {
   ref <- observed_reference(predict_fun, X, js, pts, w, v[seq_len(nrow(pts))])
   for (c in seq_along(ref)) {
     scale <- sum(w) * max(1, abs(ref[[c]]$points))
-    expect_lt(max(abs(got1$points[, c] - ref[[c]]$points)) / scale, 1e-12)
+    expect_lt(max(abs(got1$points[, c] - ref[[c]]$points)) / scale, tol)
     if (!pairs_only) {
-      expect_lt(max(abs(got1$rows[, c] - ref[[c]]$rows)) / (sum(vv) * max(1, abs(ref[[c]]$rows))), 1e-12)
+      expect_lt(max(abs(got1$rows[, c] - ref[[c]]$rows)) / (sum(vv) * max(1, abs(ref[[c]]$rows))), tol)
     }
   }
 }
@@ -87,4 +88,34 @@ test_that("the set walk at observed points sends missing values to the missing c
   expect_observed(nmb, pfb, X, "a", w, v)
   expect_observed(nmb, pfb, X, "c", w, v)
   expect_observed(nmb, pfb, X, c("a", "b"), w, v, pairs_only = TRUE)
+})
+
+test_that("the set walk at observed points equals xgboost's own predictions (single precision, missing values, softmax)", {
+  skip_if_not_installed("xgboost")
+  set.seed(14)
+  n <- 50
+  X <- data.frame(a = round(rnorm(n), 1), b = runif(n), c = rnorm(n))
+  X$a[c(2, 11)] <- NA
+  X$c[7] <- NA
+  M <- as.matrix(X)
+  w <- runif(n, 0.5, 2)
+  v <- runif(n, 0.1, 3)
+  y <- ifelse(is.na(X$a), 0, X$a) * X$b + rnorm(n, sd = 0.2)
+  xr <- xgboost::xgb.train(params = list(max_depth = 3, eta = 0.3, nthread = 1),
+                           data = xgboost::xgb.DMatrix(M, label = y), nrounds = 15)
+  pf <- function(d) predict(xr, as.matrix(d))
+  nm <- native_compile(xr)
+  expect_observed(nm, pf, X, "a", w, v, tol = 1e-6)
+  expect_observed(nm, pf, X, c("a", "c"), w, v, tol = 1e-6)
+  xb <- xgboost::xgb.train(params = list(max_depth = 3, eta = 0.3, nthread = 1, objective = "binary:logistic"),
+                           data = xgboost::xgb.DMatrix(M, label = as.integer(y > median(y))), nrounds = 15)
+  nmb <- native_compile(xb)
+  pfb <- function(d) predict(xb, as.matrix(d))
+  expect_observed(nmb, pfb, X, "c", w, v, tol = 1e-6)
+  expect_observed(nmb, pfb, X, c("a", "b"), w, v, pairs_only = TRUE, tol = 1e-6)
+  xm <- xgboost::xgb.train(params = list(max_depth = 2, eta = 0.3, nthread = 1, objective = "multi:softprob", num_class = 3),
+                           data = xgboost::xgb.DMatrix(M, label = as.integer(cut(y, 3)) - 1L), nrounds = 10)
+  nmm <- native_compile(xm)
+  pfm <- function(d) matrix(predict(xm, as.matrix(d)), ncol = 3, byrow = TRUE)
+  expect_observed(nmm, pfm, X, "a", w, v, tol = 1e-6)
 })
