@@ -113,6 +113,10 @@ cpp_native_splits <- function(model, j) {
     .Call(`_modelprofiles_cpp_native_splits`, model, j)
 }
 
+cpp_native_observed <- function(model, x, rows, w, js, z, v, threads) {
+    .Call(`_modelprofiles_cpp_native_observed`, model, x, rows, w, js, z, v, threads)
+}
+
 cpp_native_predict <- function(model, x, src, js, vals, threads) {
     .Call(`_modelprofiles_cpp_native_predict`, model, x, src, js, vals, threads)
 }

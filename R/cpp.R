@@ -213,6 +213,17 @@ native_partial_sums <- function(nm, X, rows, w, feature, z, threads) {
                 as.double(z), threads)
 }
 
+# The set walk at observed points of a compiled ensemble: rows `rows`
+# (1-based) of X with weights w, features `features` (1-based; one or two)
+# at the distinct points (z[[1]][q], z[[2]][q]) (codes) with weights v
+# (NULL: none): list(points (points x outputs: the rows' weighted sums at
+# each point) and, with v, rows (rows x outputs: each row's sums over the
+# points weighted by v)).
+native_observed_sums <- function(nm, X, rows, w, features, z, v, threads) {
+  cpp_native_observed(nm, X, as.integer(rows - 1L), as.double(w), as.integer(features - 1L),
+                      lapply(z, as.double), if (!is.null(v)) as.double(v), threads)
+}
+
 # A ranger forest packed straight from its node lists (see
 # native_model.ranger()); `class_cols` are 1-based columns of the leaf
 # counts, in the order of the outputs.

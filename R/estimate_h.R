@@ -24,8 +24,10 @@ h_distinct <- function(setup, js) {
 # columns sets[[t]] set to the values of rows first_t. The (row, table)
 # blocks are packed in order into chunks of at most the chunk size (a
 # block larger than that is a chunk of its own), so that small tables
-# share predict() calls. Returns the tables' descriptions and the pieces of
-# each chunk: list(t, pos), the rows `pos` of table t.
+# share predict() calls; with the native engine, a chunk holds one table's
+# rows (their curves at the table's values, by the set walk). Returns the
+# tables' descriptions and the pieces of each chunk: list(t, pos), the rows
+# `pos` of table t.
 h_tables <- function(setup, sets) {
   tables <- lapply(sets, function(js) {
     d <- h_distinct(setup, js)
@@ -38,8 +40,14 @@ h_tables <- function(setup, sets) {
   chunks <- list()
   pieces <- list()
   used <- 0
+  alone <- walks_observed(setup)
   for (t in seq_along(tables)) {
     G <- tables[[t]]$G
+    if (alone && used > 0) {
+      chunks[[length(chunks) + 1L]] <- pieces
+      pieces <- list()
+      used <- 0
+    }
     start <- 1L
     while (start <= n) {
       room <- floor((size - used) / G)
@@ -120,10 +128,11 @@ h_request <- function(setup, packed, reduce_piece, init, finish) {
 # at the values (`pd_reps`, u x (B outputs)), the values of the rows
 # (`index`) and the resampled PD_-j (`not_reps`, n x (B outputs)).
 h_one_way_request <- function(setup, js) {
+  boot <- band_type(setup) == "bootstrap"
+  if (!boot && walks_observed(setup)) return(h_one_way_walk(setup, js))
   n <- setup$n
   C <- setup$n_outputs
   w <- setup$weights
-  boot <- band_type(setup) == "bootstrap"
   cw <- if (boot) h_resampled_weights(setup)
   BC <- if (boot) setup$bands$B * C
   packed <- h_tables(setup, as.list(js))
@@ -187,9 +196,10 @@ h_one_way_request <- function(setup, js) {
 # the list has attribute "reps": per pair, list(pd_reps (the resampled PD
 # at the pairs of values, u x (B outputs)), index (the rows' pairs)).
 h_two_way_request <- function(setup, pairs) {
+  boot <- band_type(setup) == "bootstrap"
+  if (!boot && walks_observed(setup)) return(h_two_way_walk(setup, pairs))
   C <- setup$n_outputs
   w <- setup$weights
-  boot <- band_type(setup) == "bootstrap"
   cw <- if (boot) h_resampled_weights(setup)
   packed <- h_tables(setup, pairs)
   tables <- packed$tables
@@ -222,5 +232,76 @@ h_two_way_request <- function(setup, pairs) {
       }
       out
     }
+  )
+}
+
+# ---- The set walk at observed points ----------------------------------------
+
+# Without bootstrap bands (which read every cell of the tables), the native
+# engine gives the sums of the tables by the set walk at the observed
+# values (inst/include/modelprofiles/observed.h), without making them: a
+# tree's leaf adds its value times the weights of the rows that reach it
+# to the values (or pairs) that reach it.
+
+# h_one_way_request() by the set walk: a chunk per column, its PD_j at the
+# values, every row's PD_-j and, of the first, the predictions at the rows.
+h_one_way_walk <- function(setup, js) {
+  n <- setup$n
+  C <- setup$n_outputs
+  w <- setup$weights
+  rows <- seq_len(n)
+  tables <- lapply(js, function(j) {
+    tb <- h_distinct(setup, j)
+    tb$W <- as.vector(rowsum(w, tb$index, reorder = TRUE))
+    tb
+  })
+  key <- function(what, t) paste0(what, t)
+  new_request(
+    length(js),
+    make = function(t) {
+      tb <- tables[[t]]
+      list(observed_spec(rows, js[t], list(setup$data[[js[t]]][tb$first]), w, tb$W, fitted = t == 1L))
+    },
+    reduce = function(t, ys) {
+      y <- ys[[1L]]
+      upd <- list(y$points[tables[[t]]$index, , drop = FALSE] / sum(w), y$rows / sum(tables[[t]]$W))
+      names(upd) <- c(key("pd", t), key("not", t))
+      if (t == 1L) upd$fitted <- y$fitted
+      upd
+    },
+    init = function() {
+      acc <- list(fitted = matrix(0, n, C))
+      for (t in seq_along(js)) acc[[key("pd", t)]] <- acc[[key("not", t)]] <- matrix(0, n, C)
+      acc
+    },
+    finish = function(acc) {
+      list(pd = lapply(seq_along(js), function(t) acc[[key("pd", t)]]),
+           not = lapply(seq_along(js), function(t) acc[[key("not", t)]]),
+           fitted = acc$fitted)
+    }
+  )
+}
+
+# h_two_way_request() by the set walk: a chunk per pair, its PD at the
+# pairs of values that occur.
+h_two_way_walk <- function(setup, pairs) {
+  w <- setup$weights
+  rows <- seq_len(setup$n)
+  tables <- lapply(pairs, function(js) h_distinct(setup, js))
+  key <- function(t) paste0("pd", t)
+  new_request(
+    length(pairs),
+    make = function(t) {
+      first <- tables[[t]]$first
+      list(observed_spec(rows, pairs[[t]], lapply(pairs[[t]], function(j) setup$data[[j]][first]), w))
+    },
+    reduce = function(t, ys) {
+      stats::setNames(list(ys[[1L]]$points[tables[[t]]$index, , drop = FALSE] / sum(w)), key(t))
+    },
+    init = function() {
+      stats::setNames(lapply(seq_along(pairs), function(t) matrix(0, setup$n, setup$n_outputs)),
+                      key(seq_along(pairs)))
+    },
+    finish = function(acc) lapply(seq_along(pairs), function(t) acc[[key(t)]])
   )
 }

@@ -60,6 +60,16 @@ sums_spec <- function(rows, cols, grid, w) {
   list(kind = "sums", rows = rows, cols = as.integer(cols), grid = grid, w = w)
 }
 
+# For H-statistics: background rows `rows` (weights w) with columns `cols`
+# (one or two) set to each of the distinct points `values` (a list of P
+# values per column) that occur among them, the points weighing v (NULL:
+# the rows' sums over the points are not wanted); `fitted`: also the
+# predictions at the rows. From the native engine only (native_observed()).
+observed_spec <- function(rows, cols, values, w, v = NULL, fitted = FALSE) {
+  list(kind = "observed", rows = rows, cols = as.integer(cols), values = values, w = w, v = v,
+       fitted = fitted)
+}
+
 # An update that places `value` at `at` along dimension `dim` (1: rows of a
 # matrix; 2: the second dimension of a G x n x outputs array) of an
 # accumulator.
@@ -237,6 +247,7 @@ is_linear_curve <- function(setup, req, spec) {
 direct_predictions <- function(setup, req, spec) {
   if (uses_direct(setup, req$native)) {
     if (spec$kind == "sums") return(native_sums(setup, spec$cols, spec$grid, spec$rows, spec$w))
+    if (spec$kind == "observed") return(native_observed(setup, spec))
     if (spec$kind == "curve" && length(spec$cols) <= 2L) {
       return(native_ice(setup, spec$cols, spec$grid, spec$rows))
     }

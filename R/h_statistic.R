@@ -72,6 +72,10 @@
 #' predictions. The cost grows with \eqn{n^2}: `N` (hstats' `n_max`, 500 by
 #' default as there) keeps it bounded.
 #'
+#' The native engine (tree ensembles) without bands makes no table: each tree's
+#' leaf adds its value times the weight of the rows reaching it to the values
+#' reaching it (the set walk at observed values), at a cost of n plus values.
+#'
 #' @section Bootstrap bands:
 #' With `bands = "bootstrap"` (or `bands = profile_bands("bootstrap", level,
 #' B)`), each statistic gets a percentile band at `level` (0.95) from `B`

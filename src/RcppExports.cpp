@@ -369,6 +369,23 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_native_observed
+List cpp_native_observed(List model, SEXP x, IntegerVector rows, NumericVector w, IntegerVector js, List z, Nullable<NumericVector> v, int threads);
+RcppExport SEXP _modelprofiles_cpp_native_observed(SEXP modelSEXP, SEXP xSEXP, SEXP rowsSEXP, SEXP wSEXP, SEXP jsSEXP, SEXP zSEXP, SEXP vSEXP, SEXP threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< List >::type model(modelSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type rows(rowsSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< IntegerVector >::type js(jsSEXP);
+    Rcpp::traits::input_parameter< List >::type z(zSEXP);
+    Rcpp::traits::input_parameter< Nullable<NumericVector> >::type v(vSEXP);
+    Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_native_observed(model, x, rows, w, js, z, v, threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_native_predict
 NumericMatrix cpp_native_predict(List model, SEXP x, IntegerVector src, IntegerVector js, List vals, int threads);
 RcppExport SEXP _modelprofiles_cpp_native_predict(SEXP modelSEXP, SEXP xSEXP, SEXP srcSEXP, SEXP jsSEXP, SEXP valsSEXP, SEXP threadsSEXP) {
@@ -590,6 +607,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_native_pack", (DL_FUNC) &_modelprofiles_cpp_native_pack, 1},
     {"_modelprofiles_cpp_native_size", (DL_FUNC) &_modelprofiles_cpp_native_size, 1},
     {"_modelprofiles_cpp_native_splits", (DL_FUNC) &_modelprofiles_cpp_native_splits, 2},
+    {"_modelprofiles_cpp_native_observed", (DL_FUNC) &_modelprofiles_cpp_native_observed, 8},
     {"_modelprofiles_cpp_native_predict", (DL_FUNC) &_modelprofiles_cpp_native_predict, 6},
     {"_modelprofiles_cpp_native_ice", (DL_FUNC) &_modelprofiles_cpp_native_ice, 6},
     {"_modelprofiles_cpp_native_pd", (DL_FUNC) &_modelprofiles_cpp_native_pd, 7},

@@ -41,3 +41,20 @@ test_that("pairwise H^2 equals a plain-R evaluation of Friedman's formula", {
   # c enters additively: its overall statistic is 0.
   expect_equal(res$overall$h2[res$overall$variable == "c"], 0, tolerance = 1e-10)
 })
+
+test_that("h_statistic() by the set walk equals the tables of the predict() path", {
+  skip_if_not_installed("ranger")
+  set.seed(13)
+  n <- 80
+  X <- data.frame(a = round(rnorm(n), 1), b = runif(n), c = rnorm(n), d = rnorm(n))
+  y <- X$a * X$b + X$c + rnorm(n, sd = 0.2)
+  fit <- ranger::ranger(x = X, y = y, num.trees = 30, seed = 1, num.threads = 1)
+  w <- runif(n, 0.5, 2)
+  nat <- h_statistic(fit, X, weights = w, pairs = 4, threads = 2)
+  pre <- h_statistic(fit, X, weights = w, pairs = 4, threads = 1, engine = "predict")
+  expect_identical(nat$engine, "native")
+  expect_equal(nat$overall, pre$overall, tolerance = 1e-12)
+  expect_equal(nat$pairwise, pre$pairwise, tolerance = 1e-12)
+  expect_equal(nat$total, pre$total, tolerance = 1e-12)
+  expect_identical(nat$n_predictions, pre$n_predictions)
+})
