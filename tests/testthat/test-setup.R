@@ -58,7 +58,7 @@ test_that("a budget below what a chunk of min_chunk_rows rows needs is raised to
   # (The other tests run without the floor: helper-chunks.R.)
   withr::local_options(modelprofiles.min_chunk_rows = NULL)
   set.seed(4)
-  n <- 6000
+  n <- 20000
   X <- data.frame(a = rnorm(n), b = runif(n), c = rnorm(n))
   fit <- lm(a ~ poly(b, 2) + c, data = cbind(X[-1], a = X$a + X$b^2))
   sizes <- integer()
@@ -79,7 +79,7 @@ test_that("a budget below what a chunk of min_chunk_rows rows needs is raised to
     })
   # One warning, that says what was used instead.
   expect_length(warned, 1L)
-  expect_match(warned[[1L]], "memory_budget.* = 0.01 MiB is less than a chunk of 4,096 rows to predict needs; used [0-9.]+ MiB instead")
+  expect_match(warned[[1L]], "memory_budget.* = 0.01 MiB is less than a chunk of 16,384 rows to predict needs; used [0-9.]+ MiB instead")
   used <- as.numeric(sub(".*used ([0-9.]+) MiB instead.*", "\\1", warned[[1L]]))
   # After the probe, a predict() call per grid value and block of rows
   # (grid order), the blocks of min_chunk_rows rows (row_chunks() makes
