@@ -37,26 +37,16 @@
 #' values back on their scale.
 #'
 #' @section Exact profiles of tree ensembles:
-#' With `variable_splits_type = "splits"`, a numeric variable of a tree
-#' ensemble is profiled where its splits change side, within the data's
-#' range, and at the range's ends. Its partial dependence (and every ICE
-#' curve) is a step function that changes only there, so the profile is
-#' exact everywhere, not only at the grid points, and `plot()` draws it as
-#' steps. `$steps` says on which side of a grid point its value holds, as
-#' ggplot2's `geom_step(direction = )`: `"vh"` for ranger, randomForest and
-#' lightgbm, which send `x <= t` left (the value at a grid point holds from
-#' just after the previous point up to it, the point included); `"hv"` for
-#' gbm and xgboost, which send `x < t` left (the value holds from the point
-#' up to just before the next one). ranger, randomForest, gbm and lightgbm
-#' compare doubles, and the grid points are their thresholds. xgboost
-#' rounds each value to single precision (to the nearest float) before it
-#' compares it with a float threshold t, so every double that rounds to t
-#' goes right although some are below t (0.2 rounds up onto 0.2f =
-#' 0.20000000298...): its grid point is the smallest double that rounds to
-#' t, halfway to the float below (with ties to even), and every double takes
-#' the side of the split the model gives it. For an integer or Date
-#' variable the grid holds the whole numbers on both sides of each point.
-#' `$grids` holds the points.
+#' With `variable_splits_type = "splits"` the grid points of a numeric
+#' variable are where the model's splits change side (and the data's
+#' ends): the profile is a step function exact everywhere. `$steps` says
+#' where a point's value holds, as `geom_step(direction = )`: `"vh"` up to
+#' the point from the previous one (ranger, randomForest, lightgbm: `x <=
+#' t` goes left), `"hv"` from the point up to the next (gbm, xgboost: `x <
+#' t`). The points are the thresholds where the model compares doubles;
+#' xgboost rounds x to the nearest float before comparing it with its float
+#' t (0.2 rounds up onto 0.2f = 0.20000000298...), so its point is the
+#' smallest double that rounds to t, and every double takes the model's side.
 #'
 #' @section Background rows:
 #' Profiles average over `N` rows drawn without replacement from `data` when
