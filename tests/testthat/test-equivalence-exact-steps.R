@@ -56,8 +56,11 @@ step_at <- function(g, y, z, steps) {
 
 # The checks for one fitted model: thresholds(v) are the model's numeric
 # thresholds of v read from the model itself (the floats, as doubles, for
-# xgboost); tol the absolute tolerance (xgboost sums floats).
-expect_exact_steps <- function(fit, X, pred, thresholds, steps, tol = 1e-12, label = "") {
+# xgboost); `rounding` what the model does to a value before it compares
+# it (to_float() for xgboost); tol the absolute tolerance (xgboost sums
+# floats).
+expect_exact_steps <- function(fit, X, pred, thresholds, steps, tol = 1e-12, label = "",
+                               rounding = identity) {
   for (v in c("a", "b")) {
     x <- X[[v]]
     lo <- min(x)
@@ -71,10 +74,12 @@ expect_exact_steps <- function(fit, X, pred, thresholds, steps, tol = 1e-12, lab
     y <- pd$agr_profiles$`_yhat_`
     # The grid points themselves: the model's own PD.
     expect_lt(max(abs(y - brute_pd(pred, X, v, g))), tol)
-    # Every threshold within the range has its grid point.
-    inside <- t[t > lo & t < hi]
+    # Every threshold within the range has its grid point, but one that
+    # the smallest value already passes after rounding (its point, where
+    # the side changes, is not above the smallest value).
+    inside <- t[t > lo & t < hi & rounding(lo) < t]
     expect_gt(length(inside), 5)
-    expect_identical(length(g), length(unique(c(lo, inside, hi))), info = label)
+    expect_identical(length(g), length(inside) + 2L, info = label)
     # The data's own values, the thresholds and the doubles next to them,
     # and the doubles next to the grid points.
     z <- c(x, t, next_double(t, TRUE), next_double(t, FALSE), g, next_double(g, FALSE),
@@ -148,7 +153,8 @@ test_that("xgboost's step profile is its own PD at and next to every split, exac
     # (Printed with enough digits to name each float.)
     thresholds <- function(v) to_float(dt$Split[dt$Feature == v])
     pred <- function(newdata) predict(fit, as.matrix(newdata))
-    expect_exact_steps(fit, d$X, pred, thresholds, "hv", tol = 1e-5, label = paste("xgboost", method))
+    expect_exact_steps(fit, d$X, pred, thresholds, "hv", tol = 1e-5, label = paste("xgboost", method),
+                       rounding = to_float)
     # Data values such as 0.2 round up onto float thresholds above them
     # (the case the grid of the thresholds' own doubles got wrong) ...
     thr <- thresholds("a")
@@ -216,4 +222,34 @@ test_that("a float threshold's grid point is the smallest double that rounds to 
   }
   # The well-known case: 0.2 rounds up onto 0.2f, a double below 0.2f.
   expect_lt(0.2, to_float(0.2))
+})
+
+test_that("the 'splits' grid of a model that compares floats gives each data value the model's step", {
+  # Stumps at the floats of 0.2, 0.5 and 0.7 (x < t goes left, leaf 0;
+  # right, leaf 1), compared in single precision, as xgboost does.
+  t <- to_float(c(0.2, 0.5, 0.7))
+  nm <- new_native(
+    features = "x", feature_levels = list(NULL), tree_start = c(0L, 3L, 6L, 9L),
+    feature = rep(c(0L, -1L, -1L), 3), threshold = as.vector(rbind(t, 0, 0)),
+    left = as.vector(rbind(c(1L, 4L, 7L), -1L, -1L)), right = as.vector(rbind(c(2L, 5L, 8L), -1L, -1L)),
+    missing = rep(-1L, 9), cat_start = rep(-1L, 9), cat_len = rep(0L, 9), cat_left = integer(),
+    rule = 1L, value = rep(c(0, 0, 1), 3), aggregate = "sum", base = 0, transform = "identity",
+    float32 = TRUE, source = "test"
+  )
+  nm$cache <- native_pack(nm)
+  x <- c(0, 0.1, 0.2, 0.3, 0.45, 0.5, 0.6, 0.7, 1)
+  g <- split_grid(nm, x, "x")
+  # 0.2 rounds up onto 0.2f (0.5 is a float, 0.7 rounds down onto 0.7f):
+  # the points are below the thresholds, at or below the data's values.
+  expect_true(all(g[2:4] < t & g[2:4] <= c(0.2, 0.5, 0.7)))
+  yg <- as.vector(native_eval(nm, matrix(g)))
+  # The model's own value at each data value: the thresholds its float
+  # reaches.
+  own <- vapply(to_float(x), function(f) sum(f >= t), numeric(1))
+  expect_identical(as.vector(native_eval(nm, matrix(x))), own)
+  expect_identical(step_at(g, yg, x, split_steps(nm)), own)
+  # The thresholds' own doubles as grid points would give 0.2 the step on
+  # the left.
+  gt <- sort(c(0, t, 1))
+  expect_false(identical(step_at(gt, as.vector(native_eval(nm, matrix(gt))), x, "hv"), own))
 })
