@@ -74,10 +74,11 @@ expect_exact_steps <- function(fit, X, pred, thresholds, steps, tol = 1e-12, lab
     y <- pd$agr_profiles$`_yhat_`
     # The grid points themselves: the model's own PD.
     expect_lt(max(abs(y - brute_pd(pred, X, v, g))), tol)
-    # Every threshold within the range has its grid point, but one that
-    # the smallest value already passes after rounding (its point, where
-    # the side changes, is not above the smallest value).
-    inside <- t[t > lo & t < hi & rounding(lo) < t]
+    # Every threshold whose side changes within the range has its grid
+    # point: after rounding, the smallest value is below it and the double
+    # below the largest is not (with rounding, a threshold above the
+    # largest value may change side below it).
+    inside <- t[rounding(lo) < t & rounding(next_double(hi, FALSE)) >= t]
     expect_gt(length(inside), 5)
     expect_identical(length(g), length(inside) + 2L, info = label)
     # The data's own values, the thresholds and the doubles next to them,
