@@ -5,6 +5,17 @@
 # per row on larger chunks, and smaller ones keep memory low.
 max_chunk_rows <- 65536
 
+# Stacked rows per chunk at least, whatever the memory budget (a smaller
+# budget is raised to what such chunks need, with a warning: see
+# floor_budget()): a quarter of max_chunk_rows. Every predict() call has a
+# fixed cost, large for some models: measured here (CPU), predict.lm() 0.65
+# ms and 0.27 us a row; a 100-tree ranger forest fitted on 20,000 rows
+# 210 ms (it converts the forest on every call) and 35 us a row, so
+# chunks of 16,384 rows cost it 1.37 times the rows' own time (65,536:
+# 1.09; 4,096: 2.5). Such a chunk takes a few MiB to tens of MiB.
+# (chunk_floor() reads it; the tests lower it.)
+min_chunk_rows <- 16384
+
 # Chunks per future at most: enough to amortise a future's round trip,
 # few enough to balance the workers.
 max_chunks_per_future <- 64L

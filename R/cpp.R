@@ -248,9 +248,11 @@ native_tree_partial <- function(nm, X, rows, w, feature, z, threads) {
   cpp_native_tree_pd(nm, X, as.integer(rows - 1L), as.double(w), j, as.double(z), threads)
 }
 
-# The distinct thresholds of the numeric splits on feature k (1-based) of a
-# compiled model, ascending, with attributes "rule" and "float32"
-# (cpp_native_splits()).
+# The grid points of the distinct numeric splits on feature k (1-based) of
+# a compiled model, ascending, with attributes "rule" and "float32"
+# (cpp_native_splits()): the thresholds, or for a model that compares in
+# single precision the first double right of each float threshold (rule 1;
+# rule 0: the last double left of it).
 native_splits <- function(nm, k) cpp_native_splits(nm, as.integer(k - 1L))
 
 # Predictions of rows `rows` (1-based) of X with features k1 and k2 (1-based)

@@ -342,14 +342,21 @@ native_ice_rows <- function(nm, X, data, j, grid, rows, threads) {
 }
 
 # The exact grid of a numeric column x (named v) of a tree ensemble
-# (variable_splits_type = "splits"): the distinct values at which the model
-# splits the column, within the data's range, and the range's ends. A tree
-# ensemble's PD (and each ICE curve) is a step function of the column that
-# changes only at those values, so the profile at them is exact everywhere:
-# with the rule "left iff x <= t" the value at t holds on (previous split,
-# t], with "x < t" on [t, next split). For a column of whole numbers
-# (integer, Date) the whole numbers on both sides of each split. `nm`: the
-# compiled model (splits_model()).
+# (variable_splits_type = "splits"): the points at which the model's splits
+# of the column change side (native_splits()), within the data's range, and
+# the range's ends. A tree ensemble's PD (and each ICE curve) is a step
+# function of the column that changes only at those points, so the profile
+# at them is exact everywhere: with the rule "left iff x <= t" the value at
+# a point holds on (previous point, point] ("vh"), with "x < t" on [point,
+# next point) ("hv"). The points are the thresholds themselves where the
+# model compares doubles (ranger, randomForest, gbm, lightgbm); where it
+# rounds x to single precision first (xgboost: x < t in float), the first
+# double that rounds to the float t (every double from it on goes right,
+# every one below it left), so that the data's own values (0.2 rounds up
+# onto the threshold 0.2f = 0.20000000298...) take the side the model
+# gives them. For a column of whole numbers (integer, Date) the whole
+# numbers on both sides of each point. `nm`: the compiled model
+# (splits_model()).
 split_grid <- function(nm, x, v) {
   z <- scale_numbers(x, x)
   z <- z[!is.na(z)]
@@ -379,8 +386,9 @@ splits_model <- function(setup) {
 }
 
 # How the steps of an exact profile are drawn (ggplot2's geom_step()
-# direction): "vh" when the value at a split holds to its left (x <= t goes
-# left), "hv" when it holds to its right (x < t).
+# direction), the result's `$steps`: "vh" when the value at a grid point
+# holds to its left, up to the previous point (x <= t goes left), "hv"
+# when it holds to its right, up to the next point (x < t).
 split_steps <- function(nm) {
   if (identical(as.integer(nm$rule), 1L)) "hv" else "vh"
 }

@@ -27,8 +27,8 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
   per_row <- if (lin && affine && setup$linear$identity && band_type(setup) == "none") 2 else G
   chunks <- if (order == "grid") {
     # A block of rows per predict() call, its G x block table within a
-    # quarter of the budget.
-    row_chunks(n, min(chunk_rows, setup$memory_budget * 2^20 / 4 / (8 * G)))
+    # quarter of the budget (of chunk_floor() rows at least).
+    row_chunks(n, min(chunk_rows, max(chunk_floor(), setup$memory_budget * 2^20 / 4 / (8 * G))))
   } else {
     row_chunks(n, max(1, floor(chunk_rows / per_row)))
   }

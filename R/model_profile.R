@@ -87,7 +87,10 @@
 #'   (option `modelprofiles.memory_budget`, default 256). Rows are stacked
 #'   and predicted in chunks that fit in it, counting the copies the model's
 #'   `predict()` makes (see [model_adapter()]); under a [future::plan()] it
-#'   holds per process. `Inf` means no limit.
+#'   holds per process. `Inf` means no limit. A budget smaller than
+#'   chunks of 16,384 rows need is raised to that need, with a warning
+#'   that says how much was used: smaller chunks would only be slower (the
+#'   numbers do not depend on the budget).
 #' @param keep_ice Keep the ICE curves (`$cp_profiles`) where they are
 #'   computed (PD, kernel LD and kernel AL), as long as all of them together
 #'   fit in half of `memory_budget` (8 bytes a curve point; 16 bytes a row

@@ -36,6 +36,18 @@
 #' values) and `$grids` keeps each variable's own class; `plot()` reads the
 #' values back on their scale.
 #'
+#' @section Exact profiles of tree ensembles:
+#' With `variable_splits_type = "splits"` the grid points of a numeric
+#' variable are where the model's splits change side (and the data's
+#' ends): the profile is a step function exact everywhere. `$steps` says
+#' where a point's value holds, as `geom_step(direction = )`: `"vh"` up to
+#' the point from the previous one (ranger, randomForest, lightgbm: `x <=
+#' t` goes left), `"hv"` from the point up to the next (gbm, xgboost: `x <
+#' t`). The points are the thresholds where the model compares doubles;
+#' xgboost rounds x to the nearest float before comparing it with its float
+#' t (0.2 rounds up onto 0.2f = 0.20000000298...), so its point is the
+#' smallest double that rounds to t, and every double takes the model's side.
+#'
 #' @section Background rows:
 #' Profiles average over `N` rows drawn without replacement from `data` when
 #' it has more (`N = NULL` uses all rows). With `seed = NULL` the draw uses,

@@ -220,7 +220,11 @@ gbm_leaf_values <- function(nodes, n_trees, n_classes, scale) {
 # tree's output group. xgboost stores the data as float and compares x <
 # threshold in float; the leaf values are floats summed (in float) onto the
 # base margin, then transformed. Thresholds and leaf values are the floats
-# themselves (so float32 = TRUE only needs the data cast).
+# themselves (so float32 = TRUE only needs the data cast: the native walk
+# goes left when (float) x < threshold, x rounded to nearest as xgboost's
+# R interface stores a double in its float matrix). The "splits" grid puts
+# each threshold's point at the first double that rounds to it
+# (split_grid(), native_splits()).
 # The base margin is the objective's transform of base_score (from the
 # booster's settings): logit for binary:logistic and reg:logistic, log
 # for count:poisson, reg:gamma and reg:tweedie, base_score itself otherwise

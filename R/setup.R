@@ -78,6 +78,7 @@ new_setup <- function(inputs, rows, class = NULL, engine = "predict", linear = F
   setup$n_columns <- ncol(y)
   setup$outputs <- select_outputs(y, class, call, setup$adapter$positive)
   setup$n_outputs <- length(setup$outputs$columns)
+  setup$memory_budget <- floor_budget(setup)
   setup <- c(setup, chunk_policy(setup))
   structure(setup, class = "mp_setup")
 }
@@ -127,33 +128,71 @@ probe_predict <- function(predict_function, model, newdata, call) {
 # Chunk sizes, in stacked rows. A chunk takes a third of the memory budget
 # (the rest is for what R has not yet collected of the chunks before and
 # for the vectors of the background's length that a profile holds), and
-# through predict() at most max_chunk_rows. What the native engine holds for
-# the call (the compiled model, its copy of the background rows and their
-# leaves) comes off the budget first (leaving a quarter of it at least).
-# Under a plan, a future carries the rows of up to 4 budget-sized chunks (at
-# most max_chunks_per_future).
+# through predict() at most max_chunk_rows, at least chunk_floor(). What
+# the native engine holds for the call (the compiled model, its copy of the
+# background rows and their leaves) comes off the budget first (leaving a
+# quarter of it at least). Under a plan, a future carries the rows of up to
+# 4 budget-sized chunks (at most max_chunks_per_future).
 chunk_policy <- function(setup) {
-  bytes <- vapply(setup$data, column_bytes, numeric(1))
-  per_row <- adapter_row_bytes(setup$adapter, bytes)
+  mem <- chunk_memory(setup)
   budget <- setup$memory_budget * 2^20
-  # (and the background's weights, a double a row).
-  held <- 8 * setup$n + if (is.null(setup$native)) 0 else setup$native$bytes + setup$native$leaves_bytes
-  avail <- max(budget - held, budget / 4)
-  budget_rows <- min(.Machine$integer.max, max(1, floor(avail / 3 / per_row)))
+  avail <- max(budget - mem$held, budget / 4)
+  least <- chunk_floor()
+  rows <- function(bytes) min(.Machine$integer.max, max(1, least, floor(avail / 3 / bytes)))
+  budget_rows <- rows(mem$predict_row)
   predict_rows <- min(budget_rows, max_chunk_rows)
-  # The native engine builds no rows: a stacked row is its predictions (and
-  # their copy) and, for stacked specifications, its value and source row.
-  direct_rows <- if (is.null(setup$native)) budget_rows else {
-    min(.Machine$integer.max, max(1, floor(avail / 3 / (native_row_bytes * (setup$n_columns + 2)))))
-  }
+  direct_rows <- if (is.null(setup$native)) budget_rows else rows(mem$native_row)
   # The executor collects garbage once the chunks have left this many
   # bytes: a third of the budget, but at least 32 MiB (a
   # collection takes tens of milliseconds; below that R's own collections
   # keep the garbage small).
   gc_bytes <- max(avail / 3, gc_min_bytes)
   list(chunk_rows_direct = direct_rows, chunk_rows_predict = predict_rows, gc_bytes = gc_bytes,
-       row_bytes = per_row,
+       row_bytes = mem$predict_row,
        per_future = min(max_chunks_per_future, as.integer(4 * budget_rows %/% predict_rows)))
+}
+
+# Stacked rows per chunk at least: min_chunk_rows, or the option
+# modelprofiles.min_chunk_rows (internal: the tests set it to 0, no floor,
+# to exercise many chunks of small data with small budgets).
+chunk_floor <- function() getOption("modelprofiles.min_chunk_rows", min_chunk_rows)
+
+# What chunk_policy() counts, in bytes: a stacked row through predict()
+# (the adapter's count), a stacked row of the native engine (which builds
+# no rows: its predictions and their copy and, for stacked specifications,
+# its value and source row; NULL without it), and what the call holds
+# besides the chunks (the background's weights, a double a row, and the
+# native engine's compiled model and leaves).
+chunk_memory <- function(setup) {
+  bytes <- vapply(setup$data, column_bytes, numeric(1))
+  native <- setup$native
+  list(predict_row = adapter_row_bytes(setup$adapter, bytes),
+       native_row = if (!is.null(native)) native_row_bytes * (setup$n_columns + 2),
+       held = 8 * setup$n + if (is.null(native)) 0 else native$bytes + native$leaves_bytes)
+}
+
+# The memory budget a call uses, in MiB: the user's, or, when that is less
+# than chunks of chunk_floor() stacked rows need (chunk_policy(): a third
+# of what the call does not hold, a quarter of the budget at least), that
+# need (rounded up to 3 significant digits), with a warning: tiny chunks
+# would make the call pay predict()'s fixed cost per call (and the
+# executor's per chunk) thousands of times over, to save a few MiB. The
+# raised budget is the call's for everything the budget bounds (the ICE
+# curves kept, the blocks of rows; not the native engine's leaves, decided
+# before).
+floor_budget <- function(setup) {
+  mem <- chunk_memory(setup)
+  least <- chunk_floor()
+  chunk <- 3 * least * max(mem$predict_row, mem$native_row)
+  need <- min(mem$held + chunk, 4 * chunk) / 2^20
+  if (setup$memory_budget >= need || need <= 0) return(setup$memory_budget)
+  unit <- 10^(floor(log10(need)) - 2)
+  used <- ceiling(need / unit) * unit
+  cli::cli_warn(c(
+    "{.arg memory_budget} = {format(setup$memory_budget)} MiB is less than a chunk of {format(least, big.mark = \",\")} rows to predict needs; used {format(used)} MiB instead.",
+    i = "The numbers do not depend on the budget; smaller chunks would only be slower."
+  ), call = setup$error_call)
+  used
 }
 
 column_bytes <- function(x) {

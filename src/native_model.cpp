@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 #include <modelprofiles/pack.h>
+#include <modelprofiles/predict.h>
 
 using namespace Rcpp;
 
@@ -162,10 +163,13 @@ NumericVector cpp_native_size(List model) {
   return out;
 }
 
-// The distinct thresholds of the numeric splits on feature j (0-based) of a
-// model, ascending, with attributes "rule" (0: left iff x <= t; 1: left iff
-// x < t) and "float32" (the comparison is in single precision): the points
-// where its partial dependence in j can change.
+// The grid points of the distinct numeric splits on feature j (0-based) of a
+// model (mp::split_point(): the thresholds, or, for a model that compares in
+// single precision, the first double right of a float threshold with rule 1
+// and the last double left of it with rule 0), ascending, with attributes
+// "rule" (0: left iff x <= t; 1: left iff x < t) and "float32" (the
+// comparison is in single precision): the points where its partial
+// dependence in j can change.
 // [[Rcpp::export(rng = false)]]
 NumericVector cpp_native_splits(List model, int j) {
   NativeModel M(model);
@@ -174,7 +178,8 @@ NumericVector cpp_native_splits(List model, int j) {
   std::vector<double> t;
   for (int i = 0; i < F.n_nodes; ++i) {
     const mp::Node& d = F.nodes[i];
-    if (d.feature == j) t.push_back(d.threshold);  // numeric (no CAT_FLAG), not a leaf
+    // numeric (no CAT_FLAG), not a leaf
+    if (d.feature == j) t.push_back(mp::split_point(d.threshold, F.rule, F.float32));
   }
   std::sort(t.begin(), t.end());
   t.erase(std::unique(t.begin(), t.end()), t.end());

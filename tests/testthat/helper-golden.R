@@ -740,6 +740,9 @@ golden_options <- list(cli.width = 80, cli.condition_width = Inf, cli.unicode = 
                        useFancyQuotes = FALSE, width = 80, digits = 7, scipen = 0, OutDec = ".",
                        modelprofiles.memory_budget = NULL, modelprofiles.threads = NULL,
                        modelprofiles.row_order = NULL,
+                       # Small budgets cut the cases into many chunks
+                       # (no floor: see helper-chunks.R).
+                       modelprofiles.min_chunk_rows = 0,
                        # Messages said once a session are said in every case.
                        rlib_message_verbosity = "verbose")
 

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -31,6 +33,41 @@ MP_INLINE bool goes_left_numeric(double x, double t, int rule, bool float32) {
     return rule == 0 ? xf <= tf : xf < tf;
   }
   return rule == 0 ? x <= t : x < t;
+}
+
+// The grid point of a numeric split at threshold t: where the side of the
+// split changes, so that a profile's value at it holds on one side exactly
+// (the doubles routed as the grid point is). In double precision, t itself:
+// with rule 0 (x <= t left) the doubles up to t go as t does, with rule 1
+// (x < t left) those from t on. In single precision (float32: x is rounded
+// to the nearest float, ties to even, as a C cast does, before it is
+// compared with the float t; see goes_left_numeric()), the doubles that
+// round to t form an interval around it, and the side changes at its end:
+// for rule 1 its smallest double (the first routed right), for rule 0 its
+// largest (the last routed left). The interval ends halfway to the
+// neighbouring float (exact in double), the halfway double included when
+// t's last mantissa bit is 0 (it rounds to t), excluded otherwise.
+inline double float_neighbour(float f, bool up) {
+  const float n = std::nextafter(f, up ? std::numeric_limits<float>::infinity()
+                                       : -std::numeric_limits<float>::infinity());
+  // Past the largest float: 2^128, where rounding to float overflows.
+  if (std::isinf(n)) return up ? std::ldexp(1.0, 128) : -std::ldexp(1.0, 128);
+  return static_cast<double>(n);
+}
+
+inline double split_point(double t, int rule, bool float32) {
+  if (!float32 || !std::isfinite(t)) return t;
+  const float tf = static_cast<float>(t);
+  std::uint32_t bits;
+  std::memcpy(&bits, &tf, sizeof bits);
+  const bool even = (bits & 1u) == 0u;
+  const double inf = std::numeric_limits<double>::infinity();
+  if (rule == 1) {
+    const double mid = 0.5 * (float_neighbour(tf, false) + static_cast<double>(tf));
+    return even ? mid : std::nextafter(mid, inf);
+  }
+  const double mid = 0.5 * (float_neighbour(tf, true) + static_cast<double>(tf));
+  return even ? mid : std::nextafter(mid, -inf);
 }
 
 // Does a (non-missing) factor code go left at the categorical split of
