@@ -181,3 +181,8 @@ native_points <- function(nm, X, rows, k1, k2, z1, z2, w = NULL, threads = 1L) {
   cpp_native_points(nm, X, as.integer(rows - 1L), as.integer(k1 - 1L), as.integer(k2 - 1L),
                     as.double(z1), as.double(z2), if (!is.null(w)) as.double(w), threads)
 }
+
+# A lazy column (ALTREP, src/lazy_columns.cpp) of n values, made by
+# ice_lazy_values(recipe) when read whole and ice_lazy_subset(recipe, i) for
+# rows i, of the type and attributes of `prototype`.
+lazy_column <- function(recipe, n, prototype) cpp_lazy_column(recipe, as.double(n), prototype)

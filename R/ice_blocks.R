@@ -13,8 +13,8 @@ ice_block <- function(v, labels, ids, x, values, suffix = NULL) {
   list(v = v, labels = labels, ids = ids, x = x, values = values, suffix = suffix)
 }
 
-# The blocks of an mp_ice (its `$` reads the long frame's columns).
-ice_blocks <- function(x) .subset2(x, "blocks")
+# The blocks of an mp_ice, or of its store (R/result_ice.R).
+ice_blocks <- function(x) if (is.environment(x)) x$blocks else attr(x, "ice", exact = TRUE)$blocks
 
 # The curves of a block as a G x m x outputs array.
 ice_block_array <- function(b) curves_array(b$values, length(b$x), length(b$ids), length(b$labels))
@@ -139,40 +139,4 @@ long_frame <- function(x, columns = ice_columns) {
   }
   cols <- lapply(stats::setNames(columns, columns), function(nm) ice_column(x, nm))
   structure(cols, class = "data.frame", row.names = .set_row_names(n))
-}
-
-# An environment in which the columns of the long frame are made when an
-# expression first reads them (subset(), with()).
-ice_mask <- function(x, parent) {
-  env <- new.env(parent = parent)
-  for (nm in ice_columns) {
-    local({
-      col <- nm
-      delayedAssign(col, ice_column(x, col), assign.env = env)
-    })
-  }
-  env
-}
-
-# Positions and row names of the rows `i` of the long frame (N rows), as
-# `[.data.frame` selects them: list(idx (NA for rows that do not exist),
-# row.names).
-ice_select_rows <- function(N, i) {
-  if (N <= .Machine$integer.max) {
-    proxy <- structure(list(.i = seq_len(N)), class = "data.frame", row.names = .set_row_names(N))
-    r <- proxy[i, , drop = FALSE]
-    return(list(idx = r$.i, row.names = attr(r, "row.names")))
-  }
-  if (!is.numeric(i) && !is.logical(i)) {
-    cli::cli_abort("Rows of more than {.val {.Machine$integer.max}} ICE points are selected by number or condition.", call = NULL)
-  }
-  idx <- seq_len(N)[i]
-  list(idx = idx, row.names = .set_row_names(length(idx)))
-}
-
-# The columns `j` selects, as `[.data.frame` selects them.
-ice_select_columns <- function(j) {
-  proxy <- structure(lapply(ice_columns, function(nm) logical()), names = ice_columns,
-                     class = "data.frame", row.names = integer())
-  names(proxy[j])
 }

@@ -47,22 +47,24 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     }
   }
   rows <- row_union(lapply(parts, `[[`, "rows"), setup$n)
+  observed <- as.data.frame(lapply(setup$data[present], at_rows, rows), stringsAsFactors = FALSE, optional = TRUE)
+  grids <- lapply(stats::setNames(present, present), function(v) {
+    for (r in raw) if (!is.null(r[[v]])) return(r[[v]]$x)
+  })
   agr <- bind_rows(agr)
   replicates <- attr(agr, "replicates")
   attr(agr, "replicates") <- NULL
   new_mp_profile(list(
     agr_profiles = agr,
     bands = result_bands(setup, replicates), replicates = replicates, settings = s,
-    cp_profiles = if (length(cp)) new_mp_ice(cp),
+    cp_profiles = if (length(cp)) new_mp_ice(cp, observed, at_rows(setup$rows, rows), grids),
     type = s$type, method = s$method, variables = present, label = setup$label,
     labels = label_parts$label, label_parts = label_parts,
-    grids = lapply(stats::setNames(present, present), function(v) {
-      for (r in raw) if (!is.null(r[[v]])) return(r[[v]]$x)
-    }),
+    grids = grids,
     intervals = interval_table(raw, present, parts),
     bandwidth = if (length(run$bandwidth)) unlist(run$bandwidth[intersect(names(run$bandwidth), present)]),
     N = setup$n, n_data = nrow(inputs$data), rows = at_rows(setup$rows, rows),
-    observed = as.data.frame(lapply(setup$data[present], at_rows, rows), stringsAsFactors = FALSE, optional = TRUE),
+    observed = observed,
     observed_group = if (grouped) part_of_rows(parts, rows),
     prediction_quantiles = prediction_quantiles(setup, parts, run$fitted, label_parts$label),
     mean_prediction = means, class = setup$outputs$classes, task = setup$adapter$task,
@@ -300,7 +302,7 @@ print.mp_profile <- function(x, n = 6, ...) {
   if (!is.null(cp)) {
     size <- if (inherits(cp, "mp_ice")) ice_size(cp) else nrow(cp)
     cli::cat_line("  ICE curves: ", format(size, big.mark = ",", scientific = FALSE), " rows in $cp_profiles",
-                  if (inherits(cp, "mp_ice")) paste0(" (kept compactly, ", format_bytes(utils::object.size(cp)),
+                  if (inherits(cp, "mp_ice")) paste0(" (kept compactly, ", format_bytes(ice_compact_bytes(cp)),
                                                      "; about ", format_bytes(ice_long_bytes(cp)), " as a data frame)"))
   }
   if (!is.null(x$bands)) cli::cat_line("  bands: ", band_text(x$bands))
@@ -377,5 +379,5 @@ as.data.frame.mp_profile <- function(x, row.names = NULL, optional = FALSE, ...,
   if (is.null(out)) {
     cli::cli_abort("This result has no ICE curves: they are kept for partial dependence and the kernel methods, when they fit in {.arg memory_budget}.")
   }
-  if (inherits(out, "mp_ice")) long_frame(out) else out
+  if (inherits(out, "mp_ice")) ice_plain(out) else out
 }
