@@ -121,7 +121,10 @@ as_background <- function(data, call) {
     cli::cli_abort("{.arg data} must be a data frame or a matrix, not {.cls {class(data)}}.", call = call)
   }
   if (nrow(data) < 2L) {
-    cli::cli_abort("{.arg data} has {nrow(data)} row{?s}; profiles need at least 2 background rows.", call = call)
+    cli::cli_abort(c(
+      "{.arg data} has {nrow(data)} row{?s}; profiles need at least 2 background rows.",
+      i = "The ceteris-paribus profiles of one observation are {.code predict_profile(x, new_observation, data = <background rows>)}."
+    ), call = call)
   }
   if (anyDuplicated(names(data)) || any(!nzchar(names(data)))) {
     cli::cli_abort("The columns of {.arg data} must have unique, non-empty names.", call = call)

@@ -113,19 +113,20 @@ ice_size <- function(x) sum(vapply(ice_blocks(x), ice_block_rows, numeric(1)))
 ice_long <- function(x, keep = seq_along(ice_blocks(x)), ids = NULL) {
   blocks <- ice_blocks(x)[keep]
   if (!length(blocks)) return(NULL)
-  sub <- new_mp_ice(lapply(blocks, function(b) {
-    if (is.null(ids)) return(b)
-    pos <- which(b$ids %in% ids)
-    b$ids <- b$ids[pos]
-    if (!is.null(b$suffix)) b$suffix <- b$suffix[pos]
-    b$values <- if (inherits(b$values, "mp_affine")) {
-      array(affine_values(b$values, pos), c(length(b$x), length(pos), length(b$labels)))
-    } else {
-      b$values[, pos, , drop = FALSE]
-    }
-    b
-  }))
-  long_frame(sub)
+  if (!is.null(ids)) blocks <- lapply(blocks, function(b) block_rows(b, which(b$ids %in% ids)))
+  long_frame(new_mp_ice(blocks))
+}
+
+# Block b restricted to its curves at positions `pos`.
+block_rows <- function(b, pos) {
+  b$ids <- b$ids[pos]
+  if (!is.null(b$suffix)) b$suffix <- b$suffix[pos]
+  b$values <- if (inherits(b$values, "mp_affine")) {
+    array(affine_values(b$values, pos), c(length(b$x), length(pos), length(b$labels)))
+  } else {
+    b$values[, pos, , drop = FALSE]
+  }
+  b
 }
 
 # The long frame (its columns `columns`, every row).

@@ -20,8 +20,8 @@ new_mp_ice <- function(blocks, observed = NULL, rows = NULL, grids = NULL) {
   store <- new.env(parent = emptyenv())
   store$blocks <- blocks
   vars <- unique(vapply(blocks, `[[`, "", "v"))
-  store$wide <- if (!is.null(observed)) intersect(names(observed), vars) else character()
-  store$observed <- if (length(store$wide)) observed[store$wide]
+  store$wide <- if (!is.null(observed) && any(vars %in% names(observed))) names(observed) else character()
+  store$observed <- if (length(store$wide)) observed
   store$rows <- rows
   store$grids <- grids[store$wide]
   lockEnvironment(store, bindings = TRUE)
@@ -81,7 +81,7 @@ ice_piece <- function(store, name, rows = NULL) {
 ice_observations <- function(store) {
   obs <- store$observed
   if (is.null(obs) || !length(store$wide)) return(NULL)
-  v1 <- store$wide[1L]
+  v1 <- intersect(store$wide, vapply(ice_blocks(store), `[[`, "", "v"))[1L]
   yhat <- rep(NA_real_, nrow(obs))
   label <- rep(NA_character_, nrow(obs))
   for (b in ice_blocks(store)) {
@@ -331,7 +331,7 @@ plot.mp_ice <- function(x, ..., variables = NULL, variable_type = "numerical", m
   obs <- attr(x, "observations")
   if (is.null(observations)) observations <- length(ids) <= 10L
   if (observations && !is.null(obs)) {
-    o <- obs[match(ids, obs$`_ids_`), , drop = FALSE]
+    o <- obs[match(as.character(ids), rownames(obs)), , drop = FALSE]
     pts <- do.call(rbind, lapply(vars, function(v) {
       data.frame(`_vname_` = v, `_x_` = if (numeric_x) as.numeric(o[[v]]) else as.character(o[[v]]),
                  `_yhat_` = o$`_yhat_`, `_curve_` = paste(o$`_ids_`, o$`_label_`), check.names = FALSE,
