@@ -119,6 +119,19 @@ check_refit_background <- function(profile, background, call) {
   if (length(absent)) {
     cli::cli_abort(c(why, x = "It has no column {.field {absent}}."), call = call)
   }
+  # The other columns (which the model may use) by their fingerprints.
+  prints <- profile$background_prints
+  changed <- names(prints)[vapply(names(prints), function(v) {
+    !v %in% names(background) || !same_print(column_print(background[[v]][profile$rows]), prints[[v]])
+  }, logical(1))]
+  changed <- setdiff(changed, profile$variables)
+  if (length(changed)) {
+    cli::cli_abort(c(
+      why,
+      x = "Its rows {.code profile$rows} differ from the profile's background rows in {.field {changed}}, which the model may use.",
+      i = "Give the profiled rows as {.arg background} (by default it is {.arg data}, the training rows)."
+    ), call = call)
+  }
   obs <- profile$observed
   if (is.null(obs)) return(invisible())
   for (v in intersect(profile$variables, names(obs))) {
@@ -209,3 +222,24 @@ refit_model_profile <- function(model, ...) {
     ), parent = e, call = NULL)
   })
 }
+
+# A column's fingerprint: position-weighted sums of its numbers (of a
+# factor's levels, of a string's characters) and its number of missing
+# values, from which a changed background column is told (refit_bands()).
+column_print <- function(x) {
+  z <- if (is.character(x) || is.factor(x)) {
+    x <- as.character(x)
+    nchar(x, "bytes") + match(x, sort(unique(x)))
+  } else {
+    as.double(unclass(x))
+  }
+  na <- is.na(z)
+  z[na] <- 0
+  w <- 1 + (seq_along(z) %% 7)
+  c(sum(z), sum(z * w), sum(na))
+}
+
+# The fingerprints of the columns of `data` at `rows`, by column name.
+background_prints <- function(data, rows) lapply(data, function(col) column_print(col[rows]))
+
+same_print <- function(a, b) isTRUE(all.equal(a, b, tolerance = 1e-10))

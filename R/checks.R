@@ -35,15 +35,17 @@ resolve_inputs <- function(x, data, predict_function, label, call) {
        adapter = adapter)
 }
 
-# Variable names: a character vector of columns of data, without duplicates.
-check_variables <- function(variables, data, call) {
+# Variable names (argument `arg`): a character vector of columns of data,
+# without duplicates.
+check_variables <- function(variables, data, call, arg = "variables") {
   if (!is.character(variables) || anyNA(variables) || length(variables) == 0L) {
-    cli::cli_abort("{.arg variables} must be a character vector of column names.", call = call)
+    cli::cli_abort("{.arg {arg}} must be a character vector of column names, not {.val {format_value(variables)}}.",
+                   call = call)
   }
   unknown <- setdiff(variables, names(data))
   if (length(unknown)) {
     cli::cli_abort(c(
-      "{.arg variables} has {cli::qty(length(unknown))}name{?s} not in the data: {.val {unknown}}.",
+      "{.arg {arg}} has {cli::qty(length(unknown))}name{?s} not in the data: {.val {unknown}}.",
       i = "The data has {.val {names(data)}}."
     ), call = call)
   }
@@ -126,8 +128,14 @@ as_background <- function(data, call) {
       i = "The ceteris-paribus profiles of one observation are {.code predict_profile(x, new_observation, data = <background rows>)}."
     ), call = call)
   }
-  if (anyDuplicated(names(data)) || any(!nzchar(names(data)))) {
-    cli::cli_abort("The columns of {.arg data} must have unique, non-empty names.", call = call)
+  if (!ncol(data)) {
+    cli::cli_abort("{.arg data} has no columns: give the background rows with the columns the model uses.", call = call)
+  }
+  if (anyDuplicated(names(data)) || any(!nzchar(names(data))) || anyNA(names(data))) {
+    cli::cli_abort(c(
+      "The columns of {.arg data} must have unique, non-empty names.",
+      i = if (anyNA(names(data))) "A column is named {.val NA}: rename it, e.g. {.code names(data)[is.na(names(data))] <- \"x\"}."
+    ), call = call)
   }
   ok <- vapply(data, function(col) typeof(col) %in% c("double", "integer", "logical", "character"), logical(1))
   if (!all(ok)) {
@@ -327,11 +335,11 @@ profile_variables <- function(inputs, variables, type, group_column, given_grids
 inform_unused <- function(type, method, given) {
   reads <- switch(
     paste(type, method),
-    "partial exact" = "grid_points",
-    "conditional kernel" = c("grid_points", "bandwidth"),
-    "conditional interval" = c("grid_points", "intervals"),
+    "partial exact" = c("grid_points", "variable_splits_type"),
+    "conditional kernel" = c("grid_points", "bandwidth", "variable_splits_type"),
+    "conditional interval" = c("grid_points", "intervals", "variable_splits_type"),
     "accumulated interval" = "intervals",
-    "accumulated kernel" = c("grid_points", "bandwidth"),
+    "accumulated kernel" = c("grid_points", "bandwidth", "variable_splits_type"),
     names(given)
   )
   unused <- setdiff(names(given)[given], reads)
@@ -339,7 +347,7 @@ inform_unused <- function(type, method, given) {
   estimator <- switch(type, partial = "PD", conditional = "LD", accumulated = "AL")
   cli::cli_inform(c(
     "{.arg {unused}} {?is/are} not used by {method} {estimator}, which reads {.arg {reads}}.",
-    i = if (type == "accumulated" && method == "interval" && "grid_points" %in% unused) {
+    i = if (type == "accumulated" && method == "interval" && any(c("grid_points", "variable_splits_type") %in% unused)) {
       "Its grid is the edges of {.arg intervals} quantile intervals (or {.arg variable_splits})."
     }
   ), class = "modelprofiles_unused_argument")

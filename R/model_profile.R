@@ -211,6 +211,8 @@
 #'     label),
 #'     `n_predictions` (how many predictions were made),
 #'     `no_support` (grid points without support), `threads`, `call`,
+#'     `background_prints` (fingerprints of the background rows' columns,
+#'     by which [refit_bands()] tells a changed `background`),
 #'     `observed_group` (with subgroups: the subgroup of each row of
 #'     `observed`), `prediction_quantiles` (AL: 201 weighted quantiles of
 #'     the predictions at the background rows, a column per profile label,
@@ -279,7 +281,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
                           keep_ice = TRUE, groups = NULL, group_bins = 3,
                           min_group_size = 10, group_title = NULL,
                           al_shift = c("group", "common"), k = NULL, cluster_center = TRUE,
-                          bands = c("none", "analytic", "bootstrap"),
+                          bands = c("none", "analytic", "bootstrap", "trees", "infjack"),
                           level_order = c("similarity", "levels"), na_level = FALSE,
                           label = NULL, seed = NULL, weights = NULL, class = NULL, threads = NULL,
                           memory_budget = getOption("modelprofiles.memory_budget", 256),
@@ -288,7 +290,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
   call <- match.call()
   # (Before the checks assign them.)
   given <- c(grid_points = !missing(grid_points), intervals = !missing(intervals),
-             bandwidth = !is.null(bandwidth))
+             bandwidth = !is.null(bandwidth), variable_splits_type = !missing(variable_splits_type))
   env <- environment()
   # (Before DALEX's positional arguments are read from `x`.)
   check_entry(missing(x), ...length(), names(list(...)), "model_profile", env)

@@ -148,6 +148,8 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
   scales <- rlang::arg_match(scales, error_call = call)
   sort <- rlang::arg_match(sort, error_call = call)
   check_plot_dots(list(...), "autoplot.mp_profile", call = call)
+  if (!identical(max_curves, Inf)) check_whole(max_curves, "max_curves", 1, call, hint = "{.code Inf} draws every curve.")
+  check_flag(rug, "rug", call)
   objs <- c(list(object), list(...))
   objs <- lapply(objs, function(o) if (is_dalex_result(o)) from_dalex(o, call = call) else o)
   is_prof <- vapply(objs, inherits, logical(1), "mp_profile")
@@ -224,9 +226,14 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
 # exact at a tree ensemble's splits (d$steps).
 line_layers <- function(d, data, mapping, ...) {
   stepped <- if (is.null(d$steps)) rep(FALSE, nrow(data)) else data$`_label_` %in% d$steps$labels
-  c(if (!all(stepped)) list(ggplot2::geom_line(data = data[!stepped, , drop = FALSE], mapping, ...)),
+  # Whole-number variables step halfway between the whole numbers around a
+  # split (where ranger's split of 0/1 at 0.5 is).
+  mid <- stepped & data$`_vname_` %in% d$steps$mid
+  stepped <- stepped & !mid
+  c(if (!all(stepped | mid)) list(ggplot2::geom_line(data = data[!stepped & !mid, , drop = FALSE], mapping, ...)),
     if (any(stepped)) list(ggplot2::geom_step(data = data[stepped, , drop = FALSE], mapping,
-                                              direction = d$steps$direction, ...)))
+                                              direction = d$steps$direction, ...)),
+    if (any(mid)) list(ggplot2::geom_step(data = data[mid, , drop = FALSE], mapping, direction = "mid", ...)))
 }
 
 # Aggregated profiles of categorical variables as dodged bars, as DALEX

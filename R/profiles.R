@@ -78,7 +78,10 @@ profile_requests <- function(setup, inputs, s, variables, parts, progress = NULL
   }, p, i)
   list(setup = setup, makers = unname(makers), unsupported = unsupported, grids = grids,
        bandwidth = bandwidth, fitted = fitted, variables = variables, parts = parts,
-       steps = if (!is.null(nm) && s$type == "partial") split_steps(nm))
+       steps = if (!is.null(nm) && s$type == "partial") split_steps(nm),
+       # (A whole-number column's grid is the whole numbers on both sides of
+       # each split: its steps are drawn halfway between them.)
+       steps_mid = if (!is.null(nm)) Filter(function(v) is.null(s$splits[[v]]) && whole_scale(inputs$data[[v]]), variables))
 }
 
 # run_profiles()'s result from the results `res` of profile_requests()'s
@@ -90,7 +93,7 @@ profile_run <- function(prep, res, counts) {
     stats::setNames(res[(p - 1L) * nv + seq_len(nv)], prep$variables)
   })
   list(raw = raw, grids = prep$grids, bandwidth = prep$bandwidth, fitted = prep$fitted$values,
-       n_predictions = sum(counts) + prep$fitted$n, steps = prep$steps)
+       n_predictions = sum(counts) + prep$fitted$n, steps = prep$steps, steps_mid = prep$steps_mid)
 }
 
 # The grid of each variable (NULL for interval AL, whose edges come from
@@ -141,8 +144,9 @@ ice_kept <- function(setup, s, grids, parts, variables) {
 inform_ice_dropped <- function(setup, s, keep, variables) {
   if (!s$keep_ice || s$type != "partial" || all(keep)) return(invisible())
   dropped <- variables[colSums(!keep) > 0]
+  why <- if (length(variables) > 1L) "with the others they would take" else "they would take"
   cli::cli_inform(c(
-    "ICE curves of {.field {dropped}} not kept: with the others they would take more than half of {.arg memory_budget} ({setup$memory_budget} MiB).",
+    "ICE curves of {.field {dropped}} not kept: {why} more than half of {.arg memory_budget} ({setup$memory_budget} MiB).",
     i = "Raise {.arg memory_budget}, lower {.arg N}, or set {.code keep_ice = FALSE} to silence this."
   ))
 }

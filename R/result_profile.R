@@ -64,6 +64,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     intervals = interval_table(raw, present, parts),
     bandwidth = if (length(run$bandwidth)) unlist(run$bandwidth[intersect(names(run$bandwidth), present)]),
     N = setup$n, n_data = nrow(inputs$data), rows = at_rows(setup$rows, rows),
+    background_prints = background_prints(inputs$data, at_rows(setup$rows, rows)),
     observed = observed,
     observed_group = if (grouped) part_of_rows(parts, rows),
     prediction_quantiles = prediction_quantiles(setup, parts, run$fitted, label_parts$label),
@@ -71,7 +72,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     weights = if (setup$weighted) at_rows(setup$case_weights, rows),
     n_predictions = run$n_predictions, no_support = no_support_list(raw, present),
     threads = setup$threads, engine = profile_engine(setup, s), groups = groups,
-    steps = run$steps, call = call
+    steps = run$steps, steps_mid = if (!is.null(run$steps)) run$steps_mid, call = call
   ))
 }
 
@@ -292,8 +293,11 @@ print.mp_profile <- function(x, n = 6, ...) {
     cli::cat_line("  subgroups of ", x$groups$column, ": ",
                   paste0(x$groups$levels, " (", x$groups$sizes, " rows)", collapse = ", "))
   }
-  if (length(x$intervals) && ncol(x$intervals) == 1L) {
-    cli::cat_line("  intervals (K): ", paste0(rownames(x$intervals), " = ", x$intervals[, 1L], collapse = ", "))
+  # (Categorical variables have no intervals.)
+  k <- if (length(x$intervals) && ncol(x$intervals) == 1L) stats::setNames(x$intervals[, 1L], rownames(x$intervals))
+  k <- k[!is.na(k)]
+  if (length(k)) {
+    cli::cat_line("  intervals (K): ", paste0(names(k), " = ", k, collapse = ", "))
   }
   if (length(x$bandwidth)) {
     cli::cat_line("  bandwidth: ", paste0(names(x$bandwidth), " = ", format(x$bandwidth, digits = 4), collapse = ", "))
