@@ -163,8 +163,12 @@
 #'   `NULL`.
 #' @param center `NULL` or `TRUE`/`FALSE`: DALEX's name for
 #'   `cluster_center` (with `k`, cluster the ICE curves centred on their
-#'   means, or by their values). As in DALEX, it does not shift the
-#'   profiles: AL profiles are always on the mean prediction.
+#'   means, or by their values). For kernel AL (`type = "accumulated",
+#'   method = "kernel"`), `center = TRUE` centres as DALEX does: the
+#'   profile's unweighted mean over its grid points is the mean prediction
+#'   (by default, the profile's weighted mean at the background rows' own
+#'   values is; the two differ by a constant per variable). With `span`
+#'   and DALEX's grid it gives DALEX's AL profile.
 #' @param span `NULL` or DALEX's `span` (one positive number) for the
 #'   kernel methods: the bandwidth of each numeric variable is `span` times
 #'   the range of its grid (of `variable_splits`, or of the variable's
@@ -343,6 +347,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
     check_splits(variable_splits, inputs$data, variables, env, na_level), intervals,
     check_bandwidth(bandwidth, variables, env), isTRUE(keep_ice), level_order, na_level
   )
+  s$al_center <- check_al_center(center, type, method, inputs$bands$type, env)
   rows <- setup_rows(inputs, N, seed)
   s$native <- native_for(start$engine, type, method, length(rows), inputs)
   setup <- new_setup(inputs, rows, class, if (s$native) start$engine else "predict", linear = type == "partial")

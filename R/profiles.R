@@ -45,7 +45,9 @@ run_profiles <- function(setup, inputs, s, variables, parts, progress = NULL) {
 # requests of several profiles (compare_profiles()) run as one stream.
 profile_requests <- function(setup, inputs, s, variables, parts, progress = NULL) {
   js <- match(variables, names(setup$data))
-  nm <- if (identical(s$splits_type, "splits")) splits_model(setup)
+  # (Interval AL has no grid: its edges come from its rows.)
+  gridded <- !(s$type == "accumulated" && s$method == "interval")
+  nm <- if (identical(s$splits_type, "splits") && gridded) splits_model(setup)
   grids <- profile_grids(inputs, s, variables, nm, setup)
   bandwidth <- list()
   for (v in variables) {
@@ -240,7 +242,7 @@ estimator_request <- function(setup, s, j, kind, rows, grid, bandwidth, keep, fi
       accumulated_interval_request(setup, j, s$intervals, rows, fitted, edges = grid, native = native)
     } else {
       accumulated_kernel_request(setup, j, s$grid_points, rows, bandwidth, keep, fitted, native = native,
-                                 grid = grid)
+                                 grid = grid, dalex_centre = isTRUE(s$al_center))
     }
   )
 }

@@ -109,6 +109,10 @@ curve_at <- function(Y, x, own) {
     return(Y[cbind(match(as.character(own), as.character(x)), seq_len(m))])
   }
   x <- as.numeric(if (is.character(x)) x else unclass(x))
+  # (A user's grid may be in any order.)
+  o <- order(x)
+  x <- x[o]
+  Y <- Y[o, , drop = FALSE]
   own <- as.numeric(unclass(own))
   G <- length(x)
   if (G == 1L) return(Y[1L, ])
