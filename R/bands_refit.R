@@ -119,21 +119,8 @@ check_refit_background <- function(profile, background, call) {
   if (length(absent)) {
     cli::cli_abort(c(why, x = "It has no column {.field {absent}}."), call = call)
   }
-  # The other columns (which the model may use) by their fingerprints.
-  prints <- profile$background_prints
-  changed <- names(prints)[vapply(names(prints), function(v) {
-    !v %in% names(background) || !same_print(column_print(background[[v]][profile$rows]), prints[[v]])
-  }, logical(1))]
-  changed <- setdiff(changed, profile$variables)
-  if (length(changed)) {
-    cli::cli_abort(c(
-      why,
-      x = "Its rows {.code profile$rows} differ from the profile's background rows in {.field {changed}}, which the model may use.",
-      i = "Give the profiled rows as {.arg background} (by default it is {.arg data}, the training rows)."
-    ), call = call)
-  }
   obs <- profile$observed
-  if (is.null(obs)) return(invisible())
+  if (is.null(obs)) return(check_other_columns(profile, background, why, call))
   for (v in intersect(profile$variables, names(obs))) {
     mine <- background[[v]][profile$rows]
     theirs <- obs[[v]]
@@ -147,7 +134,7 @@ check_refit_background <- function(profile, background, call) {
       ), call = call)
     }
   }
-  invisible()
+  check_other_columns(profile, background, why, call)
 }
 
 # Are x and y (a column, and the same column as kept in a profile) the same
@@ -221,6 +208,24 @@ refit_model_profile <- function(model, ...) {
       i = "{.arg refit} must return a model of the profiled model's kind, whose predictions are on the profile's scale."
     ), parent = e, call = NULL)
   })
+}
+
+# The columns of `background` other than the profiled ones (which the model
+# may use) against the profile's fingerprints of them.
+check_other_columns <- function(profile, background, why, call) {
+  prints <- profile$background_prints
+  changed <- names(prints)[vapply(names(prints), function(v) {
+    !v %in% names(background) || !same_print(column_print(background[[v]][profile$rows]), prints[[v]])
+  }, logical(1))]
+  changed <- setdiff(changed, profile$variables)
+  if (length(changed)) {
+    cli::cli_abort(c(
+      why,
+      x = "Its rows {.code profile$rows} differ from the profile's background rows in {.field {changed}}, which the model may use.",
+      i = "Give the profiled rows as {.arg background} (by default it is {.arg data}, the training rows)."
+    ), call = call)
+  }
+  invisible()
 }
 
 # A column's fingerprint: position-weighted sums of its numbers (of a

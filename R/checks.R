@@ -339,7 +339,7 @@ inform_unused <- function(type, method, given) {
     "conditional kernel" = c("grid_points", "bandwidth", "variable_splits_type"),
     "conditional interval" = c("grid_points", "intervals", "variable_splits_type"),
     "accumulated interval" = "intervals",
-    "accumulated kernel" = c("grid_points", "bandwidth", "variable_splits_type"),
+    "accumulated kernel" = c("grid_points", "bandwidth"),
     names(given)
   )
   unused <- setdiff(names(given)[given], reads)

@@ -14,8 +14,8 @@
 #' quantiles (`quantile(x, seq(0, 1, length.out = grid_points))`,
 #' `"quantiles"`, ingredients' default); for another variable its sorted
 #' distinct values. With `variable_splits_with_obs = TRUE` the observations'
-#' own values are added. An integer column whose grid has fractions is
-#' profiled as a double column, as ingredients does.
+#' own values are added. An integer column is profiled as a double column
+#' (its grid's type), as ingredients does.
 #'
 #' @param x A fitted model, or a DALEX explainer (from `DALEX::explain()`).
 #' @param new_observation A data frame (or a matrix with column names) of
@@ -83,6 +83,12 @@ predict_profile <- function(x, new_observation, variables = NULL, data = NULL, p
   if (!is.null(variable_splits) && (!is.list(variable_splits) || is.null(names(variable_splits)))) {
     cli::cli_abort("{.arg variable_splits} must be a named list of grids.", call = call)
   }
+  if (is.null(background) && is.null(variable_splits)) {
+    cli::cli_abort(c(
+      "{.arg data} is needed for the grids: the rows the grids are made from.",
+      i = "Give {.arg data} (e.g. the training rows) or the grids in {.arg variable_splits}."
+    ), call = call)
+  }
   known <- union(names(background), names(variable_splits))
   if (is.null(variables)) {
     variables <- intersect(names(obs), known)
@@ -105,7 +111,7 @@ predict_profile <- function(x, new_observation, variables = NULL, data = NULL, p
                                        if (variable_splits_with_obs) obs[[v]])
   })
   for (v in variables) {
-    if (is.integer(obs[[v]]) && !is.factor(obs[[v]]) && is.numeric(grids[[v]]) && any(grids[[v]] != round(grids[[v]]))) {
+    if (is.integer(obs[[v]]) && !is.factor(obs[[v]]) && is.double(grids[[v]])) {
       obs[[v]] <- as.double(obs[[v]])
     }
   }

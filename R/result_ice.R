@@ -319,11 +319,13 @@ plot.mp_ice <- function(x, ..., variables = NULL, variable_type = "numerical", m
   d <- ice_long(store, keep, ids)
   numeric_x <- want == "numeric"
   if (numeric_x && is.character(d$`_x_`)) d$`_x_` <- as.numeric(d$`_x_`)
-  d$`_curve_` <- paste(d$`_ids_`, d$`_label_`)
   labels <- unique(d$`_label_`)
   by_label <- identical(color, "_label_") || (identical(color, "#46bac2") && length(labels) > 1L)
   alpha <- alpha %||% if (length(ids) > 20) 0.3 else 1
-  p <- ggplot2::ggplot(d, ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], group = .data[["_curve_"]]))
+  # (Grouped as ingredients groups, so that its layers, show_observations()
+  # and show_aggregated_profiles(), add to the chart.)
+  p <- ggplot2::ggplot(d, ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]],
+                                       group = paste(.data[["_ids_"]], .data[["_label_"]])))
   # Categories unjoined (no order between levels), as DALEX draws them.
   geom <- if (numeric_x) ggplot2::geom_line else ggplot2::geom_point
   width <- if (numeric_x) list(linewidth = size) else list(size = 3 * size)
@@ -338,7 +340,7 @@ plot.mp_ice <- function(x, ..., variables = NULL, variable_type = "numerical", m
     o <- obs[match(as.character(ids), rownames(obs)), , drop = FALSE]
     pts <- do.call(rbind, lapply(vars, function(v) {
       data.frame(`_vname_` = v, `_x_` = if (numeric_x) as.numeric(o[[v]]) else as.character(o[[v]]),
-                 `_yhat_` = o$`_yhat_`, `_curve_` = paste(o$`_ids_`, o$`_label_`), check.names = FALSE,
+                 `_yhat_` = o$`_yhat_`, `_ids_` = rownames(o), `_label_` = o$`_label_`, check.names = FALSE,
                  stringsAsFactors = FALSE)
     }))
     p <- p + ggplot2::geom_point(data = pts, colour = "#371ea3", size = 2)

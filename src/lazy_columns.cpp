@@ -2,8 +2,9 @@
 // vector that knows only how to make its values. Its length is known without
 // them; a subset (`x[i]`, which `[.data.frame`, head() and subset() use) is
 // made by the package's R function ice_lazy_subset() from the compact
-// curves, without the rest; the whole vector is made by ice_lazy_values()
-// only when R reads it whole (a pointer to its data), and then kept. It
+// curves, without the rest (a subset of most rows makes the whole); the
+// whole vector is made by ice_lazy_values() when R reads it whole (a
+// pointer to its data), and then kept. It
 // serialises as its recipe, read or not, so saveRDS() stays compact.
 //
 // data1: list(recipe, length); data2: NULL, or the values once made. The
@@ -68,6 +69,11 @@ static const void* lazy_Dataptr_or_null(SEXP x) {
 
 static SEXP lazy_Extract_subset(SEXP x, SEXP indx, SEXP call) {
   if (R_altrep_data2(x) != R_NilValue) return nullptr;  // R's own subset of the values
+  // Most of the rows: made whole once (faster than by rows), then R's subset.
+  if (XLENGTH(indx) > lazy_length(x) / 4) {
+    lazy_values(x);
+    return nullptr;
+  }
   SEXP out = PROTECT(lazy_call("ice_lazy_subset", VECTOR_ELT(R_altrep_data1(x), 0), indx));
   if (TYPEOF(out) != TYPEOF(x) || XLENGTH(out) != XLENGTH(indx)) {
     Rf_error("internal: a lazy column's subset has the wrong type or length");

@@ -95,6 +95,8 @@ test_that("bad input names the argument", {
   fit <- lm(y ~ a * b + k + f, data = D)
   expect_error(predict_profile(fit), "`new_observation` is missing")
   expect_error(predict_profile(fit, X[1, ]), "`data` is needed for the grids")
+  expect_error(predict_profile(fit, X[1, ], c("a", "b"), variable_splits = list(a = 1:2)),
+               "`data` is needed for the grids of b")
   expect_error(predict_profile(fit, as.list(X[1, ]), data = X), "`new_observation` must be a data frame")
   expect_error(predict_profile(fit, X[0, ], data = X), "`new_observation` has no rows")
   expect_error(predict_profile(fit, X[1, ], "zz", data = X), "`variables` has name not in the data")

@@ -367,3 +367,54 @@ test_that("ICE clusters label the compact curves by cluster", {
   expect_identical(cp$`_label_`, paste0("lm_", cl))
   expect_setequal(unique(cp$`_label_`), res$labels)
 })
+
+test_that("ingredients' idioms on $cp_profiles: aggregate_profiles(), plot() and its layers (its help pages)", {
+  skip_if_not_installed("ingredients")
+  skip_if_not_installed("DALEX")
+  ti <- DALEX::titanic_imputed
+  fit <- glm(survived ~ gender + age + fare, data = ti, family = "binomial")
+  X <- ti[c("gender", "age", "fare")]
+  pd <- model_profile(fit, X, variables = c("age", "fare", "gender"), N = 100, seed = 1, grid_points = 21)
+  cp <- pd$cp_profiles
+  ex <- DALEX::explain(fit, data = X, y = ti$survived, verbose = FALSE, label = "glm")
+  # The same table made by ingredients: the same rows and grids.
+  theirs <- ingredients::ceteris_paribus(ex, new_observation = X[pd$rows, ], variable_splits = pd$grids)
+  for (type in c("partial", "conditional", "accumulated")) {
+    ours <- ingredients::aggregate_profiles(cp, variables = "age", type = type)
+    ref <- ingredients::aggregate_profiles(theirs, variables = "age", type = type)
+    expect_equal(ours$`_x_`, ref$`_x_`, info = type)
+    expect_equal(ours$`_yhat_`, ref$`_yhat_`, tolerance = 1e-10, info = type)
+  }
+  # Partial: the package's own profile.
+  agg <- ingredients::aggregate_profiles(cp, variables = "age", type = "partial")
+  own <- pd$agr_profiles[pd$agr_profiles$`_vname_` == "age", ]
+  expect_equal(agg$`_yhat_`, own$`_yhat_`, tolerance = 1e-12)
+  # Subgroups of a column of the table, and a categorical variable.
+  by_gender <- ingredients::aggregate_profiles(cp, variables = "age", groups = "gender")
+  expect_setequal(unique(by_gender$`_label_`), c("glm_female", "glm_male"))
+  cat_ <- ingredients::aggregate_profiles(cp, variables = "gender", variable_type = "categorical")
+  expect_equal(cat_$`_yhat_`, pd$agr_profiles$`_yhat_`[pd$agr_profiles$`_vname_` == "gender"], tolerance = 1e-12)
+  # The chart idioms of the help pages build.
+  p <- plot(cp, variables = "age") +
+    ingredients::show_observations(cp, variables = "age") +
+    ingredients::show_rugs(cp, variables = "age", color = "red") +
+    ingredients::show_aggregated_profiles(agg, size = 3)
+  expect_s3_class(p, "ggplot")
+  expect_silent(ggplot2::ggplot_build(p))
+  q <- plot(cp) + ingredients::show_aggregated_profiles(pd$agr_profiles[pd$agr_profiles$`_vname_` != "gender", ])
+  expect_equal(sort(ggplot2::layer_data(q, 2)$y),
+               sort(pd$agr_profiles$`_yhat_`[pd$agr_profiles$`_vname_` != "gender"]), tolerance = 1e-12)
+  # ingredients' plot of the table itself, as of its own.
+  expect_s3_class(ingredients:::plot.ceteris_paribus_explainer(cp, variables = "age"), "ggplot")
+  # ggplot() of the table with a user's aesthetics, dplyr and merge().
+  g <- ggplot2::ggplot(cp, ggplot2::aes(`_x_`, `_yhat_`, group = `_ids_`)) + ggplot2::geom_line()
+  expect_identical(nrow(ggplot2::layer_data(g)), nrow(cp))
+  if (requireNamespace("dplyr", quietly = TRUE)) {
+    f <- dplyr::filter(cp, `_vname_` == "age", `_ids_` == pd$rows[1])
+    expect_identical(class(f), "data.frame")
+    expect_equal(f$`_yhat_`, unname(predict(fit, transform(X[rep(pd$rows[1], 21), ], age = pd$grids$age),
+                                            type = "response")), tolerance = 1e-12)
+  }
+  m <- merge(cp, data.frame(`_vname_` = "fare", weight = 2, check.names = FALSE))
+  expect_identical(nrow(m), sum(cp$`_vname_` == "fare"))
+})
