@@ -39,8 +39,14 @@ new_mp_ice <- function(blocks, observed = NULL, rows = NULL, grids = NULL) {
 # its end), without attributes: the R side of src/lazy_columns.cpp.
 ice_lazy_values <- function(recipe) {
   out <- ice_piece(recipe[[1L]], recipe[[2L]])
-  attributes(out) <- NULL
-  out
+  bare_as(out, ice_piece(recipe[[1L]], recipe[[2L]], integer()))
+}
+
+# The values of x without attributes, of the type of `prototype`.
+bare_as <- function(x, prototype) {
+  attributes(x) <- NULL
+  storage.mode(x) <- typeof(prototype)
+  x
 }
 
 ice_lazy_subset <- function(recipe, indx) {
@@ -52,8 +58,7 @@ ice_lazy_subset <- function(recipe, indx) {
     out <- ice_piece(store, recipe[[2L]], integer())[rep(NA_integer_, length(indx))]
     out[ok] <- ice_piece(store, recipe[[2L]], indx[ok])
   }
-  attributes(out) <- NULL
-  out
+  bare_as(out, ice_piece(store, recipe[[2L]], integer()))
 }
 
 # Column `name` of the frame at its rows `rows` (all when NULL): a long
@@ -62,14 +67,30 @@ ice_lazy_subset <- function(recipe, indx) {
 ice_piece <- function(store, name, rows = NULL) {
   if (name %in% ice_columns) return(ice_column(store, name, rows))
   own <- store$observed[[name]]
+  grid_values <- function(x) {
+    g <- store$grids[[name]]
+    if (is.character(x) && !is.character(g)) g[match(x, as.character(g))] else x
+  }
+  if (is.null(rows)) {
+    # Whole: block by block (label-major, then row, then grid point).
+    pieces <- lapply(ice_blocks(store), function(b) {
+      G <- length(b$x)
+      C <- length(b$labels)
+      if (b$v == name) {
+        g <- own[rep(NA_integer_, G)]
+        g[] <- grid_values(b$x)
+        return(rep(g, length(b$ids) * C))
+      }
+      rep(rep(own[match(b$ids, store$rows)], each = G), C)
+    })
+    return(bind_column(pieces, name))
+  }
   ids <- ice_column(store, "_ids_", rows)
   out <- own[match(ids, store$rows)]
   vn <- ice_column(store, "_vname_", rows)
   at <- which(vn == name)
   if (length(at)) {
-    x <- ice_column(store, "_x_", if (is.null(rows)) at else rows[at])
-    g <- store$grids[[name]]
-    out[at] <- if (is.character(x) && !is.character(g)) g[match(x, as.character(g))] else x
+    out[at] <- grid_values(ice_column(store, "_x_", rows[at]))
   }
   out
 }

@@ -344,3 +344,20 @@ test_that("kernel AL with center = TRUE is centred as DALEX centres it (its form
   expect_message(model_profile(fit, X, variables = "x1", type = "accumulated", center = TRUE),
                  "interval AL keeps ALEPlot's centring")
 })
+
+test_that("kernel AL with span and center = TRUE equals DALEX::model_profile(type = 'accumulated')", {
+  skip_if_not_installed("DALEX")
+  skip_if_not_installed("ingredients")
+  set.seed(3)
+  X <- data.frame(x1 = runif(120, 0, 2), x2 = rnorm(120))
+  y <- sin(2 * X$x1) * X$x2 + X$x1 + rnorm(120, sd = 0.1)
+  fit <- lm(y ~ poly(x1, 3) * x2, data = cbind(X, y))
+  ex <- DALEX::explain(fit, data = X, y = y, verbose = FALSE, label = "lm")
+  z <- seq(0, 2, length.out = 21)
+  theirs <- DALEX::model_profile(ex, variables = "x1", N = NULL, type = "accumulated",
+                                 variable_splits = list(x1 = z))
+  ours <- model_profile(ex, variables = "x1", N = NULL, type = "accumulated", method = "kernel", span = 0.25,
+                        center = TRUE, variable_splits = list(x1 = z))
+  expect_equal(ours$agr_profiles$`_yhat_`, theirs$agr_profiles$`_yhat_`, tolerance = 1e-10)
+  expect_equal(as.numeric(ours$agr_profiles$`_x_`), theirs$agr_profiles$`_x_`)
+})

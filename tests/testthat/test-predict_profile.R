@@ -107,3 +107,61 @@ test_that("bad input names the argument", {
   expect_identical(rlang::call_name(tryCatch(predict_profile(fit, X[1, ], data = X, grid_points = 1),
                                              error = function(e) e$call)), "predict_profile")
 })
+
+# DALEX's and ingredients' profiles keyed by variable and grid value.
+keyed <- function(cp, vars) {
+  do.call(rbind, lapply(vars, function(v) {
+    r <- as.character(cp$`_vname_`) == v
+    data.frame(v = v, x = as.character(cp[[v]][r]), ids = as.character(cp$`_ids_`[r]),
+               yhat = cp$`_yhat_`[r], stringsAsFactors = FALSE)
+  }))
+}
+
+test_that("equal to DALEX::predict_profile() on its example (johny_d)", {
+  skip_if_not_installed("DALEX")
+  skip_if_not_installed("ingredients")
+  ti <- DALEX::titanic_imputed
+  fit <- glm(survived ~ ., data = ti, family = "binomial")
+  ex <- DALEX::explain(fit, data = ti, verbose = FALSE)
+  johny_d <- ti[24, c("gender", "age", "class", "embarked", "fare", "sibsp", "parch")]
+  theirs <- DALEX::predict_profile(ex, johny_d)
+  ours <- predict_profile(ex, johny_d)
+  vars <- unique(as.character(theirs$`_vname_`))
+  expect_setequal(unique(ours$`_vname_`), vars)
+  a <- keyed(ours, vars)
+  b <- keyed(theirs, vars)
+  b <- b[match(paste(a$v, a$x), paste(b$v, b$x)), ]
+  expect_false(anyNA(b$yhat))
+  expect_identical(nrow(a), nrow(keyed(theirs, vars)))
+  expect_equal(a$yhat, b$yhat, tolerance = 1e-12)
+  expect_identical(a$ids, b$ids)
+  expect_equal(attr(ours, "observations")$`_yhat_`, attr(theirs, "observations")$`_yhat_`, tolerance = 1e-12)
+  # DALEX's own plot of ours, and ours.
+  expect_s3_class(plot(ours), "ggplot")
+  expect_s3_class(ingredients:::plot.ceteris_paribus_explainer(ours, variables = "age"), "ggplot")
+})
+
+test_that("equal to ingredients::ceteris_paribus() on its example", {
+  skip_if_not_installed("DALEX")
+  skip_if_not_installed("ingredients")
+  titanic <- na.omit(DALEX::titanic)
+  fit <- glm(survived == "yes" ~ gender + age + fare, data = titanic, family = "binomial")
+  ex <- DALEX::explain(fit, data = titanic[, -9], y = titanic$survived == "yes", verbose = FALSE)
+  theirs <- ingredients::ceteris_paribus(ex, titanic[1, ])
+  ours <- predict_profile(ex, titanic[1, ], variable_splits_type = "quantiles")
+  vars <- unique(as.character(theirs$`_vname_`))
+  a <- keyed(ours, vars)
+  b <- keyed(theirs, vars)
+  expect_identical(nrow(a), nrow(b))
+  b <- b[match(paste(a$v, a$x), paste(b$v, b$x)), ]
+  expect_equal(a$yhat, b$yhat, tolerance = 1e-12)
+  # Its further idioms: the profile of several passengers, aggregated.
+  sel <- titanic[c(1, 5, 9, 20, 33), ]
+  cp <- predict_profile(ex, sel, "age", variable_splits_type = "quantiles")
+  ref <- ingredients::ceteris_paribus(ex, sel, variables = "age")
+  expect_equal(ingredients::aggregate_profiles(cp)$`_yhat_`, ingredients::aggregate_profiles(ref)$`_yhat_`,
+               tolerance = 1e-12)
+  p <- plot(cp) + ingredients::show_observations(cp, variables = "age") +
+    ingredients::show_rugs(cp, variables = "age", color = "red")
+  expect_silent(ggplot2::ggplot_build(p))
+})
