@@ -340,6 +340,8 @@ plot.mp_ice <- function(x, ..., variables = NULL, variable_type = "numerical", m
   d <- ice_long(store, keep, ids)
   numeric_x <- want == "numeric"
   if (numeric_x && is.character(d$`_x_`)) d$`_x_` <- as.numeric(d$`_x_`)
+  # (Panels in the variables' order.)
+  d$`_vname_` <- factor(d$`_vname_`, levels = vars)
   labels <- unique(d$`_label_`)
   by_label <- identical(color, "_label_") || (identical(color, "#46bac2") && length(labels) > 1L)
   alpha <- alpha %||% if (length(ids) > 20) 0.3 else 1
@@ -364,6 +366,7 @@ plot.mp_ice <- function(x, ..., variables = NULL, variable_type = "numerical", m
                  `_yhat_` = o$`_yhat_`, `_ids_` = rownames(o), `_label_` = o$`_label_`, check.names = FALSE,
                  stringsAsFactors = FALSE)
     }))
+    pts$`_vname_` <- factor(pts$`_vname_`, levels = vars)
     p <- p + ggplot2::geom_point(data = pts, colour = "#371ea3", size = 2)
   }
   p + ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = "free_x") +

@@ -165,3 +165,10 @@ test_that("equal to ingredients::ceteris_paribus() on its example", {
     ingredients::show_rugs(cp, variables = "age", color = "red")
   expect_silent(ggplot2::ggplot_build(p))
 })
+
+test_that("picture: one observation's profiles with its point marked", {
+  fit <- lm(mpg ~ wt * hp + qsec, data = mtcars)
+  X <- mtcars[c("wt", "hp", "qsec")]
+  cp <- predict_profile(fit, X["Fiat 128", ], data = X, grid_points = 21)
+  expect_doppelganger("predict-profile-one-observation", plot(cp))
+})
