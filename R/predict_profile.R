@@ -55,7 +55,7 @@
 #' # Several observations, ingredients' quantile grid.
 #' cp2 <- predict_profile(fit, X[c("Fiat 128", "Valiant"), ], "wt", data = X,
 #'                        variable_splits_type = "quantiles")
-#' plot(cp2)
+#' attr(cp2, "observations")
 #' @export
 predict_profile <- function(x, new_observation, variables = NULL, data = NULL, predict_function = NULL,
                             grid_points = 101, variable_splits_type = c("uniform", "quantiles"),

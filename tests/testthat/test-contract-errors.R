@@ -214,3 +214,23 @@ test_that("row 10: variable_splits_type is unused by interval AL, with a message
 test_that("row 12: citation() has a date", {
   expect_no_warning(utils::citation("modelprofiles"))
 })
+
+test_that("row 13: find_regions()'s documented grid types are the ones it takes", {
+  rd <- tools::Rd_db("modelprofiles")[["find_regions.Rd"]]
+  skip_if(is.null(rd), "no installed help")
+  arg_text <- sub(".*\\\\item\\{variable_splits_type\\}", "", paste(capture.output(print(rd)), collapse = " "))
+  arg_text <- sub("\\\\item\\{.*", "", arg_text)
+  expect_false(grepl("splits\"", arg_text, fixed = TRUE))
+  expect_identical(eval(formals(find_regions)$variable_splits_type), c("quantiles", "uniform", "distinct"))
+  d <- bad_input_data()
+  fit <- lm(y ~ x1 * x2 + x3, d)
+  expect_error(find_regions(fit, d[1:3], variable_splits_type = "splits"), "variable_splits_type")
+})
+
+test_that("row 5: a one-row data of model_profile() points to predict_profile()", {
+  d <- bad_input_data()
+  fit <- lm(y ~ x1 * x2 + x3, d)
+  expect_error(model_profile(fit, d[1, 1:3]), "predict_profile\\(x, new_observation")
+  cp <- predict_profile(fit, d[1, 1:3], data = d[1:3], grid_points = 5)
+  expect_identical(nrow(cp), 15L)
+})
