@@ -369,10 +369,38 @@ plot.mp_ice <- function(x, ..., variables = NULL, variable_type = "numerical", m
     pts$`_vname_` <- factor(pts$`_vname_`, levels = vars)
     p <- p + ggplot2::geom_point(data = pts, colour = "#371ea3", size = 2)
   }
-  p + ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = "free_x") +
+  p <- p + ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = "free_x") +
     ggplot2::labs(x = NULL, y = "prediction", colour = NULL, title = title,
                   subtitle = subtitle %||% paste0("created for the ", paste(labels, collapse = ", "), " model")) +
     ggplot2::theme_bw()
+  p$mp_ice <- list(vars = vars, numeric = numeric_x)
+  class(p) <- c("mp_ice_plot", class(p))
+  p
+}
+
+# Layers added to plot() of the curves (ingredients' show_aggregated_profiles()
+# of a result's agr_profiles, whose `_x_` is text when its variables' scales
+# differ) are drawn on its panels: their rows of other variables are left
+# out and their `_x_` read as numbers on numeric panels.
+#' @exportS3Method ggplot2::ggplot_build
+ggplot_build.mp_ice_plot <- function(plot) {
+  info <- plot$mp_ice
+  # (A layer is an environment, shared with the plot: its data is given
+  # back as it was once the plot is built.)
+  kept <- list()
+  on.exit(for (i in names(kept)) plot$layers[[as.integer(i)]]$data <- kept[[i]])
+  for (i in seq_along(plot$layers)) {
+    d <- plot$layers[[i]]$data
+    if (!is.data.frame(d) || !"_vname_" %in% names(d)) next
+    kept[[as.character(i)]] <- d
+    d <- d[as.character(d$`_vname_`) %in% info$vars, , drop = FALSE]
+    if (info$numeric && is.character(d$`_x_`)) d$`_x_` <- as.numeric(d$`_x_`)
+    d$`_vname_` <- factor(as.character(d$`_vname_`), levels = info$vars)
+    plot$layers[[i]]$data <- d
+  }
+  plot$mp_ice <- NULL
+  class(plot) <- setdiff(class(plot), "mp_ice_plot")
+  ggplot2::ggplot_build(plot)
 }
 
 # dplyr's verbs give plain data frames (its default keeps the class and
