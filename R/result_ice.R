@@ -304,12 +304,25 @@ rbind.mp_ice <- function(..., deparse.level = 1) {
 #'   to colour by label), opacity and width.
 #' @param title,subtitle The chart's title and subtitle (`NULL`: the model's
 #'   labels).
+#' @param facet_ncol Number of columns of panels (`NULL`: ggplot2's choice).
+#' @param categorical_type How categorical variables are drawn, as in
+#'   ingredients: `"profiles"` (points, unjoined), `"lines"` (joined) or
+#'   `"bars"`.
 #' @export
 plot.mp_ice <- function(x, ..., variables = NULL, variable_type = "numerical", max_curves = 100,
                         observations = NULL, color = "#46bac2", alpha = NULL, size = 0.5,
-                        title = "Ceteris-paribus profiles", subtitle = NULL) {
+                        title = "Ceteris-paribus profiles", subtitle = NULL, facet_ncol = NULL,
+                        categorical_type = c("profiles", "lines", "bars")) {
   call <- rlang::current_env()
-  rlang::check_dots_empty(call = call)
+  n_more <- ...length()
+  if (n_more) {
+    cli::cli_abort(c(
+      "{.fn plot} of ICE curves draws one set of curves; {n_more} more {?was/were} given.",
+      i = "Bind them first, {.code plot(rbind(cp1, cp2))}, or draw the results with {.code plot(result1, result2, geom = \"profiles\")}."
+    ), call = call)
+  }
+  categorical_type <- arg_one(categorical_type, c("profiles", "lines", "bars"), "categorical_type", call)
+  if (!is.null(facet_ncol)) facet_ncol <- check_whole(facet_ncol, "facet_ncol", 1, call)
   if (!is.data.frame(x)) cli::cli_abort("These ICE curves are more than a data frame can hold; plot the result of {.fn model_profile} instead.", call = call)
   variable_type <- check_variable_type(variable_type, call)
   max_curves <- check_whole(max_curves, "max_curves", 1, call)
@@ -349,13 +362,23 @@ plot.mp_ice <- function(x, ..., variables = NULL, variable_type = "numerical", m
   # and show_aggregated_profiles(), add to the chart.)
   p <- ggplot2::ggplot(d, ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]],
                                        group = paste(.data[["_ids_"]], .data[["_label_"]])))
-  # Categories unjoined (no order between levels), as DALEX draws them.
-  geom <- if (numeric_x) ggplot2::geom_line else ggplot2::geom_point
-  width <- if (numeric_x) list(linewidth = size) else list(size = 3 * size)
-  p <- p + if (by_label) {
-    do.call(geom, c(list(ggplot2::aes(colour = .data[["_label_"]]), alpha = alpha), width))
-  } else {
-    do.call(geom, c(list(colour = color, alpha = alpha), width))
+  # Categories unjoined (no order between levels), as DALEX draws them;
+  # ingredients' "lines" joins them, "bars" draws bars.
+  joined <- numeric_x || categorical_type == "lines"
+  geom <- if (joined) ggplot2::geom_line else ggplot2::geom_point
+  width <- if (joined) list(linewidth = size) else list(size = 3 * size)
+  if (!numeric_x && categorical_type == "bars") {
+    # (Bars are filled.)
+    p <- p + if (by_label) ggplot2::geom_col(ggplot2::aes(fill = .data[["_label_"]]), position = "dodge", alpha = alpha) else
+      ggplot2::geom_col(fill = color, position = "dodge", alpha = alpha)
+    geom <- NULL
+  }
+  if (!is.null(geom)) {
+    p <- p + if (by_label) {
+      do.call(geom, c(list(ggplot2::aes(colour = .data[["_label_"]]), alpha = alpha), width))
+    } else {
+      do.call(geom, c(list(colour = color, alpha = alpha), width))
+    }
   }
   obs <- attr(x, "observations")
   if (is.null(observations)) observations <- length(ids) <= 10L
@@ -369,7 +392,7 @@ plot.mp_ice <- function(x, ..., variables = NULL, variable_type = "numerical", m
     pts$`_vname_` <- factor(pts$`_vname_`, levels = vars)
     p <- p + ggplot2::geom_point(data = pts, colour = "#371ea3", size = 2)
   }
-  p <- p + ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = "free_x") +
+  p <- p + ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = "free_x", ncol = facet_ncol) +
     ggplot2::labs(x = NULL, y = "prediction", colour = NULL, title = title,
                   subtitle = subtitle %||% paste0("created for the ", paste(labels, collapse = ", "), " model")) +
     ggplot2::theme_bw()

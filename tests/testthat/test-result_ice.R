@@ -303,6 +303,12 @@ test_that("plot() of the curves draws each variable's curves, as ingredients' pl
     agr <- ggplot2::layer_data(q, 2)
     expect_equal(sort(agr$y), sort(res$agr_profiles$`_yhat_`[res$agr_profiles$`_vname_` != "f"]), tolerance = 1e-12)
   }
+  # ingredients' other arguments: bars or lines for categories, columns of panels.
+  expect_s3_class(plot(cp, variable_type = "categorical", categorical_type = "bars")$layers[[1]]$geom, "GeomCol")
+  expect_s3_class(plot(cp, variable_type = "categorical", categorical_type = "lines")$layers[[1]]$geom, "GeomLine")
+  expect_identical(plot(cp, facet_ncol = 1)$facet$params$ncol, 1L)
+  expect_error(plot(cp, cp), "draws one set of curves")
+  expect_error(plot(cp, categorical_type = "pie"), "categorical_type")
   expect_error(plot(cp, variables = "zz"), "variables")
   expect_error(plot(cp, max_curves = 0), "max_curves")
   expect_error(plot(cp, variable_type = "num"), "variable_type")
