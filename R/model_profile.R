@@ -183,19 +183,16 @@
 #'     character when the variables' scales differ or one is categorical; see
 #'     the section on grids), and `_support_`, the number of background rows
 #'     (with weights, the sum of their weights) near each grid point;
-#'   * `cp_profiles`: the ICE curves, or `NULL`: an [mp_ice] object that
-#'     keeps them compactly (a few bytes a curve point) and reads like
-#'     DALEX's long data frame with columns `_vname_`, `_label_`, `_ids_`
-#'     (the row of `data`), `_x_` and `_yhat_`. Its methods `$` and `[[`
-#'     (a column, e.g. `unique(x$cp_profiles$`_vname_`)`), `[` (rows and
-#'     columns, as a data frame's), `subset()`, `with()`, `head()`,
-#'     `tail()`, `nrow()`, `ncol()`, `dim()`, `names()` and
-#'     `as.data.frame()` (the whole frame) make what is asked for each time
-#'     and never store it: reading leaves the result unchanged, and
-#'     `print()`, `str()`, `summary()` and `saveRDS()` never make the long
-#'     frame. It is not a data frame (`is.data.frame()` is `FALSE`): for
-#'     other data frame code, `as.data.frame(x$cp_profiles)` first.
-#'     [as_dalex()] gives DALEX's own data frames;
+#'   * `cp_profiles`: the ICE curves, or `NULL`: a data frame of class
+#'     [mp_ice] that keeps them compactly (a few bytes a curve point), with
+#'     DALEX's long columns `_vname_`, `_label_`, `_ids_` (the row of
+#'     `data`), `_x_` and `_yhat_`, ingredients' wide columns (one per
+#'     profiled variable) and attribute `"observations"`; its columns are
+#'     made from the compact curves when they are read (a subset reads only
+#'     its rows), and `print()`, `str()`, `summary()`, `plot()` and
+#'     `saveRDS()` never make them. Data-frame code and ingredients'
+#'     functions (`aggregate_profiles()`, `show_observations()`) take it as
+#'     it is; [as_dalex()] gives DALEX's own objects;
 #'   * `type`, `method`, `variables`, `label`, `grids` (grid or edges per
 #'     variable), `intervals` (the number K of intervals used: a matrix
 #'     with a row per variable and a column per subgroup, `"all"` without
