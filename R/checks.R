@@ -335,14 +335,15 @@ profile_variables <- function(inputs, variables, type, group_column, given_grids
 inform_unused <- function(type, method, given) {
   reads <- switch(
     paste(type, method),
-    "partial exact" = c("grid_points", "variable_splits_type"),
-    "conditional kernel" = c("grid_points", "bandwidth", "variable_splits_type"),
-    "conditional interval" = c("grid_points", "intervals", "variable_splits_type"),
+    "partial exact" = "grid_points",
+    "conditional kernel" = c("grid_points", "bandwidth"),
+    "conditional interval" = c("grid_points", "intervals"),
     "accumulated interval" = "intervals",
     "accumulated kernel" = c("grid_points", "bandwidth"),
     names(given)
   )
-  unused <- setdiff(names(given)[given], reads)
+  # (The grids of PD and LD are of variable_splits_type; AL's are not.)
+  unused <- setdiff(names(given)[given], c(reads, if (type != "accumulated") "variable_splits_type"))
   if (!length(unused)) return(invisible())
   estimator <- switch(type, partial = "PD", conditional = "LD", accumulated = "AL")
   cli::cli_inform(c(
