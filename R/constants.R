@@ -49,3 +49,8 @@ native_sums_min_rows <- 8192
 # Bytes the native engine holds per stacked row and output (a double and its
 # copy), on top of the budget's share of the chunks (chunk_policy()).
 native_row_bytes <- 16
+
+# Rows whose ICE curves are made at a time when the observations' predictions
+# are read off them (ice_observations(), R/result_ice.R): a linear block's
+# curves of 2^14 rows at 101 grid points take 13 MB.
+ice_chunk_rows <- 16384L

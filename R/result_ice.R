@@ -110,8 +110,11 @@ ice_observations <- function(store) {
     at <- match(b$ids, store$rows)
     todo <- which(is.na(yhat[at]))
     if (!length(todo)) next
-    Y <- matrix(ice_block_array(b)[, , 1L], length(b$x))
-    yhat[at[todo]] <- curve_at(Y[, todo, drop = FALSE], b$x, obs[[v1]][at[todo]])
+    # (In chunks of rows: a linear block's curves are made only for them.)
+    for (part in split(todo, (seq_along(todo) - 1L) %/% ice_chunk_rows)) {
+      Y <- matrix(ice_block_array(block_rows(b, part))[, , 1L], length(b$x))
+      yhat[at[part]] <- curve_at(Y, b$x, obs[[v1]][at[part]])
+    }
     label[at[todo]] <- if (is.null(b$suffix)) b$labels[1L] else paste0(b$labels[1L], "_", b$suffix[todo])
   }
   obs$`_yhat_` <- yhat
