@@ -58,8 +58,16 @@
 #'   the region's heterogeneity removed), `regions` (one row per final
 #'   region: description, rows, weight, heterogeneity), `summary` (per
 #'   variable: heterogeneity, its share of the total variation, and the
-#'   share explained by the regions), and the settings. `print()`,
-#'   `plot()` and `as.data.frame()` methods.
+#'   share explained by the regions), `membership` (one row per
+#'   background row and variable profiled: `variable`, `_ids_` (the row's
+#'   number in `data`), `_region_` (the region's number, as in
+#'   `agr_profiles`) and `region` (its description)), and the settings.
+#'   `print()`, `autoplot()`, `plot()` and `as.data.frame()` methods: `plot()` draws one
+#'   panel per variable, its regions' profiles numbered at their right
+#'   ends and described, with their rows, in the panel's strip; by
+#'   default the variables with regions (at most four, those whose regions
+#'   explain most), the caption naming the others (draw any with
+#'   `plot(x, variables = )`).
 #' @seealso [hidden_interactions()] for given subgroups, [h_statistic()].
 #' @export
 #' @examples
@@ -79,18 +87,14 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
                          engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
-  check_entry(missing(x), ...length(), names(list(...)), "find_regions", env)
   variable_splits_type <- rlang::arg_match(variable_splits_type, error_call = env)
-  engine <- rlang::arg_match(engine, error_call = env)
   depth <- check_whole(depth, "depth", 1, env)
   grid_points <- check_whole(grid_points, "grid_points", 2, env)
-  shares <- list(min_explained = min_explained, min_size = min_size,
-                 min_heterogeneity = min_heterogeneity, level = level)
+  shares <- list(min_explained = min_explained, min_size = min_size, min_heterogeneity = min_heterogeneity)
   for (a in names(shares)) {
     v <- shares[[a]]
-    if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0 || v >= 1 || (a == "level" && v == 0)) {
-      range <- if (a == "level") "(0, 1), such as 0.95" else "[0, 1)"
-      cli::cli_abort("{.arg {a}} must be one number in {range}, not {.val {format_value(v)}}.", call = env)
+    if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0 || v >= 1) {
+      cli::cli_abort("{.arg {a}} must be one number in [0, 1), not {.val {format_value(v)}}.", call = env)
     }
   }
   if (min_size > 0.5) {
@@ -99,7 +103,11 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
       i = "E.g. {.code min_size = 0.1} (the default) keeps splits with at least 10% of the rows on each side."
     ), call = env)
   }
-  inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
+  level <- band_values("analytic", level, NULL, env)$level
+  start <- start_call("find_regions", env, list(...), x, data, predict_function, label, weights, threads,
+                      memory_budget, seed, engine)
+  on.exit(start$restore_seed(), add = TRUE)
+  inputs <- start$inputs
   N <- check_N(N, env)
   variables <- profile_variables(inputs, variables, "partial", NULL, NULL, env)
   splitters <- if (is.null(split_variables)) names(inputs$data) else {
@@ -112,7 +120,7 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
       i = "Add other columns to {.arg split_variables}, or leave it {.code NULL} (every other column)."
     ), call = env)
   }
-  setup <- new_setup(inputs, setup_rows(inputs, N, seed), class, engine, linear = TRUE)
+  setup <- new_setup(inputs, setup_rows(inputs, N, seed), class, start$engine, linear = TRUE)
   if (setup$n_outputs != 1L) {
     cli::cli_abort(c("{.fn find_regions} splits the curves of one output; the model has {setup$n_outputs} classes.",
                      i = "Choose one with {.arg class}, e.g. {.code class = {.val {setup$outputs$classes[1L]}}}."),
@@ -131,15 +139,15 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
     region_tree(setup, variables[i], Y, w, setdiff(splitters, variables[i]), depth, min_explained,
                 min_size * sum(w), min_heterogeneity)
   })
-  z <- stats::qnorm((1 + level) / 2)
   agr <- bind_rows(lapply(seq_along(variables), function(i) {
-    region_profiles(variables[i], grids[[i]], found[[i]], w, z)
+    region_profiles(variables[i], grids[[i]], found[[i]], w, level)
   }))
   new_mp_regions(list(
     agr_profiles = agr,
     splits = bind_rows(lapply(found, `[[`, "splits")),
     regions = bind_rows(lapply(found, `[[`, "regions")),
     summary = bind_rows(lapply(found, `[[`, "summary")),
+    membership = region_membership(variables, found, setup$rows),
     variables = variables, grids = grids, label = setup$label, class = setup$outputs$classes,
     level = level, depth = depth, N = setup$n, n_predictions = sum(attr(res, "n_predictions")),
     engine = setup$engine, call = call
@@ -222,14 +230,13 @@ best_region_split <- function(setup, centred, w, rows, splitters, min_w) {
     key <- rep(Inf, ncol(centred))
     key[rows] <- keyed$key
     ord <- rows[order(keyed$key)]
-    r <- cpp_best_split(centred, w, ord, key, min_w)
+    r <- best_split(centred, w, ord, key, min_w)
     if (r$k < 1L || (!is.null(best) && r$within >= best$within)) next
     k <- r$k
     left <- ord[seq_len(k)]
     right <- ord[-seq_len(k)]
     rule <- if (is.null(keyed$levels)) {
-      cut <- (key[ord[k]] + key[ord[k + 1L]]) / 2
-      cut_txt <- format(signif(cut, 3))
+      cut_txt <- split_value_text(setup$data[[s]], key[ord[k]], key[ord[k + 1L]])
       c(paste(s, "<=", cut_txt), paste(s, ">", cut_txt))
     } else {
       lv <- keyed$levels
@@ -240,6 +247,23 @@ best_region_split <- function(setup, centred, w, rows, splitters, min_w) {
     best <- list(variable = s, rule = rule, left = left, right = right, within = r$within)
   }
   best
+}
+
+# The threshold of a split between the values `lo` and `hi` (lo < hi, on
+# the sort key's scale) of column `col`, as text: the midpoint to the fewest
+# significant digits (3 at least) at which it still lies in [lo, hi), so
+# that the printed rule puts every row on its side; for dates and
+# date-times, `lo` as a date (the rule `<= lo` is exact).
+split_value_text <- function(col, lo, hi) {
+  if (inherits(col, c("Date", "POSIXct"))) {
+    return(format(structure(lo, class = class(col), tzone = attr(col, "tzone"))))
+  }
+  cut <- (lo + hi) / 2
+  for (digits in 3:15) {
+    v <- signif(cut, digits)
+    if (v >= lo && v < hi) break
+  }
+  format(v, digits = digits)
 }
 
 # The sort key of a split variable's values x (of the curves' rows):
@@ -269,15 +293,15 @@ split_key <- function(x, centred, w) {
 }
 
 # The profiles of the regions of variable v over `grid`, with their bands
-# (z: the normal quantile of the level).
-region_profiles <- function(v, grid, found, w, z) {
+# at `level`.
+region_profiles <- function(v, grid, found, w, level) {
   Y <- found$Y
   bind_rows(Map(function(rows, lab, r) {
     k <- w[rows]
     m <- as.vector(Y[, rows, drop = FALSE] %*% k) / sum(k)
-    se <- table_se(Y[, rows, drop = FALSE], k, m)
+    lim <- band_limits(m, level, se = table_se(Y[, rows, drop = FALSE], k, m))
     data.frame(`_vname_` = v, `_label_` = lab, `_x_` = grid, `_yhat_` = m,
-               `_lower_` = m - z * se, `_upper_` = m + z * se, `_region_` = r,
+               `_lower_` = lim$lower, `_upper_` = lim$upper, `_region_` = r,
                `_n_` = length(rows), check.names = FALSE, stringsAsFactors = FALSE)
   }, found$members, found$labels, seq_along(found$members)))
 }
