@@ -346,3 +346,29 @@ inform_unused <- function(type, method, given) {
     }
   ), class = "modelprofiles_unused_argument")
 }
+
+# DALEX's `center` for AL profiles: TRUE centres kernel AL as DALEX does
+# (the profile's mean over its grid points is the mean prediction), with no
+# bands; NULL this package's centring. Interval AL keeps ALEPlot's centring,
+# with a message; FALSE (DALEX's profiles starting at 0) is an error.
+check_al_center <- function(center, type, method, bands, call) {
+  if (is.null(center) || type != "accumulated") return(NULL)
+  if (isFALSE(center)) {
+    cli::cli_abort(c(
+      "{.code center = FALSE} (DALEX's AL profiles starting at 0) is not available: AL profiles are on the mean prediction.",
+      i = "Subtract {.code x$mean_prediction} from {.code x$agr_profiles$`_yhat_`} for profiles centred at 0."
+    ), call = call)
+  }
+  if (method == "interval") {
+    cli::cli_inform(c(
+      "{.code center = TRUE} centres DALEX's kernel AL; interval AL keeps ALEPlot's centring.",
+      i = "{.code method = \"kernel\", span = 0.25, center = TRUE} is DALEX's estimator, centred as DALEX centres it."
+    ), class = "modelprofiles_unused_argument")
+    return(NULL)
+  }
+  if (!identical(bands, "none")) {
+    cli::cli_abort("{.arg bands} are not computed for AL centred as DALEX centres it ({.code center = TRUE}); give one of them.",
+                   call = call)
+  }
+  TRUE
+}

@@ -364,32 +364,6 @@ from_dalex <- function(d, call = rlang::caller_env()) {
 
 is_dalex_result <- function(x) inherits(x, "model_profile") && !inherits(x, "mp_profile")
 
-# DALEX's `center` for AL profiles: TRUE centres kernel AL as DALEX does
-# (the profile's mean over its grid points is the mean prediction), with no
-# bands; NULL this package's centring. Interval AL keeps ALEPlot's centring,
-# with a message; FALSE (DALEX's profiles starting at 0) is an error.
-check_al_center <- function(center, type, method, bands, call) {
-  if (is.null(center) || type != "accumulated") return(NULL)
-  if (isFALSE(center)) {
-    cli::cli_abort(c(
-      "{.code center = FALSE} (DALEX's AL profiles starting at 0) is not available: AL profiles are on the mean prediction.",
-      i = "Subtract {.code x$mean_prediction} from {.code x$agr_profiles$`_yhat_`} for profiles centred at 0."
-    ), call = call)
-  }
-  if (method == "interval") {
-    cli::cli_inform(c(
-      "{.code center = TRUE} centres DALEX's kernel AL; interval AL keeps ALEPlot's centring.",
-      i = "{.code method = \"kernel\", span = 0.25, center = TRUE} is DALEX's estimator, centred as DALEX centres it."
-    ), class = "modelprofiles_unused_argument")
-    return(NULL)
-  }
-  if (!identical(bands, "none")) {
-    cli::cli_abort("{.arg bands} are not computed for AL centred as DALEX centres it ({.code center = TRUE}); give one of them.",
-                   call = call)
-  }
-  TRUE
-}
-
 # DALEX's span: for the kernel methods only, one positive number, not with
 # a bandwidth.
 check_span <- function(span, bandwidth, type, method, call) {

@@ -74,6 +74,10 @@ ice_block_column <- function(b, name, r = NULL) {
 # rbind() binds data frames (factor levels joined, classes kept).
 ice_column <- function(x, name, rows = NULL) {
   blocks <- ice_blocks(x)
+  # (No rows: the column's type. Made without split() or order(): a lazy
+  # column is made inside R's own C code, e.g. order()'s radix sort, which
+  # must not run again meanwhile.)
+  if (!is.null(rows) && !length(rows)) return(bind_column(lapply(blocks, ice_block_column, name = name, r = numeric()), name))
   pieces <- if (is.null(rows)) {
     lapply(blocks, ice_block_column, name = name)
   } else {
@@ -147,4 +151,116 @@ long_frame <- function(x, columns = ice_columns) {
   }
   cols <- lapply(stats::setNames(columns, columns), function(nm) ice_column(x, nm))
   structure(cols, class = "data.frame", row.names = .set_row_names(n))
+}
+
+# ---- Lazy columns of the mp_ice data frame (R/result_ice.R) ------------------
+
+# The values of a lazy column (whole, or at its positions `indx`, NA past
+# its end), without attributes: the R side of src/lazy_columns.cpp.
+ice_lazy_values <- function(recipe) {
+  out <- ice_piece(recipe[[1L]], recipe[[2L]])
+  bare_as(out, ice_piece(recipe[[1L]], recipe[[2L]], integer()))
+}
+
+# The values of x without attributes, of the type of `prototype`.
+bare_as <- function(x, prototype) {
+  attributes(x) <- NULL
+  storage.mode(x) <- typeof(prototype)
+  x
+}
+
+ice_lazy_subset <- function(recipe, indx) {
+  store <- recipe[[1L]]
+  ok <- !is.na(indx) & indx <= ice_size(store)
+  if (all(ok)) {
+    out <- ice_piece(store, recipe[[2L]], indx)
+  } else {
+    out <- ice_piece(store, recipe[[2L]], integer())[rep(NA_integer_, length(indx))]
+    out[ok] <- ice_piece(store, recipe[[2L]], indx[ok])
+  }
+  bare_as(out, ice_piece(store, recipe[[2L]], integer()))
+}
+
+# Column `name` of the frame at its rows `rows` (all when NULL): a long
+# column, or the wide column of a profiled variable (its grid value on its
+# own curves, the row's own value on the others').
+ice_piece <- function(store, name, rows = NULL) {
+  if (name %in% ice_columns) return(ice_column(store, name, rows))
+  own <- store$observed[[name]]
+  grid_values <- function(x) {
+    g <- store$grids[[name]]
+    if (is.character(x) && !is.character(g)) g[match(x, as.character(g))] else x
+  }
+  if (is.null(rows)) {
+    # Whole: block by block (label-major, then row, then grid point).
+    pieces <- lapply(ice_blocks(store), function(b) {
+      G <- length(b$x)
+      C <- length(b$labels)
+      if (b$v == name) {
+        g <- own[rep(NA_integer_, G)]
+        g[] <- grid_values(b$x)
+        return(rep(g, length(b$ids) * C))
+      }
+      rep(rep(own[match(b$ids, store$rows)], each = G), C)
+    })
+    return(bind_column(pieces, name))
+  }
+  ids <- ice_column(store, "_ids_", rows)
+  out <- own[match(ids, store$rows)]
+  vn <- ice_column(store, "_vname_", rows)
+  at <- which(vn == name)
+  if (length(at)) {
+    out[at] <- grid_values(ice_column(store, "_x_", rows[at]))
+  }
+  out
+}
+
+# ingredients' "observations": the background rows' values of the profiled
+# variables, `_yhat_` (each row's prediction, read off its ICE curve of the
+# first variable at its own value: linearly interpolated between grid points
+# of a numeric variable), `_label_` and `_ids_`; row names the rows.
+ice_observations <- function(store) {
+  obs <- store$observed
+  if (is.null(obs) || !length(store$wide)) return(NULL)
+  v1 <- intersect(store$wide, vapply(ice_blocks(store), `[[`, "", "v"))[1L]
+  yhat <- rep(NA_real_, nrow(obs))
+  label <- rep(NA_character_, nrow(obs))
+  for (b in ice_blocks(store)) {
+    if (b$v != v1) next
+    at <- match(b$ids, store$rows)
+    todo <- which(is.na(yhat[at]))
+    if (!length(todo)) next
+    # (In chunks of rows: a linear block's curves are made only for them.)
+    for (part in split(todo, (seq_along(todo) - 1L) %/% ice_chunk_rows)) {
+      Y <- matrix(ice_block_array(block_rows(b, part))[, , 1L], length(b$x))
+      yhat[at[part]] <- curve_at(Y, b$x, obs[[v1]][at[part]])
+    }
+    label[at[todo]] <- if (is.null(b$suffix)) b$labels[1L] else paste0(b$labels[1L], "_", b$suffix[todo])
+  }
+  obs$`_yhat_` <- yhat
+  obs$`_label_` <- label
+  obs$`_ids_` <- store$rows
+  rownames(obs) <- as.character(store$rows)
+  obs
+}
+
+# Curve k of Y (G x m, at grid x) at own[k]: interpolated linearly between
+# grid points for numbers (the ends beyond the grid), the level's value for
+# categories.
+curve_at <- function(Y, x, own) {
+  m <- ncol(Y)
+  if (!is.numeric(own) || is.factor(own)) {
+    return(Y[cbind(match(as.character(own), as.character(x)), seq_len(m))])
+  }
+  x <- as.numeric(if (is.character(x)) x else unclass(x))
+  # (A user's grid may be in any order.)
+  o <- order(x)
+  x <- x[o]
+  Y <- Y[o, , drop = FALSE]
+  own <- as.numeric(unclass(own))
+  G <- length(x)
+  if (G == 1L) return(Y[1L, ])
+  k <- findInterval(own, x, all.inside = TRUE)
+  t <- pmin(pmax((own - x[k]) / (x[k + 1L] - x[k]), 0), 1)
+  (1 - t) * Y[cbind(k, seq_len(m))] + t * Y[cbind(k + 1L, seq_len(m))]
 }

@@ -343,12 +343,11 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
   variables <- profile_variables(inputs, variables, type, grouping$column, names(variable_splits), env)
   variables <- variables_of_type(variables, inputs$data, variable_type, explicit, env)
   if (!is.null(span)) bandwidth <- span_bandwidth(span, inputs, variables, variable_splits)
-  s <- profile_settings(
+  s <- c(profile_settings(
     type, method, grid_points, variable_splits_type,
     check_splits(variable_splits, inputs$data, variables, env, na_level), intervals,
     check_bandwidth(bandwidth, variables, env), isTRUE(keep_ice), level_order, na_level
-  )
-  s$al_center <- check_al_center(center, type, method, inputs$bands$type, env)
+  ), list(al_center = check_al_center(center, type, method, inputs$bands$type, env)))
   rows <- setup_rows(inputs, N, seed)
   s$native <- native_for(start$engine, type, method, length(rows), inputs)
   setup <- new_setup(inputs, rows, class, if (s$native) start$engine else "predict", linear = type == "partial")

@@ -64,7 +64,6 @@ predict_profile <- function(x, new_observation, variables = NULL, data = NULL, p
                             type = "ceteris_paribus", ...) {
   call <- rlang::current_env()
   user_call <- sys.call()
-  rlang::check_dots_empty(call = call)
   if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or a DALEX explainer.", call = call)
   if (missing(new_observation)) {
     cli::cli_abort("{.arg new_observation} is missing: give the rows to profile, e.g. {.code data[1, ]}.", call = call)
@@ -77,9 +76,58 @@ predict_profile <- function(x, new_observation, variables = NULL, data = NULL, p
   grid_points <- check_whole(grid_points, "grid_points", 2, call)
   check_flag(variable_splits_with_obs, "variable_splits_with_obs", call)
   obs <- observation_rows(new_observation, call)
-  ex <- unpack_explainer(x)
-  background <- data %||% ex$data
+  background <- data %||% unpack_explainer(x)$data
   if (!is.null(background)) background <- as.data.frame(background, stringsAsFactors = FALSE)
+  # (The model, data and predict function checked as every entry point
+  # checks them; the profiles are model_profile()'s of the observations.)
+  rows <- if (nrow(obs) == 1L) c(1L, 1L) else seq_len(nrow(obs))
+  start_call("predict_profile", call, list(...), x, if (!is.null(background)) background else obs[rows, , drop = FALSE],
+             predict_function, label, NULL, NULL, getOption("modelprofiles.memory_budget", 256), NULL, engine)
+  g <- cp_grids(obs, background, variables, variable_splits, grid_points, variable_splits_type,
+                variable_splits_with_obs, call)
+  obs <- g$obs
+  ids <- rownames(obs)
+  # (A single row is profiled as two copies of it, the second dropped.)
+  profile <- function(vars, splits) {
+    withCallingHandlers(
+      model_profile(x, data = obs[rows, , drop = FALSE], predict_function = predict_function, variables = vars,
+                    N = NULL, variable_splits = splits, label = label, class = class, engine = engine,
+                    weights = rep(1, length(rows)), keep_ice = TRUE),
+      rlang_error = function(e) {
+        e$call <- user_call
+        rlang::cnd_signal(e)
+      }
+    )
+  }
+  res <- profile(g$variables, g$grids)
+  blocks <- lapply(ice_blocks(ice_of(res)), function(b) {
+    b <- block_rows(b, which(b$ids %in% seq_len(nrow(obs)) & !duplicated(b$ids)))
+    b$ids <- ids[b$ids]
+    b
+  })
+  cp <- new_mp_ice(blocks, obs, ids, res$grids)
+  # The predictions at the observations: the first variable's profiles at
+  # the observations' own values.
+  v1 <- g$variables[1L]
+  own <- obs[[v1]]
+  at <- profile(v1, stats::setNames(list(unique(own)), v1))
+  attr(cp, "observations") <- do.call(rbind, lapply(res$labels, function(l) {
+    curves <- ice_curves_of(at, v1, l)
+    o <- obs
+    o$`_yhat_` <- curves$Y[cbind(match(own, unique(own)), match(seq_len(nrow(obs)), curves$ids))]
+    o$`_label_` <- l
+    o$`_ids_` <- seq_len(nrow(obs))
+    o
+  }))
+  class(cp) <- c("mp_ice", "ceteris_paribus_explainer", "data.frame")
+  cp
+}
+
+# The variables to profile (those of the observations `obs` that the
+# background rows or `variable_splits` give a grid) and their grids (as
+# ingredients makes them: cp_grid()); `obs` with its integer columns that
+# are profiled as doubles (their grids' type), as ingredients profiles them.
+cp_grids <- function(obs, background, variables, variable_splits, grid_points, splits_type, with_obs, call) {
   if (!is.null(variable_splits) && (!is.list(variable_splits) || is.null(names(variable_splits)))) {
     cli::cli_abort("{.arg variable_splits} must be a named list of grids.", call = call)
   }
@@ -107,52 +155,12 @@ predict_profile <- function(x, new_observation, variables = NULL, data = NULL, p
     ), call = call)
   }
   grids <- lapply(stats::setNames(variables, variables), function(v) {
-    variable_splits[[v]] %||% cp_grid(background[[v]], grid_points, variable_splits_type,
-                                       if (variable_splits_with_obs) obs[[v]])
+    variable_splits[[v]] %||% cp_grid(background[[v]], grid_points, splits_type, if (with_obs) obs[[v]])
   })
   for (v in variables) {
-    if (is.integer(obs[[v]]) && !is.factor(obs[[v]]) && is.double(grids[[v]])) {
-      obs[[v]] <- as.double(obs[[v]])
-    }
+    if (is.integer(obs[[v]]) && !is.factor(obs[[v]]) && is.double(grids[[v]])) obs[[v]] <- as.double(obs[[v]])
   }
-  ids <- rownames(obs)
-  # (A single row is profiled as two copies of it, the second dropped.)
-  rows <- if (nrow(obs) == 1L) c(1L, 1L) else seq_len(nrow(obs))
-  profile <- function(vars, splits) {
-    withCallingHandlers(
-      model_profile(x, data = obs[rows, , drop = FALSE], predict_function = predict_function, variables = vars,
-                    N = NULL, variable_splits = splits, label = label, class = class, engine = engine,
-                    weights = rep(1, length(rows)), keep_ice = TRUE),
-      rlang_error = function(e) {
-        e$call <- user_call
-        rlang::cnd_signal(e)
-      }
-    )
-  }
-  res <- profile(variables, grids)
-  blocks <- lapply(ice_blocks(ice_of(res)), function(b) {
-    b <- block_rows(b, which(b$ids %in% seq_len(nrow(obs)) & !duplicated(b$ids)))
-    b$ids <- ids[b$ids]
-    b
-  })
-  cp <- new_mp_ice(blocks, obs, ids, res$grids)
-  # The predictions at the observations: the first variable's profiles at
-  # the observations' own values.
-  v1 <- variables[1L]
-  own <- obs[[v1]]
-  at <- profile(v1, stats::setNames(list(unique(own)), v1))
-  observations <- do.call(rbind, lapply(res$labels, function(l) {
-    curves <- ice_curves_of(at, v1, l)
-    k <- match(seq_len(nrow(obs)), curves$ids)
-    o <- obs
-    o$`_yhat_` <- curves$Y[cbind(match(own, unique(own)), k)]
-    o$`_label_` <- l
-    o$`_ids_` <- seq_len(nrow(obs))
-    o
-  }))
-  attr(cp, "observations") <- observations
-  class(cp) <- c("mp_ice", "ceteris_paribus_explainer", "data.frame")
-  cp
+  list(variables = variables, grids = grids, obs = obs)
 }
 
 # ingredients' grid of a column: for numbers, the distinct quantiles (type

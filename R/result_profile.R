@@ -305,12 +305,9 @@ print.mp_profile <- function(x, n = 6, ...) {
     cli::cat_line("  subgroups of ", x$groups$column, ": ",
                   paste0(x$groups$levels, " (", x$groups$sizes, " rows)", collapse = ", "))
   }
-  # (Categorical variables have no intervals.)
   k <- if (length(x$intervals) && ncol(x$intervals) == 1L) stats::setNames(x$intervals[, 1L], rownames(x$intervals))
-  k <- k[!is.na(k)]
-  if (length(k)) {
-    cli::cat_line("  intervals (K): ", paste0(names(k), " = ", k, collapse = ", "))
-  }
+  k <- k[!is.na(k)] # (categorical variables have no intervals)
+  if (length(k)) cli::cat_line("  intervals (K): ", paste0(names(k), " = ", k, collapse = ", "))
   if (length(x$bandwidth)) {
     cli::cat_line("  bandwidth: ", paste0(names(x$bandwidth), " = ", format(x$bandwidth, digits = 4), collapse = ", "))
   }

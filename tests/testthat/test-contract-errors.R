@@ -136,7 +136,7 @@ test_that("W8, W9 and find_regions()'s other arguments: errors naming them", {
   expect_error(find_regions(fit, X, variables = "x1", split_variables = "x1"),
                "`split_variables` must name a variable other than the profiled x1")
   expect_error(find_regions(fit, X, split_variables = "zz"), "`split_variables` has name not in the data")
-  expect_error(find_regions(fit, X, level = 2), "`level` must be one number in \\(0, 1\\), such as 0.95, not 2")
+  expect_error(find_regions(fit, X, level = 2), "`level` must be a single number between 0 and 1, such as 0.95, not 2")
   expect_identical(error_call(find_regions(fit, X, level = 2)), "find_regions")
   # min_size = 0.5 is allowed (a split in halves).
   expect_s3_class(find_regions(fit, X, variables = "x1", min_size = 0.5, grid_points = 5), "mp_regions")

@@ -103,7 +103,7 @@ test_that("bad input names the argument", {
   expect_error(predict_profile(fit, X[1, ], data = X, type = "break_down"), "predict_parts")
   expect_error(predict_profile(fit, X[1, ], data = X, variable_splits_type = "foo"), "`variable_splits_type`")
   expect_error(predict_profile(fit, X[1, ], data = X, grid_points = 1), "`grid_points`")
-  expect_error(predict_profile(fit, X[1, ], data = X, nope = 1), "must be empty")
+  expect_error(predict_profile(fit, X[1, ], data = X, nope = 1), "nope")
   expect_identical(rlang::call_name(tryCatch(predict_profile(fit, X[1, ], data = X, grid_points = 1),
                                              error = function(e) e$call)), "predict_profile")
 })
