@@ -93,6 +93,10 @@ cpp_weighted_col_sums <- function(M, w) {
     .Call(`_modelprofiles_cpp_weighted_col_sums`, M, w)
 }
 
+cpp_lazy_column <- function(recipe, n, prototype) {
+    .Call(`_modelprofiles_cpp_lazy_column`, recipe, n, prototype)
+}
+
 cpp_native_leaves <- function(model, x, threads) {
     .Call(`_modelprofiles_cpp_native_leaves`, model, x, threads)
 }

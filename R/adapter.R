@@ -315,21 +315,12 @@ is_explainer <- function(x) inherits(x, "explainer")
 # explainer: for a model, list(model = x) (the rest NULL or FALSE); for an
 # explainer, its model, data, predict function (NULL for DALEX's default,
 # DALEX::yhat, for which the package's own gives the same numbers with all
-# classes named), label (explainer_label()) and weights, and `as_matrix`:
+# classes named), label (DALEX's, kept as it is) and weights, and `as_matrix`:
 # its predict function gets rows in the class of its data (a matrix when
 # the explainer's data is one). Each stands in for an argument not given.
 unpack_explainer <- function(x) {
   if (!is_explainer(x)) return(list(model = x, as_matrix = FALSE))
   list(model = x$model, data = x$data,
        predict_function = if (!is_dalex_default(x$predict_function)) x$predict_function,
-       label = explainer_label(x), weights = x$weights, as_matrix = is.matrix(x$data))
-}
-
-# An explainer's label; DALEX's default (the last of the model's classes,
-# "nnet" for a multinom fit, "model_fit" for parsnip's) is replaced by the
-# package's label of the model (NULL), which names the model inside.
-explainer_label <- function(x) {
-  label <- x$label
-  if (identical(label, utils::tail(class(x$model), 1L))) return(NULL)
-  label
+       label = x$label, weights = x$weights, as_matrix = is.matrix(x$data))
 }

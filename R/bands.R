@@ -74,6 +74,12 @@ check_bands <- function(bands, call, types = c("none", "analytic", "bootstrap"),
       i = "For example {.code bands = profile_bands(\"bootstrap\", level = 0.9, B = 100)}."
     ), call = call)
   }
+  if (length(bands) > 1L && !identical(bands, types)) {
+    cli::cli_abort(c(
+      "{.arg bands} must be one kind of bands, not {length(bands)}: {.val {bands}}.",
+      i = "One call draws one kind; e.g. {.code bands = {.val {bands[1L]}}}."
+    ), call = call)
+  }
   type <- rlang::arg_match0(bands[1L], types, arg_nm = "bands", error_call = call)
   band_values(type, level %||% 0.95, B %||% 200, call)
 }

@@ -120,7 +120,7 @@ check_refit_background <- function(profile, background, call) {
     cli::cli_abort(c(why, x = "It has no column {.field {absent}}."), call = call)
   }
   obs <- profile$observed
-  if (is.null(obs)) return(invisible())
+  if (is.null(obs)) return(check_other_columns(profile, background, why, call))
   for (v in intersect(profile$variables, names(obs))) {
     mine <- background[[v]][profile$rows]
     theirs <- obs[[v]]
@@ -134,7 +134,7 @@ check_refit_background <- function(profile, background, call) {
       ), call = call)
     }
   }
-  invisible()
+  check_other_columns(profile, background, why, call)
 }
 
 # Are x and y (a column, and the same column as kept in a profile) the same
@@ -209,3 +209,42 @@ refit_model_profile <- function(model, ...) {
     ), parent = e, call = NULL)
   })
 }
+
+# The columns of `background` other than the profiled ones (which the model
+# may use) against the profile's fingerprints of them.
+check_other_columns <- function(profile, background, why, call) {
+  prints <- profile$background_prints
+  changed <- names(prints)[vapply(names(prints), function(v) {
+    !v %in% names(background) || !same_print(column_print(background[[v]][profile$rows]), prints[[v]])
+  }, logical(1))]
+  changed <- setdiff(changed, profile$variables)
+  if (length(changed)) {
+    cli::cli_abort(c(
+      why,
+      x = "Its rows {.code profile$rows} differ from the profile's background rows in {.field {changed}}, which the model may use.",
+      i = "Give the profiled rows as {.arg background} (by default it is {.arg data}, the training rows)."
+    ), call = call)
+  }
+  invisible()
+}
+
+# A column's fingerprint: position-weighted sums of its numbers (of a
+# factor's levels, of a string's characters) and its number of missing
+# values, from which a changed background column is told (refit_bands()).
+column_print <- function(x) {
+  z <- if (is.character(x) || is.factor(x)) {
+    x <- as.character(x)
+    nchar(x, "bytes") + match(x, sort(unique(x)))
+  } else {
+    as.double(unclass(x))
+  }
+  na <- is.na(z)
+  z[na] <- 0
+  w <- 1 + (seq_along(z) %% 7)
+  c(sum(z), sum(z * w), sum(na))
+}
+
+# The fingerprints of the columns of `data` at `rows`, by column name.
+background_prints <- function(data, rows) lapply(data, function(col) column_print(col[rows]))
+
+same_print <- function(a, b) isTRUE(all.equal(a, b, tolerance = 1e-10))

@@ -35,15 +35,17 @@ resolve_inputs <- function(x, data, predict_function, label, call) {
        adapter = adapter)
 }
 
-# Variable names: a character vector of columns of data, without duplicates.
-check_variables <- function(variables, data, call) {
+# Variable names (argument `arg`): a character vector of columns of data,
+# without duplicates.
+check_variables <- function(variables, data, call, arg = "variables") {
   if (!is.character(variables) || anyNA(variables) || length(variables) == 0L) {
-    cli::cli_abort("{.arg variables} must be a character vector of column names.", call = call)
+    cli::cli_abort("{.arg {arg}} must be a character vector of column names, not {.val {format_value(variables)}}.",
+                   call = call)
   }
   unknown <- setdiff(variables, names(data))
   if (length(unknown)) {
     cli::cli_abort(c(
-      "{.arg variables} has {cli::qty(length(unknown))}name{?s} not in the data: {.val {unknown}}.",
+      "{.arg {arg}} has {cli::qty(length(unknown))}name{?s} not in the data: {.val {unknown}}.",
       i = "The data has {.val {names(data)}}."
     ), call = call)
   }
@@ -121,10 +123,19 @@ as_background <- function(data, call) {
     cli::cli_abort("{.arg data} must be a data frame or a matrix, not {.cls {class(data)}}.", call = call)
   }
   if (nrow(data) < 2L) {
-    cli::cli_abort("{.arg data} has {nrow(data)} row{?s}; profiles need at least 2 background rows.", call = call)
+    cli::cli_abort(c(
+      "{.arg data} has {nrow(data)} row{?s}; profiles need at least 2 background rows.",
+      i = "The ceteris-paribus profiles of one observation are {.code predict_profile(x, new_observation, data = <background rows>)}."
+    ), call = call)
   }
-  if (anyDuplicated(names(data)) || any(!nzchar(names(data)))) {
-    cli::cli_abort("The columns of {.arg data} must have unique, non-empty names.", call = call)
+  if (!ncol(data)) {
+    cli::cli_abort("{.arg data} has no columns: give the background rows with the columns the model uses.", call = call)
+  }
+  if (anyDuplicated(names(data)) || any(!nzchar(names(data))) || anyNA(names(data))) {
+    cli::cli_abort(c(
+      "The columns of {.arg data} must have unique, non-empty names.",
+      i = if (anyNA(names(data))) "A column is named {.val NA}: rename it, e.g. {.code names(data)[is.na(names(data))] <- \"x\"}."
+    ), call = call)
   }
   ok <- vapply(data, function(col) typeof(col) %in% c("double", "integer", "logical", "character"), logical(1))
   if (!all(ok)) {
@@ -324,13 +335,40 @@ inform_unused <- function(type, method, given) {
     "accumulated kernel" = c("grid_points", "bandwidth"),
     names(given)
   )
-  unused <- setdiff(names(given)[given], reads)
+  # (The grids of PD and LD are of variable_splits_type; AL's are not.)
+  unused <- setdiff(names(given)[given], c(reads, if (type != "accumulated") "variable_splits_type"))
   if (!length(unused)) return(invisible())
   estimator <- switch(type, partial = "PD", conditional = "LD", accumulated = "AL")
   cli::cli_inform(c(
     "{.arg {unused}} {?is/are} not used by {method} {estimator}, which reads {.arg {reads}}.",
-    i = if (type == "accumulated" && method == "interval" && "grid_points" %in% unused) {
+    i = if (type == "accumulated" && method == "interval" && any(c("grid_points", "variable_splits_type") %in% unused)) {
       "Its grid is the edges of {.arg intervals} quantile intervals (or {.arg variable_splits})."
     }
   ), class = "modelprofiles_unused_argument")
+}
+
+# DALEX's `center` for AL profiles: TRUE centres kernel AL as DALEX does
+# (the profile's mean over its grid points is the mean prediction), with no
+# bands; NULL this package's centring. Interval AL keeps ALEPlot's centring,
+# with a message; FALSE (DALEX's profiles starting at 0) is an error.
+check_al_center <- function(center, type, method, bands, call) {
+  if (is.null(center) || type != "accumulated") return(NULL)
+  if (isFALSE(center)) {
+    cli::cli_abort(c(
+      "{.code center = FALSE} (DALEX's AL profiles starting at 0) is not available: AL profiles are on the mean prediction.",
+      i = "Subtract {.code x$mean_prediction} from {.code x$agr_profiles$`_yhat_`} for profiles centred at 0."
+    ), call = call)
+  }
+  if (method == "interval") {
+    cli::cli_inform(c(
+      "{.code center = TRUE} centres DALEX's kernel AL; interval AL keeps ALEPlot's centring.",
+      i = "{.code method = \"kernel\", span = 0.25, center = TRUE} is DALEX's estimator, centred as DALEX centres it."
+    ), class = "modelprofiles_unused_argument")
+    return(NULL)
+  }
+  if (!identical(bands, "none")) {
+    cli::cli_abort("{.arg bands} are not computed for AL centred as DALEX centres it ({.code center = TRUE}); give one of them.",
+                   call = call)
+  }
+  TRUE
 }

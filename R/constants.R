@@ -107,6 +107,11 @@ native_sums_min_rows <- 8192
 # copy), on top of the budget's share of the chunks (chunk_policy()).
 native_row_bytes <- 16
 
+# Rows whose ICE curves are made at a time when the observations' predictions
+# are read off them (ice_observations(), R/result_ice.R): a linear block's
+# curves of 2^14 rows at 101 grid points take 13 MB.
+ice_chunk_rows <- 16384L
+
 # Panels of plot(find_regions()) drawn by default: the variables whose
 # regions explain most (each panel's strip names its regions, so more
 # would not fit a chart of 7 x 5 inches).

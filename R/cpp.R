@@ -263,6 +263,11 @@ native_points <- function(nm, X, rows, k1, k2, z1, z2, w = NULL, threads = 1L) {
                     as.double(z1), as.double(z2), if (!is.null(w)) as.double(w), threads)
 }
 
+# A lazy column (ALTREP, src/lazy_columns.cpp) of n values, made by
+# ice_lazy_values(recipe) when read whole and ice_lazy_subset(recipe, i) for
+# rows i, of the type and attributes of `prototype`.
+lazy_column <- function(recipe, n, prototype) cpp_lazy_column(recipe, as.double(n), prototype)
+
 # Each reference row's squared distance to its nearest other reference row
 # (rows `ref`, 1-based among the space's rows; see support_space()).
 support_reference_distances <- function(space, ref, threads) {

@@ -111,6 +111,7 @@ effect_sizes.default <- function(x, ...) {
 #' @export
 effect_sizes.mp_profile <- function(x, reference = NULL, bands = TRUE, ...) {
   rlang::check_dots_empty()
+  check_flag(bands, "bands", rlang::current_env())
   a <- x$agr_profiles
   keys <- unique(a[c("_vname_", "_label_")])
   refs <- reference_values(x, reference)
@@ -280,6 +281,12 @@ reference_values <- function(x, reference, call = rlang::caller_env()) {
   if (is.data.frame(ref)) ref <- as.matrix(ref)
   if (!is.numeric(ref) && !is.logical(ref)) {
     cli::cli_abort("{.arg reference} must be numeric values, not {.obj_type_friendly {reference}}.", call = call)
+  }
+  if (sum(is.finite(ref)) < 2L) {
+    cli::cli_abort(c(
+      "{.arg reference} must hold at least 2 finite values, the predictions NALED and NALER are scaled by, not {.val {format_value(reference)}}.",
+      i = "By default they are the quantiles of the predictions at the background rows."
+    ), call = call)
   }
   if (!is.matrix(ref) || ncol(ref) == 1L) {
     return(stats::setNames(rep(list(as.double(ref)), length(x$labels)), x$labels))

@@ -155,9 +155,11 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
 
 # Kernel AL of column j on an even grid of grid_points values over the
 # observed rows (of whole numbers for integer and Date columns): list(x,
-# yhat, ice, ice_rows).
+# yhat, ice, ice_rows). Centred over the rows (the weighted mean of the
+# profile at the rows' values is the mean prediction), or with
+# `dalex_centre` over the grid points, as DALEX centres it.
 accumulated_kernel_request <- function(setup, j, grid_points, rows, bandwidth, keep_ice, fitted,
-                                       native = TRUE, grid = NULL) {
+                                       native = TRUE, grid = NULL, dalex_centre = FALSE) {
   col <- setup$data[[j]]
   if (!is.null(grid)) {
     # The user's grid (variable_splits), in increasing order.
@@ -174,7 +176,10 @@ accumulated_kernel_request <- function(setup, j, grid_points, rows, bandwidth, k
     kw <- if (!is.null(k$ice)) k$kw()
     # The centring is over the rows within the grid (a user's grid may not
     # reach every row; as interval AL's edges).
-    centring <- kernel_centring(setup, z, k$x, k$w, names(setup$data)[j])
+    # DALEX's centring (center = TRUE): the profile's unweighted mean over
+    # its grid points is the mean prediction.
+    centring <- if (dalex_centre) list(x = z, w = rep(1, length(z)), inside = 1) else
+      kernel_centring(setup, z, k$x, k$w, names(setup$data)[j])
     for (c in seq_len(ncol(k$num))) {
       g <- cumsum(c(0, k$num[-1L, c] / k$den[-1L]))
       centre <- sum(centring$w * stats::approx(z, g, centring$x)$y) / sum(centring$w)

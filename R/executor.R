@@ -314,7 +314,15 @@ source_rows <- function(setup, rows) {
 
 # Predict one stacked data frame and check the result.
 predict_frame <- function(setup, newdata) {
-  check_chunk(setup, setup$predict_function(setup$model, newdata), nrow(newdata))
+  y <- tryCatch(setup$predict_function(setup$model, newdata), error = function(e) {
+    # (The user's error, without the package's internal call.)
+    e$call <- NULL
+    cli::cli_abort(c(
+      "The predict function ({.arg predict_function}, or the model's {.fn predict}) failed on a chunk of {nrow(newdata)} stacked row{?s}.",
+      i = "It worked on a few rows of {.arg data}: if it fails only on many rows at once, lower {.arg memory_budget} (smaller chunks), or give a {.arg predict_function} that predicts them in parts."
+    ), parent = e, call = setup$error_call)
+  })
+  check_chunk(setup, y, nrow(newdata))
 }
 
 # Check the predictions of n stacked rows (made here or on a worker): a

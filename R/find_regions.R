@@ -48,6 +48,8 @@
 #'   a variable's curves are taken to have one shape, and it is not split.
 #' @param grid_points Grid points of each profile.
 #' @param level Level of the regions' bands.
+#' @param variable_splits_type `"quantiles"`, `"uniform"` or `"distinct"`
+#'   grids (see [profile_grid()]).
 #' @returns An object of class `mp_regions`: a list with `agr_profiles` (a
 #'   data frame with DALEX's columns `_vname_`, `_label_` (the region's
 #'   description), `_x_`, `_yhat_`, and `_lower_`, `_upper_`, `_region_`,
@@ -92,8 +94,14 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
   for (a in names(shares)) {
     v <- shares[[a]]
     if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0 || v >= 1) {
-      cli::cli_abort("{.arg {a}} must be one number in [0, 1), not {.obj_type_friendly {v}}.", call = env)
+      cli::cli_abort("{.arg {a}} must be one number in [0, 1), not {.val {format_value(v)}}.", call = env)
     }
+  }
+  if (min_size > 0.5) {
+    cli::cli_abort(c(
+      "{.arg min_size} must be at most 0.5, not {.val {min_size}}: each side of a split keeps at least {.arg min_size} of the rows, so no split could.",
+      i = "E.g. {.code min_size = 0.1} (the default) keeps splits with at least 10% of the rows on each side."
+    ), call = env)
   }
   level <- band_values("analytic", level, NULL, env)$level
   start <- start_call("find_regions", env, list(...), x, data, predict_function, label, weights, threads,
@@ -102,7 +110,16 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
   inputs <- start$inputs
   N <- check_N(N, env)
   variables <- profile_variables(inputs, variables, "partial", NULL, NULL, env)
-  splitters <- if (is.null(split_variables)) names(inputs$data) else check_variables(split_variables, inputs$data, env)
+  splitters <- if (is.null(split_variables)) names(inputs$data) else {
+    check_variables(split_variables, inputs$data, env, arg = "split_variables")
+  }
+  alone <- variables[vapply(variables, function(v) !length(setdiff(splitters, v)), logical(1))]
+  if (length(alone)) {
+    cli::cli_abort(c(
+      "{.arg split_variables} must name a variable other than the profiled {.field {alone}}: its curves are split on the other variables.",
+      i = "Add other columns to {.arg split_variables}, or leave it {.code NULL} (every other column)."
+    ), call = env)
+  }
   setup <- new_setup(inputs, setup_rows(inputs, N, seed), class, start$engine, linear = TRUE)
   if (setup$n_outputs != 1L) {
     cli::cli_abort(c("{.fn find_regions} splits the curves of one output; the model has {setup$n_outputs} classes.",

@@ -173,8 +173,10 @@ profile_grid <- function(x, grid_points = 101,
     variable_splits_type <- deprecated_arg("type", "variable_splits_type", type,
                                            !missing(variable_splits_type), rlang::current_env())
   }
-  variable_splits_type <- match.arg(variable_splits_type, c("quantiles", "uniform", "distinct"))
-  grid_points <- check_whole(grid_points, "grid_points", 2, rlang::caller_env())
+  variable_splits_type <- arg_one(variable_splits_type, c("quantiles", "uniform", "distinct"), "variable_splits_type",
+                                  rlang::current_env())
+  grid_points <- check_whole(grid_points, "grid_points", 2, rlang::current_env())
+  check_flag(na_level, "na_level", rlang::current_env())
   if (column_kind(x) == "unsupported") {
     cli::cli_abort("{.arg x} must be numeric, a Date, date-time or time difference, a factor, character or logical, not {.cls {class(x)}}.")
   }

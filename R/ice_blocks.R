@@ -14,8 +14,8 @@ ice_block <- function(v, labels, ids, x, values, suffix = NULL, outside = NULL) 
   list(v = v, labels = labels, ids = ids, x = x, values = values, suffix = suffix, outside = outside)
 }
 
-# The blocks of an mp_ice (its `$` reads the long frame's columns).
-ice_blocks <- function(x) .subset2(x, "blocks")
+# The blocks of an mp_ice, or of its store (R/result_ice.R).
+ice_blocks <- function(x) if (is.environment(x)) x$blocks else attr(x, "ice", exact = TRUE)$blocks
 
 # The curves of a block as a G x m x outputs array.
 ice_block_array <- function(b) curves_array(b$values, length(b$x), length(b$ids), length(b$labels))
@@ -74,6 +74,10 @@ ice_block_column <- function(b, name, r = NULL) {
 # rbind() binds data frames (factor levels joined, classes kept).
 ice_column <- function(x, name, rows = NULL) {
   blocks <- ice_blocks(x)
+  # (No rows: the column's type. Made without split() or order(): a lazy
+  # column is made inside R's own C code, e.g. order()'s radix sort, which
+  # must not run again meanwhile.)
+  if (!is.null(rows) && !length(rows)) return(bind_column(lapply(blocks, ice_block_column, name = name, r = numeric()), name))
   pieces <- if (is.null(rows)) {
     lapply(blocks, ice_block_column, name = name)
   } else {
@@ -100,6 +104,12 @@ ice_column <- function(x, name, rows = NULL) {
 # Vectors bound as one column of data frames bound by rbind().
 bind_column <- function(pieces, name) {
   if (length(pieces) == 1L) return(pieces[[1L]])
+  # (Plain vectors of one class: c(), as rbind() would bind them, faster.)
+  cls <- lapply(pieces, class)
+  if (all(vapply(cls, identical, logical(1), cls[[1L]])) && !is.factor(pieces[[1L]]) &&
+      cls[[1L]][1L] %in% c("numeric", "integer", "character", "logical", "Date")) {
+    return(do.call(c, unname(pieces)))
+  }
   frames <- lapply(pieces, function(p) {
     structure(list(p), names = name, class = "data.frame", row.names = .set_row_names(length(p)))
   })
@@ -114,19 +124,20 @@ ice_size <- function(x) sum(vapply(ice_blocks(x), ice_block_rows, numeric(1)))
 ice_long <- function(x, keep = seq_along(ice_blocks(x)), ids = NULL) {
   blocks <- ice_blocks(x)[keep]
   if (!length(blocks)) return(NULL)
-  sub <- new_mp_ice(lapply(blocks, function(b) {
-    if (is.null(ids)) return(b)
-    pos <- which(b$ids %in% ids)
-    b$ids <- b$ids[pos]
-    if (!is.null(b$suffix)) b$suffix <- b$suffix[pos]
-    b$values <- if (inherits(b$values, "mp_affine")) {
-      array(affine_values(b$values, pos), c(length(b$x), length(pos), length(b$labels)))
-    } else {
-      b$values[, pos, , drop = FALSE]
-    }
-    b
-  }))
-  long_frame(sub)
+  if (!is.null(ids)) blocks <- lapply(blocks, function(b) block_rows(b, which(b$ids %in% ids)))
+  long_frame(new_mp_ice(blocks))
+}
+
+# Block b restricted to its curves at positions `pos`.
+block_rows <- function(b, pos) {
+  b$ids <- b$ids[pos]
+  if (!is.null(b$suffix)) b$suffix <- b$suffix[pos]
+  b$values <- if (inherits(b$values, "mp_affine")) {
+    array(affine_values(b$values, pos), c(length(b$x), length(pos), length(b$labels)))
+  } else {
+    b$values[, pos, , drop = FALSE]
+  }
+  b
 }
 
 # The long frame (its columns `columns`, every row).
@@ -142,38 +153,114 @@ long_frame <- function(x, columns = ice_columns) {
   structure(cols, class = "data.frame", row.names = .set_row_names(n))
 }
 
-# An environment in which the columns of the long frame are made when an
-# expression first reads them (subset(), with()).
-ice_mask <- function(x, parent) {
-  env <- new.env(parent = parent)
-  for (nm in ice_columns) {
-    local({
-      col <- nm
-      delayedAssign(col, ice_column(x, col), assign.env = env)
+# ---- Lazy columns of the mp_ice data frame (R/result_ice.R) ------------------
+
+# The values of a lazy column (whole, or at its positions `indx`, NA past
+# its end), without attributes: the R side of src/lazy_columns.cpp.
+ice_lazy_values <- function(recipe) {
+  out <- ice_piece(recipe[[1L]], recipe[[2L]])
+  bare_as(out, ice_piece(recipe[[1L]], recipe[[2L]], integer()))
+}
+
+# The values of x without attributes, of the type of `prototype`.
+bare_as <- function(x, prototype) {
+  attributes(x) <- NULL
+  storage.mode(x) <- typeof(prototype)
+  x
+}
+
+ice_lazy_subset <- function(recipe, indx) {
+  store <- recipe[[1L]]
+  ok <- !is.na(indx) & indx <= ice_size(store)
+  if (all(ok)) {
+    out <- ice_piece(store, recipe[[2L]], indx)
+  } else {
+    out <- ice_piece(store, recipe[[2L]], integer())[rep(NA_integer_, length(indx))]
+    out[ok] <- ice_piece(store, recipe[[2L]], indx[ok])
+  }
+  bare_as(out, ice_piece(store, recipe[[2L]], integer()))
+}
+
+# Column `name` of the frame at its rows `rows` (all when NULL): a long
+# column, or the wide column of a profiled variable (its grid value on its
+# own curves, the row's own value on the others').
+ice_piece <- function(store, name, rows = NULL) {
+  if (name %in% ice_columns) return(ice_column(store, name, rows))
+  own <- store$observed[[name]]
+  grid_values <- function(x) {
+    g <- store$grids[[name]]
+    if (is.character(x) && !is.character(g)) g[match(x, as.character(g))] else x
+  }
+  if (is.null(rows)) {
+    # Whole: block by block (label-major, then row, then grid point).
+    pieces <- lapply(ice_blocks(store), function(b) {
+      G <- length(b$x)
+      C <- length(b$labels)
+      if (b$v == name) {
+        g <- own[rep(NA_integer_, G)]
+        g[] <- grid_values(b$x)
+        return(rep(g, length(b$ids) * C))
+      }
+      rep(rep(own[match(b$ids, store$rows)], each = G), C)
     })
+    return(bind_column(pieces, name))
   }
-  env
+  ids <- ice_column(store, "_ids_", rows)
+  out <- own[match(ids, store$rows)]
+  vn <- ice_column(store, "_vname_", rows)
+  at <- which(vn == name)
+  if (length(at)) {
+    out[at] <- grid_values(ice_column(store, "_x_", rows[at]))
+  }
+  out
 }
 
-# Positions and row names of the rows `i` of the long frame (N rows), as
-# `[.data.frame` selects them: list(idx (NA for rows that do not exist),
-# row.names).
-ice_select_rows <- function(N, i) {
-  if (N <= .Machine$integer.max) {
-    proxy <- structure(list(.i = seq_len(N)), class = "data.frame", row.names = .set_row_names(N))
-    r <- proxy[i, , drop = FALSE]
-    return(list(idx = r$.i, row.names = attr(r, "row.names")))
+# ingredients' "observations": the background rows' values of the profiled
+# variables, `_yhat_` (each row's prediction, read off its ICE curve of the
+# first variable at its own value: linearly interpolated between grid points
+# of a numeric variable), `_label_` and `_ids_`; row names the rows.
+ice_observations <- function(store) {
+  obs <- store$observed
+  if (is.null(obs) || !length(store$wide)) return(NULL)
+  v1 <- intersect(store$wide, vapply(ice_blocks(store), `[[`, "", "v"))[1L]
+  yhat <- rep(NA_real_, nrow(obs))
+  label <- rep(NA_character_, nrow(obs))
+  for (b in ice_blocks(store)) {
+    if (b$v != v1) next
+    at <- match(b$ids, store$rows)
+    todo <- which(is.na(yhat[at]))
+    if (!length(todo)) next
+    # (In chunks of rows: a linear block's curves are made only for them.)
+    for (part in split(todo, (seq_along(todo) - 1L) %/% ice_chunk_rows)) {
+      Y <- matrix(ice_block_array(block_rows(b, part))[, , 1L], length(b$x))
+      yhat[at[part]] <- curve_at(Y, b$x, obs[[v1]][at[part]])
+    }
+    label[at[todo]] <- if (is.null(b$suffix)) b$labels[1L] else paste0(b$labels[1L], "_", b$suffix[todo])
   }
-  if (!is.numeric(i) && !is.logical(i)) {
-    cli::cli_abort("Rows of more than {.val {.Machine$integer.max}} ICE points are selected by number or condition.", call = NULL)
-  }
-  idx <- seq_len(N)[i]
-  list(idx = idx, row.names = .set_row_names(length(idx)))
+  obs$`_yhat_` <- yhat
+  obs$`_label_` <- label
+  obs$`_ids_` <- store$rows
+  rownames(obs) <- as.character(store$rows)
+  obs
 }
 
-# The columns `j` selects, as `[.data.frame` selects them.
-ice_select_columns <- function(j) {
-  proxy <- structure(lapply(ice_columns, function(nm) logical()), names = ice_columns,
-                     class = "data.frame", row.names = integer())
-  names(proxy[j])
+# Curve k of Y (G x m, at grid x) at own[k]: interpolated linearly between
+# grid points for numbers (the ends beyond the grid), the level's value for
+# categories.
+curve_at <- function(Y, x, own) {
+  m <- ncol(Y)
+  if (!is.numeric(own) || is.factor(own)) {
+    return(Y[cbind(match(as.character(own), as.character(x)), seq_len(m))])
+  }
+  x <- as.numeric(if (is.character(x)) x else unclass(x))
+  # (A user's grid may be in any order.)
+  o <- order(x)
+  x <- x[o]
+  Y <- Y[o, , drop = FALSE]
+  own <- as.numeric(unclass(own))
+  G <- length(x)
+  if (G == 1L) return(Y[1L, ])
+  k <- findInterval(own, x, all.inside = TRUE)
+  t <- pmin(pmax((own - x[k]) / (x[k + 1L] - x[k]), 0), 1)
+  (1 - t) * Y[cbind(k, seq_len(m))] + t * Y[cbind(k + 1L, seq_len(m))]
 }

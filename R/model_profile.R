@@ -166,8 +166,12 @@
 #'   `NULL`.
 #' @param center `NULL` or `TRUE`/`FALSE`: DALEX's name for
 #'   `cluster_center` (with `k`, cluster the ICE curves centred on their
-#'   means, or by their values). As in DALEX, it does not shift the
-#'   profiles: AL profiles are always on the mean prediction.
+#'   means, or by their values). For kernel AL (`type = "accumulated",
+#'   method = "kernel"`), `center = TRUE` centres as DALEX does: the
+#'   profile's unweighted mean over its grid points is the mean prediction
+#'   (by default, the profile's weighted mean at the background rows' own
+#'   values is; the two differ by a constant per variable). With `span`
+#'   and DALEX's grid it gives DALEX's AL profile.
 #' @param span `NULL` or DALEX's `span` (one positive number) for the
 #'   kernel methods: the bandwidth of each numeric variable is `span` times
 #'   the range of its grid (of `variable_splits`, or of the variable's
@@ -186,19 +190,16 @@
 #'     averaged at each grid point that lie outside the data (see
 #'     [extrapolation]; the field `extrapolation` gives the setting: `q`, `level`,
 #'     `threshold`, `reference` rows and the `variables` of the space);
-#'   * `cp_profiles`: the ICE curves, or `NULL`: an [mp_ice] object that
-#'     keeps them compactly (a few bytes a curve point) and reads like
-#'     DALEX's long data frame with columns `_vname_`, `_label_`, `_ids_`
-#'     (the row of `data`), `_x_` and `_yhat_`. Its methods `$` and `[[`
-#'     (a column, e.g. `unique(x$cp_profiles$`_vname_`)`), `[` (rows and
-#'     columns, as a data frame's), `subset()`, `with()`, `head()`,
-#'     `tail()`, `nrow()`, `ncol()`, `dim()`, `names()` and
-#'     `as.data.frame()` (the whole frame) make what is asked for each time
-#'     and never store it: reading leaves the result unchanged, and
-#'     `print()`, `str()`, `summary()` and `saveRDS()` never make the long
-#'     frame. It is not a data frame (`is.data.frame()` is `FALSE`): for
-#'     other data frame code, `as.data.frame(x$cp_profiles)` first.
-#'     [as_dalex()] gives DALEX's own data frames;
+#'   * `cp_profiles`: the ICE curves, or `NULL`: a data frame of class
+#'     [mp_ice] that keeps them compactly (a few bytes a curve point), with
+#'     DALEX's long columns `_vname_`, `_label_`, `_ids_` (the row of
+#'     `data`), `_x_` and `_yhat_`, ingredients' wide columns (one per
+#'     profiled variable) and attribute `"observations"`; its columns are
+#'     made from the compact curves when they are read (a subset reads only
+#'     its rows), and `print()`, `str()`, `summary()`, `plot()` and
+#'     `saveRDS()` never make them. Data-frame code and ingredients'
+#'     functions (`aggregate_profiles()`, `show_observations()`) take it as
+#'     it is; [as_dalex()] gives DALEX's own objects;
 #'   * `type`, `method`, `variables`, `label`, `grids` (grid or edges per
 #'     variable), `intervals` (the number K of intervals used: a matrix
 #'     with a row per variable and a column per subgroup, `"all"` without
@@ -218,6 +219,8 @@
 #'     label),
 #'     `n_predictions` (how many predictions were made),
 #'     `no_support` (grid points without support), `threads`, `call`,
+#'     `background_prints` (fingerprints of the background rows' columns,
+#'     by which [refit_bands()] tells a changed `background`),
 #'     `observed_group` (with subgroups: the subgroup of each row of
 #'     `observed`), `prediction_quantiles` (AL: 201 weighted quantiles of
 #'     the predictions at the background rows, a column per profile label,
@@ -286,7 +289,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
                           keep_ice = TRUE, groups = NULL, group_bins = 3,
                           min_group_size = 10, group_title = NULL,
                           al_shift = c("group", "common"), k = NULL, cluster_center = TRUE,
-                          bands = c("none", "analytic", "bootstrap"),
+                          bands = c("none", "analytic", "bootstrap", "trees", "infjack"),
                           level_order = c("similarity", "levels"), na_level = FALSE,
                           label = NULL, seed = NULL, weights = NULL, class = NULL, threads = NULL,
                           memory_budget = getOption("modelprofiles.memory_budget", 256),
@@ -295,7 +298,7 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
   call <- match.call()
   # (Before the checks assign them.)
   given <- c(grid_points = !missing(grid_points), intervals = !missing(intervals),
-             bandwidth = !is.null(bandwidth))
+             bandwidth = !is.null(bandwidth), variable_splits_type = !missing(variable_splits_type))
   env <- environment()
   # (Before DALEX's positional arguments are read from `x`.)
   check_entry(missing(x), ...length(), names(list(...)), "model_profile", env)
@@ -343,11 +346,11 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
   variables <- profile_variables(inputs, variables, type, grouping$column, names(variable_splits), env)
   variables <- variables_of_type(variables, inputs$data, variable_type, explicit, env)
   if (!is.null(span)) bandwidth <- span_bandwidth(span, inputs, variables, variable_splits)
-  s <- profile_settings(
+  s <- c(profile_settings(
     type, method, grid_points, variable_splits_type,
     check_splits(variable_splits, inputs$data, variables, env, na_level), intervals,
     check_bandwidth(bandwidth, variables, env), isTRUE(keep_ice), level_order, na_level
-  )
+  ), list(al_center = check_al_center(center, type, method, inputs$bands$type, env)))
   rows <- setup_rows(inputs, N, seed)
   s$native <- native_for(start$engine, type, method, length(rows), inputs)
   setup <- new_setup(inputs, rows, class, if (s$native) start$engine else "predict", linear = type == "partial")

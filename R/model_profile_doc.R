@@ -226,8 +226,12 @@
 #'   DALEX's unweighted profiles;
 #' * AL profiles are Apley's interval estimator by default (DALEX's
 #'   weights the grid's differences with a kernel; `method = "kernel"` is
-#'   this package's kernel estimator); both are shifted by the mean
-#'   prediction.
+#'   that estimator); both are shifted by the mean prediction. Kernel AL is
+#'   centred over the background rows (its weighted mean at the rows' own
+#'   values is the mean prediction), DALEX's over its grid points (its
+#'   unweighted mean over them is): they differ by a constant per variable.
+#'   `center = TRUE` centres as DALEX does; with `span` (DALEX's 0.25) and
+#'   DALEX's grid (`variable_splits`) the profiles are DALEX's.
 #'
 #' Whichever of DALEX and modelprofiles is attached last owns
 #' `model_profile()`: with DALEX attached last, `model_profile(explainer)`

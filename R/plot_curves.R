@@ -114,7 +114,7 @@ inform_no_curves <- function(objs, labels) {
     "No ICE curves were kept"
   }
   how <- if (all(interval & al)) {
-    "{.code method = \"kernel\"} (DALEX's estimator) keeps them; or draw the partial-dependence curves with it: {.code plot(x, model_profile(..., type = \"partial\"), geom = \"profiles\")}."
+    "{.code method = \"kernel\"} (DALEX's estimator; DALEX centres it on its grid points, {.code center = TRUE}) keeps them; or draw the partial-dependence curves with it: {.code plot(x, model_profile(..., type = \"partial\"), geom = \"profiles\")}."
   } else {
     "ICE curves are kept for partial dependence and the kernel methods (see {.arg keep_ice} of {.fn model_profile})."
   }

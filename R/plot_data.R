@@ -63,7 +63,8 @@ profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, ba
     any(vapply(objs, function(o) is.ordered(o$grids[[v]]) || is.ordered(o$observed[[v]]), logical(1)))
   }, logical(1))]
   list(agr = agr, curves = curves, points = points, channels = channels, ordered = ordered,
-       steps = if (length(stepped)) list(labels = stepped, direction = steps[[1L]]),
+       steps = if (length(stepped)) list(labels = stepped, direction = steps[[1L]],
+                                         mid = unique(unlist(lapply(objs, `[[`, "steps_mid")))),
        rug = if (rug && numeric_x) order_vars(rug_data(objs, vars, x_kind), vars),
        numeric_x = numeric_x, x_kind = as.character(x_kind), entries = entries, labels = labels, center = center,
        subtitle = attr(labels, "subtitle"),

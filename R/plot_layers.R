@@ -55,9 +55,14 @@ profile_layers <- function(d, geom) {
 # exact at a tree ensemble's splits (d$steps).
 line_layers <- function(d, data, mapping, ...) {
   stepped <- if (is.null(d$steps)) rep(FALSE, nrow(data)) else data$`_label_` %in% d$steps$labels
-  c(if (!all(stepped)) list(ggplot2::geom_line(data = data[!stepped, , drop = FALSE], mapping, ...)),
+  # Whole-number variables step halfway between the whole numbers around a
+  # split (where ranger's split of 0/1 at 0.5 is).
+  mid <- stepped & data$`_vname_` %in% d$steps$mid
+  stepped <- stepped & !mid
+  c(if (!all(stepped | mid)) list(ggplot2::geom_line(data = data[!stepped & !mid, , drop = FALSE], mapping, ...)),
     if (any(stepped)) list(ggplot2::geom_step(data = data[stepped, , drop = FALSE], mapping,
-                                              direction = d$steps$direction, ...)))
+                                              direction = d$steps$direction, ...)),
+    if (any(mid)) list(ggplot2::geom_step(data = data[mid, , drop = FALSE], mapping, direction = "mid", ...)))
 }
 
 # The width over which several entries' points at a level are set side by

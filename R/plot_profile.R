@@ -164,6 +164,8 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
   scales <- rlang::arg_match(scales, error_call = call)
   sort <- rlang::arg_match(sort, error_call = call)
   check_plot_dots(list(...), "autoplot.mp_profile", call = call)
+  if (!identical(max_curves, Inf)) check_whole(max_curves, "max_curves", 1, call, hint = "{.code Inf} draws every curve.")
+  check_flag(rug, "rug", call)
   objs <- c(list(object), list(...))
   objs <- lapply(objs, function(o) if (is_dalex_result(o)) from_dalex(o, call = call) else o)
   is_prof <- vapply(objs, inherits, logical(1), "mp_profile")

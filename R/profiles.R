@@ -45,7 +45,9 @@ run_profiles <- function(setup, inputs, s, variables, parts, progress = NULL) {
 # requests of several profiles (compare_profiles()) run as one stream.
 profile_requests <- function(setup, inputs, s, variables, parts, progress = NULL) {
   js <- match(variables, names(setup$data))
-  nm <- if (identical(s$splits_type, "splits")) splits_model(setup)
+  # (Interval AL has no grid: its edges come from its rows.)
+  gridded <- !(s$type == "accumulated" && s$method == "interval")
+  nm <- if (identical(s$splits_type, "splits") && gridded) splits_model(setup)
   grids <- profile_grids(inputs, s, variables, nm, setup)
   bandwidth <- list()
   for (v in variables) {
@@ -78,7 +80,10 @@ profile_requests <- function(setup, inputs, s, variables, parts, progress = NULL
   }, p, i)
   list(setup = setup, makers = unname(makers), unsupported = unsupported, grids = grids,
        bandwidth = bandwidth, fitted = fitted, variables = variables, parts = parts,
-       steps = if (!is.null(nm) && s$type == "partial") split_steps(nm))
+       steps = if (!is.null(nm) && s$type == "partial") split_steps(nm),
+       # (A whole-number column's grid is the whole numbers on both sides of
+       # each split: its steps are drawn halfway between them.)
+       steps_mid = if (!is.null(nm)) Filter(function(v) is.null(s$splits[[v]]) && whole_scale(inputs$data[[v]]), variables))
 }
 
 # run_profiles()'s result from the results `res` of profile_requests()'s
@@ -90,7 +95,7 @@ profile_run <- function(prep, res, counts) {
     stats::setNames(res[(p - 1L) * nv + seq_len(nv)], prep$variables)
   })
   list(raw = raw, grids = prep$grids, bandwidth = prep$bandwidth, fitted = prep$fitted$values,
-       n_predictions = sum(counts) + prep$fitted$n, steps = prep$steps)
+       n_predictions = sum(counts) + prep$fitted$n, steps = prep$steps, steps_mid = prep$steps_mid)
 }
 
 # The grid of each variable (NULL for interval AL, whose edges come from
@@ -141,8 +146,9 @@ ice_kept <- function(setup, s, grids, parts, variables) {
 inform_ice_dropped <- function(setup, s, keep, variables) {
   if (!s$keep_ice || s$type != "partial" || all(keep)) return(invisible())
   dropped <- variables[colSums(!keep) > 0]
+  why <- if (length(variables) > 1L) "with the others they would take" else "they would take"
   cli::cli_inform(c(
-    "ICE curves of {.field {dropped}} not kept: with the others they would take more than half of {.arg memory_budget} ({setup$memory_budget} MiB).",
+    "ICE curves of {.field {dropped}} not kept: {why} more than half of {.arg memory_budget} ({setup$memory_budget} MiB).",
     i = "Raise {.arg memory_budget}, lower {.arg N}, or set {.code keep_ice = FALSE} to silence this."
   ))
 }
@@ -236,7 +242,7 @@ estimator_request <- function(setup, s, j, kind, rows, grid, bandwidth, keep, fi
       accumulated_interval_request(setup, j, s$intervals, rows, fitted, edges = grid, native = native)
     } else {
       accumulated_kernel_request(setup, j, s$grid_points, rows, bandwidth, keep, fitted, native = native,
-                                 grid = grid)
+                                 grid = grid, dalex_centre = isTRUE(s$al_center))
     }
   )
 }

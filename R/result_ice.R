@@ -1,202 +1,146 @@
-# The ICE curves a result keeps (class "mp_ice"), compactly: one block per
-# profiled variable and part, holding the curves as a G x rows x outputs
-# array, or for the linear engine as the rows' intercepts and slopes
-# (an "mp_affine" table, 16 bytes a row whatever the grid). An mp_ice is a
-# value: nothing is stored in it after it is made. It reads like DALEX's
-# long `cp_profiles` data frame (five columns, a row per curve point):
-# `$`, `[[`, `[`, subset(), with(), head(), tail(), dim(), names() and
-# as.data.frame() make only the columns and rows asked for, each time.
-# The package's own code reads the blocks (ice_blocks(), ice_block_array(),
-# ice_long()).
+# The ICE curves a result keeps (class c("mp_ice", "data.frame")),
+# compactly: one block per profiled variable and part, holding the curves as
+# a G x rows x outputs array, or for the linear engine as the rows'
+# intercepts and slopes (an "mp_affine" table, 16 bytes a row whatever the
+# grid). The blocks, the background rows' values and the grids are kept once,
+# in a locked environment (the "store", attribute "ice"), never changed
+# after it is made. The mp_ice is a data frame of DALEX's long columns
+# (`_vname_`, `_label_`, `_ids_`, `_x_`, `_yhat_`) and ingredients' wide ones
+# (a column per profiled variable), each a lazy column (src/lazy_columns.cpp)
+# made from the store: a subset reads only its rows; a column read whole is
+# made once and kept with it; saveRDS() writes only the store. Attribute
+# "observations" is ingredients' table of the background rows. The package's
+# own code reads the blocks (ice_blocks(), ice_block_array(), ice_long()).
 
-# The constructor: an mp_ice of the blocks `blocks` (ice_block()).
-new_mp_ice <- function(blocks) {
-  structure(list(blocks = blocks), class = "mp_ice")
+# The constructor: an mp_ice of the blocks `blocks` (ice_block()), with the
+# background rows' values `observed` of the profiled variables (rows `rows`
+# of the data) and the profiles' `grids`, from which the wide columns and
+# the observations are made.
+new_mp_ice <- function(blocks, observed = NULL, rows = NULL, grids = NULL) {
+  store <- new.env(parent = emptyenv())
+  store$blocks <- blocks
+  vars <- unique(vapply(blocks, `[[`, "", "v"))
+  store$wide <- if (!is.null(observed) && any(vars %in% names(observed))) names(observed) else character()
+  store$observed <- if (length(store$wide)) observed
+  store$rows <- rows
+  store$grids <- grids[store$wide]
+  lockEnvironment(store, bindings = TRUE)
+  n <- ice_size(store)
+  if (n > .Machine$integer.max) return(structure(list(), ice = store, class = "mp_ice"))
+  cols <- c(ice_columns, store$wide)
+  out <- lapply(stats::setNames(cols, cols), function(nm) {
+    lazy_column(list(store, nm), n, ice_piece(store, nm, integer()))
+  })
+  structure(out, class = c("mp_ice", "data.frame"), row.names = .set_row_names(n), ice = store,
+            observations = ice_observations(store))
 }
 
-# ---- Methods: read like DALEX's long frame, made on demand ----------------
+# An mp_ice as a plain data frame of the same (lazy) columns, optionally
+# with its "observations".
+ice_plain <- function(x, observations = FALSE) {
+  if (!is.data.frame(x)) return(long_frame(x))
+  obs <- attr(x, "observations")
+  out <- structure(unclass(x)[names(x)], class = "data.frame", row.names = .set_row_names(nrow(x)))
+  if (observations) attr(out, "observations") <- obs
+  out
+}
+
+# ---- Methods ---------------------------------------------------------------
 
 #' ICE curves, kept compactly
 #'
 #' The ICE (ceteris-paribus) curves of a [model_profile()] result,
-#' `x$cp_profiles`, are an object of class `mp_ice`: the curves as kept when
-#' they were computed (a grid x rows array per variable, or for models
-#' linear in the variable each row's intercept and slope), a few bytes a
-#' curve point. It reads like DALEX's long `cp_profiles` data frame, with
-#' a row per curve point and columns `_vname_` (the variable), `_label_`,
-#' `_ids_` (the row of the data), `_x_` (the grid point) and `_yhat_` (the
-#' prediction there); the rows ordered by variable (and subgroup), label,
-#' row, then grid point.
+#' `x$cp_profiles`, are a data frame (of class `c("mp_ice", "data.frame")`)
+#' that keeps the curves as they were computed (a grid x rows array per
+#' variable, or for models linear in the variable each row's intercept and
+#' slope), a few bytes a curve point, and makes its columns when they are
+#' read. It has a row per curve point, the rows ordered by variable (and
+#' subgroup), label, row, then grid point, and columns
+#' * DALEX's long columns `_vname_` (the variable), `_label_`, `_ids_` (the
+#'   row of the data), `_x_` (the grid point) and `_yhat_` (the prediction
+#'   there);
+#' * ingredients' wide columns: one per profiled variable, holding the grid
+#'   value on that variable's own curves and the row's own value on the
+#'   others' (as `ingredients::ceteris_paribus()` and `DALEX`'s
+#'   `cp_profiles` have them);
 #'
-#' These methods make only the columns and rows asked for, each time, and
-#' never store them in the object (reading the curves leaves the result
-#' unchanged, byte for byte):
-#' * `as.data.frame(cp)` the whole long data frame;
-#' * `cp$name` and `cp[["name"]]` one column, e.g. `unique(cp$`_vname_`)`;
-#' * `cp[i, j]`, `cp[j]` rows and columns, as a data frame's `[` gives them
-#'   (`cp[cp$`_vname_` == "wt", ]`);
-#' * `subset(cp, subset, select)`, `with(cp, expr)`, `head()`, `tail()`;
-#' * `nrow()`, `ncol()`, `dim()`, `names()`, `length()` (columns) and
-#'   `as.list()`;
-#' * `rbind()` (with an `mp_ice` first: `rbind(df, cp)` is an error, use
-#'   `rbind(df, as.data.frame(cp))`), `split()` and `unique()` (of rows),
-#'   and `ggplot(cp)`, as of the long data frame;
-#' * assigning into it (`cp$col <- value`, `cp[i, j] <- value`,
-#'   `names(cp) <- value`) gives the long data frame, modified;
-#' * `print()`, `str()` and `summary()` describe the curves without making
-#'   the long frame; `all.equal()` (and testthat's comparisons) compare the
-#'   long frames.
+#' and attribute `"observations"`, ingredients' table of the background
+#' rows (their values, `_yhat_` read off each row's curve of the first
+#' variable at its own value, `_label_`, `_ids_`).
 #'
-#' Functions that convert their argument with `as.data.frame()`
-#' (`merge()`, `aggregate()`, `data.frame()`) work as on the long frame.
-#' For anything else (dplyr verbs, data.table), convert with
-#' `as.data.frame()` first: `is.data.frame(cp)` is `FALSE`.
+#' It is a data frame (`is.data.frame()` is `TRUE`): every data-frame idiom
+#' works on it, among them `cp[cp$`_vname_` == "wt", ]`, `subset()`,
+#' `with()`, `head()`, `merge()`, `aggregate()`, `rbind()`, `split()`,
+#' `ggplot(cp, aes(`_x_`, `_yhat_`, group = `_ids_`))`,
+#' `dplyr::filter()`, `lm(`_yhat_` ~ `_x_`, data = cp)`, and ingredients'
+#' `aggregate_profiles(cp)` and `show_observations(cp)`.
+#'
+#' What is made, and when: the columns are lazy. Selecting rows (`[`,
+#' `head()`, `subset()`'s selection) makes only those rows; a column read
+#' whole (a comparison, `unique()`, `mean()`) is made once and then kept
+#' with the curves, so that it is not made again. `print()`, `str()`,
+#' `summary()`, `plot()`, `dim()`, `names()` and `saveRDS()` (which writes
+#' the compact curves, read or not) make nothing. Assigning into it
+#' (`cp$col <- value`, `cp[i, j] <- value`, `names(cp) <- value`) and
+#' `as.data.frame()` give a plain data frame.
+#'
+#' `plot(cp)` draws the curves, one panel per variable, as ingredients'
+#' plot of ceteris-paribus profiles does; `+ ingredients::show_aggregated_profiles(x$agr_profiles)`
+#' adds the profile. DALEX's and ingredients' own plot methods take
+#' [as_dalex()]`(x)`.
 #'
 #' @param x,object,data,target An `mp_ice` object, `x$cp_profiles` of a
 #'   [model_profile()] result.
-#' @param name,i,j Columns (by name or number) and rows (by number or a
-#'   logical condition), as for a data frame.
-#' @param drop As for a data frame: `TRUE` gives a vector for one column.
-#' @param subset,select,expr As for [subset()] and [with()] of a data frame:
-#'   evaluated with the columns as variables.
-#' @param n Number of rows.
+#' @param i,j Rows and columns, as for a data frame.
+#' @param drop As for a data frame.
 #' @param current What to compare with.
 #' @param value A value to assign.
 #' @param row.names,optional Ignored; for compatibility with the generic.
 #' @param ... Passed on to the data frame's method, or ignored.
-#' @returns `as.data.frame()`, `[`, `subset()`, `head()`, `tail()`,
-#'   `rbind()` and `unique()` data frames (`split()` a list of them); `$` and `[[` a column (a vector); `dim()` the numbers of rows
-#'   and columns; `names()` the column names; `summary()` a data frame with
-#'   a row per variable, part and label: the number of curves and grid
-#'   points; `print()` and `str()` `x` invisibly.
+#' @returns `as.data.frame()` a plain data frame of the same columns;
+#'   `[` and `rbind()` plain data frames; `summary()` a data frame with a
+#'   row per variable, part and label: the number of curves and grid
+#'   points; `print()` and `str()` `x` invisibly; `plot()` a ggplot.
 #' @examples
 #' fit <- lm(mpg ~ wt * hp, data = mtcars)
 #' pd <- model_profile(fit, mtcars[c("wt", "hp")])
 #' cp <- pd$cp_profiles
 #' cp
+#' is.data.frame(cp)
 #' dim(cp)
 #' unique(cp$`_vname_`)
 #' head(cp[cp$`_vname_` == "wt", ])
 #' subset(cp, `_ids_` == 18, select = c(`_vname_`, `_x_`, `_yhat_`)) # row 18, the Fiat 128
-#' str(as.data.frame(cp))
+#' plot(cp)
 #' @name mp_ice
 NULL
 
 #' @rdname mp_ice
 #' @export
-as.data.frame.mp_ice <- function(x, row.names = NULL, optional = FALSE, ...) long_frame(x)
-
-#' @rdname mp_ice
-#' @export
-`$.mp_ice` <- function(x, name) {
-  if (!name %in% ice_columns) return(NULL)
-  ice_column(x, name)
-}
-
-#' @rdname mp_ice
-#' @export
-`[[.mp_ice` <- function(x, i, ...) {
-  if (length(i) != 1L) cli::cli_abort("Give one column of {.cls mp_ice} to {.code [[}.", call = NULL)
-  name <- if (is.character(i)) i else ice_columns[i]
-  if (is.na(name) || !name %in% ice_columns) {
-    if (is.character(i)) return(NULL)
-    cli::cli_abort("Column {.val {i}} does not exist: an {.cls mp_ice} has {length(ice_columns)}.", call = NULL)
-  }
-  ice_column(x, name)
-}
+as.data.frame.mp_ice <- function(x, row.names = NULL, optional = FALSE, ...) ice_plain(x)
 
 #' @rdname mp_ice
 #' @export
 `[.mp_ice` <- function(x, i, j, drop) {
-  n_args <- nargs() - !missing(drop)
-  if (n_args < 3L) {
-    # x[] and x[j]: columns, every row.
-    columns <- if (missing(i)) ice_columns else ice_select_columns(i)
-    return(long_frame(x, columns))
-  }
-  columns <- if (missing(j)) ice_columns else ice_select_columns(j)
-  if (missing(drop)) drop <- if (missing(i)) TRUE else length(columns) == 1L
-  if (missing(i)) {
-    out <- long_frame(x, columns)
-  } else {
-    sel <- ice_select_rows(ice_size(x), i)
-    ok <- !is.na(sel$idx)
-    pos <- cumsum(ok)
-    pos[!ok] <- NA
-    cols <- lapply(stats::setNames(columns, columns), function(nm) {
-      col <- ice_column(x, nm, sel$idx[ok])
-      if (all(ok)) col else col[pos]
-    })
-    out <- structure(cols, class = "data.frame", row.names = sel$row.names)
-  }
-  if (drop && length(columns) == 1L) out[[1L]] else out
-}
-
-#' @rdname mp_ice
-#' @export
-subset.mp_ice <- function(x, subset, select, drop = FALSE, ...) {
-  r <- if (missing(subset)) {
-    TRUE
-  } else {
-    e <- eval(substitute(subset), ice_mask(x, parent.frame()))
-    if (!is.logical(e)) cli::cli_abort("{.arg subset} must be logical.", call = NULL)
-    e & !is.na(e)
-  }
-  vars <- if (missing(select)) {
-    TRUE
-  } else {
-    nl <- as.list(seq_along(ice_columns))
-    names(nl) <- ice_columns
-    eval(substitute(select), nl, parent.frame())
-  }
-  x[r, vars, drop = drop]
-}
-
-#' @rdname mp_ice
-#' @export
-with.mp_ice <- function(data, expr, ...) eval(substitute(expr), ice_mask(data, parent.frame()))
-
-#' @rdname mp_ice
-#' @export
-head.mp_ice <- function(x, n = 6L, ...) {
-  N <- ice_size(x)
-  x[utils::head(seq_len(N), n), , drop = FALSE]
-}
-
-#' @rdname mp_ice
-#' @export
-tail.mp_ice <- function(x, n = 6L, ...) {
-  N <- ice_size(x)
-  x[utils::tail(seq_len(N), n), , drop = FALSE]
+  x <- ice_plain(x)
+  NextMethod()
 }
 
 #' @rdname mp_ice
 #' @export
 dim.mp_ice <- function(x) {
   N <- ice_size(x)
-  c(if (N <= .Machine$integer.max) as.integer(N) else N, length(ice_columns))
+  c(if (N <= .Machine$integer.max) as.integer(N) else N, length(ice_columns) + length(attr(x, "ice")$wide))
 }
 
 #' @rdname mp_ice
 #' @export
-dimnames.mp_ice <- function(x) list(NULL, ice_columns)
-
-#' @rdname mp_ice
-#' @export
-names.mp_ice <- function(x) ice_columns
-
-#' @rdname mp_ice
-#' @export
-length.mp_ice <- function(x) length(ice_columns)
-
-#' @rdname mp_ice
-#' @export
-as.list.mp_ice <- function(x, ...) as.list(long_frame(x))
+as.list.mp_ice <- function(x, ...) as.list(ice_plain(x))
 
 #' @rdname mp_ice
 #' @export
 `$<-.mp_ice` <- function(x, name, value) {
-  x <- long_frame(x)
+  x <- ice_plain(x)
   x[[name]] <- value
   x
 }
@@ -204,31 +148,21 @@ as.list.mp_ice <- function(x, ...) as.list(long_frame(x))
 #' @rdname mp_ice
 #' @export
 `[[<-.mp_ice` <- function(x, i, j, value) {
-  x <- long_frame(x)
-  if (nargs() < 4L) {
-    x[[i]] <- value
-  } else {
-    x[[i, j]] <- value
-  }
-  x
+  x <- ice_plain(x)
+  NextMethod()
 }
 
 #' @rdname mp_ice
 #' @export
 `[<-.mp_ice` <- function(x, i, j, value) {
-  x <- long_frame(x)
-  if (nargs() < 4L) {
-    x[i] <- value
-  } else {
-    x[i, j] <- value
-  }
-  x
+  x <- ice_plain(x)
+  NextMethod()
 }
 
 #' @rdname mp_ice
 #' @export
 `names<-.mp_ice` <- function(x, value) {
-  x <- long_frame(x)
+  x <- ice_plain(x)
   names(x) <- value
   x
 }
@@ -236,7 +170,7 @@ as.list.mp_ice <- function(x, ...) as.list(long_frame(x))
 #' @rdname mp_ice
 #' @export
 `dimnames<-.mp_ice` <- function(x, value) {
-  x <- long_frame(x)
+  x <- ice_plain(x)
   dimnames(x) <- value
   x
 }
@@ -245,23 +179,23 @@ as.list.mp_ice <- function(x, ...) as.list(long_frame(x))
 #' @param deparse.level Passed to [rbind()].
 #' @export
 rbind.mp_ice <- function(..., deparse.level = 1) {
-  args <- lapply(list(...), function(a) if (inherits(a, "mp_ice")) long_frame(a) else a)
+  args <- lapply(list(...), function(a) if (inherits(a, "mp_ice")) ice_plain(a, observations = TRUE) else a)
   do.call(rbind, c(args, list(deparse.level = deparse.level)))
 }
 
-#' @rdname mp_ice
-#' @param f As for [split()] of a data frame.
-#' @export
-split.mp_ice <- function(x, f, drop = FALSE, ...) split(long_frame(x), f, drop = drop, ...)
+# dplyr's verbs give plain data frames (its default keeps the class and
+# attributes of the curves they came from).
+#' @exportS3Method dplyr::dplyr_reconstruct
+dplyr_reconstruct.mp_ice <- function(data, template) {
+  attr(data, "ice") <- NULL
+  attr(data, "observations") <- NULL
+  class(data) <- "data.frame"
+  data
+}
 
-#' @rdname mp_ice
-#' @param incomparables As for [unique()] of a data frame.
-#' @export
-unique.mp_ice <- function(x, incomparables = FALSE, ...) unique(long_frame(x), incomparables = incomparables, ...)
-
-# ggplot(cp) draws the long frame.
+# ggplot(cp) draws the plain frame.
 #' @exportS3Method ggplot2::fortify
-fortify.mp_ice <- function(model, data, ...) long_frame(model)
+fortify.mp_ice <- function(model, data, ...) ice_plain(model)
 
 # What the long frame would take, in bytes: per row a pointer for each
 # character column, 4 bytes for an integer or factor column, 8 else.
@@ -283,18 +217,20 @@ print.mp_ice <- function(x, ...) {
                 " (", paste(vars, collapse = ", "), "): ",
                 format(curves, big.mark = ",", scientific = FALSE), " curves, ",
                 format(ice_size(x), big.mark = ",", scientific = FALSE), " points")
-  cli::cat_line("  kept compactly (", format_bytes(utils::object.size(x)), "); read like DALEX's long frame with columns ",
-                paste(ice_columns, collapse = ", "), " (about ", format_bytes(ice_long_bytes(x)),
-                " as a data frame)")
-  cli::cat_line("  as.data.frame(), `$`, `[`, subset(), head() make the rows asked for")
+  cli::cat_line("  kept compactly (", format_bytes(ice_compact_bytes(x)), "); a data frame with DALEX's columns ",
+                paste(ice_columns, collapse = ", "), if (length(attr(x, "ice")$wide)) " and ingredients' ",
+                paste(attr(x, "ice")$wide, collapse = ", "), " (about ", format_bytes(ice_long_bytes(x)),
+                " made whole)")
+  cli::cat_line("  its columns are made when read: `[`, subset(), head() make only the rows asked for")
   invisible(x)
 }
 
 #' @rdname mp_ice
 #' @export
 str.mp_ice <- function(object, ...) {
+  cols <- c(ice_columns, attr(object, "ice")$wide)
   cat(" 'mp_ice': ICE curves read as ", format(ice_size(object), big.mark = ",", scientific = FALSE),
-      " obs. of ", length(ice_columns), " variables (", paste(ice_columns, collapse = ", "),
+      " obs. of ", length(cols), " variables (", paste(cols, collapse = ", "),
       "), kept compactly in ", length(ice_blocks(object)), " block",
       if (length(ice_blocks(object)) != 1L) "s", "\n", sep = "")
   invisible()
@@ -316,20 +252,24 @@ summary.mp_ice <- function(object, ...) {
 #' @method all.equal mp_ice
 #' @export
 all.equal.mp_ice <- function(target, current, ...) {
-  if (inherits(current, "mp_ice")) current <- long_frame(current)
-  all.equal(long_frame(target), current, ...)
+  if (inherits(current, "mp_ice")) current <- ice_plain(current)
+  all.equal(ice_plain(target), current, ...)
 }
 
-# testthat's expect_equal() and expect_identical() compare the long frames.
+# testthat's expect_equal() and expect_identical() compare the plain frames.
 #' @exportS3Method waldo::compare_proxy
 compare_proxy.mp_ice <- function(x, path) {
-  list(object = long_frame(x), path = paste0("as.data.frame(", path, ")"))
+  list(object = ice_plain(x), path = paste0("as.data.frame(", path, ")"))
 }
+
+# The bytes the compact curves take.
+ice_compact_bytes <- function(x) utils::object.size(ice_blocks(x))
 
 # ---- What the package reads -------------------------------------------------
 
 # The ICE curves a result holds: an mp_ice, a data frame (given by the
-# user), or NULL; without making the long frame.
+# user), or NULL; without making the long frame. (An mp_ice is a data frame
+# too: test inherits(, "mp_ice") first.)
 ice_of <- function(x) .subset2(x, "cp_profiles")
 
 # The ICE curves of a result as a long frame, only of the variables `vars`
@@ -338,7 +278,7 @@ ice_of <- function(x) .subset2(x, "cp_profiles")
 ice_frame_of <- function(x, vars = NULL, max_curves = Inf) {
   ice <- ice_of(x)
   if (is.null(ice)) return(NULL)
-  if (is.data.frame(ice)) {
+  if (!inherits(ice, "mp_ice")) {
     cp <- if (is.null(vars)) ice else ice[ice$`_vname_` %in% vars, , drop = FALSE]
     ids <- unique(cp$`_ids_`)
     if (length(ids) > max_curves) {
@@ -362,7 +302,7 @@ ice_frame_of <- function(x, vars = NULL, max_curves = Inf) {
 # their row ids.
 ice_curves_of <- function(x, v, label) {
   ice <- ice_of(x)
-  if (is.data.frame(ice)) {
+  if (!inherits(ice, "mp_ice")) {
     c <- ice[ice$`_vname_` == v & ice$`_label_` == label, , drop = FALSE]
     ids <- unique(c$`_ids_`)
     return(list(Y = matrix(c$`_yhat_`, ncol = length(ids)), ids = ids))
@@ -380,7 +320,7 @@ ice_curves_of <- function(x, v, label) {
 ice_labels <- function(x) {
   ice <- ice_of(x)
   if (is.null(ice)) return(NULL)
-  if (is.data.frame(ice)) return(unique(ice$`_label_`))
+  if (!inherits(ice, "mp_ice")) return(unique(ice$`_label_`))
   unique(unlist(lapply(ice_blocks(ice), function(b) {
     if (is.null(b$suffix)) b$labels else outer(b$labels, unique(b$suffix), paste, sep = "_")
   })))

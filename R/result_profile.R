@@ -55,29 +55,32 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     }
   }
   rows <- row_union(lapply(parts, `[[`, "rows"), setup$n)
+  observed <- as.data.frame(lapply(setup$data[present], at_rows, rows), stringsAsFactors = FALSE, optional = TRUE)
+  grids <- lapply(stats::setNames(present, present), function(v) {
+    for (r in raw) if (!is.null(r[[v]])) return(r[[v]]$x)
+  })
   agr <- bind_rows(agr)
   replicates <- attr(agr, "replicates")
   attr(agr, "replicates") <- NULL
   new_mp_profile(list(
     agr_profiles = agr,
     bands = result_bands(setup, replicates), replicates = replicates, settings = s,
-    cp_profiles = if (length(cp)) new_mp_ice(cp),
+    cp_profiles = if (length(cp)) new_mp_ice(cp, observed, at_rows(setup$rows, rows), grids),
     type = s$type, method = s$method, variables = present, label = setup$label,
     labels = label_parts$label, label_parts = label_parts,
-    grids = lapply(stats::setNames(present, present), function(v) {
-      for (r in raw) if (!is.null(r[[v]])) return(r[[v]]$x)
-    }),
+    grids = grids,
     intervals = interval_table(raw, present, parts),
     bandwidth = if (length(run$bandwidth)) unlist(run$bandwidth[intersect(names(run$bandwidth), present)]),
     N = setup$n, n_data = nrow(inputs$data), rows = at_rows(setup$rows, rows),
-    observed = as.data.frame(lapply(setup$data[present], at_rows, rows), stringsAsFactors = FALSE, optional = TRUE),
+    background_prints = background_prints(inputs$data, at_rows(setup$rows, rows)),
+    observed = observed,
     observed_group = if (grouped) part_of_rows(parts, rows),
     prediction_quantiles = prediction_quantiles(setup, parts, run$fitted, label_parts$label),
     mean_prediction = means, class = setup$outputs$classes, task = setup$adapter$task,
     weights = if (setup$weighted) at_rows(setup$case_weights, rows),
     n_predictions = run$n_predictions, no_support = no_support_list(raw, present),
     threads = setup$threads, engine = profile_engine(setup, s), groups = groups,
-    steps = run$steps, extrapolation = extrapolation_info(space), call = call
+    steps = run$steps, steps_mid = if (!is.null(run$steps)) run$steps_mid, extrapolation = extrapolation_info(space), call = call
   ))
 }
 
@@ -302,9 +305,9 @@ print.mp_profile <- function(x, n = 6, ...) {
     cli::cat_line("  subgroups of ", x$groups$column, ": ",
                   paste0(x$groups$levels, " (", x$groups$sizes, " rows)", collapse = ", "))
   }
-  if (length(x$intervals) && ncol(x$intervals) == 1L) {
-    cli::cat_line("  intervals (K): ", paste0(rownames(x$intervals), " = ", x$intervals[, 1L], collapse = ", "))
-  }
+  k <- if (length(x$intervals) && ncol(x$intervals) == 1L) stats::setNames(x$intervals[, 1L], rownames(x$intervals))
+  k <- k[!is.na(k)] # (categorical variables have no intervals)
+  if (length(k)) cli::cat_line("  intervals (K): ", paste0(names(k), " = ", k, collapse = ", "))
   if (length(x$bandwidth)) {
     cli::cat_line("  bandwidth: ", paste0(names(x$bandwidth), " = ", format(x$bandwidth, digits = 4), collapse = ", "))
   }
@@ -312,7 +315,7 @@ print.mp_profile <- function(x, n = 6, ...) {
   if (!is.null(cp)) {
     size <- if (inherits(cp, "mp_ice")) ice_size(cp) else nrow(cp)
     cli::cat_line("  ICE curves: ", format(size, big.mark = ",", scientific = FALSE), " rows in $cp_profiles",
-                  if (inherits(cp, "mp_ice")) paste0(" (kept compactly, ", format_bytes(utils::object.size(cp)),
+                  if (inherits(cp, "mp_ice")) paste0(" (kept compactly, ", format_bytes(ice_compact_bytes(cp)),
                                                      "; about ", format_bytes(ice_long_bytes(cp)), " as a data frame)"))
   }
   if (!is.null(x$bands)) cli::cat_line("  bands: ", band_text(x$bands))
@@ -392,5 +395,5 @@ as.data.frame.mp_profile <- function(x, row.names = NULL, optional = FALSE, ...,
   if (is.null(out)) {
     cli::cli_abort("This result has no ICE curves: they are kept for partial dependence and the kernel methods, when they fit in {.arg memory_budget}.")
   }
-  if (inherits(out, "mp_ice")) long_frame(out) else out
+  if (inherits(out, "mp_ice")) ice_plain(out) else out
 }

@@ -117,10 +117,15 @@ probe_outputs <- function(setup) {
 # sight of a model that does not fit the data, so it says so.
 probe_predict <- function(predict_function, model, newdata, call) {
   tryCatch(predict_function(model, newdata), error = function(e) {
+    no_method <- grepl("no applicable method for 'predict'", conditionMessage(e), fixed = TRUE)
     cli::cli_abort(c(
       "The predict function failed on rows of {.arg data}.",
       x = conditionMessage(e),
-      i = "Does {.arg data} hold every column the model uses, with the types it was fitted on?"
+      i = if (no_method) {
+        "A {.cls {class(model)[1L]}} object has no {.fn predict} method: give {.arg predict_function}, a {.code function(model, newdata)} returning one number per row."
+      } else {
+        "Does {.arg data} hold every column the model uses, with the types it was fitted on?"
+      }
     ), call = call)
   })
 }

@@ -111,7 +111,7 @@ check_whole <- function(x, arg, min = 1, call, hint = NULL) {
   if (!is_whole(x, min)) {
     cli::cli_abort(c(
       "{.arg {arg}} must be a whole number from {min} to {(.Machine$integer.max)}, not {.val {format_value(x)}}.",
-      i = hint
+      i = hint %||% if (is.character(x) && length(x) == 1L) "That is a string: give the number without quotes."
     ), call = call)
   }
   invisible(as.integer(x))
@@ -122,6 +122,8 @@ format_value <- function(x) {
   if (is.null(x)) return("NULL")
   if (!is.atomic(x)) return(paste0("a ", class(x)[1L]))
   if (length(x) != 1L) return(paste0("a vector of length ", length(x)))
+  # (The value itself: cli's {.val} quotes a string, not a number.)
+  if (is.numeric(x) || is.logical(x) || is.character(x)) return(unclass(x))
   format(x)
 }
 

@@ -310,6 +310,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_lazy_column
+SEXP cpp_lazy_column(SEXP recipe, double n, SEXP prototype);
+RcppExport SEXP _modelprofiles_cpp_lazy_column(SEXP recipeSEXP, SEXP nSEXP, SEXP prototypeSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type recipe(recipeSEXP);
+    Rcpp::traits::input_parameter< double >::type n(nSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type prototype(prototypeSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_lazy_column(recipe, n, prototype));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_native_leaves
 SEXP cpp_native_leaves(List model, SEXP x, int threads);
 RcppExport SEXP _modelprofiles_cpp_native_leaves(SEXP modelSEXP, SEXP xSEXP, SEXP threadsSEXP) {
@@ -602,6 +614,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_quantiles", (DL_FUNC) &_modelprofiles_cpp_quantiles, 6},
     {"_modelprofiles_cpp_all_same", (DL_FUNC) &_modelprofiles_cpp_all_same, 1},
     {"_modelprofiles_cpp_weighted_col_sums", (DL_FUNC) &_modelprofiles_cpp_weighted_col_sums, 2},
+    {"_modelprofiles_cpp_lazy_column", (DL_FUNC) &_modelprofiles_cpp_lazy_column, 3},
     {"_modelprofiles_cpp_native_leaves", (DL_FUNC) &_modelprofiles_cpp_native_leaves, 3},
     {"_modelprofiles_cpp_native_predict_cached", (DL_FUNC) &_modelprofiles_cpp_native_predict_cached, 7},
     {"_modelprofiles_cpp_native_pack", (DL_FUNC) &_modelprofiles_cpp_native_pack, 1},
@@ -623,7 +636,9 @@ static const R_CallMethodDef CallEntries[] = {
     {NULL, NULL, 0}
 };
 
+void lazy_columns_init(DllInfo* dll);
 RcppExport void R_init_modelprofiles(DllInfo *dll) {
     R_registerRoutines(dll, NULL, CallEntries, NULL, NULL);
     R_useDynamicSymbols(dll, FALSE);
+    lazy_columns_init(dll);
 }

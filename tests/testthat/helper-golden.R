@@ -806,7 +806,9 @@ golden_flat <- function(x) if (!is.null(x)) as.vector(unlist(x))
 # position) and of ids and x per variable and label, and a spread sample of
 # its rows.
 golden_frame <- function(df, max_rows = 500, sample_rows = 80) {
-  if (inherits(df, "mp_ice")) df <- as.data.frame(df) # compact ICE curves: their long frame
+  # Compact ICE curves: their long frame (DALEX's columns; ingredients' wide
+  # ones are made from them, and tested in test-result_ice.R).
+  if (inherits(df, "mp_ice")) df <- as.data.frame(df)[c("_vname_", "_label_", "_ids_", "_x_", "_yhat_")]
   if (is.null(df) || nrow(df) <= max_rows) return(df)
   key <- paste(df$`_vname_`, df$`_label_`, sep = "|")
   by <- split(seq_len(nrow(df)), factor(key, levels = unique(key)))

@@ -241,15 +241,24 @@ test_that("mlr3 learners: probabilities by class; the task's positive class by d
   expect_identical(pr$label, "regr.rpart")
 })
 
-test_that("an explainer's DALEX default label gives way to the model's; a label given is kept", {
+test_that("an explainer's label is kept, DALEX's default too (as DALEX's results have it)", {
   skip_if_not_installed("DALEX")
   m <- nnet::multinom(Species ~ ., data = iris, trace = FALSE)
   # (DALEX's residuals of a factor response warn.)
   ex <- suppressWarnings(DALEX::explain(m, data = iris[1:4], y = iris$Species, verbose = FALSE))
   expect_identical(ex$label, "nnet")
   pd <- model_profile(ex, variables = "Petal.Length", grid_points = 5)
-  expect_identical(pd$label, "multinom")
-  expect_identical(unique(pd$agr_profiles$`_label_`), paste0("multinom.", levels(iris$Species)))
+  expect_identical(pd$label, "nnet")
+  expect_identical(unique(pd$agr_profiles$`_label_`), paste0("nnet.", levels(iris$Species)))
+  # A glm's explainer is labelled "lm" by DALEX: so is the profile, and the
+  # two results of one model in a chart have one name.
+  g <- glm(am ~ wt + hp, data = mtcars, family = binomial)
+  exg <- DALEX::explain(g, data = mtcars[c("wt", "hp")], y = mtcars$am, verbose = FALSE)
+  expect_identical(exg$label, "lm")
+  ours <- model_profile(exg, variables = "wt", grid_points = 5)
+  expect_identical(ours$label, "lm")
+  theirs <- DALEX::model_profile(exg, variables = "wt", N = NULL, grid_points = 5)
+  expect_identical(unique(theirs$agr_profiles$`_label_`), unique(ours$agr_profiles$`_label_`))
   ex2 <- suppressWarnings(DALEX::explain(m, data = iris[1:4], y = iris$Species, verbose = FALSE, label = "my model"))
   expect_identical(model_profile(ex2, variables = "Petal.Length", grid_points = 5)$label, "my model")
 })
@@ -474,10 +483,10 @@ test_that("unpack_explainer() reads an explainer's parts, and a model is itself"
   expect_identical(u$label, "mine")
   expect_identical(u$weights, rep(2, 32))
   expect_true(u$as_matrix)
-  # DALEX's default label (the model's last class) gives way to the package's.
+  # DALEX's default label (the model's last class) is kept, as DALEX keeps it.
   ex$label <- "lm"
   ex$data <- X
   u <- unpack_explainer(ex)
-  expect_null(u$label)
+  expect_identical(u$label, "lm")
   expect_false(u$as_matrix)
 })

@@ -200,3 +200,30 @@ test_that("'splits' reads the forest inside a framework, on either engine", {
   expect_identical(a$grids, b$grids)
   expect_equal(a$agr_profiles$`_yhat_`, b$agr_profiles$`_yhat_`, tolerance = 1e-12)
 })
+
+test_that("'splits' on a 0/1 integer column steps halfway, where ranger splits (0.5)", {
+  skip_if_not_installed("ranger")
+  set.seed(5)
+  X <- data.frame(a = rnorm(300), chas = sample(0:1, 300, TRUE))
+  y <- X$a + 2 * X$chas
+  fit <- ranger::ranger(x = X, y = y, num.trees = 10, seed = 1, num.threads = 1)
+  nm <- native_compile(fit)
+  expect_true(0.5 %in% as.double(native_splits(nm, match("chas", nm$features))))
+  pd <- model_profile(fit, X, N = NULL, variable_splits_type = "splits", keep_ice = FALSE)
+  expect_identical(pd$grids$chas, 0:1)
+  expect_identical(pd$steps_mid, "chas")
+  # The PD at 0 and 1: ranger's mean predictions with chas set.
+  own <- function(v) mean(predict(fit, transform(X, chas = v), num.threads = 1)$predictions)
+  ych <- pd$agr_profiles$`_yhat_`[pd$agr_profiles$`_vname_` == "chas"]
+  expect_equal(ych, c(own(0L), own(1L)), tolerance = 1e-12)
+  p <- plot(pd)
+  steps <- Filter(function(l) inherits(l$geom, "GeomStep"), p$layers)
+  dirs <- vapply(steps, function(l) l$geom_params$direction, "")
+  expect_setequal(dirs, c("vh", "mid"))
+  mid <- steps[[which(dirs == "mid")]]
+  expect_identical(unique(as.character(mid$data$`_vname_`)), "chas")
+  # ggplot2 draws a "mid" step's jump halfway between 0 and 1: at 0.5.
+  stairs <- ggplot2:::stairstep(data.frame(x = c(0, 1), y = ych), direction = "mid")
+  expect_equal(stairs$x[stairs$y == ych[2]][1], 0.5)
+  expect_equal(unique(stairs$x[2:3]), 0.5)
+})

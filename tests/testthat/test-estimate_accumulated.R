@@ -309,3 +309,55 @@ test_that("kernel AL on a grid narrower than the data is centred on the rows wit
     "No background row of a lies within its grid"
   )
 })
+
+test_that("kernel AL with center = TRUE is centred as DALEX centres it (its formula in plain R)", {
+  set.seed(3)
+  X <- data.frame(x1 = runif(150, 0, 2), x2 = rnorm(150))
+  y <- sin(2 * X$x1) * X$x2 + X$x1 + rnorm(150, sd = 0.1)
+  fit <- lm(y ~ poly(x1, 3) * x2, data = cbind(X, y))
+  z <- seq(0, 2, length.out = 21)
+  args <- list(fit, X, variables = "x1", N = NULL, type = "accumulated", method = "kernel", span = 0.25,
+               variable_splits = list(x1 = z))
+  dalex <- do.call(model_profile, c(args, center = TRUE))
+  own <- do.call(model_profile, args)
+  # ingredients::aggregate_profiles(type = "accumulated", center = TRUE):
+  # the ICE curves' differences between grid points, weighted at each point
+  # by dnorm((x_i - z) / range(z), sd = span), accumulated, then the mean
+  # over the grid points set to the mean prediction.
+  ice <- sapply(z, function(v) predict(fit, transform(X, x1 = v)))
+  w <- outer(X$x1, z, function(a, b) dnorm((a - b) / diff(range(z)), sd = 0.25))
+  d <- cbind(0, t(apply(ice, 1, diff)))
+  g <- cumsum(colSums(w * d) / colSums(w))
+  ref <- unname(g - mean(g) + mean(predict(fit, X)))
+  expect_equal(dalex$agr_profiles$`_yhat_`, ref, tolerance = 1e-12)
+  # This package's centring: the weighted mean at the rows' own values is
+  # the mean prediction; the two differ by one constant.
+  shift <- own$agr_profiles$`_yhat_` - ref
+  expect_equal(shift, rep(shift[1], length(z)), tolerance = 1e-12)
+  gx <- stats::approx(z, own$agr_profiles$`_yhat_`, X$x1)$y
+  expect_equal(mean(gx), mean(predict(fit, X)), tolerance = 1e-12)
+  expect_gt(abs(shift[1]), 1e-3)
+  # No bands with DALEX's centring; FALSE and interval AL say what they do.
+  expect_error(do.call(model_profile, c(args, center = TRUE, bands = "analytic")), "`bands` are not computed")
+  expect_error(model_profile(fit, X, variables = "x1", type = "accumulated", center = FALSE),
+               "`center = FALSE`")
+  expect_message(model_profile(fit, X, variables = "x1", type = "accumulated", center = TRUE),
+                 "interval AL keeps ALEPlot's centring")
+})
+
+test_that("kernel AL with span and center = TRUE equals DALEX::model_profile(type = 'accumulated')", {
+  skip_if_not_installed("DALEX")
+  skip_if_not_installed("ingredients")
+  set.seed(3)
+  X <- data.frame(x1 = runif(120, 0, 2), x2 = rnorm(120))
+  y <- sin(2 * X$x1) * X$x2 + X$x1 + rnorm(120, sd = 0.1)
+  fit <- lm(y ~ poly(x1, 3) * x2, data = cbind(X, y))
+  ex <- DALEX::explain(fit, data = X, y = y, verbose = FALSE, label = "lm")
+  z <- seq(0, 2, length.out = 21)
+  theirs <- DALEX::model_profile(ex, variables = "x1", N = NULL, type = "accumulated",
+                                 variable_splits = list(x1 = z))
+  ours <- model_profile(ex, variables = "x1", N = NULL, type = "accumulated", method = "kernel", span = 0.25,
+                        center = TRUE, variable_splits = list(x1 = z))
+  expect_equal(ours$agr_profiles$`_yhat_`, theirs$agr_profiles$`_yhat_`, tolerance = 1e-10)
+  expect_equal(as.numeric(ours$agr_profiles$`_x_`), theirs$agr_profiles$`_x_`)
+})

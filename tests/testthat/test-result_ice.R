@@ -34,8 +34,9 @@ test_that("the compact curves read like the long frame, made each time and never
   lin <- model_profile(fit, X, N = NULL, grid_points = 7)
   ref <- model_profile(fit, X, N = NULL, grid_points = 7, engine = "predict")
   ice <- .subset2(lin, "cp_profiles")
-  expect_s3_class(ice, "mp_ice")
-  expect_named(unclass(ice), "blocks")
+  expect_s3_class(ice, c("mp_ice", "data.frame"), exact = TRUE)
+  expect_true(is.data.frame(ice))
+  expect_named(ice, c("_vname_", "_label_", "_ids_", "_x_", "_yhat_", "a", "b", "f"))
   # print() counts the points without making the frame.
   expect_output(print(lin), "ICE curves: 5,100 rows in \\$cp_profiles \\(kept compactly")
   # $cp_profiles is the field itself: no method of the result makes it.
@@ -43,16 +44,26 @@ test_that("the compact curves read like the long frame, made each time and never
   expect_identical(lin[["cp_profiles"]], ice)
   cp <- as.data.frame(lin$cp_profiles)
   expect_identical(class(cp), "data.frame")
-  expect_identical(names(cp), c("_vname_", "_label_", "_ids_", "_x_", "_yhat_"))
-  expect_identical(cp[1:4], as.data.frame(ref$cp_profiles)[1:4])
+  expect_identical(names(cp), c("_vname_", "_label_", "_ids_", "_x_", "_yhat_", "a", "b", "f"))
+  expect_identical(cp[-5], as.data.frame(ref$cp_profiles)[-5])
   expect_equal(cp$`_yhat_`, ref$cp_profiles$`_yhat_`, tolerance = 1e-13)
   # An independent computation: the model's predict() at each curve point.
-  expect_equal(cp, ref_long(fit, X, lin, chr = TRUE), tolerance = 1e-13)
+  expect_equal(cp[1:5], ref_long(fit, X, lin, chr = TRUE), tolerance = 1e-13)
+  # ingredients' wide columns: the grid value on the variable's own
+  # curves, the row's own value on the others'.
+  for (v in c("a", "b", "f")) {
+    own <- cp$`_vname_` == v
+    expect_identical(as.character(cp[[v]][own]), cp$`_x_`[own])
+    expect_identical(cp[[v]][!own], X[[v]][cp$`_ids_`[!own]])
+  }
+  obs <- attr(lin$cp_profiles, "observations")
+  expect_identical(rownames(obs), as.character(lin$rows))
+  expect_equal(obs$`_yhat_`, unname(predict(fit, D)), tolerance = 1e-12)
   # Each way of asking gives the same frame, made anew.
   expect_identical(as.data.frame(lin, what = "cp_profiles"), cp)
   expect_identical(as.data.frame(lin$cp_profiles), cp)
   expect_identical(lin$cp_profiles[], cp)
-  expect_named(unclass(.subset2(lin, "cp_profiles")), "blocks")
+  expect_identical(.subset2(lin, "cp_profiles"), ice)
   # The profiles are the means of the curves.
   pd <- tapply(cp$`_yhat_`, paste(cp$`_vname_`, cp$`_x_`), mean)
   agr <- lin$agr_profiles
@@ -69,16 +80,18 @@ test_that("every data-frame method of mp_ice agrees with the long frame computed
     expect_s3_class(cp, "mp_ice")
     L <- ref_long(fit, X, res, chr = TRUE)
     long <- as.data.frame(cp)
-    expect_equal(long, L, tolerance = 1e-12)
-    # Shape and names.
-    expect_identical(dim(cp), dim(L))
+    expect_identical(class(long), "data.frame")
+    expect_equal(long[1:5], L, tolerance = 1e-12)
+    # Shape and names: DALEX's long columns, then ingredients' wide ones.
+    wide <- c(names(L), "a", "b", "f")
+    expect_identical(dim(cp), c(nrow(L), 8L))
     expect_identical(nrow(cp), nrow(L))
-    expect_identical(ncol(cp), 5L)
+    expect_identical(ncol(cp), 8L)
     expect_identical(NROW(cp), nrow(L))
-    expect_identical(names(cp), names(L))
-    expect_identical(colnames(cp), names(L))
-    expect_identical(length(cp), 5L)
-    expect_false(is.data.frame(cp))
+    expect_identical(names(cp), wide)
+    expect_identical(colnames(cp), wide)
+    expect_identical(length(cp), 8L)
+    expect_true(is.data.frame(cp))
     # Columns.
     for (nm in names(L)) {
       expect_equal(cp[[nm]], L[[nm]], tolerance = 1e-12, info = nm)
@@ -96,7 +109,7 @@ test_that("every data-frame method of mp_ice agrees with the long frame computed
                  c(TRUE, FALSE, NA), c(2, NA), integer(), "17", nrow(L))
     for (k in seq_along(rows)) {
       i <- rows[[k]]
-      expect_equal(cp[i, ], L[i, ], tolerance = 1e-12, info = k)
+      expect_equal(cp[i, 1:5], L[i, ], tolerance = 1e-12, info = k)
       expect_identical(cp[i, ], long[i, ], info = k)
       expect_identical(cp[i, c("_ids_", "_yhat_")], long[i, c("_ids_", "_yhat_")], info = k)
       expect_identical(cp[i, "_yhat_"], long[i, "_yhat_"], info = k)
@@ -111,7 +124,7 @@ test_that("every data-frame method of mp_ice agrees with the long frame computed
     # subset(), with(), head(), tail().
     expect_identical(subset(cp, `_vname_` == "a" & `_yhat_` > 1, select = c(`_ids_`, `_yhat_`)),
                      subset(long, `_vname_` == "a" & `_yhat_` > 1, select = c(`_ids_`, `_yhat_`)))
-    expect_equal(subset(cp, `_vname_` == "a" & `_ids_` %in% c(3, 9)),
+    expect_equal(subset(cp, `_vname_` == "a" & `_ids_` %in% c(3, 9), 1:5),
                  subset(L, `_vname_` == "a" & `_ids_` %in% c(3, 9)), tolerance = 1e-12)
     expect_identical(subset(cp, select = -`_label_`), subset(long, select = -`_label_`))
     expect_identical(subset(cp, `_ids_` == 5, `_yhat_`, drop = TRUE), subset(long, `_ids_` == 5, `_yhat_`, drop = TRUE))
@@ -122,29 +135,45 @@ test_that("every data-frame method of mp_ice agrees with the long frame computed
     expect_identical(head(cp, -(nrow(L) - 3)), head(long, -(nrow(L) - 3)))
     expect_identical(tail(cp), tail(long))
     expect_identical(tail(cp, 3), tail(long, 3))
-    expect_equal(head(cp, 8), head(L, 8), tolerance = 1e-12)
+    expect_equal(head(cp, 8)[1:5], head(L, 8), tolerance = 1e-12)
     # As a list, and through lapply()/vapply().
     expect_identical(as.list(cp), as.list(long))
     expect_identical(vapply(cp, function(col) class(col)[1L], ""), vapply(long, function(col) class(col)[1L], ""))
     # Binding, splitting, unique rows and ggplot() as of the long frame.
-    expect_identical(rbind(cp, cp), rbind(long, long))
-    expect_identical(rbind(cp, long[1:3, ]), rbind(long, long[1:3, ]))
-    expect_identical(do.call(rbind, list(cp, cp)), rbind(long, long))
+    # (rbind() keeps ingredients' "observations", which its aggregates read.)
+    with_obs <- function(d) structure(d, observations = attr(cp, "observations"))
+    expect_identical(rbind(cp, cp), with_obs(rbind(long, long)))
+    expect_identical(rbind(cp, long[1:3, ]), with_obs(rbind(long, long[1:3, ])))
+    expect_identical(do.call(rbind, list(cp, cp)), with_obs(rbind(long, long)))
     expect_identical(split(cp, cp$`_vname_`), split(long, long$`_vname_`))
-    expect_equal(split(cp, cp$`_vname_`)$b, L[L$`_vname_` == "b", ], tolerance = 1e-12)
+    expect_equal(split(cp, cp$`_vname_`)$b[1:5], L[L$`_vname_` == "b", ], tolerance = 1e-12)
     expect_identical(unique(cp), unique(long))
     expect_identical(unique(cp[c("_vname_", "_label_")]), unique(L[c("_vname_", "_label_")]))
     expect_identical(ggplot2::ggplot(cp, ggplot2::aes(`_x_`, `_yhat_`))$data, long)
-    expect_equal(merge(cp, data.frame(`_vname_` = "a", k = 1, check.names = FALSE)),
+    expect_equal(merge(cp, data.frame(`_vname_` = "a", k = 1, check.names = FALSE))[c(1:5, 9)],
                  merge(L, data.frame(`_vname_` = "a", k = 1, check.names = FALSE)), tolerance = 1e-12)
-    # Comparisons are of the long frames.
-    expect_true(isTRUE(all.equal(cp, L, tolerance = 1e-12)))
-    expect_equal(cp, L, tolerance = 1e-12)
+    # Code that reads a data frame's columns directly (model frames,
+    # aggregate(), transform(), dplyr).
+    a_rows <- L$`_vname_` == "a"
+    expect_equal(coef(lm(`_yhat_` ~ `_ids_`, data = cp)), coef(lm(`_yhat_` ~ `_ids_`, data = L)), tolerance = 1e-10)
+    expect_equal(aggregate(`_yhat_` ~ `_vname_`, data = cp, FUN = mean),
+                 aggregate(`_yhat_` ~ `_vname_`, data = L, FUN = mean), tolerance = 1e-12)
+    expect_equal(transform(cp, z = `_yhat_` * 2)$z, L$`_yhat_` * 2, tolerance = 1e-12)
+    if (requireNamespace("dplyr", quietly = TRUE)) {
+      f <- dplyr::filter(cp, `_vname_` == "a")
+      expect_equal(as.data.frame(f)[1:5], `rownames<-`(L[a_rows, ], NULL), tolerance = 1e-12)
+      expect_equal(dplyr::summarise(dplyr::group_by(cp, `_vname_`), m = mean(`_yhat_`))$m,
+                   as.vector(tapply(L$`_yhat_`, L$`_vname_`, mean)), tolerance = 1e-12)
+    }
+    # Comparisons are of the plain frames.
+    expect_true(isTRUE(all.equal(cp, long)))
+    expect_equal(cp, long)
     # Assigning into it gives the long frame, modified.
     cp2 <- cp
     cp2$`_yhat_` <- 0
     expect_identical(class(cp2), "data.frame")
     expect_identical(cp2[-5], long[-5])
+    expect_identical(cp$`_yhat_`, long$`_yhat_`)
     expect_identical(cp2$`_yhat_`, rep(0, nrow(L)))
     cp3 <- cp
     cp3[1:2, "_yhat_"] <- NA
@@ -156,14 +185,14 @@ test_that("every data-frame method of mp_ice agrees with the long frame computed
     expect_identical(unique(cp4$`_label_`), "m")
     cp5 <- cp
     names(cp5) <- toupper(names(cp5))
-    expect_identical(names(cp5), toupper(names(L)))
+    expect_identical(names(cp5), toupper(wide))
     # The description is a table of the curves, not of the points.
     s <- summary(cp)
     expect_identical(s$variable, c("a", "b", "f"))
     expect_identical(s$curves, c(40L, 40L, 40L))
     expect_identical(sum(s$points), as.double(nrow(L)))
     expect_output(print(cp), "ICE curves of 3 variables \\(a, b, f\\): 120 curves, 520 points")
-    expect_output(str(cp), "'mp_ice': ICE curves read as 520 obs. of 5 variables")
+    expect_output(str(cp), "'mp_ice': ICE curves read as 520 obs. of 8 variables")
     # The object itself was never changed.
     expect_identical(cp, .subset2(res, "cp_profiles"))
   }
@@ -239,6 +268,8 @@ test_that("str() and print() of a large result stay small: the long frame is nev
   expect_output(str(ice), "3,030,000,000 obs. of 5 variables")
   expect_identical(summary(ice)$points, 3.03e9)
   expect_error(as.data.frame(ice), "more than a data frame can hold")
+  expect_false(is.data.frame(ice))
+  expect_error(plot(ice), "more than a data frame can hold")
 })
 
 test_that("a binomial glm's compact curves give each class's probabilities", {
@@ -299,4 +330,72 @@ test_that("ICE clusters label the compact curves by cluster", {
   cl <- res$clusters$cluster[match(cp$`_ids_`, res$clusters$row)]
   expect_identical(cp$`_label_`, paste0("lm_", cl))
   expect_setequal(unique(cp$`_label_`), res$labels)
+})
+
+test_that("ingredients' idioms on $cp_profiles: aggregate_profiles(), plot() and its layers (its help pages)", {
+  skip_if_not_installed("ingredients")
+  skip_if_not_installed("DALEX")
+  ti <- DALEX::titanic_imputed
+  fit <- glm(survived ~ gender + age + fare, data = ti, family = "binomial")
+  X <- ti[c("gender", "age", "fare")]
+  pd <- model_profile(fit, X, variables = c("age", "fare", "gender"), N = 100, seed = 1, grid_points = 21)
+  cp <- pd$cp_profiles
+  ex <- DALEX::explain(fit, data = X, y = ti$survived, verbose = FALSE, label = "glm")
+  # The same table made by ingredients: the same rows and grids.
+  theirs <- ingredients::ceteris_paribus(ex, new_observation = X[pd$rows, ], variable_splits = pd$grids)
+  for (type in c("partial", "conditional", "accumulated")) {
+    ours <- ingredients::aggregate_profiles(cp, variables = "age", type = type)
+    ref <- ingredients::aggregate_profiles(theirs, variables = "age", type = type)
+    expect_equal(ours$`_x_`, ref$`_x_`, info = type)
+    expect_equal(ours$`_yhat_`, ref$`_yhat_`, tolerance = 1e-10, info = type)
+  }
+  # Partial: the package's own profile.
+  agg <- ingredients::aggregate_profiles(cp, variables = "age", type = "partial")
+  own <- pd$agr_profiles[pd$agr_profiles$`_vname_` == "age", ]
+  expect_equal(agg$`_yhat_`, own$`_yhat_`, tolerance = 1e-12)
+  # Subgroups of a column of the table, and a categorical variable.
+  by_gender <- ingredients::aggregate_profiles(cp, variables = "age", groups = "gender")
+  expect_setequal(unique(by_gender$`_label_`), c("glm_female", "glm_male"))
+  cat_ <- ingredients::aggregate_profiles(cp, variables = "gender", variable_type = "categorical")
+  expect_equal(cat_$`_yhat_`, pd$agr_profiles$`_yhat_`[pd$agr_profiles$`_vname_` == "gender"], tolerance = 1e-12)
+  # The chart idioms of the help pages build.
+  p <- plot(cp, variables = "age") +
+    ingredients::show_observations(cp, variables = "age") +
+    ingredients::show_rugs(cp, variables = "age", color = "red") +
+    ingredients::show_aggregated_profiles(agg, size = 3)
+  expect_s3_class(p, "ggplot")
+  expect_silent(ggplot2::ggplot_build(p))
+  q <- plot(cp) + ingredients::show_aggregated_profiles(pd$agr_profiles[pd$agr_profiles$`_vname_` != "gender", ])
+  expect_equal(sort(ggplot2::layer_data(q, 2)$y),
+               sort(pd$agr_profiles$`_yhat_`[pd$agr_profiles$`_vname_` != "gender"]), tolerance = 1e-12)
+  # ingredients' plot of the table itself, as of its own.
+  expect_s3_class(ingredients:::plot.ceteris_paribus_explainer(cp, variables = "age"), "ggplot")
+  # ggplot() of the table with a user's aesthetics, dplyr and merge().
+  g <- ggplot2::ggplot(cp, ggplot2::aes(`_x_`, `_yhat_`, group = `_ids_`)) + ggplot2::geom_line()
+  expect_identical(nrow(ggplot2::layer_data(g)), nrow(cp))
+  if (requireNamespace("dplyr", quietly = TRUE)) {
+    f <- dplyr::filter(cp, `_vname_` == "age", `_ids_` == pd$rows[1])
+    expect_identical(class(f), "data.frame")
+    expect_equal(f$`_yhat_`, unname(predict(fit, transform(X[rep(pd$rows[1], 21), ], age = pd$grids$age),
+                                            type = "response")), tolerance = 1e-12)
+  }
+  m <- merge(cp, data.frame(`_vname_` = "fare", weight = 2, check.names = FALSE))
+  expect_identical(nrow(m), sum(cp$`_vname_` == "fare"))
+})
+
+test_that("columns made inside R's radix sort (order() of several lazy columns) are made without sorting", {
+  D <- ice_data(50)
+  fit <- lm(y ~ a * b + f, data = D)
+  X <- D[c("a", "b", "f")]
+  for (k in list(NULL, 2)) {
+    res <- model_profile(fit, X, N = NULL, grid_points = 4, k = k)
+    cp <- as.data.frame(res$cp_profiles)
+    long <- as.data.frame(lapply(cp, function(col) col[seq_along(col)]))
+    names(long) <- names(cp)
+    # Each order() makes its columns inside the sort; the frame is fresh.
+    expect_identical(order(res$cp_profiles$`_ids_`, res$cp_profiles$`_x_`), order(long$`_ids_`, long$`_x_`))
+    res2 <- model_profile(fit, X, N = NULL, grid_points = 4, k = k)
+    expect_identical(order(res2$cp_profiles$f, res2$cp_profiles$`_label_`, res2$cp_profiles$`_yhat_`),
+                     order(long$f, long$`_label_`, long$`_yhat_`))
+  }
 })
