@@ -29,3 +29,13 @@ native_observed <- function(setup, spec) {
   if (spec$fitted) out$fitted <- native_eval(nm, nat$X, spec$rows, threads = setup$threads)
   structure(lapply(out, function(y) native_outputs(setup, y)), n = P * length(spec$rows))
 }
+
+# For H-statistics: background rows `rows` (weights w) with columns `cols`
+# (one or two) set to each of the distinct points `values` (a list of P
+# values per column) that occur among them, the points weighing v (NULL:
+# the rows' sums over the points are not wanted); `fitted`: also the
+# predictions at the rows. From the native engine only (native_observed()).
+observed_spec <- function(rows, cols, values, w, v = NULL, fitted = FALSE) {
+  list(kind = "observed", rows = rows, cols = as.integer(cols), values = values, w = w, v = v,
+       fitted = fitted)
+}

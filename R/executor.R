@@ -60,16 +60,6 @@ sums_spec <- function(rows, cols, grid, w) {
   list(kind = "sums", rows = rows, cols = as.integer(cols), grid = grid, w = w)
 }
 
-# For H-statistics: background rows `rows` (weights w) with columns `cols`
-# (one or two) set to each of the distinct points `values` (a list of P
-# values per column) that occur among them, the points weighing v (NULL:
-# the rows' sums over the points are not wanted); `fitted`: also the
-# predictions at the rows. From the native engine only (native_observed()).
-observed_spec <- function(rows, cols, values, w, v = NULL, fitted = FALSE) {
-  list(kind = "observed", rows = rows, cols = as.integer(cols), values = values, w = w, v = v,
-       fitted = fitted)
-}
-
 # An update that places `value` at `at` along dimension `dim` (1: rows of a
 # matrix; 2: the second dimension of a G x n x outputs array) of an
 # accumulator.

@@ -7,9 +7,8 @@
 #' `seq(0, 1, length.out = grid_points)`, duplicates dropped) or an evenly
 #' spaced sequence from the minimum to the maximum (`"uniform"`), or values
 #' that occur, at evenly spaced positions among the sorted distinct values
-#' (`"distinct"`; see [profile_grid()]). Factors,
-#' character and logical columns are profiled at the values that occur (in
-#' factor-level order). Grids come from all rows of `data` (with `weights`,
+#' (`"distinct"`; see [profile_grid()]). Factors, character and logical
+#' columns are profiled at the values that occur (in factor-level order). Grids come from all rows of `data` (with `weights`,
 #' a row of weight w counting as w rows; see the section on case weights);
 #' `variable_splits` gives a grid per variable to use as it is. AL profiles
 #' use Apley's edges (interval method) or an even grid over the background
@@ -391,13 +390,11 @@
 #' workers where the backend can interrupt them (multisession, multicore,
 #' `future.callr`, `future.mirai`; a cluster plan only with
 #' `plan(cluster, workers = ..., interrupts = TRUE)`, otherwise each worker
-#' first finishes its future); future starts stopped workers again when
-#' they are next needed. A `predict()` that does not check for interrupts
-#' finishes its current call first. **ranger:** Ctrl-C while ranger's own
-#' `predict()` runs (the `predict()` path, `engine = "predict"`) can crash
-#' or deadlock the R session, as it does with plain `ranger::predict()`;
-#' the native engine (`engine = "auto"`, the default, uses it for ranger
-#' models) checks for interrupts between blocks and stops cleanly, so
-#' prefer it for long ranger runs. See `vignette("large-data")`.
+#' first finishes its future), started again when next needed. A
+#' `predict()` that does not check for interrupts finishes its call first.
+#' **ranger:** Ctrl-C in ranger's own `predict()` (`engine = "predict"`)
+#' can crash or deadlock R, as plain `ranger::predict()` does; the native
+#' engine (the default for ranger) stops cleanly between blocks. See
+#' `vignette("large-data")`.
 #'
 NULL
