@@ -271,75 +271,74 @@
 #'   # plot(pd_ex, DALEX::model_profile(ex, c("wt", "hp"), NULL))
 #' }
 #' @export
-model_profile <- function(x, data = NULL, predict_function = NULL, variables = NULL,
-                          type = c("partial", "conditional", "accumulated"),
-                          N = 1000, method = NULL, grid_points = 101,
-                          variable_splits_type = c("quantiles", "uniform", "distinct", "splits"),
-                          variable_splits = NULL, intervals = 40, bandwidth = NULL,
-                          keep_ice = TRUE, groups = NULL, group_bins = 3,
-                          min_group_size = 10, group_title = NULL,
-                          al_shift = c("group", "common"), k = NULL, cluster_center = TRUE,
-                          bands = c("none", "analytic", "bootstrap"),
-                          level_order = c("similarity", "levels"), na_level = FALSE,
-                          label = NULL, seed = NULL, weights = NULL, class = NULL, threads = NULL,
-                          memory_budget = getOption("modelprofiles.memory_budget", 256),
-                          engine = c("auto", "native", "predict"),
-                          variable_type = NULL, center = NULL, span = NULL, ..., level = NULL, B = NULL) {
-  call <- match.call()
-  # (Before the checks assign them.)
-  given <- c(grid_points = !missing(grid_points), intervals = !missing(intervals),
-             bandwidth = !is.null(bandwidth))
+model_profile <- function(x, ...) {
   env <- environment()
-  # (Before DALEX's positional arguments are read from `x`.)
-  check_entry(missing(x), ...length(), names(list(...)), "model_profile", env)
+  if (missing(x)) check_entry(TRUE, 0L, NULL, "model_profile", env)
+  # Every name exact before R matches them to a method's parameters, whose
+  # partial matching could reach another argument (`k` would be
+  # `keep_ice`); DALEX's names are mapped by the methods' front_door().
+  check_arg_names(...names(), "model_profile", env)
+  UseMethod("model_profile")
+}
+
+#' @rdname model_profile
+#' @export
+model_profile.default <- function(x, data = NULL, predict_function = NULL, variables = NULL,
+                                  type = c("partial", "conditional", "accumulated"), N = 1000, ...,
+                                  method = NULL, grid = profile_grids(), groups = NULL,
+                                  bands = c("none", "analytic", "bootstrap"), bandwidth = NULL,
+                                  keep_ice = TRUE, label = NULL, weights = NULL, class = NULL, seed = NULL,
+                                  threads = NULL, memory_budget = getOption("modelprofiles.memory_budget", 256),
+                                  engine = c("auto", "native", "predict")) {
+  env <- environment()
+  # Called by model_profile.explainer() rather than dispatched to: errors
+  # name the user's call, which R dispatched to that method.
+  if (is.null(env$.Generic)) rlang::local_error_call(parent.frame())
+  call <- user_call(env)
+  door <- front_door(list(...), "model_profile", env)
   check_flag(keep_ice, "keep_ice", env)
-  check_flag(cluster_center, "cluster_center", env)
-  # DALEX's positional order and names (R/dalex.R), as this function's own.
-  dalex <- dalex_arguments(sys.call(), sys.function(), env, parent.frame())
-  for (arg in names(dalex)) assign(arg, dalex[[arg]])
+  variable_type <- check_variable_type(door$variable_type, env)
+  span <- door$span
   if (identical(tolower(type[1L]), "ale")) {
     cli::cli_abort(c("{.arg type} must be one of {.val partial}, {.val conditional} or {.val accumulated}, not {.val {type}}.",
                      i = "ALE profiles are {.code type = \"accumulated\"}."), call = env)
   }
   type <- arg_one(type, c("partial", "conditional", "accumulated"), "type", env,
                   hint = "Profiles of several types are one call each, drawn in one chart by {.code plot(model_profile(..., type = \"partial\"), model_profile(..., type = \"accumulated\"))}.")
-  variable_splits_type <- rlang::arg_match(variable_splits_type, error_call = env)
-  level_order <- rlang::arg_match(level_order, error_call = env)
-  al_shift <- rlang::arg_match(al_shift, error_call = env)
-  if (!is.null(k)) {
-    k <- check_whole(k, "k", 2, env)
+  g <- grid_settings(grid, door$grid, list(points = 101L, type = "quantiles", splits = NULL, intervals = 40L,
+                                           level_order = "similarity", na_level = FALSE), env)
+  sub <- group_settings(groups, door, list(bins = 3L, min_size = 10L, title = NULL, al_shift = "group"),
+                        env, clusters = TRUE)
+  if (identical(sub$kind, "clusters")) {
+    if (is.null(sub$k)) cli::cli_abort("{.arg k} is missing: give a number of clusters.", call = env)
     if (type != "partial") {
       cli::cli_abort("{.arg k} clusters ICE curves, which partial-dependence profiles have; use {.code type = \"partial\"}.", call = env)
     }
-    if (!is.null(groups)) cli::cli_abort("Give {.arg groups} or {.arg k}, not both.", call = env)
     if (!identical(bands_kind(bands), "none")) {
       cli::cli_abort("{.arg bands} are drawn around profiles, not around clusters of ICE curves; give {.arg bands} or {.arg k}, not both.", call = env)
     }
     keep_ice <- TRUE
   }
-  check_flag(na_level, "na_level", env)
-  start <- start_call("model_profile", env, list(...), x, data, predict_function, label, weights, threads,
-                      memory_budget, seed, engine, bands, band_kinds, level, B)
+  start <- start_call("model_profile", env, list(), x, data, predict_function, label, weights, threads,
+                      memory_budget, seed, engine, bands, band_kinds, door$level, door$B)
   on.exit(start$restore_seed(), add = TRUE)
   inputs <- start$inputs
   if (inputs$bands$type %in% c("trees", "infjack") && type != "partial") {
     cli::cli_abort("{.code bands = \"{inputs$bands$type}\"} are bands of partial dependence, from the trees of a forest; use {.code type = \"partial\"}.", call = env)
   }
   N <- check_N(N, env)
-  grid_points <- check_whole(grid_points, "grid_points", 2, env)
-  intervals <- check_whole(intervals, "intervals", 1, env)
   method <- resolve_method(type, method, env)
   check_span(span, bandwidth, type, method, env)
-  inform_unused(type, method, given)
-  grouping <- resolve_group_values(groups, inputs$data, group_title, env)
+  inform_unused(type, method, c(grid_points = "points" %in% g$given, intervals = "intervals" %in% g$given,
+                                bandwidth = !is.null(bandwidth)))
+  grouping <- if (identical(sub$kind, "groups")) resolve_group_values(sub$by, inputs$data, sub$title, env)
   explicit <- !is.null(variables)
-  variables <- profile_variables(inputs, variables, type, grouping$column, names(variable_splits), env)
+  variables <- profile_variables(inputs, variables, type, grouping$column, names(g$splits), env)
   variables <- variables_of_type(variables, inputs$data, variable_type, explicit, env)
-  if (!is.null(span)) bandwidth <- span_bandwidth(span, inputs, variables, variable_splits)
+  if (!is.null(span)) bandwidth <- span_bandwidth(span, inputs, variables, g$splits)
   s <- profile_settings(
-    type, method, grid_points, variable_splits_type,
-    check_splits(variable_splits, inputs$data, variables, env, na_level), intervals,
-    check_bandwidth(bandwidth, variables, env), isTRUE(keep_ice), level_order, na_level
+    type, method, g$points, g$type, check_splits(g$splits, inputs$data, variables, env, g$na_level),
+    g$intervals, check_bandwidth(bandwidth, variables, env), isTRUE(keep_ice), g$level_order, g$na_level
   )
   rows <- setup_rows(inputs, N, seed)
   s$native <- native_for(start$engine, type, method, length(rows), inputs)
@@ -347,13 +346,12 @@ model_profile <- function(x, data = NULL, predict_function = NULL, variables = N
   parts <- whole_part(setup)
   info <- NULL
   if (!is.null(grouping)) {
-    gp <- group_parts(setup, grouping$values, check_whole(group_bins, "group_bins", 2, env),
-                      check_whole(min_group_size, "min_group_size", 1, env), grouping$title)
+    gp <- group_parts(setup, grouping$values, sub$bins, sub$min_size, grouping$title)
     parts <- gp$parts
     info <- gp$info
   }
   run <- run_profiles(setup, inputs, s, variables, parts, new_progress(length(variables) * length(parts)))
-  res <- profile_result(setup, inputs, s, variables, parts, run, call, info, al_shift)
-  if (!is.null(k)) res <- cluster_result(res, run$raw[[1L]], k, cluster_center, env)
+  res <- profile_result(setup, inputs, s, variables, parts, run, call, info, sub$al_shift %||% "group")
+  if (identical(sub$kind, "clusters")) res <- cluster_result(res, run$raw[[1L]], sub$k, sub$center, env)
   res
 }

@@ -46,7 +46,7 @@ run_profiles <- function(setup, inputs, s, variables, parts, progress = NULL) {
 profile_requests <- function(setup, inputs, s, variables, parts, progress = NULL) {
   js <- match(variables, names(setup$data))
   nm <- if (identical(s$splits_type, "splits")) splits_model(setup)
-  grids <- profile_grids(inputs, s, variables, nm, setup)
+  grids <- variable_grids(inputs, s, variables, nm, setup)
   bandwidth <- list()
   for (v in variables) {
     if (s$method == "kernel" && column_kind(inputs$data[[v]]) == "numeric") {
@@ -97,7 +97,7 @@ profile_run <- function(prep, res, counts) {
 # its rows): the user's (s$splits), the split values of a tree ensemble
 # `nm` (splits_model(), for "splits" grids), or make_grid()'s of all rows
 # of the data. `inputs` (setup_inputs()) gives the data.
-profile_grids <- function(inputs, s, variables, nm = NULL, setup = NULL) {
+variable_grids <- function(inputs, s, variables, nm = NULL, setup = NULL) {
   lapply(stats::setNames(variables, variables), function(v) {
     if (s$type == "accumulated" && is.null(s$splits[[v]])) return(NULL)
     if (!is.null(s$splits[[v]])) return(s$splits[[v]])
