@@ -31,8 +31,7 @@ door_accepted <- list(
                        "level", "B"),
   compare_profiles = c("grid_points", "intervals", "level", "B"),
   hidden_interactions = c("grid_points", "variable_splits_type", "variable_splits", "group_bins",
-                          "min_group_size"),
-  find_regions = c("grid_points", "variable_splits_type")
+                          "min_group_size")
 )
 
 front_door <- function(dots, fn, call) {
