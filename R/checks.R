@@ -295,7 +295,7 @@ check_arg_names <- function(names, fn, call) {
 # parameters, and the names its front door takes (door_accepted).
 entry_args <- function(fn) {
   ns <- asNamespace("modelprofiles")
-  fns <- lapply(paste0(fn, c("", ".default", ".explainer")), get0, envir = ns, inherits = FALSE)
+  fns <- Filter(is.function, lapply(paste0(fn, c("", ".default", ".explainer")), get0, envir = ns, inherits = FALSE))
   setdiff(c(unlist(lapply(fns, function(f) names(formals(f)))), door_accepted[[fn]]), "...")
 }
 

@@ -53,6 +53,8 @@ front_door <- function(dots, fn, call) {
       out[r$field] <- list(value)
       next
     }
+    # (NULL is not given: DALEX's defaults, such as `variable_splits = NULL`.)
+    if (is.null(value)) next
     value <- check_setting_field(r$field, value, call, r$name)
     if (!r$dalex) {
       maker <- switch(r$setting, grid = "grid = profile_grids", groups = "groups = profile_groups",

@@ -37,7 +37,9 @@
 #'
 #' @param x A fitted model, or a DALEX explainer (from `DALEX::explain()`),
 #'   whose model, data, predict function and label are used (DALEX itself is
-#'   not needed).
+#'   not needed). For an explainer, `variables` and `N` are the second and
+#'   third arguments, as in `DALEX::model_profile(explainer, variables, N)`
+#'   (the method for class `explainer`).
 #' @param data A data frame (or matrix) of background rows, without the
 #'   response. Required for a model; for an explainer it replaces the
 #'   explainer's data.
@@ -54,19 +56,15 @@
 #'   stable profiles, and still fast.
 #' @param method For `"conditional"` and `"accumulated"`: `"kernel"` or
 #'   `"interval"`; the default is `"kernel"` for LD and `"interval"` for AL.
-#' @param grid_points Maximum number of grid points per numeric variable.
-#' @param variable_splits_type `"quantiles"`, `"uniform"` or `"distinct"`
-#'   grids (see [profile_grid()]), or `"splits"` for a tree ensemble
-#'   (ranger, randomForest, gbm, xgboost, lightgbm): every distinct value
-#'   at which the model splits a numeric variable, within the data's range,
-#'   and the range's ends. A tree ensemble's partial dependence changes only
-#'   there, so this profile is exact everywhere (not a sample at
-#'   `grid_points` points), and `plot()` draws it as steps. `grid_points`
-#'   is not used for such variables. An error for other models.
-#' @param variable_splits A named list of grids, used as given.
-#' @param intervals Number of intervals K for the interval methods (ALEPlot's
-#'   `K`). With ties, fewer intervals may result; the number used is in
-#'   `$intervals`.
+#' @param grid Where the profiles are evaluated: a number of grid points,
+#'   or a [profile_grids()] setting of the number of `points` (101 by
+#'   default), their `type` (`"quantiles"`, the default, `"uniform"`,
+#'   `"distinct"`, or `"splits"`, the exact grid of a tree ensemble), given
+#'   `splits` per variable, the number of `intervals` K of the interval
+#'   methods (40 by default), the `level_order` of categorical AL profiles
+#'   and `na_level`, missing values as a level; see [profile_grids()] and
+#'   the section on grids. DALEX's `grid_points`, `variable_splits_type`
+#'   and `variable_splits` are taken too (in `...`).
 #' @param bandwidth `NULL` or the kernel's standard deviation (one positive
 #'   number, or a vector named by profiled variables, e.g. `c(x1 = 0.1)`;
 #'   a name that is not a profiled variable is an error).
@@ -95,24 +93,15 @@
 #'   slope); the curves of variables that do not fit are dropped, with one
 #'   message. They are kept compactly (an [mp_ice] object): DALEX's long
 #'   data frame is made only from what is read, each time it is read.
-#' @param groups `NULL`, the name of a column of `data`, or a vector with
+#' @param groups `NULL`; the name of a column of `data`, or a vector with
 #'   one value per row of `data`, whose values split the background rows
-#'   into subgroups; profiles are then computed within each subgroup (see
-#'   the section on subgroups).
-#' @param group_bins Number of quantile bins for a numeric `groups` column
-#'   with more distinct values than that.
-#' @param group_title Name shown for a `groups` vector (not a column) in
-#'   legends; default `"group"`.
-#' @param al_shift For AL profiles within subgroups: `"group"` (each on its
-#'   subgroup's mean prediction) or `"common"` (all on the mean prediction
-#'   over the rows of all subgroups shown, DALEX's convention, so that
-#'   vertical offsets between subgroups are not read as effects).
-#' @param k `NULL`, or a number of clusters of ICE curves (partial
-#'   dependence only): see the section on clusters.
-#' @param cluster_center Cluster the ICE curves by their shape, each centred
-#'   on its mean (`TRUE`, DALEX's default), or by their values (`FALSE`)?
-#' @param min_group_size Subgroups with fewer background rows are left out,
-#'   with a message that names them.
+#'   into subgroups, profiled each (see the section on subgroups); a
+#'   [profile_groups()] setting of them, with the number of `bins` of a
+#'   numeric column (3), the `min_size` of a subgroup (10 rows), the
+#'   `title` of a vector in legends and the `al_shift` of AL profiles; or a
+#'   [profile_clusters()] setting: `k` clusters of ICE curves, for partial
+#'   dependence (see the section on clusters). DALEX's `k` and `center` are
+#'   taken too (in `...`).
 #' @param class For classifiers whose predict function returns a column of
 #'   probabilities per class: the class (name or column number) to profile,
 #'   or several; by default the second of two classes, or every class of a
@@ -135,15 +124,6 @@
 #'   `bands = profile_bands("bootstrap", level = 0.9, B = 500)`. See
 #'   [profile_bands] for the formulas and what the bands do and do not
 #'   include, and [refit_bands()] for bands over refitted models.
-#' @param level,B Deprecated: give them in `bands`, as
-#'   `bands = profile_bands("bootstrap", level = 0.9, B = 500)`. Still
-#'   taken (by their full names), with a warning, for one release.
-#' @param level_order Order of the levels of a categorical variable in AL
-#'   profiles: `"similarity"` (ALEPlot's order; see the section on AL for
-#'   categorical variables) or `"levels"` (the factor's own order). Ordered
-#'   factors and logical columns always keep their order.
-#' @param na_level For categorical variables: treat missing values as a level
-#'   of their own (see the section on missing values)?
 #' @param engine How predictions are made: `"predict"` (the predict
 #'   function), `"native"` (the package's compiled copy of a supported tree
 #'   ensemble, evaluated in parallel C++ without building data frames, or
@@ -155,22 +135,31 @@
 #'   the data's columns to it as they are; where its preprocessing changes
 #'   them, the framework's `predict()` is used, and `"native"` is an error
 #'   that says why (see [model_profile()]'s section on the native engine).
-#' @param variable_type `NULL` (every kind of variable) or, as in DALEX,
-#'   `"numerical"` or `"categorical"`: profile only the variables of that
-#'   kind (numeric, date and time-difference columns; or factors, character
-#'   and logical columns). Named `variables` of the other kind are left out
-#'   with a message. DALEX's default is `"numerical"`; this package's,
-#'   `NULL`.
-#' @param center `NULL` or `TRUE`/`FALSE`: DALEX's name for
-#'   `cluster_center` (with `k`, cluster the ICE curves centred on their
-#'   means, or by their values). As in DALEX, it does not shift the
-#'   profiles: AL profiles are always on the mean prediction.
-#' @param span `NULL` or DALEX's `span` (one positive number) for the
-#'   kernel methods: the bandwidth of each numeric variable is `span` times
-#'   the range of its grid (of `variable_splits`, or of the variable's
-#'   values in `data`, from which the grid is made), as in DALEX. Give
-#'   `span` or `bandwidth`, not both.
-#' @param ... Must be empty.
+#' @param ... DALEX's names (see the section on DALEX explainers), taken
+#'   by name only:
+#'   * `grid_points`, `variable_splits_type`, `variable_splits`: the fields
+#'     `points`, `type` and `splits` of `grid`;
+#'   * `k`, `center`: `groups = profile_clusters(k, center)` (`center`
+#'     without `k` changes nothing, as in DALEX);
+#'   * `variable_type`: `NULL` (every kind of variable) or `"numerical"`
+#'     or `"categorical"`: profile only the variables of that kind
+#'     (numeric, date and time-difference columns; or factors, character
+#'     and logical columns). Named `variables` of the other kind are left
+#'     out with a message. DALEX's default is `"numerical"`; this
+#'     package's, `NULL`;
+#'   * `span`: one positive number, for the kernel methods: the bandwidth
+#'     of each numeric variable is `span` times the range of its grid (of
+#'     `variable_splits`, or of the variable's values in `data`, from which
+#'     the grid is made), as in DALEX. Give `span` or `bandwidth`, not
+#'     both.
+#'
+#'   Deprecated, for one release (with a warning that says what to use):
+#'   `intervals`, `level_order`, `na_level` (fields of `grid`),
+#'   `group_bins`, `min_group_size`, `group_title`, `al_shift` (of
+#'   `groups = profile_groups()`), `cluster_center` (of
+#'   `profile_clusters()`), `level` and `B` (of `bands =
+#'   profile_bands()`). Any other name is an error; names are matched in
+#'   full, never partially.
 #'
 #' @returns An object of class `mp_profile`: a list with
 #'   * `agr_profiles`: a data frame with DALEX's columns `_vname_`,
