@@ -20,7 +20,7 @@
 #'   of ALEPlot, two predictions per row (at the edges of its interval), and
 #'   reports the profile at the edges; `method = "kernel"` is the
 #'   kernel-smoothed estimator of eq. 18.9 on an evenly spaced grid of
-#'   `grid_points` values.
+#'   `points` values (of `grid`).
 #'
 #' **For DALEX users.** DALEX has a `model_profile()` too: whichever of
 #' DALEX and modelprofiles is attached last (`library()`) masks the other's,
@@ -194,7 +194,7 @@
 #'     `mean_prediction` (for AL profiles, the shift each profile was
 #'     given: the weighted mean prediction over the background rows where
 #'     its variable is observed (over all subgroups' rows with
-#'     `al_shift = "common"`); one per profile label, named by it, or,
+#'     `profile_groups(al_shift = "common")`); one per profile label, named by it, or,
 #'     when the variables are missing in different rows and so have
 #'     different shifts, a matrix with a row per variable and a column per
 #'     label),
@@ -229,7 +229,8 @@
 #' pd <- model_profile(fit, X, variables = c("wt", "hp"))
 #' pd
 #' ld <- model_profile(fit, X, variables = "wt", type = "conditional")
-#' al <- model_profile(fit, X, variables = "wt", type = "accumulated", intervals = 10)
+#' al <- model_profile(fit, X, variables = "wt", type = "accumulated",
+#'                     grid = profile_grids(intervals = 10))
 #' head(as.data.frame(al))
 #'
 #' # A factor: AL orders its levels by similarity of the other columns.
@@ -249,7 +250,7 @@
 #'
 #' # Case weights: a weight of 2 counts a row twice.
 #' w <- rep(1:2, length.out = nrow(mtcars))
-#' model_profile(fit, X, variables = "wt", weights = w, grid_points = 5)
+#' model_profile(fit, X, variables = "wt", weights = w, grid = 5)
 #'
 #' # A DALEX explainer, in DALEX's positional order (variables, N).
 #' if (requireNamespace("DALEX", quietly = TRUE)) {

@@ -74,7 +74,7 @@
 #' pd2
 #' plot(pd2)
 #' al2 <- model_profile_2d(fit, mtcars[c("wt", "hp", "qsec")], variables = c("wt", "hp"),
-#'                         type = "accumulated", intervals = 5)
+#'                         type = "accumulated", grid = profile_grids(intervals = 5))
 #' plot(al2)
 #' @export
 model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables, ...,
