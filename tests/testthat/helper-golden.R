@@ -837,7 +837,7 @@ golden_digest <- function(res) {
         agr_profiles = res$agr_profiles,
         cp_profiles = golden_frame(res$cp_profiles),
         grids = res$grids,
-        grid = profile_grids(intervals = golden_flat(res$intervals)),
+        intervals = golden_flat(res$intervals),
         bandwidth = golden_flat(res$bandwidth),
         mean_prediction = golden_flat(res$mean_prediction),
         no_support = golden_flat(res$no_support),
@@ -853,7 +853,7 @@ golden_digest <- function(res) {
   if (inherits(res, "mp_profile_2d")) {
     return(list(
       numbers = list(agr_profiles = res$agr_profiles, grids = res$grids,
-                     grid = profile_grids(intervals = golden_flat(res$intervals)), rows = res$rows,
+                     intervals = golden_flat(res$intervals), rows = res$rows,
                      weights = golden_flat(res$weights)) |> golden_replicates(res),
       text = list(type = res$type, pairs = res$pairs, engine = res$engine, label = res$label,
                   labels = res$labels, class = res$class),
