@@ -301,14 +301,15 @@ entry_args <- function(fn) {
 
 # "Did you mean" lines for unknown argument names: the argument whose name
 # equals it but for case (`n` for `N`), else the nearest (fewest edits) of
-# those it begins (R's partial matching) or is within two edits of.
+# those it begins (R's partial matching), else of those within two edits.
 arg_hints <- function(unknown, known) {
   out <- character()
   for (u in unknown) {
     d <- utils::adist(u, known)[1L, ]
     near <- known[tolower(known) == tolower(u)]
     if (!length(near)) {
-      close <- startsWith(known, u) | (nchar(u) > 3L & d <= 2L)
+      close <- startsWith(known, u)
+      if (!any(close)) close <- nchar(u) > 3L & d <= 2L
       near <- known[close & d == min(d[close], Inf)]
     }
     if (length(near)) {

@@ -32,7 +32,7 @@ group_parts <- function(setup, values, bins, min_size, title) {
   if (length(small)) {
     cli::cli_inform(c(
       "{cli::qty(length(small))}Subgroup{?s} of {.field {title}} with fewer than {min_size} background rows left out: {paste0(small, ' (', sizes[small], ' rows)')}.",
-      i = "Lower {.code min_size} or {.code bins} of {.code groups = profile_groups()}, or raise {.arg N}, to keep them."
+      i = "Lower {.arg min_group_size} or {.arg group_bins}, or raise {.arg N}, to keep them."
     ), class = "modelprofiles_small_groups")
   }
   keep <- setdiff(names(sizes), small)

@@ -35,6 +35,9 @@
 #' given the regions (the search that found them is not accounted for).
 #'
 #' @inheritParams model_profile
+#' @param variable_splits_type `"quantiles"`, `"uniform"` or `"distinct"`
+#'   grids (see [profile_grid()]).
+#' @param ... Must be empty.
 #' @param variables The variables whose profiles are split (by default every
 #'   variable the model uses).
 #' @param split_variables The variables the rows may be split on (by default

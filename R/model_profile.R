@@ -37,9 +37,7 @@
 #'
 #' @param x A fitted model, or a DALEX explainer (from `DALEX::explain()`),
 #'   whose model, data, predict function and label are used (DALEX itself is
-#'   not needed). For an explainer, `variables` and `N` are the second and
-#'   third arguments, as in `DALEX::model_profile(explainer, variables, N)`
-#'   (the method for class `explainer`).
+#'   not needed).
 #' @param data A data frame (or matrix) of background rows, without the
 #'   response. Required for a model; for an explainer it replaces the
 #'   explainer's data.

@@ -414,19 +414,28 @@ error_call_name <- function(expr) {
 front_case <- function() {
   set.seed(21)
   X <- data.frame(x1 = runif(150), x2 = runif(150), g = factor(sample(c("a", "b", "c"), 150, TRUE)))
-  X$x2[c(3, 9)] <- NA
   X$g[c(4, 7)] <- NA
-  pf <- function(m, nd) nd$x1 * ifelse(is.na(nd$x2), 0.5, nd$x2) + ifelse(is.na(nd$g), 2, nd$g == "b") * nd$x1
+  pf <- function(m, nd) nd$x1 * nd$x2 + ifelse(is.na(nd$g), 2, nd$g == "b") * nd$x1
   list(X = X, pf = pf)
 }
 
 test_that("the old arguments give the settings' numbers, with one deprecation warning each", {
   k <- front_case()
   mp <- function(...) suppressMessages(model_profile(NULL, k$X, k$pf, N = NULL, ...))
+  # (Counting the deprecation warnings; rows left out for a missing value
+  # are warned of by both calls.)
+  deprecations <- function(expr) {
+    n <- 0L
+    value <- withCallingHandlers(expr, warning = function(w) {
+      if (inherits(w, "modelprofiles_deprecated")) n <<- n + 1L
+      invokeRestart("muffleWarning")
+    })
+    list(value = value, n = n)
+  }
   same <- function(old, new) {
-    w <- testthat::capture_warnings(a <- old)
-    expect_length(w, 1L)
-    expect_identical(a$agr_profiles, new$agr_profiles)
+    d <- deprecations(old)
+    expect_identical(d$n, 1L)
+    expect_identical(d$value$agr_profiles, suppressWarnings(new)$agr_profiles)
   }
   expect_warning(mp(variables = "x1", type = "accumulated", intervals = 6), class = "modelprofiles_deprecated")
   expect_warning(mp(variables = "x1", type = "accumulated", intervals = 6),
@@ -438,8 +447,8 @@ test_that("the old arguments give the settings' numbers, with one deprecation wa
   same(mp(variables = "g", na_level = TRUE), mp(variables = "g", grid = profile_grids(na_level = TRUE)))
   same(mp(variables = "x1", grid_points = 5, groups = "x1", group_bins = 2),
        mp(variables = "x1", grid_points = 5, groups = profile_groups("x1", bins = 2)))
-  same(mp(variables = "x1", grid_points = 5, groups = "g", min_group_size = 60),
-       mp(variables = "x1", grid_points = 5, groups = profile_groups("g", min_size = 60)))
+  same(mp(variables = "x1", grid_points = 5, groups = "g", min_group_size = 50),
+       mp(variables = "x1", grid_points = 5, groups = profile_groups("g", min_size = 50)))
   same(mp(variables = "x1", grid_points = 5, groups = k$X$x2 > 0.5, group_title = "high"),
        mp(variables = "x1", grid_points = 5, groups = profile_groups(k$X$x2 > 0.5, title = "high")))
   same(mp(variables = "x1", type = "accumulated", groups = "g", al_shift = "common"),
@@ -447,22 +456,25 @@ test_that("the old arguments give the settings' numbers, with one deprecation wa
   same(mp(variables = "x1", grid_points = 5, k = 2, cluster_center = FALSE),
        mp(variables = "x1", grid_points = 5, groups = profile_clusters(2, center = FALSE)))
   # Two old arguments: a warning each; level and B, one for both (as before).
-  expect_length(testthat::capture_warnings(mp(variables = "g", type = "accumulated", intervals = 5,
-                                              level_order = "levels")), 2L)
-  w <- testthat::capture_warnings(a <- mp(variables = "x1", bands = "bootstrap", level = 0.9, B = 20, seed = 1))
-  expect_length(w, 1L)
-  expect_identical(a$agr_profiles, mp(variables = "x1", bands = profile_bands("bootstrap", 0.9, 20), seed = 1)$agr_profiles)
+  expect_identical(deprecations(mp(variables = "g", type = "accumulated", intervals = 5,
+                                   level_order = "levels"))$n, 2L)
+  d <- deprecations(mp(variables = "x1", bands = "bootstrap", level = 0.9, B = 20, seed = 1))
+  expect_identical(d$n, 1L)
+  expect_identical(d$value$agr_profiles,
+                   mp(variables = "x1", bands = profile_bands("bootstrap", 0.9, 20), seed = 1)$agr_profiles)
   # The other entry points.
   two <- function(...) model_profile_2d(NULL, k$X, k$pf, variables = c("x1", "g"), N = NULL, type = "accumulated", ...)
-  w <- testthat::capture_warnings(a2 <- two(intervals = 4, level_order = "levels"))
-  expect_length(w, 2L)
-  expect_identical(a2$agr_profiles, two(grid = profile_grids(intervals = 4, level_order = "levels"))$agr_profiles)
-  cp <- function(...) compare_profiles(NULL, k$X[c("x1", "g")], k$pf, N = NULL, grid_points = 5, ...)
+  d <- deprecations(two(intervals = 4, level_order = "levels"))
+  expect_identical(d$n, 2L)
+  expect_identical(d$value$agr_profiles,
+                   suppressWarnings(two(grid = profile_grids(intervals = 4, level_order = "levels")))$agr_profiles)
+  cp <- function(...) compare_profiles(NULL, k$X, k$pf, variables = c("x1", "x2"), N = NULL, grid_points = 5, ...)
   same(cp(intervals = 4), cp(grid = profile_grids(intervals = 4)))
   hi <- function(...) hidden_interactions(NULL, k$X, k$pf, variables = "x1", N = NULL, ...)
-  same(hi(groups = "g", min_group_size = 60), hi(groups = profile_groups("g", min_size = 60)))
+  same(hi(groups = "g", min_group_size = 50), hi(groups = profile_groups("g", min_size = 50)))
   # An old argument and the setting's field: an error.
-  expect_error(mp(variables = "x1", intervals = 5, grid = profile_grids(intervals = 6)),
+  expect_error(expect_warning(mp(variables = "x1", intervals = 5, grid = profile_grids(intervals = 6)),
+                              class = "modelprofiles_deprecated"),
                "`intervals` and `grid` both give")
 })
 
@@ -495,7 +507,7 @@ test_that("names are matched in full: a near miss is an error naming the argumen
     model_profile(NULL, k$X, k$pf, n = 100)
     model_profile(NULL, k$X, k$pf, grid_pionts = 5)
     model_profile(NULL, k$X, k$pf, variables = "x1", keep = FALSE)
-    model_profile(NULL, k$X, k$pf, NULL, "partial")
+    model_profile(NULL, k$X, k$pf, NULL, "partial", NULL, "x1")
     model_profile_2d(NULL, k$X, k$pf, variables = c("x1", "x2"), n = 10)
     compare_profiles(NULL, k$X, k$pf, interval = 5)
   })
