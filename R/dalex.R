@@ -1,5 +1,5 @@
-# DALEX interoperability: DALEX's positional call for explainers and its
-# names of model_profile()'s arguments, results converted both ways
+# DALEX interoperability: the front door of the entry points (DALEX's
+# names of arguments, and the deprecated ones), results converted both ways
 # (as_dalex() for DALEX's and ingredients' plot methods; from_dalex() for
 # plot() of ours), and the once-a-session note that an explainer's weights
 # are used.
@@ -64,33 +64,6 @@ front_door <- function(dots, fn, call) {
     out[[r$setting]][[r$field]] <- list(value = value, arg = r$name)
   }
   out
-}
-
-#' @rdname model_profile
-#' @export
-model_profile.explainer <- function(x, variables = NULL, N = 1000, ...) {
-  env <- environment()
-  nms <- ...names()
-  if (...length() && (is.null(nms) || any(is.na(nms) | !nzchar(nms)))) {
-    cli::cli_abort(c(
-      "An explainer takes {.arg variables} and {.arg N} by position, as in {.fn DALEX::model_profile}; name the other arguments.",
-      i = "E.g. {.code model_profile(explainer, \"x1\", 500, type = \"accumulated\")}."
-    ), call = env)
-  }
-  # A data frame or matrix given second is the background data, as for a
-  # model (the package's own order).
-  data <- NULL
-  if (is.data.frame(variables) || is.matrix(variables)) {
-    data <- variables
-    variables <- if (is.character(N)) N else NULL
-    if (is.character(N)) N <- 1000
-  } else if (is.data.frame(N) || is.matrix(N)) {
-    data <- N
-    N <- 1000
-  }
-  if (is.null(data)) return(model_profile.default(x, variables = variables, N = N, ...))
-  if ("data" %in% nms) cli::cli_abort("{.arg data} is given twice: by position and by name.", call = env)
-  model_profile.default(x, data = data, variables = variables, N = N, ...)
 }
 
 # The variables of kind `variable_type` ("numerical": numbers, dates and

@@ -343,3 +343,33 @@ model_profile.default <- function(x, data = NULL, predict_function = NULL, varia
   if (identical(sub$kind, "clusters")) res <- cluster_result(res, run$raw[[1L]], sub$k, sub$center, env)
   res
 }
+
+# DALEX's call, model_profile(explainer, variables, N): its positions
+# mapped to names and handed on to the default method (the front door;
+# DALEX's names of arguments are front_door()'s, R/dalex.R).
+#' @rdname model_profile
+#' @export
+model_profile.explainer <- function(x, variables = NULL, N = 1000, ...) {
+  env <- environment()
+  nms <- ...names()
+  if (...length() && (is.null(nms) || any(is.na(nms) | !nzchar(nms)))) {
+    cli::cli_abort(c(
+      "An explainer takes {.arg variables} and {.arg N} by position, as in {.fn DALEX::model_profile}; name the other arguments.",
+      i = "E.g. {.code model_profile(explainer, \"x1\", 500, type = \"accumulated\")}."
+    ), call = env)
+  }
+  # A data frame or matrix given second is the background data, as for a
+  # model (the package's own order).
+  data <- NULL
+  if (is.data.frame(variables) || is.matrix(variables)) {
+    data <- variables
+    variables <- if (is.character(N)) N else NULL
+    if (is.character(N)) N <- 1000
+  } else if (is.data.frame(N) || is.matrix(N)) {
+    data <- N
+    N <- 1000
+  }
+  if (is.null(data)) return(model_profile.default(x, variables = variables, N = N, ...))
+  if ("data" %in% nms) cli::cli_abort("{.arg data} is given twice: by position and by name.", call = env)
+  model_profile.default(x, data = data, variables = variables, N = N, ...)
+}
