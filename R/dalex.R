@@ -4,15 +4,11 @@
 # plot() of ours), and the once-a-session note that an explainer's weights
 # are used.
 
-# The front door of the entry points: the arguments they take in `...`,
-# DALEX's names (silently) and the package's old arguments (deprecated for
-# one release), each a field of a setting (R/settings.R), or `level` and
-# `B` of the bands (deprecated; start_call() warns of them), or DALEX's
-# `variable_type` and `span`, for the entry point `fn`, which takes the
-# names `door_accepted` lists. Returns list(grid, groups, clusters) of the
-# fields given (by field: list(value, arg), checked), `level`, `B`,
-# `variable_type` and `span`; any other argument is an error naming it
-# (check_entry()).
+# The names the entry points take in `...`: DALEX's (`dalex`, silently)
+# and the package's former arguments (deprecated for one release), each a
+# field of a setting (R/settings.R), `level` and `B` of the bands
+# (deprecated; start_call() warns of them), or DALEX's `variable_type`
+# and `span`. `door_accepted` lists those each entry point takes.
 door_names <- data.frame(
   name = c("grid_points", "variable_splits_type", "variable_splits", "intervals", "level_order",
            "na_level", "group_bins", "min_group_size", "group_title", "al_shift", "k", "center",
@@ -31,9 +27,15 @@ door_accepted <- list(
                        "level", "B"),
   compare_profiles = c("grid_points", "intervals", "level", "B"),
   hidden_interactions = c("grid_points", "variable_splits_type", "variable_splits", "group_bins",
-                          "min_group_size")
+                          "min_group_size"),
+  find_regions = c("grid_points", "variable_splits_type")
 )
 
+# The front door: the named arguments `dots` of the entry point `fn`, each
+# checked. Returns list(grid, groups, clusters) of the fields given (by
+# field: list(value, arg)), `level`, `B`, `variable_type` and `span`; any
+# other argument is an error naming it (check_entry()), and a former
+# argument a deprecation warning.
 front_door <- function(dots, fn, call) {
   nms <- names(dots) %||% rep("", length(dots))
   known <- nms %in% door_accepted[[fn]]
