@@ -94,7 +94,9 @@ test_that("center is DALEX's name for cluster_center", {
   skip_if_not_installed("DALEX")
   k <- dalex_case()
   a <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp, k = 3, center = FALSE)
-  b <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp, k = 3, cluster_center = FALSE)
+  # (cluster_center is deprecated: groups = profile_clusters(3, center = FALSE).)
+  expect_warning(b <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp, k = 3, cluster_center = FALSE),
+                 class = "modelprofiles_deprecated")
   expect_identical(a$agr_profiles, b$agr_profiles)
   c <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp, k = 3)
   expect_false(identical(a$agr_profiles$`_yhat_`, c$agr_profiles$`_yhat_`))

@@ -82,3 +82,19 @@ test_that("subgroup and cluster settings give the numbers of the old arguments",
   expect_error(hidden_interactions(NULL, k$X, k$pf, groups = profile_groups("g", al_shift = "common")),
                "does not apply here")
 })
+
+test_that("find_regions() and hidden_interactions() take the grid setting as DALEX's names", {
+  k <- settings_case()
+  fr <- function(...) find_regions(NULL, k$X, k$pf, variables = "x1", N = NULL, ...)
+  a <- fr(grid = profile_grids(points = 11, type = "uniform"))
+  b <- fr(grid_points = 11, variable_splits_type = "uniform")
+  expect_identical(a$splits, b$splits)
+  expect_identical(a$grids, b$grids)
+  expect_equal(a$grids$x1, seq(min(k$X$x1), max(k$X$x1), length.out = 11), tolerance = 1e-14)
+  expect_error(fr(grid = profile_grids(type = "splits")), "not \"splits\"")
+  expect_error(fr(intervals = 5), "Unknown argument")
+  hi <- function(...) hidden_interactions(NULL, k$X, k$pf, variables = c("x1", "x2"), groups = "g", N = NULL, ...)
+  h1 <- hi(grid = profile_grids(points = 4, type = "uniform"))
+  expect_identical(h1$grids, hi(grid_points = 4, variable_splits_type = "uniform")$grids)
+  expect_length(h1$grids$x1, 4L)
+})
