@@ -243,7 +243,7 @@ test_that("as_dalex(): DALEX's and ingredients' plot methods draw ours as their 
   expect_length(unique(bars$fill), 2L)
   expect_equal(ggplot2::layer_data(plot(dcat))$y, ggplot2::layer_data(plot(tcat))$y, tolerance = 1e-10)
   # AL: DALEX's class.
-  al <- model_profile(k$ex, "wt", NULL, type = "accumulated", intervals = 5)
+  al <- model_profile(k$ex, "wt", NULL, type = "accumulated", grid = profile_grids(intervals = 5))
   expect_s3_class(as_dalex(al)$agr_profiles, "accumulated_dependence_explainer")
   expect_null(as_dalex(al)$cp_profiles)
   expect_error(as_dalex(theirs), "model_profile")
