@@ -1,6 +1,8 @@
 # make demo   set up, install the package, run the quick start (PNG + table)
-# make check  set up, build the tarball, R CMD check --as-cran it (NOT_CRAN=true:
-#             every test, the plot snapshots included)
+# make check  set up, check the house rules on the source tree
+#             (tools/house-rules.R), build the tarball, R CMD check --as-cran
+#             it (NOT_CRAN=true: every test, the plot snapshots included)
+# make house-rules  the house rules alone
 # make site   install the package into a temporary library and build the
 #             pkgdown site into docs/ without the network (first, on a fresh
 #             machine: make setup-site)
@@ -15,7 +17,7 @@ export _R_CHECK_CRAN_INCOMING_REMOTE_ = false
 export _R_CHECK_SYSTEM_CLOCK_ = FALSE
 export _R_CHECK_FORCE_SUGGESTS_ = false
 
-.PHONY: setup-run setup-check setup-site install demo build check site site-check test document
+.PHONY: setup-run setup-check setup-site install demo build check house-rules site site-check test document
 
 setup-run:
 	bash tools/setup.sh run
@@ -35,10 +37,15 @@ demo: install
 build:
 	R CMD build .
 
+house-rules:
+	Rscript tools/house-rules.R .
+
 # NOT_CRAN=true: the tests that skip on CRAN run too, the vdiffr snapshots
 # (tests/testthat/_snaps) among them, and the 10^7-row test (about 16 s,
 # 1 GB).
-check: setup-check build
+# The house rules (ARCHITECTURE.md) are checked on the source tree first:
+# the tarball has no tools/, so its tests cannot.
+check: setup-check house-rules build
 	NOT_CRAN=true R CMD check --as-cran $(TARBALL)
 	bash tools/check-status.sh $(PKG).Rcheck
 

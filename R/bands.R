@@ -103,14 +103,6 @@ no_bands <- function() list(type = "none", level = 0.95, B = 0L)
 
 band_type <- function(setup) setup$bands$type %||% "none"
 
-# How often each of n rows is drawn in each of B resamples of n rows with
-# replacement: an n x B integer matrix, from R's random-number stream (so
-# the same for any number of threads).
-draw_resamples <- function(n, B) {
-  # = vapply(seq_len(B), function(b) tabulate(sample.int(n, n, replace = TRUE), n), integer(n))
-  cpp_draw_resamples(n, B)
-}
-
 # ---- Standard errors -----------------------------------------------------------
 
 # The standard error of a weighted mean m = sum(k y) / sum(k), from
@@ -140,20 +132,6 @@ influence_se <- function(ss, w) {
   n_eff <- sum(w)^2 / sum(w^2)
   if (!(n_eff > 1 + 1e-9)) return(rep(NA_real_, length(ss)))
   sqrt(n_eff / (n_eff - 1) * ss)
-}
-
-# The sums over n rows of squared influences on the values of profile = A m
-# (A: values x K), row r's influence being A v_r + s_r: v_r the columns of
-# Vt (K x n), or the sums of the entries `a` at rows `pos` and positions
-# `cell` of v; s a value per row (or NULL). In C++ (cpp_influence_ss()),
-# rows in blocks: no n x values matrix is made.
-influence_ss <- function(A, n, Vt = NULL, pos = integer(), cell = integer(), a = numeric(), s = NULL,
-                         threads = 1L) {
-  if (!is.double(A)) storage.mode(A) <- "double"
-  if (is.null(Vt)) Vt <- matrix(0, ncol(A), 0L)
-  if (!is.double(Vt)) storage.mode(Vt) <- "double"
-  cpp_influence_ss(A, Vt, as.integer(pos), as.integer(cell), as.double(a),
-                   if (is.null(s)) numeric() else as.double(s), as.integer(n), as.integer(threads))
 }
 
 # The matrix of a linear map f from K values to profile values: column t

@@ -167,13 +167,6 @@ usable_variables <- function(data, variables, type, explicit, call, given_grids 
   variables[keep]
 }
 
-# The number of infinite values of a numeric column (allocating nothing of
-# its length).
-n_infinite <- function(x) {
-  if (!is.double(x)) return(0L)
-  cpp_count_infinite(x)
-}
-
 # The variables without infinite values (h_statistic(), which has no other
 # requirement on them): a variable with some is an error when the user
 # named it, else left out with a message (as usable_variables() does).

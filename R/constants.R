@@ -9,6 +9,48 @@ max_chunk_rows <- 65536
 # few enough to balance the workers.
 max_chunks_per_future <- 64L
 
+# A future's round trip takes at most this share of the work it carries
+# (where what is left of a call allows it).
+future_overhead_share <- 0.05
+
+# A call turns to the workers when what is left of it is worth at least
+# this many round trips for each of two workers or more (at 4, 2 workers
+# finish it 1.6 times faster than this process alone, as far as its
+# predict() calls divide).
+future_turn_trips <- 4
+
+# A call's futures cost this many times the round trip of a future that
+# does nothing (they load the package and stack rows on the worker, carry
+# the predict function and a progressor: measured here, 2 to 3 times),
+# until the call's own are in.
+future_trip_factor <- 2
+
+# Waiting for futures: pauses between polls, from the first to the longest.
+future_poll_pause <- c(0.001, 0.02)
+
+# The payload with which a plan's cost per byte is measured, and the round
+# trip beyond which it is not (each future then costs more than its bytes).
+future_probe_bytes <- 4 * 2^20
+future_slow_trip <- 0.25
+
+# Before a call's first stack is timed here, chunks are made until this
+# many stacks per worker are queued (or the requests under way have no
+# more), and the head of the smallest is timed: the workers wait for it.
+probe_pool <- 4L
+
+# The rows of that head: this share of the call's rows (so that the
+# workers wait for 1/32 of the call at most, while a stack of tens of
+# rows costs one more predict() call at most).
+probe_divisor <- 32
+
+# A stack is cut into pieces for the futures only where each keeps this
+# many rows (a predict() call has its own cost).
+future_min_piece <- 256
+
+# Futures in flight at most (a scheduler's plan has unboundedly many
+# workers).
+max_futures_in_flight <- 32L
+
 # Background rows from which ICE curves of a black-box model are predicted
 # grid value by grid value (sharing columns) rather than row by row.
 grid_order_rows <- 2000
@@ -35,6 +77,10 @@ h_eps <- 1e-10
 # The leaves of the background rows in every tree (4 bytes per row and
 # tree) are kept when they take at most this share of the memory budget.
 native_leaves_share <- 0.25
+
+# LightGBM: the most nodes that rebuilt trees may have in all (bounds the
+# time spent rebuilding).
+LGB_MAX_REBUILT <- 2^20
 
 # The least garbage, in bytes of predicted rows, that the sequential
 # executor collects at once (chunk_policy()).

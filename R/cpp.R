@@ -1,7 +1,9 @@
-# The boundary with C++: every call into compiled code is here, and so is
-# every conversion between R's 1-based indices and C++'s 0-based ones.
-# Elsewhere rows, columns, outputs and intervals are 1-based; `threads` is a
-# resolved count (see resolve_threads()).
+# The boundary with C++: every call into compiled code is here (checked by
+# tools/house-rules.R), and so is every conversion between R's 1-based
+# indices and the exports' 0-based ones. Elsewhere rows, columns, outputs
+# and intervals are 1-based (interval numbers, ALEPlot's, are 1-based in
+# C++ too: converting them would cost a copy of every row's); `threads` is
+# a resolved count (see resolve_threads()).
 
 # Stacked rows as a data frame: row r is background row rows[r] of `data` (a
 # list of columns), with the columns `cols` set to `values` (one vector per
@@ -69,6 +71,14 @@ interval_sum_table <- function(y, k, w, K) {
   cbind(matrix(unlist(lapply(sums, `[[`, "sum")), K), sums[[1L]]$wsum)
 }
 
+# How often each of n rows is drawn in each of B resamples of n rows with
+# replacement: an n x B integer matrix, from R's random-number stream (so
+# the same for any number of threads).
+draw_resamples <- function(n, B) {
+  # = vapply(seq_len(B), function(b) tabulate(sample.int(n, n, replace = TRUE), n), integer(n))
+  cpp_draw_resamples(n, B)
+}
+
 # Sums over the bootstrap's resamples (setup$resamples, n x B counts) of
 # the values y (a vector, or a matrix with a column per value) of entries
 # of background rows idx (positions among setup's rows), with weights w
@@ -78,8 +88,8 @@ interval_sum_table <- function(y, k, w, K) {
 resample_sums <- function(setup, idx, y, w, grp = NULL, K = 1L) {
   y <- if (is.null(y)) matrix(0, length(idx), 0L) else as.matrix(y)
   if (!is.double(y)) storage.mode(y) <- "double"
-  cpp_resample_group_sums(resample_matrix(setup), as.integer(idx),
-                          if (is.null(grp)) integer() else as.integer(grp), as.integer(K),
+  cpp_resample_group_sums(resample_matrix(setup), as.integer(idx - 1L),
+                          if (is.null(grp)) integer() else as.integer(grp - 1L), as.integer(K),
                           as.double(w), y, setup$threads)
 }
 
@@ -87,7 +97,7 @@ resample_sums <- function(setup, idx, y, w, grp = NULL, K = 1L) {
 # columns of M (a column per entry), G x B; the product by Armadillo.
 resample_product <- function(setup, M, idx, w = NULL) {
   if (!is.double(M)) storage.mode(M) <- "double"
-  cpp_resample_product(M, resample_matrix(setup), as.integer(idx),
+  cpp_resample_product(M, resample_matrix(setup), as.integer(idx - 1L),
                        if (!is.null(w)) as.double(w), setup$threads)
 }
 
@@ -104,6 +114,57 @@ resample_matrix <- function(setup) {
   if (!is.integer(r)) storage.mode(r) <- "integer"
   r
 }
+
+# The sums over n rows of squared influences on the values of profile = A m
+# (A: values x K), row r's influence being A v_r + s_r: v_r the columns of
+# Vt (K x n), or the sums of the entries `a` at rows `pos` and positions
+# `cell` of v; s a value per row (or NULL). In C++ (cpp_influence_ss()),
+# rows in blocks: no n x values matrix is made.
+influence_ss <- function(A, n, Vt = NULL, pos = integer(), cell = integer(), a = numeric(), s = NULL,
+                         threads = 1L) {
+  if (!is.double(A)) storage.mode(A) <- "double"
+  if (is.null(Vt)) Vt <- matrix(0, ncol(A), 0L)
+  if (!is.double(Vt)) storage.mode(Vt) <- "double"
+  cpp_influence_ss(A, Vt, as.integer(pos - 1L), as.integer(cell - 1L), as.double(a),
+                   if (is.null(s)) numeric() else as.double(s), as.integer(n), as.integer(threads))
+}
+
+# Quantiles of type 1 or 7 of the numbers z (no missing values; column `col`
+# of a matrix z), with case weights w (NULL: none): stats::quantile()'s, or
+# weighted_quantile1() and weighted_quantile7()'s, from one sorted copy in
+# C++ (stats::quantile() and order() make several vectors of z's length).
+column_quantiles <- function(z, p, type, w = NULL, col = 1L) {
+  n <- if (is.matrix(z)) nrow(z) else length(z)
+  cpp_quantiles(z, n, col - 1L, as.double(p), as.integer(type), if (!is.null(w)) as.double(w))
+}
+
+# Doors without indices: the sorted distinct values of x when there are at
+# most `limit` (else NULL, found without a hash table of x's length);
+# whether all values of x are the same (none missing); the number (or with
+# weights w, the weight) of the values x in each interval between the
+# sorted values v; the values a + s z of affine curves, observation-major;
+# the memory R freed given back to the system (malloc_trim()).
+distinct_upto <- function(x, limit) cpp_distinct_upto(x, as.integer(limit))
+all_same <- function(x) cpp_all_same(x)
+interval_tally <- function(x, v, w = NULL) cpp_interval_counts(x, v, if (!is.null(w)) as.double(w))
+affine_curves <- function(a, s, z, threads) cpp_affine_curves(a, s, z, threads)
+release_memory <- function() cpp_release_memory()
+
+# The number of infinite values of a numeric column (allocating nothing of
+# its length).
+n_infinite <- function(x) {
+  if (!is.double(x)) return(0L)
+  cpp_count_infinite(x)
+}
+
+# Weighted column means of an n x outputs matrix (hstats' wcolMeans()).
+weighted_col_means <- function(M, w) {
+  if (!is.matrix(M) || !is.double(M) || !is.double(w) || nrow(M) != length(w) || !length(w)) return(colSums(w * M) / sum(w))
+  stats::setNames(cpp_weighted_col_sums(M, w), colnames(M)) / sum(w)
+}
+
+# The best split of the centred ICE curves' columns `ord` (cpp_best_split()).
+best_split <- function(curves, w, ord, key, min_w) cpp_best_split(curves, w, as.integer(ord - 1L), key, min_w)
 
 # Accumulated interval effects, centred with the interval counts: K + 1
 # values at the edges.
@@ -160,6 +221,13 @@ ranger_pack <- function(child_left, child_right, var_ids, split_values, is_order
   cpp_native_ranger(child_left, child_right, var_ids, split_values, is_ordered,
                     class_counts, as.integer(class_cols - 1L))
 }
+
+# Readers of model formats, whose node and variable numbers are read as the
+# format has them: a randomForest forest packed from its arrays (NULL when
+# malformed); an xgboost booster's UBJSON `ubj` for p features (a list, or
+# why it cannot be read).
+randomforest_pack <- function(...) cpp_native_randomforest(...)
+xgb_read <- function(ubj, p, keep = -1L) cpp_xgb_read(ubj, as.integer(p), as.integer(keep))
 
 # Per-tree PD of a compiled forest that averages its trees: rows `rows`
 # (1-based) of X with weights w, feature `feature` (1-based; NA: a column

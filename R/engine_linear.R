@@ -127,7 +127,7 @@ affine_values <- function(curves, pos = NULL) {
     a <- a[pos]
     s <- s[pos]
   }
-  eta <- cpp_affine_curves(a, s, curves$z, curves$threads)
+  eta <- affine_curves(a, s, curves$z, curves$threads)
   y <- if (curves$identity) matrix(eta, ncol = 1L) else linear_response(curves, eta, curves$shape)
   if (!all(is.finite(y))) check_predictions(y, length(eta), call = curves$error_call)
   if (ncol(y) > 1L) y <- y[, curves$columns, drop = FALSE]

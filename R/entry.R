@@ -1,6 +1,7 @@
 # The start that the entry points share (model_profile(),
 # model_profile_2d(), compare_profiles(), h_statistic(),
-# hidden_interactions()), in one place.
+# hidden_interactions(), find_regions()), in one place
+# (tools/house-rules.R checks that every entry point calls it).
 
 # In order: no unknown argument in `dots` and `x` given (check_entry(),
 # naming `fn`'s help page), the deprecated `level` and `B` (one warning),

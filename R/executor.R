@@ -197,7 +197,7 @@ collect_between <- function(setup) {
 }
 
 # Collect the garbage of about `made` bytes, and give the memory freed back
-# to the system (cpp_release_memory()). A collection of the younger
+# to the system (release_memory()). A collection of the younger
 # generations first (a few milliseconds); a full one (70 ms with ggplot2
 # loaded, on this machine) only when that left more than half of `made`
 # beyond the memory in use after the last collection: garbage that lived
@@ -206,7 +206,7 @@ collect_garbage <- function(made) {
   used <- gc_used(gc(verbose = FALSE, full = FALSE))
   if (used - (gc_memory$used %||% 0) > made / 2) used <- gc_used(gc(verbose = FALSE, full = TRUE))
   gc_memory$used <- used
-  cpp_release_memory()
+  release_memory()
   invisible()
 }
 

@@ -33,48 +33,6 @@
 # can be interrupted (multisession, multicore, callr, mirai); future
 # starts them again when they are next needed.
 
-# A future's round trip takes at most this share of the work it carries
-# (where what is left of a call allows it).
-future_overhead_share <- 0.05
-
-# A call turns to the workers when what is left of it is worth at least
-# this many round trips for each of two workers or more (at 4, 2 workers
-# finish it 1.6 times faster than this process alone, as far as its
-# predict() calls divide).
-future_turn_trips <- 4
-
-# A call's futures cost this many times the round trip of a future that
-# does nothing (they load the package and stack rows on the worker, carry
-# the predict function and a progressor: measured here, 2 to 3 times),
-# until the call's own are in.
-future_trip_factor <- 2
-
-# Waiting for futures: pauses between polls, from the first to the longest.
-future_poll_pause <- c(0.001, 0.02)
-
-# The payload with which a plan's cost per byte is measured, and the round
-# trip beyond which it is not (each future then costs more than its bytes).
-future_probe_bytes <- 4 * 2^20
-future_slow_trip <- 0.25
-
-# Before a call's first stack is timed here, chunks are made until this
-# many stacks per worker are queued (or the requests under way have no
-# more), and the head of the smallest is timed: the workers wait for it.
-probe_pool <- 4L
-
-# The rows of that head: this share of the call's rows (so that the
-# workers wait for 1/32 of the call at most, while a stack of tens of
-# rows costs one more predict() call at most).
-probe_divisor <- 32
-
-# A stack is cut into pieces for the futures only where each keeps this
-# many rows (a predict() call has its own cost).
-future_min_piece <- 256
-
-# Futures in flight at most (a scheduler's plan has unboundedly many
-# workers).
-max_futures_in_flight <- 32L
-
 # Number of workers of the current plan, or 1 when it is sequential or the
 # future package is absent (then it is not loaded either).
 plan_workers <- function() {

@@ -61,7 +61,7 @@
 #'   region: description, rows, weight, heterogeneity), `summary` (per
 #'   variable: heterogeneity, its share of the total variation, and the
 #'   share explained by the regions), and the settings. `print()`,
-#'   `plot()` and `as.data.frame()` methods.
+#'   `autoplot()`, `plot()` and `as.data.frame()` methods.
 #' @seealso [hidden_interactions()] for given subgroups, [h_statistic()].
 #' @export
 #' @examples
@@ -80,27 +80,28 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
                          engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
-  check_entry(missing(x), 0L, NULL, "find_regions", env)
-  g <- grid_settings(grid, front_door(list(...), "find_regions", env)$grid,
-                     list(points = 51L, type = "quantiles"), env)
-  if (g$type == "splits") {
+  door <- front_door(list(...), "find_regions", env)
+  gs <- grid_settings(grid, door$grid, list(points = 51L, type = "quantiles"), env)
+  if (gs$type == "splits") {
     cli::cli_abort("{.arg grid}: {.fn find_regions} takes {.val quantiles}, {.val uniform} or {.val distinct} grids, not {.val splits}.", call = env)
   }
-  engine <- rlang::arg_match(engine, error_call = env)
   depth <- check_whole(depth, "depth", 1, env)
-  shares <- list(min_explained = min_explained, min_size = min_size,
-                 min_heterogeneity = min_heterogeneity, level = level)
+  shares <- list(min_explained = min_explained, min_size = min_size, min_heterogeneity = min_heterogeneity)
   for (a in names(shares)) {
     v <- shares[[a]]
-    if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0 || v >= 1 || (a == "level" && v == 0)) {
+    if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0 || v >= 1) {
       cli::cli_abort("{.arg {a}} must be one number in [0, 1), not {.obj_type_friendly {v}}.", call = env)
     }
   }
-  inputs <- setup_inputs(x, data, predict_function, label, weights, threads, memory_budget, env)
+  level <- band_values("analytic", level, NULL, env)$level
+  start <- start_call("find_regions", env, list(), x, data, predict_function, label, weights, threads,
+                      memory_budget, seed, engine)
+  on.exit(start$restore_seed(), add = TRUE)
+  inputs <- start$inputs
   N <- check_N(N, env)
   variables <- profile_variables(inputs, variables, "partial", NULL, NULL, env)
   splitters <- if (is.null(split_variables)) names(inputs$data) else check_variables(split_variables, inputs$data, env)
-  setup <- new_setup(inputs, setup_rows(inputs, N, seed), class, engine, linear = TRUE)
+  setup <- new_setup(inputs, setup_rows(inputs, N, seed), class, start$engine, linear = TRUE)
   if (setup$n_outputs != 1L) {
     cli::cli_abort(c("{.fn find_regions} splits the curves of one output; the model has {setup$n_outputs} classes.",
                      i = "Choose one with {.arg class}, e.g. {.code class = {.val {setup$outputs$classes[1L]}}}."),
@@ -108,7 +109,7 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
   }
   rows <- seq_len(setup$n)
   grids <- lapply(stats::setNames(variables, variables), function(v) {
-    make_grid(inputs$data[[v]], g$points, g$type, FALSE, inputs$weights)
+    make_grid(inputs$data[[v]], gs$points, gs$type, FALSE, inputs$weights)
   })
   js <- match(variables, names(setup$data))
   reqs <- Map(function(j, g) partial_request(setup, j, g, rows, keep_ice = TRUE), js, grids)
@@ -119,9 +120,8 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
     region_tree(setup, variables[i], Y, w, setdiff(splitters, variables[i]), depth, min_explained,
                 min_size * sum(w), min_heterogeneity)
   })
-  z <- stats::qnorm((1 + level) / 2)
   agr <- bind_rows(lapply(seq_along(variables), function(i) {
-    region_profiles(variables[i], grids[[i]], found[[i]], w, z)
+    region_profiles(variables[i], grids[[i]], found[[i]], w, level)
   }))
   new_mp_regions(list(
     agr_profiles = agr,
@@ -210,7 +210,7 @@ best_region_split <- function(setup, centred, w, rows, splitters, min_w) {
     key <- rep(Inf, ncol(centred))
     key[rows] <- keyed$key
     ord <- rows[order(keyed$key)]
-    r <- cpp_best_split(centred, w, ord, key, min_w)
+    r <- best_split(centred, w, ord, key, min_w)
     if (r$k < 1L || (!is.null(best) && r$within >= best$within)) next
     k <- r$k
     left <- ord[seq_len(k)]
@@ -257,15 +257,15 @@ split_key <- function(x, centred, w) {
 }
 
 # The profiles of the regions of variable v over `grid`, with their bands
-# (z: the normal quantile of the level).
-region_profiles <- function(v, grid, found, w, z) {
+# at `level`.
+region_profiles <- function(v, grid, found, w, level) {
   Y <- found$Y
   bind_rows(Map(function(rows, lab, r) {
     k <- w[rows]
     m <- as.vector(Y[, rows, drop = FALSE] %*% k) / sum(k)
-    se <- table_se(Y[, rows, drop = FALSE], k, m)
+    lim <- band_limits(m, level, se = table_se(Y[, rows, drop = FALSE], k, m))
     data.frame(`_vname_` = v, `_label_` = lab, `_x_` = grid, `_yhat_` = m,
-               `_lower_` = m - z * se, `_upper_` = m + z * se, `_region_` = r,
+               `_lower_` = lim$lower, `_upper_` = lim$upper, `_region_` = r,
                `_n_` = length(rows), check.names = FALSE, stringsAsFactors = FALSE)
   }, found$members, found$labels, seq_along(found$members)))
 }

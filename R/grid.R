@@ -87,7 +87,7 @@ make_grid <- function(x, grid_points, splits_type, na_level = FALSE, w = NULL) {
   z <- scale_numbers(x, x)
   whole <- whole_scale(x)
   # (Found without a hash table of the column's length.)
-  few <- cpp_distinct_upto(z, as.integer(grid_points))
+  few <- distinct_upto(z, grid_points)
   if (!is.null(few)) return(column_values(x, few))
   p <- seq(0, 1, length.out = grid_points)
   g <- switch(splits_type,
@@ -110,20 +110,11 @@ make_grid <- function(x, grid_points, splits_type, na_level = FALSE, w = NULL) {
 # case weights w (NULL for none) defined on the values repeated w times.
 grid_quantiles <- function(z, w, p, type) {
   if (type == 1L) {
-    if (is.null(w) || cpp_all_same(w)) return(column_quantiles(z, p, 1L))
+    if (is.null(w) || all_same(w)) return(column_quantiles(z, p, 1L))
     return(weighted_quantile1(z, w, p))
   }
   if (is.null(w)) return(column_quantiles(z, p, 7L))
   weighted_quantile7(z, w, p)
-}
-
-# Quantiles of type 1 or 7 of the numbers z (no missing values; column `col`
-# of a matrix z), with case weights w (NULL: none): stats::quantile()'s, or
-# weighted_quantile1() and weighted_quantile7()'s, from one sorted copy in
-# C++ (stats::quantile() and order() make several vectors of z's length).
-column_quantiles <- function(z, p, type, w = NULL, col = 1L) {
-  n <- if (is.matrix(z)) nrow(z) else length(z)
-  cpp_quantiles(z, n, col - 1L, as.double(p), as.integer(type), if (!is.null(w)) as.double(w))
 }
 
 #' Grid of values for a profile
@@ -205,7 +196,7 @@ profile_grid <- function(x, grid_points = 101,
 # quantiles.
 al_edges <- function(x, K, w = NULL) {
   p <- seq(1 / K, 1, length.out = K)
-  q <- if (is.null(w) || cpp_all_same(w)) column_quantiles(x, p, 1L) else weighted_quantile1(x, w, p)
+  q <- if (is.null(w) || all_same(w)) column_quantiles(x, p, 1L) else weighted_quantile1(x, w, p)
   unique(c(min(x), q))
 }
 
@@ -245,7 +236,7 @@ column_values <- function(col, values) {
 # repeated twice have other type-7 quantiles.)
 weighted_quantile7 <- function(x, w, p, col = 1L) {
   w <- as.double(w)
-  column_quantiles(x, p, 7L, if (!(cpp_all_same(w) && (!length(w) || w[1L] == 1))) w, col)
+  column_quantiles(x, p, 7L, if (!(all_same(w) && (!length(w) || w[1L] == 1))) w, col)
 }
 
 # Silverman's rule of thumb, stats::bw.nrd0(), of the values x (on their
@@ -310,7 +301,7 @@ grid_support <- function(x, grid, w = NULL) {
     # (Counted without an index vector of the column's length.)
     o <- order(grid)
     e <- cell_edges(grid[o])
-    counts <- cpp_interval_counts(scale_numbers(grid, x), c(e$lo[1L], e$hi), if (!is.null(w)) as.double(w))
+    counts <- interval_tally(scale_numbers(grid, x), c(e$lo[1L], e$hi), w)
     out <- if (is.null(w)) integer(length(grid)) else numeric(length(grid))
     out[o] <- if (is.null(w)) as.integer(counts) else counts
     return(out)

@@ -134,7 +134,7 @@ native_model.ranger <- function(model, fingerprint = NULL) {
 # xbestsplit is set. A regression forest averages the node predictions; a
 # classification leaf votes for its class (one-hot values), so the mean over
 # trees is predict(type = "prob") with norm.votes. Converted straight into
-# the packed nodes by cpp_native_randomforest()
+# the packed nodes by randomforest_pack()
 # (inst/include/modelprofiles/randomforest.h), a tree at a time, each checked
 # as any compiled model's trees. Not supported: bias-corrected
 # regression (corr.bias = TRUE), unsupervised forests, formulas with
@@ -162,7 +162,7 @@ native_model.randomForest <- function(model, fingerprint = NULL) {
   # Straight into the packed nodes, a tree at a time, in C++ (as ranger's):
   # NULL when the forest is malformed.
   int <- function(x) if (is.integer(x)) x else suppressWarnings(as.integer(x))
-  cache <- cpp_native_randomforest(
+  cache <- randomforest_pack(
     int(f$ndbigtree), as.integer(f$nrnodes)[1L], int(f$nodestatus), int(f$bestvar),
     as.double(f$xbestsplit), f$leftDaughter, f$rightDaughter, f$treemap, f$nodepred, ncat,
     length(classes)

@@ -238,7 +238,7 @@ native_model.xgb.Booster <- function(model, fingerprint = NULL) {
   xgb_native(model, if (is.list(fingerprint) && is.raw(fingerprint$ubj)) fingerprint$ubj)
 }
 
-# The mp_native of a booster, read (in C++: cpp_xgb_read(),
+# The mp_native of a booster, read (in C++: xgb_read(),
 # inst/include/modelprofiles/xgboost.h) from its UBJSON serialisation `ubj`
 # (made here when NULL), or NULL.
 xgb_native <- function(model, ubj = NULL) {
@@ -254,7 +254,7 @@ xgb_native <- function(model, ubj = NULL) {
     ubj <- tryCatch(xgboost::xgb.save.raw(model, raw_format = "ubj"), error = function(e) NULL)
   }
   if (!is.raw(ubj)) return(NULL)
-  x <- cpp_xgb_read(ubj, length(features), -1L)
+  x <- xgb_read(ubj, length(features))
   if (is.character(x)) return(NULL)
   settings <- xgb_settings(x)
   if (is.null(settings)) return(NULL)
@@ -294,7 +294,7 @@ native_fingerprint.xgb.Booster <- function(model) {
   if (is.raw(model$raw) && length(model$raw)) list(raw = model$raw) else NA
 }
 
-# From the model's settings (read by cpp_xgb_read()): the link (of the base
+# From the model's settings (read by xgb_read()): the link (of the base
 # margin, and the transform), base_score, the numbers of output groups and
 # parallel trees; NULL when not supported.
 xgb_settings <- function(x) {

@@ -90,10 +90,6 @@ native_fingerprint.lgb.Booster <- function(model) {
 LGB_KZ <- 1.0000000180025095e-35
 LGB_KZ_BELOW <- -(LGB_KZ + 2^-169)
 
-# The most nodes that rebuilt trees may have in all (bounds the time spent
-# rebuilding).
-LGB_MAX_REBUILT <- 2^20
-
 # The largest double below each (finite, positive) x.
 lgb_below <- function(x) {
   e <- floor(log2(x))

@@ -1,5 +1,6 @@
 # The result of find_regions(): class "mp_regions", made by its
-# constructor, new_mp_regions(), and its print, as.data.frame and plot methods.
+# constructor, new_mp_regions(), and its print, as.data.frame, autoplot and
+# plot methods.
 
 new_mp_regions <- function(x) {
   validate_result(x, "mp_regions", c("agr_profiles", "splits", "regions", "summary", "variables", "grids",
@@ -8,21 +9,22 @@ new_mp_regions <- function(x) {
 
 #' @export
 print.mp_regions <- function(x, ...) {
-  cat(sprintf("<mp_regions> %s: regions of %d variable%s (%d background rows, splits %d deep at most)\n",
-              x$label, length(x$variables), if (length(x$variables) == 1L) "" else "s", x$N, x$depth))
+  cli::cat_line(sprintf("<mp_regions> %s: regions of %d variable%s (%d background rows, splits %d deep at most)",
+                        x$label, length(x$variables), if (length(x$variables) == 1L) "" else "s", x$N, x$depth))
   for (v in x$variables) {
     s <- x$summary[x$summary$variable == v, ]
-    cat(sprintf("\n%s: heterogeneity %s (%s of the curves' variation)", v, format(signif(s$heterogeneity, 3)),
-                format_share(s$share_of_variation)))
+    head <- sprintf("%s: heterogeneity %s (%s of the curves' variation)", v, format(signif(s$heterogeneity, 3)),
+                    format_share(s$share_of_variation))
+    cli::cat_line()
     if (s$regions == 1L) {
-      cat(": no split worth reporting.\n")
+      cli::cat_line(head, ": no split worth reporting.")
       next
     }
-    cat(sprintf("; %d regions explain %s of it.\n", s$regions, format_share(s$explained)))
+    cli::cat_line(head, sprintf("; %d regions explain %s of it.", s$regions, format_share(s$explained)))
     sp <- x$splits[x$splits$variable == v, ]
     for (i in seq_len(nrow(sp))) {
-      cat(sprintf("  [%s] split on %s (%d | %d rows): %s explained\n", sp$region[i], sp$rule[i],
-                  sp$n_left[i], sp$n_right[i], format_share(sp$explained[i])))
+      cli::cat_line(sprintf("  [%s] split on %s (%d | %d rows): %s explained", sp$region[i], sp$rule[i],
+                            sp$n_left[i], sp$n_right[i], format_share(sp$explained[i])))
     }
   }
   invisible(x)
@@ -35,8 +37,9 @@ as.data.frame.mp_regions <- function(x, row.names = NULL, optional = FALSE, ...)
   x$agr_profiles
 }
 
-#' @export
-plot.mp_regions <- function(x, variables = NULL, ...) {
+#' @exportS3Method ggplot2::autoplot
+autoplot.mp_regions <- function(object, variables = NULL, ...) {
+  x <- object
   d <- x$agr_profiles
   if (!is.null(variables)) {
     unknown <- setdiff(variables, x$variables)
@@ -58,3 +61,6 @@ plot.mp_regions <- function(x, variables = NULL, ...) {
                   subtitle = sprintf("%s; bands %s%%", x$label, format(100 * x$level))) +
     profile_theme(unique(d$region))
 }
+
+#' @export
+plot.mp_regions <- function(x, ...) autoplot.mp_regions(x, ...)

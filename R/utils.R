@@ -66,29 +66,36 @@ seed_call <- function(seed, env) {
     cli::cli_abort("{.arg seed} must be {.code NULL} or a single number, not {format_value(seed)}.",
                    call = env)
   }
+  restore <- rng_keeper()
+  set.seed(seed)
+  restore
+}
+
+with_seed <- function(seed, expr) {
+  restore <- rng_keeper()
+  on.exit(restore())
+  set.seed(seed)
+  expr
+}
+
+# The function that puts the session's random-number state back as it is
+# now: .Random.seed (or none) and the generator's kinds. (future's
+# `seed = TRUE` can leave R's generator on "L'Ecuyer-CMRG" under a
+# .Random.seed of another kind, and set.seed() seeds the generator R is on,
+# not .Random.seed's.)
+rng_keeper <- function() {
   genv <- globalenv()
   had <- exists(".Random.seed", envir = genv, inherits = FALSE)
   old <- if (had) get(".Random.seed", envir = genv, inherits = FALSE)
-  restore <- function() {
+  kind <- RNGkind()
+  function() {
+    if (!identical(RNGkind(), kind)) suppressWarnings(RNGkind(kind[1L], kind[2L], kind[3L]))
     if (had) {
       assign(".Random.seed", old, envir = genv)
     } else if (exists(".Random.seed", envir = genv, inherits = FALSE)) {
       rm(".Random.seed", envir = genv)
     }
   }
-  set.seed(seed)
-  restore
-}
-
-with_seed <- function(seed, expr) {
-  env <- globalenv()
-  had <- exists(".Random.seed", envir = env, inherits = FALSE)
-  if (had) old <- get(".Random.seed", envir = env, inherits = FALSE)
-  on.exit(
-    if (had) assign(".Random.seed", old, envir = env) else rm(".Random.seed", envir = env)
-  )
-  set.seed(seed)
-  expr
 }
 
 # A single finite whole number from `min` to the largest integer (so that
@@ -140,11 +147,6 @@ background_rows <- function(data, rows) {
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
 
-# Weighted column means of an n x outputs matrix (hstats' wcolMeans()).
-weighted_col_means <- function(M, w) {
-  if (!is.matrix(M) || !is.double(M) || !is.double(w) || nrow(M) != length(w) || !length(w)) return(colSums(w * M) / sum(w))
-  stats::setNames(cpp_weighted_col_sums(M, w), colnames(M)) / sum(w)
-}
 
 # A warning that names the user's call: `call` (an entry point's frame, or
 # a call) as the call the user wrote, with the function's name where it was

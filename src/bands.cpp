@@ -54,7 +54,7 @@ IntegerMatrix cpp_draw_resamples(int n, int B) {
 }
 
 // Resampled group sums (mp::resample_group_sums()): of the values y (m
-// entries x p) of background rows idx (1-based) in groups grp (1-based, K
+// entries x p) of background rows idx (0-based) in groups grp (0-based, K
 // groups; an empty vector: one group), weights w, with the counts of each
 // of the B resamples (n x B): list(sum = (K p) x B, wsum = K x B).
 // [[Rcpp::export(rng = false)]]
@@ -68,11 +68,11 @@ List cpp_resample_group_sums(IntegerMatrix counts, IntegerVector idx, IntegerVec
   }
   std::vector<int> ix(m), gx(grp.size());
   for (std::size_t i = 0; i < m; ++i) {
-    if (idx[i] < 1 || static_cast<std::size_t>(idx[i]) > n_all) stop("row index out of range");
-    ix[i] = idx[i] - 1;
+    if (idx[i] < 0 || static_cast<std::size_t>(idx[i]) >= n_all) stop("row index out of range");
+    ix[i] = idx[i];
     if (grp.size()) {
-      if (grp[i] < 1 || grp[i] > K) stop("group index out of range");
-      gx[i] = grp[i] - 1;
+      if (grp[i] < 0 || grp[i] >= K) stop("group index out of range");
+      gx[i] = grp[i];
     }
   }
   NumericMatrix sum(K * p, B), wsum(K, B);
@@ -113,7 +113,7 @@ List cpp_resample_group_sums(IntegerMatrix counts, IntegerVector idx, IntegerVec
 }
 
 // M %*% (counts[idx, ] (* w)): the resampled weighted sums of the columns
-// of M (G x m, a column per entry of background rows idx, 1-based), a
+// of M (G x m, a column per entry of background rows idx, 0-based), a
 // G x B matrix. The gathered counts are made in parallel (each cell by one
 // thread), the product by Armadillo (R's BLAS), whatever `threads` is.
 // [[Rcpp::export(rng = false)]]
@@ -128,8 +128,8 @@ NumericMatrix cpp_resample_product(NumericMatrix M, IntegerMatrix counts, Intege
   }
   std::vector<int> ix(m);
   for (std::size_t i = 0; i < m; ++i) {
-    if (idx[i] < 1 || static_cast<std::size_t>(idx[i]) > n_all) stop("row index out of range");
-    ix[i] = idx[i] - 1;
+    if (idx[i] < 0 || static_cast<std::size_t>(idx[i]) >= n_all) stop("row index out of range");
+    ix[i] = idx[i];
   }
   arma::mat C(m, B);
   const int* cp = counts.begin();
@@ -177,8 +177,8 @@ NumericMatrix cpp_row_quantiles(NumericMatrix R, NumericVector probs, int thread
 // The sums over rows of squared influences that analytic bands are made
 // of: ss[g] = sum_r (u_r[g])^2, u_r = A v_r + s_r, for the profile's map A
 // (G x K) and each row r's contributions v_r (K): the columns of Vt (K x n,
-// dense; may be empty) plus the entries (pos, cell, a) (row pos, 1-based,
-// adds a to v_r[cell], 1-based), and row scalars s (n; may be empty) that
+// dense; may be empty) plus the entries (pos, cell, a) (row pos, 0-based,
+// adds a to v_r[cell], 0-based), and row scalars s (n; may be empty) that
 // move every value alike. No n x G matrix is made: the rows are taken in
 // blocks, each block's u by Armadillo's product (R's BLAS), and the
 // blocks' sums are added in order (the same numbers for any number of
@@ -196,14 +196,14 @@ NumericVector cpp_influence_ss(NumericMatrix A, NumericMatrix Vt, IntegerVector 
   // The entries by row (stable): start[r] .. start[r + 1] of `order`.
   std::vector<std::size_t> start(N + 1, 0), order(m);
   for (std::size_t e = 0; e < m; ++e) {
-    if (pos[e] < 1 || static_cast<std::size_t>(pos[e]) > N) stop("row out of range");
-    if (cell[e] < 1 || static_cast<std::size_t>(cell[e]) > K) stop("cell out of range");
-    ++start[pos[e]];
+    if (pos[e] < 0 || static_cast<std::size_t>(pos[e]) >= N) stop("row out of range");
+    if (cell[e] < 0 || static_cast<std::size_t>(cell[e]) >= K) stop("cell out of range");
+    ++start[pos[e] + 1];
   }
   for (std::size_t r = 0; r < N; ++r) start[r + 1] += start[r];
   {
     std::vector<std::size_t> next(start.begin(), start.end() - 1);
-    for (std::size_t e = 0; e < m; ++e) order[next[pos[e] - 1]++] = e;
+    for (std::size_t e = 0; e < m; ++e) order[next[pos[e]]++] = e;
   }
   const std::size_t block = 256, nb = (N + block - 1) / block;
   std::vector<double> partial(G * nb, 0.0);
@@ -228,7 +228,7 @@ NumericVector cpp_influence_ss(NumericMatrix A, NumericMatrix Vt, IntegerVector 
         double* u = U.colptr(r - r0);
         for (std::size_t t = start[r]; t < start[r + 1]; ++t) {
           const std::size_t e = order[t];
-          const double* col = Ap + static_cast<std::size_t>(cp[e] - 1) * G;
+          const double* col = Ap + static_cast<std::size_t>(cp[e]) * G;
           const double ae = ap[e];
           for (std::size_t g = 0; g < G; ++g) u[g] += ae * col[g];
         }

@@ -93,7 +93,7 @@ if (!verify) {
     while (nrow(queue)) {
       r <- queue[1L, ]
       queue <- queue[-1L, ]
-      if (r$name %in% base) next
+      if (r$name %in% c("R", base)) next
       if (r$name %in% c(todo, from_archive)) {
         # Already chosen: the chosen version must meet this bound too.
         if (r$name %in% todo && !meets(db[r$name, "Version"], r$op, r$version)) {

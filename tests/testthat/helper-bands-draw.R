@@ -1,5 +1,5 @@
 # The draws of a call with bootstrap bands, written out (R/setup.R,
-# setup_rows(), and R/bands.R, draw_resamples()), for tests that rebuild
+# setup_rows(), and R/cpp.R, draw_resamples()), for tests that rebuild
 # the resamples.
 
 # The background rows and resampling counts a call with `seed` draws: N of

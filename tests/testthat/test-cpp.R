@@ -37,3 +37,33 @@ test_that("the 1-based wrappers agree with plain R", {
   expect_identical(out$b, c("x", "y", "z"))
   expect_identical(stack_frame(unclass_frame(d))$a, 1:5)
 })
+
+test_that("the exports take 0-based indices, which the wrappers make from 1-based ones", {
+  set.seed(2)
+  n <- 7
+  B <- 3
+  counts <- matrix(sample(0:2, n * B, TRUE), n, B)
+  storage.mode(counts) <- "integer"
+  idx <- c(7L, 1L, 4L)
+  y <- matrix(rnorm(3), 3)
+  w <- c(0.5, 1, 2)
+  got <- resample_sums(list(resamples = counts, threads = 1L), idx, y, w)
+  expect_equal(as.vector(got$sum), colSums(counts[idx, ] * w * y[, 1]), tolerance = 1e-14)
+  expect_equal(as.vector(got$wsum), colSums(counts[idx, ] * w), tolerance = 1e-14)
+  M <- matrix(rnorm(6), 2, 3)
+  expect_equal(resample_product(list(resamples = counts, threads = 1L), M, idx, w), M %*% (counts[idx, ] * w),
+               tolerance = 1e-14)
+  # Row n (1-based) is in range for the wrapper, out of range for the export.
+  expect_error(cpp_resample_product(M, counts, idx, w, 1L), "row index out of range")
+  A <- matrix(c(1, 2, 3, 4), 2)
+  expect_equal(influence_ss(A, 2L, pos = c(2L, 1L), cell = c(2L, 2L), a = c(1, -1)),
+               c(A[, 2]^2 + A[, 2]^2), tolerance = 1e-14)
+  expect_error(cpp_influence_ss(A, matrix(0, 2, 0), 2L, 1L, 1, numeric(), 2L, 1L), "row out of range")
+  curves <- rbind(c(-1, -1, 1, 1), c(1, 1, -1, -1))
+  s <- best_split(curves, rep(1, 4), c(4L, 3L, 2L, 1L), c(4, 3, 2, 1), 1)
+  expect_identical(s$k, 2L)
+  expect_equal(c(s$within, s$total), c(0, 8))
+  expect_error(cpp_best_split(curves, rep(1, 4), 4L, c(4, 3, 2, 1), 1), "row out of range")
+  # A reader of a model format says why it cannot read what it is given.
+  expect_type(xgb_read(as.raw(1:3), 2L), "character")
+})

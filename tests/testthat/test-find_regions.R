@@ -97,7 +97,7 @@ test_that("the best split equals a brute-force search", {
     if (sum(w[l]) < 3 || sum(w[r]) < 3) Inf else het(l) + het(r)
   }, numeric(1))
   ord <- order(x)
-  res <- cpp_best_split(C, w, ord, x, 3)
+  res <- best_split(C, w, ord, x, 3)
   expect_equal(res$within, min(scores), tolerance = 1e-10)
   expect_equal(res$total, het(seq_len(n)), tolerance = 1e-10)
   expect_identical(max(x[ord[seq_len(res$k)]]), cuts[which.min(scores)])
@@ -111,4 +111,34 @@ test_that("bad arguments are clear errors", {
   expect_error(find_regions(fit, d[c("x1", "x2")], split_variables = "nope"), "not in the data")
   fit3 <- nnet::multinom(g ~ x1 + x2, data = d, trace = FALSE)
   expect_error(find_regions(fit3, d[c("x1", "x2")]), "class")
+})
+
+test_that("find_regions() starts as every entry point does (start_call()): seed restored, shared level check", {
+  d <- regions_data(300)
+  X <- d[c("x1", "x2", "x3")]
+  fit <- lm(y ~ x1:sign(x2) + x3, data = d)
+  set.seed(3)
+  before <- .Random.seed
+  a <- find_regions(fit, X, variables = "x1", N = 100, grid_points = 5, seed = 7)
+  # The caller's stream is as it was, and the seed gives the same rows.
+  expect_identical(.Random.seed, before)
+  b <- find_regions(fit, X, variables = "x1", N = 100, grid_points = 5, seed = 7)
+  expect_identical(a$agr_profiles, b$agr_profiles)
+  expect_identical(.Random.seed, before)
+  # A failure after the seed was set leaves the stream as it was too.
+  expect_error(find_regions(fit, X, variables = "nope", seed = 7), "nope")
+  expect_identical(.Random.seed, before)
+  # The level is checked as every band setting's level is.
+  expect_error(find_regions(fit, X, level = 1), "between 0 and 1")
+  expect_error(find_regions(fit, X, level = "a"), "level")
+  expect_error(find_regions(fit, X, grid_pionts = 5), "grid_pionts")
+  expect_error(find_regions(fit, X, engine = "bogus"), "engine")
+  # The level sets the bands alone: half-widths qnorm((1 + level) / 2)
+  # standard errors.
+  r90 <- find_regions(fit, X, variables = "x1", N = 100, grid_points = 5, seed = 7, level = 0.9)
+  expect_identical(r90$agr_profiles$`_yhat_`, a$agr_profiles$`_yhat_`)
+  hw <- function(r) r$agr_profiles$`_upper_` - r$agr_profiles$`_yhat_`
+  expect_gt(sum(hw(a)), 0)
+  expect_equal(hw(r90), hw(a) * stats::qnorm(0.95) / stats::qnorm(0.975), tolerance = 1e-12)
+  expect_equal(a$agr_profiles$`_yhat_` - a$agr_profiles$`_lower_`, hw(a), tolerance = 1e-12)
 })

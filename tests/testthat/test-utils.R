@@ -92,6 +92,41 @@ test_that("with seed =, no .Random.seed is left where there was none, also after
   expect_error(model_profile(NULL, X, noisy, seed = c(1, 2)), "seed")
 })
 
+test_that("with seed =, the generator's kind is put back too (as future's seed = TRUE can leave it)", {
+  ref <- function(seed) {
+    set.seed(seed, kind = "Mersenne-Twister")
+    runif(2)
+  }
+  # What future 1.31 does: L'Ecuyer-CMRG for its streams, left as R's
+  # generator.
+  leak <- function() RNGkind("L'Ecuyer-CMRG")
+  set.seed(1, kind = "Mersenne-Twister")
+  before <- .Random.seed
+  with_seed(5, leak())
+  expect_identical(.Random.seed, before)
+  set.seed(2)
+  expect_identical(runif(2), ref(2))
+  # Without a .Random.seed before: none after, and R's generator as it was
+  # (set.seed() seeds the generator R is on when there is no .Random.seed).
+  for (start in list(function(f) with_seed(5, f()), function(f) {
+    restore <- seed_call(5, environment())
+    f()
+    restore()
+  })) {
+    rm(".Random.seed", envir = globalenv())
+    start(leak)
+    expect_false(exists(".Random.seed", envir = globalenv(), inherits = FALSE))
+    set.seed(4)
+    expect_identical(runif(2), ref(4))
+  }
+  # (The leak itself: set.seed() then seeds L'Ecuyer-CMRG.)
+  leak()
+  rm(".Random.seed", envir = globalenv())
+  set.seed(2)
+  expect_false(identical(runif(2), ref(2)))
+  RNGkind("Mersenne-Twister")
+})
+
 test_that("at_rows() and row_union() take no copy of all rows", {
   x <- runif(10)
   expect_identical(rlang::obj_address(at_rows(x, 1:10)), rlang::obj_address(x))
