@@ -360,14 +360,15 @@ model_profile.explainer <- function(x, variables = NULL, N = 1000, ...) {
   }
   # A data frame or matrix given second is the background data, as for a
   # model (the package's own order).
+  # (The slot it took then takes its default, the default method's.)
   data <- NULL
   if (is.data.frame(variables) || is.matrix(variables)) {
     data <- variables
-    variables <- if (is.character(N)) N else NULL
-    if (is.character(N)) N <- 1000
+    variables <- if (is.character(N)) N
+    if (is.character(N)) N <- eval(formals(model_profile.default)$N)
   } else if (is.data.frame(N) || is.matrix(N)) {
     data <- N
-    N <- 1000
+    N <- eval(formals(model_profile.default)$N)
   }
   if (is.null(data)) return(model_profile.default(x, variables = variables, N = N, ...))
   if ("data" %in% nms) cli::cli_abort("{.arg data} is given twice: by position and by name.", call = env)
