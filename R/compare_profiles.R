@@ -24,6 +24,14 @@
 #' The distances are on the scale of the predictions; `al_range` (the range
 #' of the AL profile) puts them in proportion.
 #'
+#' `pd_al_extrapolated` says how much of the PD-AL distance comes from
+#' where the PD extrapolates: the share of the squared distance (the sum
+#' over rows above) contributed by rows whose value lies where more than
+#' half of the points the PD averages are outside the data (its column
+#' `_extrapolation_`, see [extrapolation]). Near 1, PD and AL differ
+#' because the PD averages predictions at combinations of values the data
+#' do not have: read the AL profile.
+#'
 #' @section Bootstrap bands:
 #' With `bands = "bootstrap"` (or `bands = profile_bands("bootstrap", level,
 #' B)`), each distance gets a percentile band at `level` (0.95) from `B`
@@ -55,7 +63,7 @@
 #'   deprecated `intervals`, `level` and `B`.
 #' @returns An object of class `mp_comparison`: a list with `distances`, a
 #'   data frame with one row per variable (`variable`, `label`, `pd_al`,
-#'   `ld_al`, `pd_ld`, `al_range`), ordered by the largest of `pd_al` and
+#'   `ld_al`, `pd_ld`, `al_range`, `pd_al_extrapolated`), ordered by the largest of `pd_al` and
 #'   `ld_al`, and `profiles`, the three [model_profile()] results (`pd`,
 #'   `ld`, `al`). With `bands = "bootstrap"`, each distance is followed in
 #'   `distances` by its band, `<distance>_lower` and `<distance>_upper`
@@ -172,6 +180,7 @@ profile_distances <- function(profiles, variables, setup) {
         row[[k]] <- centred_distance(g[[distance_pairs[[k]][1L]]], g[[distance_pairs[[k]][2L]]], w)
       }
       row$al_range <- diff(range(alp))
+      row$pd_al_extrapolated <- extrapolated_difference(pd, v, lab, xi, g$pd, g$al, w)
       if (boot) {
         r <- distance_replicates(profiles, v, lab, xi, w, setup$resamples)
         reps[[length(reps) + 1L]] <- r
@@ -191,7 +200,7 @@ profile_distances <- function(profiles, variables, setup) {
   if (boot) {
     distances <- distances[c("variable", "label", as.vector(rbind(
       distance_names, paste0(distance_names, "_lower"), paste0(distance_names, "_upper")
-    )), "al_range")]
+    )), "al_range", "pd_al_extrapolated")]
     reps <- lapply(stats::setNames(seq_along(distance_names), distance_names), function(k) {
       do.call(rbind, lapply(reps[o], function(r) r[k, ]))
     })
@@ -227,6 +236,23 @@ profile_at <- function(res, v, label, x, y = res$agr_profiles$`_yhat_`) {
     return(stats::approx(gx[ok], y[ok], xout = scale_numbers(res$grids[[v]], x), rule = 2, ties = mean)$y)
   }
   y[match(as.character(x), as.character(a$`_x_`[at]))]
+}
+
+# The share of the squared PD-AL distance (g: PD, h: AL at the rows'
+# values xi) that comes from rows where the PD extrapolates (more than
+# extrapolation_level of its points there outside the data, its
+# `_extrapolation_` read at the row's value as the profile is); NA when
+# the PD has no measure or the profiles coincide.
+extrapolated_difference <- function(pd, v, label, xi, g, h, w) {
+  a <- pd$agr_profiles
+  if (is.null(a$`_extrapolation_`)) return(NA_real_)
+  share <- profile_at(pd, v, label, xi, a$`_extrapolation_`)
+  ok <- !is.na(g) & !is.na(h) & !is.na(share)
+  d <- (g - sum(w[ok] * g[ok]) / sum(w[ok])) - (h - sum(w[ok] * h[ok]) / sum(w[ok]))
+  total <- sum(w[ok] * d[ok]^2)
+  if (!(total > 0)) return(NA_real_)
+  out <- ok & share > extrapolation_level
+  sum(w[out] * d[out]^2) / total
 }
 
 centred_distance <- function(g, h, w) {

@@ -95,3 +95,24 @@ native_sums_min_rows <- 8192
 # Bytes the native engine holds per stacked row and output (a double and its
 # copy), on top of the budget's share of the chunks (chunk_policy()).
 native_row_bytes <- 16
+
+# Panels of plot(find_regions()) drawn by default: the variables whose
+# regions explain most (each panel's strip names its regions, so more
+# would not fit a chart of 7 x 5 inches).
+regions_max_panels <- 4L
+
+# Where a profile extrapolates (R/extrapolation.R): an evaluation point is
+# outside the data when its nearest-neighbour distance exceeds this
+# quantile of the background rows' own nearest-neighbour distances (tail
+# probability 1 - 0.95: about 5% of evaluation points are "outside" where
+# the profiled variable is independent of the others); a categorical
+# mismatch (or a missing value against an observed one) adds this much to
+# a squared distance of standardised numeric variables (one standard
+# deviation's worth); at most this many background rows are the reference
+# (evenly spaced among them: the cost is O(rows x reference x variables));
+# charts and print() point out where the share of outside points exceeds
+# the level.
+extrapolation_quantile <- 0.95
+extrapolation_mismatch <- 1
+extrapolation_max_reference <- 1000L
+extrapolation_level <- 0.5

@@ -249,3 +249,26 @@ native_points <- function(nm, X, rows, k1, k2, z1, z2, w = NULL, threads = 1L) {
   cpp_native_points(nm, X, as.integer(rows - 1L), as.integer(k1 - 1L), as.integer(k2 - 1L),
                     as.double(z1), as.double(z2), if (!is.null(w)) as.double(w), threads)
 }
+
+# Each reference row's squared distance to its nearest other reference row
+# (rows `ref`, 1-based among the space's rows; see support_space()).
+support_reference_distances <- function(space, ref, threads) {
+  cpp_support_reference(space$num, space$fac, space$mismatch, as.integer(ref - 1L), threads)
+}
+
+# The evaluation points outside the support (support.h) of rows `eval`
+# (1-based) with weights w, over `axes` (lists of numeric, col (1-based,
+# within num or fac), z (standardised) and zc (codes)): the one-variable
+# profile of each axis, or with `pair` the two-variable profile of two,
+# against the space's reference rows. A list per profile: list(share,
+# outside (G x rows raw; keep only)).
+support_outside <- function(space, axes, eval, w, keep, threads, pair = FALSE) {
+  axes <- lapply(axes, function(a) {
+    list(numeric = a$numeric, col = as.integer(a$col - 1L), z = as.double(a$z), zc = as.integer(a$zc))
+  })
+  self <- match(eval, space$ref) - 1L
+  self[is.na(self)] <- -1L
+  cpp_support_outside(space$num, space$fac, space$mismatch, as.integer(space$ref - 1L),
+                      as.integer(eval - 1L), as.integer(self), space$t2, axes, isTRUE(pair),
+                      as.double(w), isTRUE(keep), threads)
+}

@@ -60,8 +60,16 @@
 #'   the region's heterogeneity removed), `regions` (one row per final
 #'   region: description, rows, weight, heterogeneity), `summary` (per
 #'   variable: heterogeneity, its share of the total variation, and the
-#'   share explained by the regions), and the settings. `print()`,
-#'   `autoplot()`, `plot()` and `as.data.frame()` methods.
+#'   share explained by the regions), `membership` (one row per
+#'   background row and variable profiled: `variable`, `_ids_` (the row's
+#'   number in `data`), `_region_` (the region's number, as in
+#'   `agr_profiles`) and `region` (its description)), and the settings.
+#'   `print()`, `autoplot()`, `plot()` and `as.data.frame()` methods: `plot()` draws one
+#'   panel per variable, its regions' profiles numbered at their right
+#'   ends and described, with their rows, in the panel's strip; by
+#'   default the variables with regions (at most four, those whose regions
+#'   explain most), the caption naming the others (draw any with
+#'   `plot(x, variables = )`).
 #' @seealso [hidden_interactions()] for given subgroups, [h_statistic()].
 #' @export
 #' @examples
@@ -128,6 +136,7 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
     splits = bind_rows(lapply(found, `[[`, "splits")),
     regions = bind_rows(lapply(found, `[[`, "regions")),
     summary = bind_rows(lapply(found, `[[`, "summary")),
+    membership = region_membership(variables, found, setup$rows),
     variables = variables, grids = grids, label = setup$label, class = setup$outputs$classes,
     level = level, depth = depth, N = setup$n, n_predictions = sum(attr(res, "n_predictions")),
     engine = setup$engine, call = call
@@ -216,8 +225,7 @@ best_region_split <- function(setup, centred, w, rows, splitters, min_w) {
     left <- ord[seq_len(k)]
     right <- ord[-seq_len(k)]
     rule <- if (is.null(keyed$levels)) {
-      cut <- (key[ord[k]] + key[ord[k + 1L]]) / 2
-      cut_txt <- format(signif(cut, 3))
+      cut_txt <- split_value_text(setup$data[[s]], key[ord[k]], key[ord[k + 1L]])
       c(paste(s, "<=", cut_txt), paste(s, ">", cut_txt))
     } else {
       lv <- keyed$levels
@@ -228,6 +236,23 @@ best_region_split <- function(setup, centred, w, rows, splitters, min_w) {
     best <- list(variable = s, rule = rule, left = left, right = right, within = r$within)
   }
   best
+}
+
+# The threshold of a split between the values `lo` and `hi` (lo < hi, on
+# the sort key's scale) of column `col`, as text: the midpoint to the fewest
+# significant digits (3 at least) at which it still lies in [lo, hi), so
+# that the printed rule puts every row on its side; for dates and
+# date-times, `lo` as a date (the rule `<= lo` is exact).
+split_value_text <- function(col, lo, hi) {
+  if (inherits(col, c("Date", "POSIXct"))) {
+    return(format(structure(lo, class = class(col), tzone = attr(col, "tzone"))))
+  }
+  cut <- (lo + hi) / 2
+  for (digits in 3:15) {
+    v <- signif(cut, digits)
+    if (v >= lo && v < hi) break
+  }
+  format(v, digits = digits)
 }
 
 # The sort key of a split variable's values x (of the curves' rows):

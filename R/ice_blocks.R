@@ -8,9 +8,10 @@ ice_columns <- c("_vname_", "_label_", "_ids_", "_x_", "_yhat_")
 # rows `ids` (of the user's data), at grid `x` (character when the result's
 # scales are mixed); `values` a G x m x outputs array or an mp_affine
 # table; `suffix`: NULL, or per row a suffix of its label (the ICE-curve
-# clusters of cluster_result()).
-ice_block <- function(v, labels, ids, x, values, suffix = NULL) {
-  list(v = v, labels = labels, ids = ids, x = x, values = values, suffix = suffix)
+# clusters of cluster_result()); `outside`: NULL, or G x m raw 0/1, the
+# points outside the data's support (see ?extrapolation).
+ice_block <- function(v, labels, ids, x, values, suffix = NULL, outside = NULL) {
+  list(v = v, labels = labels, ids = ids, x = x, values = values, suffix = suffix, outside = outside)
 }
 
 # The blocks of an mp_ice (its `$` reads the long frame's columns).

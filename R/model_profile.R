@@ -165,7 +165,11 @@
 #'     numeric (integer for integer columns), Date, POSIXct or difftime; or
 #'     character when the variables' scales differ or one is categorical; see
 #'     the section on grids), and `_support_`, the number of background rows
-#'     (with weights, the sum of their weights) near each grid point;
+#'     (with weights, the sum of their weights) near each grid point; for
+#'     partial dependence, `_extrapolation_`, the share of the points
+#'     averaged at each grid point that lie outside the data (see
+#'     [extrapolation]; the field `extrapolation` gives the setting: `q`, `level`,
+#'     `threshold`, `reference` rows and the `variables` of the space);
 #'   * `cp_profiles`: the ICE curves, or `NULL`: an [mp_ice] object that
 #'     keeps them compactly (a few bytes a curve point) and reads like
 #'     DALEX's long data frame with columns `_vname_`, `_label_`, `_ids_`

@@ -54,7 +54,10 @@
 #'   variable's value varying fastest), one set per class of a multiclass
 #'   model; `type`, `pairs`, `grids` (grid values, or edges and levels),
 #'   `intervals` (K used per pair), `label`, `labels`, `class`, `weights`,
-#'   `N`, `rows`, `n_predictions`, `threads` and `call`. With `bands`,
+#'   `N`, `rows`, `n_predictions`, `threads` and `call`. Partial
+#'   dependence has the column `_extrapolation_` (the share of the points
+#'   averaged in each cell that lie outside the data, see [extrapolation])
+#'   and the field `extrapolation` (its setting). With `bands`,
 #'   `agr_profiles` also has `_lower_` and `_upper_` (and `_se_` for analytic
 #'   bands), `bands` the setting and `replicates` the bootstrap replicates
 #'   (see [profile_bands]).
@@ -114,7 +117,14 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   makers <- lapply(pairs, function(pr) pair_maker(setup, pr, type, grids, g$intervals, g$level_order))
   res <- execute(setup, makers, new_progress(length(pairs)))
   for (r in res) grids[names(r$grids)] <- r$grids
-  agr <- bind_rows(lapply(res, `[[`, "frame"))
+  space <- profile_space(setup, inputs, type, all_vars)
+  frames <- lapply(seq_along(pairs), function(k) {
+    f <- res[[k]]$frame
+    ext <- extrapolation_share(space, setup, pairs[[k]], grids[pairs[[k]]], seq_len(setup$n), pair = TRUE)
+    if (!is.null(ext)) f$`_extrapolation_` <- rep(ext$share, length.out = nrow(f))
+    f
+  })
+  agr <- bind_rows(frames)
   replicates <- attr(agr, "replicates")
   attr(agr, "replicates") <- NULL
   new_mp_profile_2d(list(
@@ -127,7 +137,8 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
       class = setup$outputs$classes, weights = if (setup$weighted) setup$case_weights, N = setup$n,
       n_data = nrow(inputs$data), rows = setup$rows,
       observed = as.data.frame(setup$data[all_vars], stringsAsFactors = FALSE, optional = TRUE),
-      n_predictions = sum(attr(res, "n_predictions")), threads = setup$threads, call = call
+      n_predictions = sum(attr(res, "n_predictions")), threads = setup$threads,
+      extrapolation = extrapolation_info(space), call = call
     ))
 }
 

@@ -200,10 +200,11 @@ rug_data <- function(objs, vars, x_kind) {
   do.call(rbind, out)
 }
 
-# The y axis's title, short enough for a chart of one row of panels.
-y_label <- function(types, center) {
+# The y axis's title, short enough for a chart of one row of panels: ICE
+# curves (`ice`) are predictions.
+y_label <- function(types, center, ice = FALSE) {
   if (!is.null(center)) return("centred prediction")
-  if (length(types) > 1L) return("prediction")
+  if (length(types) > 1L || ice) return("prediction")
   switch(types,
     partial = "average prediction",
     conditional = "local average prediction",

@@ -8,8 +8,9 @@
 profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, bands = TRUE,
                               sort = "none", variable_type = NULL, call = rlang::caller_env()) {
   labels <- profile_labels(objs, call)
-  warn_dalex_other_class(objs, call)
   vars <- plot_variables(objs, variables, variable_type, call = call)
+  left_out <- attr(vars, "note")
+  attributes(vars) <- NULL
   if (sort == "importance") vars <- importance_order(objs[[1L]], vars)
   if (geom %in% c("profiles", "points")) center <- resolve_center(center, objs, vars, call = call)
   # The kind of the x axis: "numeric", "Date", "POSIXct" (continuous) or
@@ -51,12 +52,25 @@ profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, ba
   curves <- add_channels(curves, channels, entries)
   points <- add_channels(points, channels, entries)
   if (!is.null(channels)) entries <- levels(agr$`_colour_`)
-  list(agr = agr, curves = curves, points = points, channels = channels,
+  # The kind of each entry's band (its ribbon's style), and coinciding
+  # profiles told apart by line type.
+  agr$`_band_` <- unname(entry_bands(objs, labels, bands)[as.character(agr$`_label_`)])
+  agr$`_band_`[is.na(agr$`_lower_`) | is.na(agr$`_upper_`)] <- NA_character_
+  same <- if (numeric_x && is.null(channels)) coinciding(agr, entries)
+  agr$`_dash_` <- if (is.null(same)) rep("solid", nrow(agr)) else
+    unname(same$dash[paste(agr$`_vname_`, agr$`_label_`, sep = "\r")])
+  ordered <- vars[vapply(vars, function(v) {
+    any(vapply(objs, function(o) is.ordered(o$grids[[v]]) || is.ordered(o$observed[[v]]), logical(1)))
+  }, logical(1))]
+  list(agr = agr, curves = curves, points = points, channels = channels, ordered = ordered,
        steps = if (length(stepped)) list(labels = stepped, direction = steps[[1L]]),
        rug = if (rug && numeric_x) order_vars(rug_data(objs, vars, x_kind), vars),
        numeric_x = numeric_x, x_kind = as.character(x_kind), entries = entries, labels = labels, center = center,
        subtitle = attr(labels, "subtitle"),
-       note = if (geom %in% c("profiles", "points")) no_curves_note(objs),
+       note = c(if (geom %in% c("profiles", "points")) no_curves_note(objs), band_caption(objs, labels, bands, agr),
+                same$note, left_out),
+       title = chart_title(objs, labels, geom),
+       ice = geom %in% c("profiles", "points"),
        types = unique(vapply(objs, function(o) o$type, character(1))))
 }
 
@@ -116,11 +130,13 @@ plot_variables <- function(objs, variables, variable_type = NULL, call = rlang::
   calls <- vapply(split(others, kinds[others]), function(v) {
     paste0("plot(x, variables = c(", paste0('"', v, '"', collapse = ", "), "))")
   }, character(1))
+  # Once per session: the chart's caption names the variables left out.
   cli::cli_inform(c(
     "Drawing the {shown} variables; a chart has one kind of x axis.",
     i = "Draw {.val {others}} with {.code {calls}}."
-  ))
-  vars[kinds[vars] == drawn]
+  ), .frequency = "once", .frequency_id = "modelprofiles_one_x_axis")
+  structure(vars[kinds[vars] == drawn],
+            note = paste0("Not drawn (another kind of x axis): ", paste(others, collapse = ", ")))
 }
 
 # Panels in the order of the variables.
@@ -154,10 +170,13 @@ profile_labels <- function(objs, call = rlang::caller_env()) {
     types[by_method] <- paste0(types[by_method], ", ", methods[by_method])
   }
   warn_mixed_classes(models, objs, call)
+  other <- warn_dalex_other_class(objs, call)
   notes <- lapply(objs, class_note)
   cls <- vapply(notes, function(n) if (is.null(n)) NA_character_ else n$entry, character(1))
   subtitle <- NULL
-  if (length(unique(cls[!is.na(cls)])) > 1L) {
+  if (length(other)) {
+    # (Named in the entries below.)
+  } else if (length(unique(cls[!is.na(cls)])) > 1L) {
     labels[!is.na(cls)] <- paste0(labels[!is.na(cls)], ", ", cls[!is.na(cls)])
   } else if (any(!is.na(cls))) {
     subtitle <- notes[[which(!is.na(cls))[1L]]]$subtitle
@@ -172,6 +191,12 @@ profile_labels <- function(objs, call = rlang::caller_env()) {
     }
   }
   if (anyDuplicated(labels)) labels <- tell_apart(labels, objs)
+  if (length(other)) {
+    # A DALEX result that looks like another class: the chart does not
+    # claim one class for all; each entry says its own.
+    labels[!is.na(cls)] <- paste0(labels[!is.na(cls)], ", ", cls[!is.na(cls)])
+    labels[other] <- paste0(labels[other], ", likely another class")
+  }
   attr(labels, "title") <- title
   attr(labels, "subtitle") <- subtitle
   labels
@@ -217,7 +242,9 @@ warn_mixed_classes <- function(models, objs, call) {
 # one class of a classifier, drawn nearer 1 minus our profile than our
 # profile: DALEX's predict function took the other class's column (e.g.
 # ranger orders the columns of a 0/1 response by first appearance).
+# Returns the positions of such DALEX results.
 warn_dalex_other_class <- function(objs, call) {
+  flagged <- integer()
   dalex <- which(vapply(objs, function(o) identical(o$source, "DALEX"), logical(1)))
   ours <- which(vapply(objs, function(o) {
     !identical(o$source, "DALEX") && !is.null(class_note(o)) && identical(o$task, "classification") &&
@@ -240,6 +267,7 @@ warn_dalex_other_class <- function(objs, call) {
         other <- other + sum(abs(yb - (1 - ya)))
       }
       if (other < same / 2) {
+        flagged <- c(flagged, i)
         cli::cli_warn(c(
           "DALEX's result {.val {b$label}} looks like the probability of another class than ours (class {.val {a$class}}): its profiles are nearer 1 minus ours than ours.",
           i = "DALEX's predict function takes a column of the model's probabilities by position (for ranger, the classes of a 0/1 response in the order they first appear); {.code model_profile(..., class = )} profiles another class here."
@@ -247,7 +275,7 @@ warn_dalex_other_class <- function(objs, call) {
       }
     }
   }
-  invisible()
+  unique(flagged)
 }
 
 # Equal legend entries told apart by the first of their results' settings
@@ -255,6 +283,7 @@ warn_dalex_other_class <- function(objs, call) {
 # their place among the results drawn.
 tell_apart <- function(labels, objs) {
   settings <- list(
+    bands = function(o) if (!is.null(o$bands)) band_name(o$bands) else "no band",
     rows = function(o) if (!is.null(o$N)) paste0(o$N, " rows"),
     points = function(o) {
       n <- vapply(o$grids, length, integer(1))
@@ -307,22 +336,6 @@ shown_labels <- function(o, label, n_objs) {
     if (n_objs > 1L) paste0(label, ": ", shown) else shown
   }, character(1))
   stats::setNames(shown, parts$label)
-}
-
-legend_title <- function(objs, labels, channels = NULL) {
-  if (length(objs) == 1L && !is.null(objs[[1]]$groups)) {
-    return(paste0(objs[[1]]$label, ", by ", objs[[1]]$groups$column,
-                  if (is.null(channels) && any(!is.na(objs[[1]]$label_parts$class))) " and class"))
-  }
-  if (length(objs) == 1L && any(!is.na(objs[[1]]$label_parts$class))) {
-    return(paste0(objs[[1]]$label, ", class"))
-  }
-  attr(labels, "title")
-}
-
-legend_type <- function(type) {
-  switch(type, partial = "partial dependence", conditional = "local dependence",
-         accumulated = "accumulated local")
 }
 
 # The kind of x axis of each variable: "numeric" (numbers, and time

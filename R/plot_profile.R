@@ -5,7 +5,9 @@
 #' `plot()` and `autoplot()` draw one or more [model_profile()] results in one
 #' ggplot2 chart that can be extended with the usual `+`. There is one panel
 #' per variable (free x scales); numeric variables are drawn as lines,
-#' categorical ones as points joined by thin lines, coloured by profile.
+#' categorical ones as points (side by side for several profiles, without
+#' lines joining the levels, which have no order; ordered factors' levels
+#' are joined), coloured by profile.
 #' Profiles of different types or of different models are told apart in the
 #' legend without relabelling: profiles of one model are named by their type,
 #' with the model's label as the legend's title (as in Figure 18.5 of
@@ -21,6 +23,19 @@
 #' subgroups in colour and the classes by line type. Legend entries that
 #' would be equal are told apart by the setting that differs (rows, grid
 #' points, engine) or by their place in the call.
+#'
+#' A chart says what it shows. Without `title`, a chart of profiles of one
+#' type is titled with the type and, when there is one, the model
+#' (`"Partial-dependence profile of lm"`; ICE charts `"ICE curves and
+#' partial-dependence profile of lm"`); a chart of several types names
+#' them in the legend. The caption names the kind and level of every band
+#' drawn (`"Bands: 95% analytic band (pointwise)"`, `"per-tree 2.5-97.5%
+#' spread"`, per legend entry when they differ); a forest's per-tree spread
+#' (`bands = "trees"`), which is not a confidence band, is drawn fainter
+#' with dashed edges. Profiles that coincide in a panel (within 0.2% of
+#' the chart's range of y) would hide one another: the later ones are
+#' dashed there, and the caption says which coincide. The y axis of ICE
+#' curves is `"prediction"`.
 #'
 #' `autoplot()` is ggplot2's generic (`ggplot2::autoplot()`, or `autoplot()`
 #' once ggplot2 is attached); modelprofiles registers its methods but does not
@@ -78,8 +93,9 @@
 #'
 #' A chart has one kind of x axis: when numeric, date, date-time and
 #' categorical variables are mixed, the numeric ones (or, without numeric
-#' ones, those of the kind of the first variable) are drawn and a message
-#' names the others (draw them with `variables =`).
+#' ones, those of the kind of the first variable) are drawn and the
+#' caption names the others; a message, once per session, says how to
+#' draw them (with `variables =`).
 #'
 #' @param object,x An `mp_profile` result.
 #' @param ... More `mp_profile` results (or results of
@@ -101,8 +117,8 @@
 #' @param rug Draw a rug of the observed values?
 #' @param bands Draw the profiles' bands (see the `bands` argument of
 #'   [model_profile()]) where they have them: ribbons, or error bars over
-#'   categorical variables. With `center`, the bands are those of the
-#'   centred profile.
+#'   categorical variables, named in the caption. With `center`, the bands
+#'   are those of the centred profile.
 #' @param ncol Number of columns of panels.
 #' @param scales `"free_x"` (shared y axis, the default) or `"free"`.
 #' @param sort Order of the panels: `"none"` (the variables' order) or
@@ -140,7 +156,7 @@ NULL
 autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", "points", "bars", "derivatives"),
                                 variables = NULL, variable_type = NULL, center = NULL, max_curves = 100,
                                 rug = TRUE, bands = TRUE, ncol = NULL, scales = c("free_x", "free"),
-                                title = NULL, subtitle = NULL, sort = c("none", "importance")) {
+                                title = NULL, subtitle = NULL, sort = c("none", "importance"), extrapolation = TRUE) {
   # Errors name the user's call: plot() (through plot.mp_profile()) or
   # autoplot().
   call <- get0(".mp_plot_call", parent.frame(), inherits = FALSE) %||% environment()
@@ -191,67 +207,17 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     }
     return(finish_plot(bar_plot(d), d, objs, center, scales, ncol, title, subtitle))
   }
-  p <- ggplot2::ggplot()
-  p <- add_band_layer(p, d)
-  xy <- function(...) ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_colour_"]], ...)
-  # The classes of a multiclass chart of subgroups by line type.
-  xyl <- function(...) if (is.null(d$channels)) xy(...) else xy(linetype = .data[["_linetype_"]], ...)
-  if (!is.null(d$curves)) {
-    # Fewer curves, each more opaque.
-    p <- p + line_layers(d, d$curves, xyl(group = interaction(.data[["_label_"]], .data[["_ids_"]])),
-                         linewidth = 0.3, alpha = curve_alpha(d$curves), na.rm = TRUE)
-  }
-  if (d$numeric_x) {
-    p <- p + line_layers(d, d$agr, xyl(), linewidth = if (geom == "aggregates") 0.9 else 1.2,
-                         na.rm = TRUE)
-  } else {
-    p <- p + ggplot2::geom_line(data = d$agr, xyl(group = .data[["_label_"]]), linewidth = 0.4,
-                                alpha = 0.6, na.rm = TRUE) +
-      ggplot2::geom_point(data = d$agr, if (is.null(d$channels)) xy() else xy(shape = .data[["_linetype_"]]),
-                          size = 2.5, na.rm = TRUE)
-  }
-  if (!is.null(d$points)) {
-    p <- p + ggplot2::geom_point(data = d$points, xy(), size = 0.9, alpha = 0.7, na.rm = TRUE)
-  }
-  if (!is.null(d$rug) && nrow(d$rug)) {
-    p <- p + ggplot2::geom_rug(data = d$rug, ggplot2::aes(x = .data[["_x_"]]), inherit.aes = FALSE,
-                               alpha = 0.25, sides = "b", length = ggplot2::unit(0.02, "npc"), na.rm = TRUE)
-  }
-  finish_plot(p, d, objs, center, scales, ncol, title, subtitle)
+  finish_plot(add_extrapolation_layer(profile_layers(d, geom), d, objs, extrapolation, call),
+              d, objs, center, scales, ncol, title, subtitle)
 }
 
-# Lines through the rows of `data`, as steps for the profiles that are
-# exact at a tree ensemble's splits (d$steps).
-line_layers <- function(d, data, mapping, ...) {
-  stepped <- if (is.null(d$steps)) rep(FALSE, nrow(data)) else data$`_label_` %in% d$steps$labels
-  c(if (!all(stepped)) list(ggplot2::geom_line(data = data[!stepped, , drop = FALSE], mapping, ...)),
-    if (any(stepped)) list(ggplot2::geom_step(data = data[stepped, , drop = FALSE], mapping,
-                                              direction = d$steps$direction, ...)))
-}
-
-# Aggregated profiles of categorical variables as dodged bars, as DALEX
-# draws them, with the bands as error bars.
-bar_plot <- function(d) {
-  dodge <- ggplot2::position_dodge(width = 0.9)
-  p <- ggplot2::ggplot() +
-    ggplot2::geom_col(data = d$agr, ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], fill = .data[["_label_"]]),
-                      position = dodge, width = 0.85, na.rm = TRUE)
-  b <- d$agr[!is.na(d$agr$`_lower_`) & !is.na(d$agr$`_upper_`), , drop = FALSE]
-  if (nrow(b)) {
-    p <- p + ggplot2::geom_errorbar(
-      data = b, ggplot2::aes(.data[["_x_"]], ymin = .data[["_lower_"]], ymax = .data[["_upper_"]],
-                             group = .data[["_label_"]]),
-      position = dodge, width = 0.3, colour = "grey30", show.legend = FALSE
-    )
-  }
-  p
-}
-
-# The caption: where centred curves are anchored, and why profiles are
-# drawn without curves (NULL when neither).
+# The caption: where centred curves are anchored, why profiles are drawn
+# without curves, the bands' kinds and levels, coinciding profiles and
+# variables left out (NULL when none).
 chart_caption <- function(d) {
   lines <- c(center_caption(d$center), d$note)
-  if (length(lines)) paste(lines, collapse = "\n")
+  # (Lines wrapped to the width of a chart of 7 inches.)
+  if (length(lines)) paste(unlist(lapply(lines, strwrap, width = 120, exdent = 2)), collapse = "\n")
 }
 
 # Panels, labels, legend and theme of a plot of profiles.
@@ -259,19 +225,19 @@ finish_plot <- function(p, d, objs, center, scales, ncol, title, subtitle) {
   entries <- d$entries
   p <- p + x_axis_scale(d, ncol)
   p + ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = scales, ncol = ncol) +
-    ggplot2::labs(x = NULL, y = y_label(d$types, d$center), colour = legend_title(objs, d$labels, d$channels),
+    ggplot2::labs(x = NULL, y = y_label(d$types, d$center, d$ice), colour = legend_title(objs, d$labels, d$channels),
                   fill = legend_title(objs, d$labels, d$channels), linetype = "class", shape = "class",
-                  title = title, subtitle = subtitle %||% d$subtitle, caption = chart_caption(d)) +
+                  title = title %||% d$title, subtitle = subtitle %||% d$subtitle, caption = chart_caption(d)) +
     ggplot2::guides(colour = legend_guide(entries), fill = legend_guide(entries),
                     linetype = ggplot2::guide_legend(title.position = "top", order = 2),
                     shape = ggplot2::guide_legend(title.position = "top", order = 2)) +
-    profile_theme(entries)
+    profile_theme(entries, d$x_kind)
 }
 
 # The theme of charts of profiles: the legend below when it tells several
 # profiles apart, light strips, room between panels (so that their end
 # tick labels do not meet).
-profile_theme <- function(entries) {
+profile_theme <- function(entries, x_kind = "numeric") {
   ggplot2::theme_bw() +
     ggplot2::theme(
       legend.position = if (length(entries) > 1L) "bottom" else "none",
@@ -280,7 +246,8 @@ profile_theme <- function(entries) {
       panel.spacing.x = ggplot2::unit(1.1, "lines"),
       # Room on the right for the half of the last tick label that passes
       # the panel's edge.
-      plot.margin = ggplot2::margin(5.5, 14, 5.5, 5.5)
+      # (Dates' and date-times' labels are wider than numbers'.)
+      plot.margin = ggplot2::margin(5.5, switch(x_kind, Date = 24, POSIXct = 32, 14), 5.5, 5.5)
     )
 }
 
@@ -292,6 +259,11 @@ x_axis_scale <- function(d, ncol) {
   if (d$x_kind == "numeric") {
     return(ggplot2::scale_x_continuous(breaks = axis_breaks(if (cols >= 3L) 4L else 5L, whole_ranges(d)),
                                        expand = ggplot2::expansion(mult = 0.05)))
+  }
+  if (d$x_kind %in% c("Date", "POSIXct")) {
+    # Fewer date labels where panels stand side by side.
+    scale <- if (d$x_kind == "Date") ggplot2::scale_x_date else ggplot2::scale_x_datetime
+    return(scale(breaks = scales::breaks_pretty(if (cols >= 2L) 4L else 5L)))
   }
   if (d$x_kind != "categorical") return(NULL)
   if (!category_labels_overlap(d$agr, cols)) return(NULL)
@@ -379,18 +351,3 @@ check_plot_dots <- function(dots, method, call = rlang::caller_env()) {
   ), call = call)
 }
 
-# The bands of profiles that have them: ribbons over numeric axes, error
-# bars over categorical ones, in each profile's colour.
-add_band_layer <- function(p, d) {
-  b <- d$agr[!is.na(d$agr$`_lower_`) & !is.na(d$agr$`_upper_`), , drop = FALSE]
-  if (!nrow(b)) return(p)
-  if (d$numeric_x) {
-    aes <- ggplot2::aes(x = .data[["_x_"]], ymin = .data[["_lower_"]], ymax = .data[["_upper_"]],
-                        fill = .data[["_colour_"]], group = .data[["_label_"]])
-    return(p + ggplot2::geom_ribbon(data = b, mapping = aes, alpha = 0.2, colour = NA,
-                                    show.legend = FALSE))
-  }
-  aes <- ggplot2::aes(x = .data[["_x_"]], ymin = .data[["_lower_"]], ymax = .data[["_upper_"]],
-                      colour = .data[["_colour_"]], group = .data[["_label_"]])
-  p + ggplot2::geom_linerange(data = b, mapping = aes, linewidth = 0.8, alpha = 0.5, show.legend = FALSE)
-}

@@ -19,7 +19,22 @@ print.mp_comparison <- function(x, ...) {
                   x$bands$B, " resamples of the background rows (<distance>_lower, _upper; $replicates)")
   }
   print(x$distances, row.names = FALSE, digits = 4)
+  print_extrapolated_difference(x$distances)
   invisible(x)
+}
+
+# The variables whose PD-AL distance comes mostly (over half of it) from
+# where the PD extrapolates, named.
+print_extrapolated_difference <- function(d) {
+  e <- d$pd_al_extrapolated
+  if (is.null(e)) return(invisible())
+  big <- !is.na(e) & e > 0.5 & d$pd_al > 0.05 * d$al_range
+  if (!any(big)) return(invisible())
+  vars <- unique(paste0(d$variable[big], " (", format(round(100 * e[big])), "%)"))
+  cli::cat_line("  PD and AL differ mostly where the PD extrapolates (over half of the points it averages lie")
+  cli::cat_line("  outside the data; share of the pd_al distance there): ", paste(vars, collapse = ", "),
+                ". Read the AL profile there; see ?extrapolation.")
+  invisible()
 }
 
 #' @rdname compare_profiles

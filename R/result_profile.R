@@ -34,15 +34,23 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
   agr <- list()
   cp <- list()
   C <- length(base)
+  space <- profile_space(setup, inputs, s$type, present)
   for (p in seq_along(parts)) {
     labels <- label_parts$label[(p - 1L) * C + seq_len(C)]
+    # The measure of every variable of the part at once (the rows'
+    # distances are shared), with the ICE points' verdicts when kept.
+    vs <- present[!vapply(raw[[p]][present], is.null, logical(1))]
+    exts <- extrapolation_share(space, setup, vs, lapply(raw[[p]][vs], `[[`, "x"), parts[[p]]$rows,
+                                keep = any(!vapply(raw[[p]][vs], function(e) is.null(e$ice), logical(1))))
     for (v in present) {
       e <- raw[[p]][[v]]
       if (is.null(e)) next
+      ext <- exts[[v]]
+      e$extrapolation <- ext$share
       agr[[length(agr) + 1L]] <- agr_frame(setup, v, e, parts[[p]]$rows, labels, mixed, if (grouped) parts[[p]]$level)
       if (!is.null(e$ice)) {
         cp[[length(cp) + 1L]] <- ice_block(v, labels, setup$rows[e$ice_rows],
-                                           if (mixed) as.character(e$x) else e$x, e$ice)
+                                           if (mixed) as.character(e$x) else e$x, e$ice, outside = ext$outside)
       }
     }
   }
@@ -69,7 +77,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     weights = if (setup$weighted) at_rows(setup$case_weights, rows),
     n_predictions = run$n_predictions, no_support = no_support_list(raw, present),
     threads = setup$threads, engine = profile_engine(setup, s), groups = groups,
-    steps = run$steps, call = call
+    steps = run$steps, extrapolation = extrapolation_info(space), call = call
   ))
 }
 
@@ -93,7 +101,8 @@ bind_rows <- function(frames) {
 }
 
 # The aggregated profile of variable v in one part (rows), DALEX's columns
-# and `_support_` (with `_groups_` for a subgroup).
+# and `_support_` (with `_extrapolation_`, see ?extrapolation, and
+# `_groups_` for a subgroup).
 agr_frame <- function(setup, v, e, rows, labels, mixed, group = NULL) {
   G <- length(e$x)
   w <- if (setup$weighted) at_rows(setup$case_weights, rows)
@@ -104,6 +113,7 @@ agr_frame <- function(setup, v, e, rows, labels, mixed, group = NULL) {
     `_support_` = rep(grid_support(at_rows(setup$data[[v]], rows), e$x, w), length(labels)),
     check.names = FALSE, stringsAsFactors = FALSE
   )
+  if (!is.null(e$extrapolation)) out$`_extrapolation_` <- rep(e$extrapolation, length(labels))
   if (!is.null(group)) out$`_groups_` <- group
   band_columns(out, setup, e)
 }
@@ -223,7 +233,9 @@ profile_title <- function(type) {
 #'   per subgroup with `groups`) (grid size, range of the
 #'   grid, minimum, maximum and range of the profile, number of grid points
 #'   without support, and the fewest background rows near a grid point,
-#'   `min_rows`, from `_support_`), the importance of [effect_sizes()] and,
+#'   `min_rows`, from `_support_`; for partial dependence, `extrapolated`:
+#'   the grid values or ranges where over half of the points averaged lie
+#'   outside the data, see [extrapolation]), the importance of [effect_sizes()] and,
 #'   for AL profiles, its ALED and NALED (with their percentile bands,
 #'   `<statistic>_lower` and `_upper`, when the profile has bootstrap or
 #'   refit replicates; `print()` shows them as "estimate \[lower,
@@ -304,6 +316,7 @@ print.mp_profile <- function(x, n = 6, ...) {
                                                      "; about ", format_bytes(ice_long_bytes(cp)), " as a data frame)"))
   }
   if (!is.null(x$bands)) cli::cat_line("  bands: ", band_text(x$bands))
+  print_extrapolation(x)
   flat <- flat_variables(x)
   if (length(flat)) {
     cli::cat_line("  flat (the predictions do not change with ", if (length(flat) > 1L) "them" else "it",
@@ -330,9 +343,11 @@ summary.mp_profile <- function(object, ...) {
       yhat_min = yr[1], yhat_max = yr[2], yhat_range = yr[2] - yr[1],
       no_support = sum(is.na(d$`_yhat_`)),
       min_rows = if (is.null(d$`_support_`)) NA_integer_ else min(d$`_support_`),
+      extrapolated = extrapolation_range(d, object$grids[[v]], object$extrapolation$level %||% extrapolation_level),
       stringsAsFactors = FALSE
     )
   }))
+  if (all(is.na(out$extrapolated))) out$extrapolated <- NULL
   out <- summary_effects(object, out)
   out$flat <- out$variable %in% flat_variables(object)
   level <- attr(out, "level")

@@ -18,6 +18,11 @@ print.mp_profile_2d <- function(x, n = 6, ...) {
   rows <- if (x$N < x$n_data) paste0(x$N, " of ", x$n_data) else paste0("all ", x$N)
   cli::cat_line("  background rows: ", rows, "; predictions: ",
                 format(x$n_predictions, big.mark = ",", scientific = FALSE), "; threads: ", x$threads)
+  half <- band_half_width(x$agr_profiles)
+  if (!is.null(x$bands) && length(half)) {
+    cli::cat_line("  bands: ", band_text(x$bands), "; half-width median ", format(stats::median(half), digits = 3),
+                  ", largest ", format(max(half), digits = 3))
+  }
   cli::cat_line("First rows of $agr_profiles:")
   print(utils::head(as.data.frame(x), n), row.names = FALSE)
   invisible(x)
@@ -35,6 +40,8 @@ as.data.frame.mp_profile_2d <- function(x, row.names = NULL, optional = FALSE, .
 #' @param geom `"tiles"` (a cell per grid pair, coloured on a continuous scale
 #'   with a colour bar) or `"contour"` (filled contours, numeric pairs only).
 #' @param bins Number of contour levels for `geom = "contour"`.
+#' @param bands Draw the bands of a result computed with `bands` (a panel
+#'   of the band's half-width beside the surface)?
 #' @param title,subtitle Title and subtitle.
 #' @details `plot()` draws each pair in its own panel: numeric pairs as
 #'   tiles whose edges lie halfway between grid values (so uneven quantile
@@ -46,9 +53,13 @@ as.data.frame.mp_profile_2d <- function(x, row.names = NULL, optional = FALSE, .
 #'   local effects, which are signed, on a diverging scale centred at 0
 #'   (blue below, red above); when every effect is within 1e-9 of 0 (an
 #'   additive model, to rounding) they are drawn as 0 and the subtitle
-#'   says there is no interaction.
+#'   says there is no interaction. A result with bands gets a second
+#'   panel, the half-width of the band at each cell (half the distance
+#'   between its upper and lower limits, in the units of the surface), in
+#'   grey whose darkness grows with the half-width; its strip names the
+#'   band's kind and level.
 #' @exportS3Method ggplot2::autoplot
-autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bins = 10,
+autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bins = 10, bands = TRUE,
                                    title = NULL, subtitle = NULL) {
   geom <- match.arg(geom)
   check_plot_dots(list(...), "autoplot.mp_profile_2d")
@@ -69,6 +80,11 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
   if (no_interaction) d$`_yhat_`[!is.na(d$`_yhat_`)] <- 0
   fill_name <- if (al) "interaction\neffect" else "average\nprediction"
   num <- is.numeric(d$`_x_`) && is.numeric(d$`_x2_`)
+  # A panel of the bands' half-width beside the surface's.
+  half <- if (isTRUE(bands) && !is.null(object$bands)) band_half_width(d)
+  panels <- if (length(half)) c(if (al) "interaction effect" else "partial dependence",
+                                paste0(band_name(object$bands), ": half-width"))
+  if (length(half)) d$`_panel_` <- factor(panels[1L], levels = panels)
   p <- ggplot2::ggplot(d)
   if (geom == "contour" && no_interaction) geom <- "tiles"
   if (geom == "contour") {
@@ -112,14 +128,9 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
       p <- p + ggplot2::scale_y_continuous(breaks = seq_along(sy$levels), labels = sy$levels)
     }
   }
-  if (num) {
-    obs <- data.frame(a = as.double(object$observed[[v[1]]]), b = as.double(object$observed[[v[2]]]))
-    p <- p + ggplot2::geom_rug(data = obs, ggplot2::aes(x = .data$a, y = .data$b),
-                               alpha = 0.2, length = ggplot2::unit(0.015, "npc"), inherit.aes = FALSE)
-  }
-  if (length(unique(d$`_label_`)) > 1L) {
-    p <- p + ggplot2::facet_wrap(ggplot2::vars(.data[["_label_"]]))
-  }
+  if (length(half)) p <- p + half_width_layers(d, object$grids[v], half, panels)
+  if (num) p <- p + surface_rug(object, v)
+  p <- p + surface_facets(length(unique(d$`_label_`)) > 1L, length(half) > 0L)
   what <- if (al) "Second-order accumulated local effect," else "Partial dependence,"
   auto <- paste(what, object$label)
   if (no_interaction) auto <- paste0(auto, ": no interaction (every effect is within 1e-9 of 0)")
@@ -131,6 +142,49 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
 #' @rdname model_profile_2d
 #' @export
 plot.mp_profile_2d <- function(x, ...) autoplot.mp_profile_2d(x, ...)
+
+# The panel of a 2-D chart's band half-widths (`half`, per row of `d`):
+# tiles in grey, darker where the band is wider, in the panel `panels[2]`.
+half_width_layers <- function(d, grids, half, panels) {
+  sx <- tile_span(d$`_x_`, grids[[1L]])
+  sy <- tile_span(d$`_x2_`, grids[[2L]])
+  h <- d
+  h$`_panel_` <- factor(panels[2L], levels = panels)
+  h$`_half_` <- half
+  h$xmin <- sx$lo
+  h$xmax <- sx$hi
+  h$ymin <- sy$lo
+  h$ymax <- sy$hi
+  list(
+    ggplot2::geom_rect(data = h, ggplot2::aes(xmin = .data$xmin, xmax = .data$xmax, ymin = .data$ymin,
+                                              ymax = .data$ymax, alpha = .data[["_half_"]]), fill = "grey10"),
+    ggplot2::scale_alpha_continuous(name = "half-width", range = c(0.03, 1), limits = c(0, max(half, na.rm = TRUE)))
+  )
+}
+
+# The rug of the background's values of the pair `v` (numeric).
+surface_rug <- function(object, v) {
+  obs <- data.frame(a = as.double(object$observed[[v[1]]]), b = as.double(object$observed[[v[2]]]))
+  ggplot2::geom_rug(data = obs, ggplot2::aes(x = .data$a, y = .data$b),
+                    alpha = 0.2, length = ggplot2::unit(0.015, "npc"), inherit.aes = FALSE)
+}
+
+# Panels of a 2-D chart: one per output (`several`) and, with bands, the
+# surface's beside its band's.
+surface_facets <- function(several, bands) {
+  if (several && bands) {
+    return(ggplot2::facet_grid(ggplot2::vars(.data[["_label_"]]), ggplot2::vars(.data[["_panel_"]])))
+  }
+  if (several || bands) ggplot2::facet_wrap(ggplot2::vars(.data[[if (several) "_label_" else "_panel_"]]))
+}
+
+# The half-width of the bands of a 2-D result's cells (half the distance
+# between their limits; NULL without bands).
+band_half_width <- function(d) {
+  if (is.null(d$`_lower_`) || is.null(d$`_upper_`)) return(NULL)
+  half <- (d$`_upper_` - d$`_lower_`) / 2
+  if (all(is.na(half))) NULL else half
+}
 
 # `n` colours from blue through near-white to red (ColorBrewer's RdBu ends).
 diverging_colours <- function(n) {

@@ -3,8 +3,8 @@
 # plot methods.
 
 new_mp_regions <- function(x) {
-  validate_result(x, "mp_regions", c("agr_profiles", "splits", "regions", "summary", "variables", "grids",
-                                     "label", "level", "depth", "N"))
+  validate_result(x, "mp_regions", c("agr_profiles", "splits", "regions", "summary", "membership", "variables",
+                                     "grids", "label", "level", "depth", "N"))
 }
 
 #' @export
@@ -37,29 +37,104 @@ as.data.frame.mp_regions <- function(x, row.names = NULL, optional = FALSE, ...)
   x$agr_profiles
 }
 
+# Which region each background row is in, for each variable profiled:
+# variable, `_ids_` (the row in the data), `_region_`, region.
+region_membership <- function(variables, found, rows) {
+  bind_rows(Map(function(v, f) {
+    n <- lengths(f$members)
+    out <- data.frame(variable = v, `_ids_` = rows[unlist(f$members)], `_region_` = rep(seq_along(n), n),
+                      region = rep(f$labels, n), check.names = FALSE, stringsAsFactors = FALSE)
+    out[order(out$`_ids_`), , drop = FALSE]
+  }, variables, found))
+}
+
 #' @exportS3Method ggplot2::autoplot
 autoplot.mp_regions <- function(object, variables = NULL, ...) {
   x <- object
   d <- x$agr_profiles
+  note <- NULL
   if (!is.null(variables)) {
     unknown <- setdiff(variables, x$variables)
     if (length(unknown)) {
       cli::cli_abort("No regions of {.val {unknown}} to draw; the result has {.val {x$variables}}.")
     }
-    d <- d[d$`_vname_` %in% variables, , drop = FALSE]
+  } else {
+    drawn <- regions_drawn(x)
+    variables <- drawn$variables
+    note <- drawn$note
   }
-  d$`_vname_` <- factor(d$`_vname_`, levels = unique(d$`_vname_`))
-  d$region <- paste0(d$`_label_`, " (", d$`_n_`, " rows)")
-  ggplot2::ggplot(d, ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data$region,
-                                  fill = .data$region, group = interaction(.data[["_vname_"]], .data$region))) +
+  d <- d[d$`_vname_` %in% variables, , drop = FALSE]
+  vars <- unique(d$`_vname_`)
+  cols <- if (length(vars) == 1L) 1L else 2L
+  # Each panel's strip names its regions by number, with their rows; the
+  # number is written at the right end of each region's profile.
+  strips <- vapply(vars, function(v) region_strip(d[d$`_vname_` == v, , drop = FALSE], v, cols), character(1))
+  d$`_vname_` <- factor(strips[d$`_vname_`], levels = strips)
+  d$`_number_` <- factor(d$`_region_`)
+  ends <- region_ends(d)
+  ggplot2::ggplot(d, ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_number_"]],
+                                  fill = .data[["_number_"]], group = .data[["_number_"]])) +
     ggplot2::geom_ribbon(ggplot2::aes(ymin = .data[["_lower_"]], ymax = .data[["_upper_"]]),
                          alpha = 0.15, colour = NA) +
     ggplot2::geom_line(linewidth = 0.9) +
-    ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = "free_x") +
-    ggplot2::labs(x = NULL, y = "average prediction in the region", colour = "region", fill = "region",
-                  title = "Regional partial dependence",
-                  subtitle = sprintf("%s; bands %s%%", x$label, format(100 * x$level))) +
-    profile_theme(unique(d$region))
+    ggplot2::geom_text(data = ends, ggplot2::aes(y = .data$label_y, label = .data[["_number_"]]),
+                       hjust = -0.4, size = 3.2, fontface = "bold") +
+    ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = "free_x", ncol = cols) +
+    ggplot2::scale_x_continuous(expand = ggplot2::expansion(mult = c(0.04, 0.1))) +
+    ggplot2::labs(x = NULL, y = "average prediction in the region",
+                  title = paste("Regional partial dependence of", x$label),
+                  subtitle = sprintf("Bands: %s%% analytic band of each region's profile (pointwise, given the regions)",
+                                     format(100 * x$level)),
+                  caption = note) +
+    profile_theme(character()) +
+    ggplot2::theme(strip.text = ggplot2::element_text(hjust = 0, size = 8),
+                   plot.subtitle = ggplot2::element_text(size = 9))
+}
+
+# The variables drawn by default: those with regions (all when none has),
+# at most `regions_max_panels` of them, by the share of their curves'
+# heterogeneity the regions explain; list(variables, note (the caption
+# naming the others, or NULL)).
+regions_drawn <- function(x) {
+  s <- x$summary
+  split <- s$variable[s$regions > 1L]
+  if (!length(split)) return(list(variables = x$variables, note = NULL))
+  by_size <- split[order(-s$explained[match(split, s$variable)] * s$heterogeneity[match(split, s$variable)])]
+  shown <- x$variables[x$variables %in% utils::head(by_size, regions_max_panels)]
+  flat <- setdiff(x$variables, split)
+  more <- setdiff(split, shown)
+  note <- c(if (length(flat)) paste0("No split worth reporting: ", paste(flat, collapse = ", ")),
+            if (length(more)) paste0("Not drawn (draw with variables =): ", paste(more, collapse = ", ")))
+  note <- if (length(note)) paste(strwrap(paste(note, collapse = ". "), width = 120), collapse = "\n")
+  list(variables = shown, note = note)
+}
+
+# A panel's strip: the variable, then each region's number, description
+# and rows, wrapped to the panel's width (of a chart 7 inches wide).
+region_strip <- function(d, v, cols) {
+  r <- unique(d[c("_region_", "_label_", "_n_")])
+  width <- if (cols == 1L) 100L else 48L
+  lines <- unlist(Map(function(k, lab, n) {
+    strwrap(paste0(k, ": ", lab, " (", n, " rows)"), width = width, exdent = 5)
+  }, r$`_region_`, r$`_label_`, r$`_n_`))
+  paste(c(v, lines), collapse = "\n")
+}
+
+# The places of the regions' numbers: at the right end of each profile,
+# moved apart vertically (at least 6% of the panel's range of y) where
+# ends are close.
+region_ends <- function(d) {
+  out <- lapply(split(d, d$`_vname_`, drop = TRUE), function(p) {
+    e <- do.call(rbind, lapply(split(p, p$`_region_`), function(r) r[which.max(r$`_x_`), , drop = FALSE]))
+    e <- e[order(e$`_yhat_`), , drop = FALSE]
+    gap <- 0.06 * diff(range(c(p$`_lower_`, p$`_upper_`, p$`_yhat_`), na.rm = TRUE))
+    y <- e$`_yhat_`
+    for (i in seq_along(y)[-1L]) y[i] <- max(y[i], y[i - 1L] + gap)
+    # (Centred on the ends again after the moves.)
+    e$label_y <- y - (mean(y) - mean(e$`_yhat_`))
+    e
+  })
+  do.call(rbind, out)
 }
 
 #' @export

@@ -75,6 +75,23 @@ save(plot(pk, geom = "profiles"), "19-ice-clusters", h = 4)
 save(plot(pd, geom = "derivatives", variables = c("lstat", "rm", "dis")), "20-ice-derivatives", h = 4.5)
 save(plot(pd, geom = "profiles", variables = c("lstat", "rm"), center = c(lstat = 10, rm = 6)),
      "21-ice-centred-values", h = 4)
+# Bands named by kind and level: the forest's per-tree spread and the
+# analytic band of its PD; profiles that coincide (two engines) stay
+# visible; 2-D bands; regions of a variable's effect.
+pdt <- model_profile(fit2, X, variables = c("lstat", "rm"), bands = "trees", label = "random forest")
+pda <- model_profile(fit2, X, variables = c("lstat", "rm"), bands = "analytic", label = "random forest")
+save(plot(pdt, pda), "32-bands", h = 4.5)
+save(plot(model_profile(fit2, X, variables = c("lstat", "rm"), label = "random forest"),
+          model_profile(fit2, X, variables = c("lstat", "rm"), engine = "predict", label = "random forest")),
+     "33-coinciding", h = 4.5)
+pd2b <- model_profile_2d(fit2, X, variables = c("lstat", "rm"), grid_points = 15, bands = "analytic",
+                         label = "random forest")
+save(plot(pd2b), "34-pd-2d-bands", w = 7, h = 4.5)
+set.seed(1)
+rd <- data.frame(x1 = runif(1000, -1, 1), x2 = runif(1000, -1, 1), x3 = runif(1000, -1, 1))
+rd$y <- rd$x1 * sign(rd$x2) + rd$x3 + rnorm(1000, 0, 0.1)
+rrf <- ranger::ranger(y ~ ., data = rd, num.trees = 100, num.threads = 2, seed = 1)
+save(plot(find_regions(rrf, rd[1:3], label = "random forest")), "35-regions", w = 7, h = 5)
 # The datasets DALEX, iml and pdp users know. Diamonds: factors of 5-8
 # levels, a price model.
 set.seed(1)

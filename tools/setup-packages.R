@@ -62,6 +62,12 @@ desc <- read.dcf("DESCRIPTION")
 fields <- c("Depends", "Imports", "LinkingTo", if (what %in% c("check", "bench")) "Suggests")
 need <- parse_requirements(desc[1L, intersect(fields, colnames(desc))])
 need <- need[need$name != "R", ]
+if (what %in% c("check", "bench")) {
+  # Bounds the packages need but do not declare: mlr3measures calls
+  # checkmate::assert_permutation() (checkmate 2.3.0) with a bare
+  # "checkmate" in its Imports, and Debian 12 builds checkmate 2.1.
+  need <- rbind(need, parse_requirements("checkmate (>= 2.3.0)"))
+}
 if (what == "run") {
   # The quick start's model and data.
   need <- rbind(need, parse_requirements("ranger, MASS"))
@@ -132,6 +138,15 @@ if (!verify) {
   from_archive <- chosen$from_archive
   stamp("to install from the repository: ", if (length(todo)) paste(todo, collapse = ", ") else "nothing")
   if (length(from_archive)) stamp("from the archive: ", paste(from_archive, collapse = ", "))
+
+  # A set-up stopped half-way leaves lock directories that make the next
+  # install of those packages fail ("failed to lock directory").
+  stale <- file.path(lib, paste0("00LOCK-", c(todo, from_archive)))
+  stale <- stale[dir.exists(stale)]
+  if (length(stale)) {
+    stamp("removing stale locks of an interrupted set-up: ", paste(basename(stale), collapse = ", "))
+    unlink(stale, recursive = TRUE)
+  }
 
   # The archived packages build in a second process while the others build
   # here (their dependencies come from Debian, so the two sets do not meet).

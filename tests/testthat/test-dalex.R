@@ -397,7 +397,10 @@ test_that("a DALEX result of the other class of a classifier is a warning, not a
   theirs <- DALEX::model_profile(ex, "x", NULL, grid_points = 11)
   expect_identical(ours$class, "1")
   expect_snapshot(p <- plot(ours, theirs))
-  expect_identical(p$labels$subtitle, "Probability of class \"1\"")
+  # The chart does not claim our class for DALEX's line: each entry names its own.
+  expect_null(p$labels$subtitle)
+  expect_identical(levels(p$layers[[1]]$data$`_label_`),
+                   c("partial dependence, class 1", "partial dependence, DALEX, likely another class"))
   # Ours of class "0" is DALEX's: no warning.
   ours0 <- model_profile(ex, "x", NULL, grid_points = 11, class = "0")
   expect_no_warning(plot(ours0, theirs))

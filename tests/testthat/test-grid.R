@@ -254,7 +254,10 @@ test_that("plots of Dates and date-times have date axes", {
                                                     type = "accumulated", N = NULL)))
   expect_s3_class(b$layout$panel_scales_x[[1]], "ScaleContinuousDatetime")
   expect_identical(b$layout$panel_scales_x[[1]]$timezone, "America/New_York")
-  # Mixed kinds: the numeric variables are drawn, with a message for the others.
+  # Mixed kinds: the numeric variables are drawn, with a message for the
+  # others (once per session: here every time) and a caption naming them.
+  old_verbosity <- options(rlib_message_verbosity = "verbose")
+  on.exit(options(old_verbosity), add = TRUE)
   mix <- model_profile(NULL, s$X, predict_function = s$f, variables = c("d", "x", "t"), N = NULL,
                        grid_points = 5)
   expect_message(p <- plot(mix), "numeric variables")
@@ -263,7 +266,8 @@ test_that("plots of Dates and date-times have date axes", {
   p <- plot(mix, variables = "d")
   expect_s3_class(ggplot2::ggplot_build(p)$layout$panel_scales_x[[1]], "ScaleContinuousDate")
   expect_equal(ggplot2::layer_data(p, 1)$x, as.numeric(mix$grids$d))
-  expect_message(plot(mix, variables = c("d", "t")), "date variables")
+  expect_message(p <- plot(mix, variables = c("d", "t")), "date variables")
+  expect_identical(p$labels$caption, "Not drawn (another kind of x axis): t")
 })
 
 test_that("the column scans for many rows equal R's own computations, bit for bit", {

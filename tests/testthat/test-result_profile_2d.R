@@ -29,3 +29,40 @@ test_that("2-D plots: tiles cover the grid, contours, factors", {
   expect_error(plot(rg, geom = "contour"), "numeric")
   expect_doppelganger("pd-2d-tiles", p)
 })
+
+test_that("2-D bands are drawn (a panel of the half-width) and printed (row 3)", {
+  fit <- lm(mpg ~ (wt + hp) * qsec, data = mtcars)
+  X <- mtcars[c("wt", "hp", "qsec")]
+  p2 <- model_profile_2d(fit, X, variables = list(c("wt", "hp")), grid_points = 6, bands = "analytic")
+  a <- p2$agr_profiles
+  # The analytic band of a 2-D PD cell: the ICE values' standard error, by hand.
+  grid <- expand.grid(wt = sort(unique(a$`_x_`)), hp = sort(unique(a$`_x2_`)))
+  k <- match(paste(grid$wt, grid$hp), paste(a$`_x_`, a$`_x2_`))
+  se <- vapply(seq_len(nrow(grid)), function(i) {
+    y <- predict(fit, transform(X, wt = grid$wt[i], hp = grid$hp[i]))
+    sd(y) / sqrt(length(y))
+  }, numeric(1))
+  expect_equal((a$`_upper_`[k] - a$`_lower_`[k]) / 2, qnorm(0.975) * se, tolerance = 1e-10)
+  p <- plot(p2)
+  geoms <- vapply(p$layers, function(l) class(l$geom)[1L], character(1))
+  h <- p$layers[[which(geoms == "GeomRect")[2]]]$data
+  expect_equal(h$`_half_`, (a$`_upper_` - a$`_lower_`) / 2)
+  expect_identical(levels(h$`_panel_`), c("partial dependence", "95% analytic band: half-width"))
+  expect_identical(nrow(ggplot2::ggplot_build(p)$layout$layout), 2L)
+  expect_identical(ggplot2::ggplot_build(p)$plot$scales$get_scales("alpha")$name, "half-width")
+  expect_identical(nrow(ggplot2::ggplot_build(plot(p2, bands = FALSE))$layout$layout), 1L)
+  expect_identical(nrow(ggplot2::ggplot_build(plot(p2, geom = "contour"))$layout$layout), 2L)
+  half <- (a$`_upper_` - a$`_lower_`) / 2
+  expect_output(print(p2), paste0("bands: 95% pointwise, analytic standard errors; half-width median ",
+                                  format(median(half), digits = 3), ", largest ", format(max(half), digits = 3)),
+                fixed = TRUE)
+  # Without bands, no bands line.
+  expect_false(any(grepl("bands:", capture.output(print(model_profile_2d(fit, X, variables = list(c("wt", "hp")),
+                                                                            grid_points = 4))))))
+  a2 <- model_profile_2d(fit, X, variables = list(c("wt", "hp")), type = "accumulated", intervals = 4,
+                         bands = profile_bands("bootstrap", level = 0.9, B = 20), seed = 1)
+  pa <- plot(a2)
+  expect_identical(levels(pa$layers[[length(pa$layers) - 1L]]$data$`_panel_`),
+                   c("interaction effect", "90% bootstrap band: half-width"))
+  expect_doppelganger("pd-2d-bands", p)
+})

@@ -1,0 +1,77 @@
+# Where a profile extrapolates, drawn (see ?extrapolation): the last layer
+# of autoplot.mp_profile(), a translucent veil over the grid cells where
+# more than `extrapolation_level` of the points a PD averages lie outside
+# the data (the curves there fade behind it), denser as the share grows,
+# with a legend saying so.
+
+#' @name plot.mp_profile
+#' @rdname plot.mp_profile
+#' @param extrapolation Mark where a partial-dependence profile
+#'   extrapolates? Over the grid cells where more than half of the points
+#'   the profile averages lie outside the data (column `_extrapolation_`,
+#'   see [extrapolation]) a translucent veil is drawn, denser as that share
+#'   grows to 1 (the curves fade behind it), with a legend; nothing is
+#'   drawn when no share exceeds one half, or with `FALSE`.
+#' @usage NULL
+NULL
+
+# The layer's data: per variable drawn and grid cell (halfway between grid
+# points) the largest share over the results' PD labels, where it exceeds
+# the level; NULL when nowhere (or for a categorical x axis).
+extrapolation_plot_data <- function(objs, d, level = extrapolation_level) {
+  if (!d$numeric_x || !d$x_kind %in% c("numeric", "Date")) return(NULL)
+  vars <- if (is.factor(d$agr$`_vname_`)) levels(d$agr$`_vname_`) else unique(d$agr$`_vname_`)
+  rows <- list()
+  for (o in objs) {
+    a <- o$agr_profiles
+    if (is.null(a$`_extrapolation_`)) next
+    for (v in intersect(vars, unique(a$`_vname_`))) {
+      s <- a[a$`_vname_` == v, c("_x_", "_extrapolation_")]
+      x <- plot_x(s$`_x_`, d$x_kind)
+      share <- tapply(s$`_extrapolation_`, as.double(x), max)
+      g <- sort(unique(as.double(x)))
+      e <- cell_edges(g)
+      # (Within the grid: the shading does not widen the axis.)
+      e$lo[1L] <- g[1L]
+      e$hi[length(g)] <- g[length(g)]
+      rows[[length(rows) + 1L]] <- data.frame(`_vname_` = v, lo = e$lo, hi = e$hi, share = as.vector(share),
+                                              check.names = FALSE)
+    }
+  }
+  if (!length(rows)) return(NULL)
+  out <- do.call(rbind, rows)
+  # (The largest share of a cell over the results.)
+  out <- stats::aggregate(share ~ `_vname_` + lo + hi, data = out, FUN = max)
+  out <- out[out$share > level, , drop = FALSE]
+  if (!nrow(out)) return(NULL)
+  if (d$x_kind == "Date") {
+    out$lo <- as.Date(out$lo, origin = "1970-01-01")
+    out$hi <- as.Date(out$hi, origin = "1970-01-01")
+  }
+  out$`_vname_` <- factor(out$`_vname_`, levels = vars)
+  out
+}
+
+# The layer on plot p (drawn last, over the curves), when `show` and a
+# share exceeds the level somewhere.
+add_extrapolation_layer <- function(p, d, objs, show = TRUE, call = rlang::caller_env()) {
+  if (!is.logical(show) || length(show) != 1L || is.na(show)) {
+    cli::cli_abort("{.arg extrapolation} must be {.code TRUE} or {.code FALSE}, not {.obj_type_friendly {show}}.",
+                   call = call)
+  }
+  if (!show) return(p)
+  ext <- extrapolation_plot_data(objs, d)
+  if (is.null(ext)) return(p)
+  level <- extrapolation_level
+  p + ggplot2::geom_rect(
+    data = ext, ggplot2::aes(xmin = .data$lo, xmax = .data$hi, alpha = .data$share),
+    ymin = -Inf, ymax = Inf, fill = "#9b8fb0", colour = NA, inherit.aes = FALSE
+  ) +
+    ggplot2::scale_alpha_continuous(
+      name = paste0("PD extrapolates: share of\nthe points averaged there\nthat lie outside the data"),
+      limits = c(level, 1), range = c(0.15, 0.45), breaks = c(level, (1 + level) / 2, 1),
+      labels = function(b) paste0(format(100 * b), "%"),
+      guide = ggplot2::guide_legend(title.position = "top", order = 3,
+                                    override.aes = list(fill = "#9b8fb0"))
+    )
+}
