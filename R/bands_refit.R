@@ -188,9 +188,10 @@ refit_profile <- function(profile, model, bg, predict_function) {
   splits <- if (s$type != "accumulated") profile$grids else if (s$method == "interval") profile$grids[numeric_vars]
   p <- refit_model_profile(
     model, bg, predict_function = predict_function, variables = profile$variables, type = s$type,
-    N = NULL, method = s$method, grid_points = s$grid_points, variable_splits = splits,
-    intervals = s$intervals, bandwidth = profile$bandwidth, keep_ice = FALSE,
-    level_order = s$level_order, na_level = s$na_level, weights = profile$weights,
+    N = NULL, method = s$method, bandwidth = profile$bandwidth, keep_ice = FALSE,
+    grid = profile_grids(points = s$grid_points, splits = splits, intervals = s$intervals,
+                         level_order = s$level_order, na_level = s$na_level),
+    weights = profile$weights,
     class = profile$class, label = profile$label
   )
   kind <- list(task = p$task, class = p$class, n_labels = length(p$labels))

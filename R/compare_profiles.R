@@ -52,13 +52,15 @@
 #'   distances (see the section on bootstrap bands); or a setting of
 #'   [profile_bands()] of these kinds, with its level and number of
 #'   resamples, such as `profile_bands("bootstrap", level = 0.9, B = 100)`.
-#' @param grid_points Maximum number of grid points per numeric variable of
-#'   the PD and LD profiles.
+#' @param grid The grids: a number of grid points, or a [profile_grids()]
+#'   setting of `points` (of the PD and LD profiles, 101 by default) and
+#'   `intervals` (of the AL profile, 40 by default).
 #' @param seed `NULL` or a number: the draw of the `N` rows, the same for
 #'   the three profiles. As for [model_profile()], with a number the
 #'   session's random-number stream is left exactly as it was; with `NULL`
 #'   nothing is promised about it.
-#' @param ... Must be empty.
+#' @param ... DALEX's `grid_points` (`grid = profile_grids(points = )`); the
+#'   deprecated `intervals`, `level` and `B`.
 #' @returns An object of class `mp_comparison`: a list with `distances`, a
 #'   data frame with one row per variable (`variable`, `label`, `pd_al`,
 #'   `ld_al`, `pd_ld`, `al_range`, `pd_al_extrapolated`), ordered by the largest of `pd_al` and
@@ -84,17 +86,18 @@
 #' cmp
 #' plot(cmp)
 #' @export
-compare_profiles <- function(x, data = NULL, predict_function = NULL, variables = NULL,
-                             N = 1000, grid_points = 101, intervals = 40, bandwidth = NULL,
+compare_profiles <- function(x, data = NULL, predict_function = NULL, variables = NULL, ...,
+                             N = 1000, grid = profile_grids(), bandwidth = NULL,
                              bands = c("none", "bootstrap"),
                              label = NULL, seed = NULL, weights = NULL, class = NULL, threads = NULL,
                              memory_budget = getOption("modelprofiles.memory_budget", 256),
-                             engine = c("auto", "native", "predict"), ..., level = NULL, B = NULL) {
+                             engine = c("auto", "native", "predict")) {
   env <- environment()
-  grid_points <- check_whole(grid_points, "grid_points", 2, env)
-  intervals <- check_whole(intervals, "intervals", 1, env)
-  start <- start_call("compare_profiles", env, list(...), x, data, predict_function, label, weights, threads,
-                      memory_budget, seed, engine, bands, c("none", "bootstrap"), level, B)
+  call <- user_call(env)
+  door <- front_door(list(...), "compare_profiles", env)
+  g <- grid_settings(grid, door$grid, list(points = 101L, intervals = 40L), env)
+  start <- start_call("compare_profiles", env, list(), x, data, predict_function, label, weights, threads,
+                      memory_budget, seed, engine, bands, c("none", "bootstrap"), door$level, door$B)
   on.exit(start$restore_seed(), add = TRUE)
   inputs <- start$inputs
   N <- check_N(N, env)
@@ -105,9 +108,9 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
   rows <- setup_rows(inputs, N, seed)
   # The three profiles average over the same rows, with one setup.
   settings <- list(
-    pd = profile_settings("partial", grid_points = grid_points),
-    ld = profile_settings("conditional", "kernel", grid_points = grid_points, bandwidth = bandwidth),
-    al = profile_settings("accumulated", "interval", intervals = intervals)
+    pd = profile_settings("partial", grid_points = g$points),
+    ld = profile_settings("conditional", "kernel", grid_points = g$points, bandwidth = bandwidth),
+    al = profile_settings("accumulated", "interval", intervals = g$intervals)
   )
   for (k in names(settings)) {
     settings[[k]]$native <- native_for(start$engine, settings[[k]]$type, settings[[k]]$method, length(rows), inputs)
@@ -128,7 +131,6 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
   }), recursive = FALSE)
   res <- execute(setup, makers, progress)
   ends <- cumsum(lengths(lapply(preps, `[[`, "makers")))
-  call <- match.call()
   profiles <- lapply(stats::setNames(seq_along(settings), names(settings)), function(k) {
     at <- seq_len(length(preps[[k]]$makers)) + if (k > 1L) ends[k - 1L] else 0L
     run <- profile_run(preps[[k]], res[at], attr(res, "n_predictions")[at])

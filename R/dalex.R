@@ -1,78 +1,71 @@
-# DALEX interoperability: DALEX's positional call for explainers and its
-# names of model_profile()'s arguments, results converted both ways
+# DALEX interoperability: the front door of the entry points (DALEX's
+# names of arguments, and the deprecated ones), results converted both ways
 # (as_dalex() for DALEX's and ingredients' plot methods; from_dalex() for
 # plot() of ours), and the once-a-session note that an explainer's weights
 # are used.
 
-# The compatibility layer of model_profile(): DALEX's call as the
-# function's own arguments. `call` is the user's call (sys.call()), `fn`
-# model_profile, `env` its frame (only read), `caller` the frame the call
-# was made in. Returns the new values by parameter name, for
-# model_profile() to assign:
-#   * for an explainer, the arguments DALEX takes by position
-#     (dalex_positional());
-#   * `cluster_center` from `center`, DALEX's name for it (giving both,
-#     different, is an error);
-#   * `variable_type`, checked.
-# DALEX's `span` becomes `bandwidth` once the variables are known
-# (check_span() and span_bandwidth(), below).
-dalex_arguments <- function(call, fn, env, caller) {
-  out <- if (is_explainer(get("x", envir = env))) dalex_positional(call, fn, env, caller) else list()
-  arg <- function(name) if (name %in% names(out)) out[[name]] else get(name, envir = env)
-  out["variable_type"] <- list(check_variable_type(arg("variable_type"), env))
-  center <- arg("center")
-  if (!is.null(center)) {
-    check_flag(center, "center", env)
-    if (!eval(quote(missing(cluster_center)), env) && !identical(center, arg("cluster_center"))) {
-      cli::cli_abort("{.arg center} is DALEX's name for {.arg cluster_center}; give one of them.", call = env)
+# The names the entry points take in `...`: DALEX's (`dalex`, silently)
+# and the package's former arguments (deprecated for one release), each a
+# field of a setting (R/settings.R), `level` and `B` of the bands
+# (deprecated; start_call() warns of them), or DALEX's `variable_type`
+# and `span`. `door_accepted` lists those each entry point takes.
+door_names <- data.frame(
+  name = c("grid_points", "variable_splits_type", "variable_splits", "intervals", "level_order",
+           "na_level", "group_bins", "min_group_size", "group_title", "al_shift", "k", "center",
+           "cluster_center", "level", "B", "variable_type", "span"),
+  setting = c(rep("grid", 6L), rep("groups", 4L), rep("clusters", 3L), "bands", "bands", "dalex", "dalex"),
+  field = c("points", "type", "splits", "intervals", "level_order", "na_level", "bins", "min_size",
+            "title", "al_shift", "k", "center", "center", "level", "B", "variable_type", "span"),
+  dalex = c(TRUE, TRUE, TRUE, FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, TRUE, TRUE, FALSE,
+            FALSE, FALSE, TRUE, TRUE),
+  stringsAsFactors = FALSE
+)
+
+door_accepted <- list(
+  model_profile = door_names$name,
+  model_profile_2d = c("grid_points", "variable_splits_type", "variable_splits", "intervals", "level_order",
+                       "level", "B"),
+  compare_profiles = c("grid_points", "intervals", "level", "B"),
+  hidden_interactions = c("grid_points", "variable_splits_type", "variable_splits", "group_bins",
+                          "min_group_size"),
+  find_regions = c("grid_points", "variable_splits_type")
+)
+
+# The front door: the named arguments `dots` of the entry point `fn`, each
+# checked. Returns list(grid, groups, clusters) of the fields given (by
+# field: list(value, arg)), `level`, `B`, `variable_type` and `span`; any
+# other argument is an error naming it (check_entry()), and a former
+# argument a deprecation warning.
+front_door <- function(dots, fn, call) {
+  nms <- names(dots) %||% rep("", length(dots))
+  known <- nms %in% door_accepted[[fn]]
+  if (!all(known)) check_entry(FALSE, sum(!known), nms[!known], fn, call)
+  rows <- door_names[match(nms, door_names$name), , drop = FALSE]
+  # A field given by DALEX's name and by the old argument.
+  twice <- rows$field[duplicated(paste(rows$setting, rows$field))]
+  if (length(twice)) {
+    both <- rows$name[rows$field == twice[1L]]
+    cli::cli_abort("{.arg {both[1]}} is DALEX's name for {.arg {both[2]}}; give one of them.", call = call)
+  }
+  out <- list(grid = list(), groups = list(), clusters = list())
+  for (i in seq_along(dots)) {
+    r <- rows[i, ]
+    value <- dots[[i]]
+    if (r$setting %in% c("bands", "dalex")) {
+      out[r$field] <- list(value)
+      next
     }
-    out$cluster_center <- center
+    # (NULL is not given: DALEX's defaults, such as `variable_splits = NULL`.)
+    if (is.null(value)) next
+    value <- check_setting_field(r$field, value, call, r$name)
+    if (!r$dalex) {
+      maker <- switch(r$setting, grid = "grid = profile_grids", groups = "groups = profile_groups",
+                      clusters = "groups = profile_clusters")
+      deprecated_arg(r$name, paste0(maker, "(", r$field, " = )"), NULL, FALSE, call)
+    }
+    out[[r$setting]][[r$field]] <- list(value = value, arg = r$name)
   }
   out
-}
-
-# For an explainer, arguments given by position after it are DALEX's
-# `model_profile(explainer, variables, N)`: the parameters they landed in
-# are reset to their defaults and their values moved to `variables` and
-# `N`. Returns the new values by parameter name (an empty list when nothing
-# moves), for model_profile() to take; `env` (the frame of model_profile())
-# is only read. A data frame or matrix given second stays the background
-# data (the package's own order). `call` is the user's call (sys.call()),
-# `fn` model_profile, `caller` the frame the call was made in (for a `...`
-# passed on to it).
-dalex_positional <- function(call, fn, env, caller) {
-  args <- as.list(call)[-1L]
-  if (!length(args)) return(list())
-  given <- names(args) %||% rep("", length(args))
-  # model_profile(...) in a function: the names of the arguments in its `...`.
-  dots <- vapply(args, identical, logical(1), quote(...))
-  if (any(dots)) {
-    n <- eval(quote(...length()), caller)
-    nms <- if (n) eval(quote(...names()), caller)
-    nms <- if (is.null(nms)) rep("", n) else ifelse(is.na(nms), "", nms)
-    at <- which(dots)[1L]
-    given <- c(given[seq_len(at - 1L)], nms, given[-seq_len(at)])
-  }
-  params <- setdiff(names(formals(fn)), "...")
-  named <- params[stats::na.omit(pmatch(given[nzchar(given)], params))]
-  slots <- setdiff(params, named)[seq_len(min(sum(!nzchar(given)), length(setdiff(params, named))))]
-  slots <- setdiff(slots, "x")
-  if (length(slots) && slots[1L] == "data") {
-    first <- get("data", envir = env)
-    if (is.data.frame(first) || is.matrix(first)) slots <- slots[-1L]
-  }
-  if (!length(slots)) return(list())
-  free <- setdiff(c("variables", "N"), named)
-  if (length(slots) > length(free)) {
-    cli::cli_abort(c(
-      "An explainer takes {.arg variables} and {.arg N} by position, as in {.fn DALEX::model_profile}; name the other arguments.",
-      i = "E.g. {.code model_profile(explainer, \"x1\", 500, type = \"accumulated\")}."
-    ), call = env)
-  }
-  values <- mget(slots, envir = env)
-  moved <- lapply(stats::setNames(slots, slots), function(s) eval(formals(fn)[[s]], env))
-  for (i in seq_along(slots)) moved[free[i]] <- list(values[[i]])
-  moved
 }
 
 # The variables of kind `variable_type` ("numerical": numbers, dates and

@@ -96,7 +96,7 @@
 #' @examples
 #' fit <- lm(mpg ~ wt + hp, data = mtcars)
 #' X <- mtcars[c("wt", "hp")]
-#' al <- model_profile(fit, X, type = "accumulated", intervals = 8)
+#' al <- model_profile(fit, X, type = "accumulated", grid = profile_grids(intervals = 8))
 #' effect_sizes(al, reference = mtcars$mpg)
 #' effect_sizes(model_profile(fit, X))
 #' @export

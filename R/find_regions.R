@@ -35,6 +35,8 @@
 #' given the regions (the search that found them is not accounted for).
 #'
 #' @inheritParams model_profile
+#' @param ... DALEX's `grid_points` and `variable_splits_type` (the fields
+#'   `points` and `type` of `grid`).
 #' @param variables The variables whose profiles are split (by default every
 #'   variable the model uses).
 #' @param split_variables The variables the rows may be split on (by default
@@ -46,7 +48,9 @@
 #'   split keeps at least.
 #' @param min_heterogeneity Below this share of the curves' total variation,
 #'   a variable's curves are taken to have one shape, and it is not split.
-#' @param grid_points Grid points of each profile.
+#' @param grid The grid of each profile: a number of grid points (51 by
+#'   default), or a [profile_grids()] setting of `points` and `type`
+#'   (`"quantiles"`, `"uniform"` or `"distinct"`; see [profile_grid()]).
 #' @param level Level of the regions' bands.
 #' @param variable_splits_type `"quantiles"`, `"uniform"` or `"distinct"`
 #'   grids (see [profile_grid()]).
@@ -75,21 +79,23 @@
 #' d <- data.frame(x1 = runif(400, -1, 1), x2 = runif(400, -1, 1), x3 = runif(400))
 #' d$y <- d$x1 * sign(d$x2) + d$x3
 #' fit <- lm(y ~ x1:sign(x2) + x3, data = d)
-#' r <- find_regions(fit, d[1:3], variables = "x1", grid_points = 11)
+#' r <- find_regions(fit, d[1:3], variables = "x1", grid = 11)
 #' r
 #' plot(r)
 find_regions <- function(x, data = NULL, predict_function = NULL, variables = NULL,
                          split_variables = NULL, depth = 2, min_explained = 0.1, min_size = 0.1,
-                         min_heterogeneity = 0.01, N = 1000, grid_points = 51,
-                         variable_splits_type = c("quantiles", "uniform", "distinct"), level = 0.95,
+                         min_heterogeneity = 0.01, N = 1000, grid = profile_grids(), level = 0.95,
                          label = NULL, seed = NULL, weights = NULL, class = NULL, threads = NULL,
                          memory_budget = getOption("modelprofiles.memory_budget", 256),
                          engine = c("auto", "native", "predict"), ...) {
   call <- match.call()
   env <- environment()
-  variable_splits_type <- rlang::arg_match(variable_splits_type, error_call = env)
+  door <- front_door(list(...), "find_regions", env)
+  gs <- grid_settings(grid, door$grid, list(points = 51L, type = "quantiles"), env)
+  if (gs$type == "splits") {
+    cli::cli_abort("{.arg grid}: {.fn find_regions} takes {.val quantiles}, {.val uniform} or {.val distinct} grids, not {.val splits}.", call = env)
+  }
   depth <- check_whole(depth, "depth", 1, env)
-  grid_points <- check_whole(grid_points, "grid_points", 2, env)
   shares <- list(min_explained = min_explained, min_size = min_size, min_heterogeneity = min_heterogeneity)
   for (a in names(shares)) {
     v <- shares[[a]]
@@ -104,7 +110,7 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
     ), call = env)
   }
   level <- band_values("analytic", level, NULL, env)$level
-  start <- start_call("find_regions", env, list(...), x, data, predict_function, label, weights, threads,
+  start <- start_call("find_regions", env, list(), x, data, predict_function, label, weights, threads,
                       memory_budget, seed, engine)
   on.exit(start$restore_seed(), add = TRUE)
   inputs <- start$inputs
@@ -128,7 +134,7 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
   }
   rows <- seq_len(setup$n)
   grids <- lapply(stats::setNames(variables, variables), function(v) {
-    make_grid(inputs$data[[v]], grid_points, variable_splits_type, FALSE, inputs$weights)
+    make_grid(inputs$data[[v]], gs$points, gs$type, FALSE, inputs$weights)
   })
   js <- match(variables, names(setup$data))
   reqs <- Map(function(j, g) partial_request(setup, j, g, rows, keep_ice = TRUE), js, grids)

@@ -104,6 +104,10 @@
 #' near 0 the band lies above the estimate rather than around it.
 #'
 #' @inheritParams model_profile
+#' @param ... Must be empty.
+#' @param level,B Deprecated: give them in `bands`, as
+#'   `bands = profile_bands("bootstrap", level = 0.9, B = 500)`. Still
+#'   taken (by their full names), with a warning, for one release.
 #' @param bands `"none"` or `"bootstrap"`: percentile bands of every
 #'   statistic over `B` resamples of the background rows, from the tables
 #'   already predicted (see the section on bootstrap bands); or a setting

@@ -80,7 +80,10 @@
 #' @inheritParams model_profile
 #' @param groups The groupings of the rows: names of columns of `data`, a
 #'   vector with one value per row of `data` (named after the expression
-#'   given, e.g. `d$g`), or a named list (or data frame) of such vectors.
+#'   given, e.g. `d$g`), or a named list (or data frame) of such vectors; or
+#'   a [profile_groups()] setting of them, with the number of `bins` of a
+#'   numeric column (3 by default) and the `min_size` of a subgroup read
+#'   (25 rows by default; smaller subgroups are not read).
 #' @param rule `"intervals"` (slopes distinguishable from 0, with Holm's
 #'   adjustment) or `"thresholds"` (the published lesson's fixed
 #'   thresholds): see the section on rules.
@@ -98,11 +101,13 @@
 #'   probabilities and the (weighted) standard deviation of the predictions
 #'   at the background rows otherwise, or a positive number (1: absolute
 #'   thresholds).
-#' @param min_group_size Subgroups with fewer background rows are not read.
 #' @param N Number of background rows to sample when `data` has more; `NULL` uses all rows.
-#' @param grid_points,variable_splits_type The grid, by default five values
-#'   that occur (see [profile_grid()]).
-#' @param ... Must be empty.
+#' @param grid The grid: a number of grid points, or a [profile_grids()]
+#'   setting, by default five values that occur (`points = 5`,
+#'   `type = "distinct"`; see [profile_grid()]).
+#' @param ... DALEX's names of the fields of `grid` (`grid_points`,
+#'   `variable_splits_type`, `variable_splits`; see [profile_grids()]); the
+#'   deprecated `group_bins` and `min_group_size`.
 #' @returns An object of class `mp_slopes`: a list with
 #'   * `summary`: one row per variable: `variable`, `slope` (overall), `se`,
 #'     `lower`, `upper` (its interval), `highest` and `max_slope` (the first
@@ -141,18 +146,17 @@
 #' hidden_interactions(NULL, d, predict_function = f, variables = c("x", "z"), groups = "s",
 #'                     rule = "thresholds", scale = 1)
 #' @export
-hidden_interactions <- function(x, data = NULL, predict_function = NULL, variables = NULL,
-                                groups, N = 1000, rule = c("intervals", "thresholds"),
-                                level = 0.95, ratio = 0.5, flat = 0.05, sloped = 0.02,
-                                scale = NULL, min_group_size = 25,
-                                grid_points = 5, variable_splits_type = "distinct",
-                                variable_splits = NULL, group_bins = 3,
-                                label = NULL, seed = NULL, weights = NULL, class = NULL, threads = NULL,
-                                memory_budget = getOption("modelprofiles.memory_budget", 256),
-                                engine = c("auto", "native", "predict"), ...) {
-  call <- match.call()
+hidden_interactions <- function(x, data = NULL, predict_function = NULL, variables = NULL, groups, ...,
+                                N = 1000, rule = c("intervals", "thresholds"),
+                                level = 0.95, ratio = 0.5, flat = 0.05, sloped = 0.02, scale = NULL,
+                                grid = profile_grids(), label = NULL, seed = NULL, weights = NULL, class = NULL,
+                                threads = NULL, memory_budget = getOption("modelprofiles.memory_budget", 256),
+                                engine = c("auto", "native", "predict")) {
   env <- environment()
-  start <- start_call("hidden_interactions", env, list(...), x, data, predict_function, label, weights,
+  call <- user_call(env)
+  title <- deparse1(substitute(groups))
+  door <- front_door(list(...), "hidden_interactions", env)
+  start <- start_call("hidden_interactions", env, list(), x, data, predict_function, label, weights,
                       threads, memory_budget, seed, engine)
   on.exit(start$restore_seed(), add = TRUE)
   inputs <- start$inputs
@@ -160,17 +164,19 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
   if (missing(groups) || is.null(groups)) {
     cli::cli_abort("{.arg groups} is missing: give the columns (or vectors) that define subgroups.", call = env)
   }
+  g <- grid_settings(grid, door$grid, list(points = 5L, type = "distinct", splits = NULL), env)
+  sub <- group_settings(groups, door, list(bins = 3L, min_size = 25L), env)
+  if (inherits(groups, "mp_groups")) title <- sub$expr
+  groups <- sub$by
   given <- c(flat = !missing(flat), sloped = !missing(sloped), ratio = !missing(ratio))
   check_slope_rule(rule, level, ratio, flat, sloped, scale, given, env)
-  groupings <- resolve_groupings(groups, inputs$data, env, title = deparse1(call$groups))
+  groupings <- resolve_groupings(groups, inputs$data, env, title = title)
   N <- check_N(N, env)
-  grid_points <- check_whole(grid_points, "grid_points", 2, env)
-  group_bins <- check_whole(group_bins, "group_bins", 2, env)
-  min_group_size <- check_whole(min_group_size, "min_group_size", 1, env)
+  min_group_size <- sub$min_size
   variables <- profile_variables(inputs, variables, "partial", if (is.character(groups) && all(groups %in% names(inputs$data))) groups,
-                                 names(variable_splits), env)
-  s <- profile_settings("partial", grid_points = grid_points, splits_type = variable_splits_type,
-                        splits = check_splits(variable_splits, inputs$data, variables, env))
+                                 names(g$splits), env)
+  s <- profile_settings("partial", grid_points = g$points, splits_type = g$type,
+                        splits = check_splits(g$splits, inputs$data, variables, env))
   rows <- setup_rows(inputs, N, seed)
   s$native <- native_for(start$engine, "partial", "exact", length(rows), inputs)
   setup <- new_setup(inputs, rows, class, start$engine, linear = TRUE)
@@ -183,7 +189,7 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
   # The subgroups of every grouping, as parts of the background rows.
   grouped <- lapply(stats::setNames(names(groupings), names(groupings)), function(name) {
     withCallingHandlers(
-      group_parts(setup, groupings[[name]], group_bins, min_group_size, name),
+      group_parts(setup, groupings[[name]], sub$bins, min_group_size, name),
       modelprofiles_small_groups = function(m) invokeRestart("muffleMessage")
     )
   })
@@ -198,7 +204,7 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
   if (nrow(left_out)) {
     cli::cli_inform(c(
       "{nrow(left_out)} subgroup{?s} with fewer than {min_group_size} rows not read: {paste0(left_out$subgroup, ' (', left_out$rows, ')')}.",
-      i = "Lower {.arg min_group_size} to read {cli::qty(nrow(left_out))}{?it/them}."
+      i = "Lower {.code min_size} of {.fn profile_groups} to read {cli::qty(nrow(left_out))}{?it/them}."
     ))
   }
   slopes <- slope_table(setup, run, grouped, overall$variables, level)

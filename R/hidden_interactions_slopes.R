@@ -13,7 +13,7 @@
 # variable, the positions of the first and last grid points)).
 run_slopes <- function(setup, inputs, s, variables, grouped) {
   nm <- if (identical(s$splits_type, "splits")) splits_model(setup)
-  grids <- profile_grids(inputs, s, variables, nm)
+  grids <- variable_grids(inputs, s, variables, nm)
   js <- match(variables, names(setup$data))
   # Each background row's subgroup (part) in each grouping, 0 for none.
   codes <- lapply(grouped, function(gp) {

@@ -20,7 +20,7 @@
 #'   of ALEPlot, two predictions per row (at the edges of its interval), and
 #'   reports the profile at the edges; `method = "kernel"` is the
 #'   kernel-smoothed estimator of eq. 18.9 on an evenly spaced grid of
-#'   `grid_points` values.
+#'   `points` values (of `grid`).
 #'
 #' **For DALEX users.** DALEX has a `model_profile()` too: whichever of
 #' DALEX and modelprofiles is attached last (`library()`) masks the other's,
@@ -54,19 +54,15 @@
 #'   stable profiles, and still fast.
 #' @param method For `"conditional"` and `"accumulated"`: `"kernel"` or
 #'   `"interval"`; the default is `"kernel"` for LD and `"interval"` for AL.
-#' @param grid_points Maximum number of grid points per numeric variable.
-#' @param variable_splits_type `"quantiles"`, `"uniform"` or `"distinct"`
-#'   grids (see [profile_grid()]), or `"splits"` for a tree ensemble
-#'   (ranger, randomForest, gbm, xgboost, lightgbm): every distinct value
-#'   at which the model splits a numeric variable, within the data's range,
-#'   and the range's ends. A tree ensemble's partial dependence changes only
-#'   there, so this profile is exact everywhere (not a sample at
-#'   `grid_points` points), and `plot()` draws it as steps. `grid_points`
-#'   is not used for such variables. An error for other models.
-#' @param variable_splits A named list of grids, used as given.
-#' @param intervals Number of intervals K for the interval methods (ALEPlot's
-#'   `K`). With ties, fewer intervals may result; the number used is in
-#'   `$intervals`.
+#' @param grid Where the profiles are evaluated: a number of grid points,
+#'   or a [profile_grids()] setting of the number of `points` (101 by
+#'   default), their `type` (`"quantiles"`, the default, `"uniform"`,
+#'   `"distinct"`, or `"splits"`, the exact grid of a tree ensemble), given
+#'   `splits` per variable, the number of `intervals` K of the interval
+#'   methods (40 by default), the `level_order` of categorical AL profiles
+#'   and `na_level`, missing values as a level; see [profile_grids()] and
+#'   the section on grids. DALEX's `grid_points`, `variable_splits_type`
+#'   and `variable_splits` are taken too (in `...`).
 #' @param bandwidth `NULL` or the kernel's standard deviation (one positive
 #'   number, or a vector named by profiled variables, e.g. `c(x1 = 0.1)`;
 #'   a name that is not a profiled variable is an error).
@@ -98,24 +94,15 @@
 #'   slope); the curves of variables that do not fit are dropped, with one
 #'   message. They are kept compactly (an [mp_ice] object): DALEX's long
 #'   data frame is made only from what is read, each time it is read.
-#' @param groups `NULL`, the name of a column of `data`, or a vector with
+#' @param groups `NULL`; the name of a column of `data`, or a vector with
 #'   one value per row of `data`, whose values split the background rows
-#'   into subgroups; profiles are then computed within each subgroup (see
-#'   the section on subgroups).
-#' @param group_bins Number of quantile bins for a numeric `groups` column
-#'   with more distinct values than that.
-#' @param group_title Name shown for a `groups` vector (not a column) in
-#'   legends; default `"group"`.
-#' @param al_shift For AL profiles within subgroups: `"group"` (each on its
-#'   subgroup's mean prediction) or `"common"` (all on the mean prediction
-#'   over the rows of all subgroups shown, DALEX's convention, so that
-#'   vertical offsets between subgroups are not read as effects).
-#' @param k `NULL`, or a number of clusters of ICE curves (partial
-#'   dependence only): see the section on clusters.
-#' @param cluster_center Cluster the ICE curves by their shape, each centred
-#'   on its mean (`TRUE`, DALEX's default), or by their values (`FALSE`)?
-#' @param min_group_size Subgroups with fewer background rows are left out,
-#'   with a message that names them.
+#'   into subgroups, profiled each (see the section on subgroups); a
+#'   [profile_groups()] setting of them, with the number of `bins` of a
+#'   numeric column (3), the `min_size` of a subgroup (10 rows), the
+#'   `title` of a vector in legends and the `al_shift` of AL profiles; or a
+#'   [profile_clusters()] setting: `k` clusters of ICE curves, for partial
+#'   dependence (see the section on clusters). DALEX's `k` and `center` are
+#'   taken too (in `...`).
 #' @param class For classifiers whose predict function returns a column of
 #'   probabilities per class: the class (name or column number) to profile,
 #'   or several; by default the second of two classes, or every class of a
@@ -138,15 +125,6 @@
 #'   `bands = profile_bands("bootstrap", level = 0.9, B = 500)`. See
 #'   [profile_bands] for the formulas and what the bands do and do not
 #'   include, and [refit_bands()] for bands over refitted models.
-#' @param level,B Deprecated: give them in `bands`, as
-#'   `bands = profile_bands("bootstrap", level = 0.9, B = 500)`. Still
-#'   taken (by their full names), with a warning, for one release.
-#' @param level_order Order of the levels of a categorical variable in AL
-#'   profiles: `"similarity"` (ALEPlot's order; see the section on AL for
-#'   categorical variables) or `"levels"` (the factor's own order). Ordered
-#'   factors and logical columns always keep their order.
-#' @param na_level For categorical variables: treat missing values as a level
-#'   of their own (see the section on missing values)?
 #' @param engine How predictions are made: `"predict"` (the predict
 #'   function), `"native"` (the package's compiled copy of a supported tree
 #'   ensemble, evaluated in parallel C++ without building data frames, or
@@ -158,26 +136,36 @@
 #'   the data's columns to it as they are; where its preprocessing changes
 #'   them, the framework's `predict()` is used, and `"native"` is an error
 #'   that says why (see [model_profile()]'s section on the native engine).
-#' @param variable_type `NULL` (every kind of variable) or, as in DALEX,
-#'   `"numerical"` or `"categorical"`: profile only the variables of that
-#'   kind (numeric, date and time-difference columns; or factors, character
-#'   and logical columns). Named `variables` of the other kind are left out
-#'   with a message. DALEX's default is `"numerical"`; this package's,
-#'   `NULL`.
-#' @param center `NULL` or `TRUE`/`FALSE`: DALEX's name for
-#'   `cluster_center` (with `k`, cluster the ICE curves centred on their
-#'   means, or by their values). For kernel AL (`type = "accumulated",
-#'   method = "kernel"`), `center = TRUE` centres as DALEX does: the
-#'   profile's unweighted mean over its grid points is the mean prediction
-#'   (by default, the profile's weighted mean at the background rows' own
-#'   values is; the two differ by a constant per variable). With `span`
-#'   and DALEX's grid it gives DALEX's AL profile.
-#' @param span `NULL` or DALEX's `span` (one positive number) for the
-#'   kernel methods: the bandwidth of each numeric variable is `span` times
-#'   the range of its grid (of `variable_splits`, or of the variable's
-#'   values in `data`, from which the grid is made), as in DALEX. Give
-#'   `span` or `bandwidth`, not both.
-#' @param ... Must be empty.
+#' @param ... DALEX's names (see the section on DALEX explainers), taken
+#'   by name only:
+#'   * `grid_points`, `variable_splits_type`, `variable_splits`: the fields
+#'     `points`, `type` and `splits` of `grid`;
+#'   * `k`, `center`: `groups = profile_clusters(k, center)` (`center`
+#'     without `k` changes nothing, as in DALEX); for kernel AL
+#'     (`type = "accumulated", method = "kernel"`), `center = TRUE` centres
+#'     as DALEX does: the profile's unweighted mean over its grid points is
+#'     the mean prediction (by default, its weighted mean at the background
+#'     rows' own values is; the two differ by a constant per variable), so
+#'     that with `span` and DALEX's grid it gives DALEX's AL profile;
+#'   * `variable_type`: `NULL` (every kind of variable) or `"numerical"`
+#'     or `"categorical"`: profile only the variables of that kind
+#'     (numeric, date and time-difference columns; or factors, character
+#'     and logical columns). Named `variables` of the other kind are left
+#'     out with a message. DALEX's default is `"numerical"`; this
+#'     package's, `NULL`;
+#'   * `span`: one positive number, for the kernel methods: the bandwidth
+#'     of each numeric variable is `span` times the range of its grid (of
+#'     `variable_splits`, or of the variable's values in `data`, from which
+#'     the grid is made), as in DALEX. Give `span` or `bandwidth`, not
+#'     both.
+#'
+#'   Deprecated, for one release (with a warning that says what to use):
+#'   `intervals`, `level_order`, `na_level` (fields of `grid`),
+#'   `group_bins`, `min_group_size`, `group_title`, `al_shift` (of
+#'   `groups = profile_groups()`), `cluster_center` (of
+#'   `profile_clusters()`), `level` and `B` (of `bands =
+#'   profile_bands()`). Any other name is an error; names are matched in
+#'   full, never partially.
 #'
 #' @returns An object of class `mp_profile`: a list with
 #'   * `agr_profiles`: a data frame with DALEX's columns `_vname_`,
@@ -213,7 +201,7 @@
 #'     `mean_prediction` (for AL profiles, the shift each profile was
 #'     given: the weighted mean prediction over the background rows where
 #'     its variable is observed (over all subgroups' rows with
-#'     `al_shift = "common"`); one per profile label, named by it, or,
+#'     `profile_groups(al_shift = "common")`); one per profile label, named by it, or,
 #'     when the variables are missing in different rows and so have
 #'     different shifts, a matrix with a row per variable and a column per
 #'     label),
@@ -250,7 +238,8 @@
 #' pd <- model_profile(fit, X, variables = c("wt", "hp"))
 #' pd
 #' ld <- model_profile(fit, X, variables = "wt", type = "conditional")
-#' al <- model_profile(fit, X, variables = "wt", type = "accumulated", intervals = 10)
+#' al <- model_profile(fit, X, variables = "wt", type = "accumulated",
+#'                     grid = profile_grids(intervals = 10))
 #' head(as.data.frame(al))
 #'
 #' # A factor: AL orders its levels by similarity of the other columns.
@@ -270,7 +259,7 @@
 #'
 #' # Case weights: a weight of 2 counts a row twice.
 #' w <- rep(1:2, length.out = nrow(mtcars))
-#' model_profile(fit, X, variables = "wt", weights = w, grid_points = 5)
+#' model_profile(fit, X, variables = "wt", weights = w, grid = 5)
 #'
 #' # A DALEX explainer, in DALEX's positional order (variables, N).
 #' if (requireNamespace("DALEX", quietly = TRUE)) {
@@ -281,89 +270,119 @@
 #'   # plot(pd_ex, DALEX::model_profile(ex, c("wt", "hp"), NULL))
 #' }
 #' @export
-model_profile <- function(x, data = NULL, predict_function = NULL, variables = NULL,
-                          type = c("partial", "conditional", "accumulated"),
-                          N = 1000, method = NULL, grid_points = 101,
-                          variable_splits_type = c("quantiles", "uniform", "distinct", "splits"),
-                          variable_splits = NULL, intervals = 40, bandwidth = NULL,
-                          keep_ice = TRUE, groups = NULL, group_bins = 3,
-                          min_group_size = 10, group_title = NULL,
-                          al_shift = c("group", "common"), k = NULL, cluster_center = TRUE,
-                          bands = c("none", "analytic", "bootstrap", "trees", "infjack"),
-                          level_order = c("similarity", "levels"), na_level = FALSE,
-                          label = NULL, seed = NULL, weights = NULL, class = NULL, threads = NULL,
-                          memory_budget = getOption("modelprofiles.memory_budget", 256),
-                          engine = c("auto", "native", "predict"),
-                          variable_type = NULL, center = NULL, span = NULL, ..., level = NULL, B = NULL) {
-  call <- match.call()
-  # (Before the checks assign them.)
-  given <- c(grid_points = !missing(grid_points), intervals = !missing(intervals),
-             bandwidth = !is.null(bandwidth), variable_splits_type = !missing(variable_splits_type))
+model_profile <- function(x, ...) {
   env <- environment()
-  # (Before DALEX's positional arguments are read from `x`.)
-  check_entry(missing(x), ...length(), names(list(...)), "model_profile", env)
+  if (missing(x)) check_entry(TRUE, 0L, NULL, "model_profile", env)
+  # Every name exact before R matches them to a method's parameters, whose
+  # partial matching could reach another argument (`k` would be
+  # `keep_ice`); DALEX's names are mapped by the methods' front_door().
+  check_arg_names(...names(), "model_profile", env)
+  UseMethod("model_profile")
+}
+
+#' @rdname model_profile
+#' @export
+model_profile.default <- function(x, data = NULL, predict_function = NULL, variables = NULL,
+                                  type = c("partial", "conditional", "accumulated"), N = 1000, ...,
+                                  method = NULL, grid = profile_grids(), groups = NULL,
+                                  bands = c("none", "analytic", "bootstrap", "trees", "infjack"), bandwidth = NULL,
+                                  keep_ice = TRUE, label = NULL, weights = NULL, class = NULL, seed = NULL,
+                                  threads = NULL, memory_budget = getOption("modelprofiles.memory_budget", 256),
+                                  engine = c("auto", "native", "predict")) {
+  env <- environment()
+  # Called by model_profile.explainer() rather than dispatched to: errors
+  # name the user's call, which R dispatched to that method.
+  if (is.null(env$.Generic)) rlang::local_error_call(parent.frame())
+  call <- user_call(env)
+  door <- front_door(list(...), "model_profile", env)
   check_flag(keep_ice, "keep_ice", env)
-  check_flag(cluster_center, "cluster_center", env)
-  # DALEX's positional order and names (R/dalex.R), as this function's own.
-  dalex <- dalex_arguments(sys.call(), sys.function(), env, parent.frame())
-  for (arg in names(dalex)) assign(arg, dalex[[arg]])
+  variable_type <- check_variable_type(door$variable_type, env)
+  span <- door$span
   if (identical(tolower(type[1L]), "ale")) {
     cli::cli_abort(c("{.arg type} must be one of {.val partial}, {.val conditional} or {.val accumulated}, not {.val {type}}.",
                      i = "ALE profiles are {.code type = \"accumulated\"}."), call = env)
   }
   type <- arg_one(type, c("partial", "conditional", "accumulated"), "type", env,
                   hint = "Profiles of several types are one call each, drawn in one chart by {.code plot(model_profile(..., type = \"partial\"), model_profile(..., type = \"accumulated\"))}.")
-  variable_splits_type <- rlang::arg_match(variable_splits_type, error_call = env)
-  level_order <- rlang::arg_match(level_order, error_call = env)
-  al_shift <- rlang::arg_match(al_shift, error_call = env)
-  if (!is.null(k)) {
-    k <- check_whole(k, "k", 2, env)
+  g <- grid_settings(grid, door$grid, list(points = 101L, type = "quantiles", splits = NULL, intervals = 40L,
+                                           level_order = "similarity", na_level = FALSE), env)
+  sub <- group_settings(groups, door, list(bins = 3L, min_size = 10L, title = NULL, al_shift = "group"),
+                        env, clusters = TRUE)
+  if (identical(sub$kind, "clusters")) {
+    if (is.null(sub$k)) cli::cli_abort("{.arg k} is missing: give a number of clusters.", call = env)
     if (type != "partial") {
       cli::cli_abort("{.arg k} clusters ICE curves, which partial-dependence profiles have; use {.code type = \"partial\"}.", call = env)
     }
-    if (!is.null(groups)) cli::cli_abort("Give {.arg groups} or {.arg k}, not both.", call = env)
     if (!identical(bands_kind(bands), "none")) {
       cli::cli_abort("{.arg bands} are drawn around profiles, not around clusters of ICE curves; give {.arg bands} or {.arg k}, not both.", call = env)
     }
     keep_ice <- TRUE
   }
-  check_flag(na_level, "na_level", env)
-  start <- start_call("model_profile", env, list(...), x, data, predict_function, label, weights, threads,
-                      memory_budget, seed, engine, bands, band_kinds, level, B)
+  start <- start_call("model_profile", env, list(), x, data, predict_function, label, weights, threads,
+                      memory_budget, seed, engine, bands, band_kinds, door$level, door$B)
   on.exit(start$restore_seed(), add = TRUE)
   inputs <- start$inputs
   if (inputs$bands$type %in% c("trees", "infjack") && type != "partial") {
     cli::cli_abort("{.code bands = \"{inputs$bands$type}\"} are bands of partial dependence, from the trees of a forest; use {.code type = \"partial\"}.", call = env)
   }
   N <- check_N(N, env)
-  grid_points <- check_whole(grid_points, "grid_points", 2, env)
-  intervals <- check_whole(intervals, "intervals", 1, env)
   method <- resolve_method(type, method, env)
   check_span(span, bandwidth, type, method, env)
-  inform_unused(type, method, given)
-  grouping <- resolve_group_values(groups, inputs$data, group_title, env)
+  inform_unused(type, method, c(grid_points = "points" %in% g$given, intervals = "intervals" %in% g$given,
+                                bandwidth = !is.null(bandwidth)))
+  grouping <- if (identical(sub$kind, "groups")) resolve_group_values(sub$by, inputs$data, sub$title, env)
   explicit <- !is.null(variables)
-  variables <- profile_variables(inputs, variables, type, grouping$column, names(variable_splits), env)
+  variables <- profile_variables(inputs, variables, type, grouping$column, names(g$splits), env)
   variables <- variables_of_type(variables, inputs$data, variable_type, explicit, env)
-  if (!is.null(span)) bandwidth <- span_bandwidth(span, inputs, variables, variable_splits)
-  s <- c(profile_settings(
-    type, method, grid_points, variable_splits_type,
-    check_splits(variable_splits, inputs$data, variables, env, na_level), intervals,
-    check_bandwidth(bandwidth, variables, env), isTRUE(keep_ice), level_order, na_level
-  ), list(al_center = check_al_center(center, type, method, inputs$bands$type, env)))
+  if (!is.null(span)) bandwidth <- span_bandwidth(span, inputs, variables, g$splits)
+  s <- profile_settings(
+    type, method, g$points, g$type, check_splits(g$splits, inputs$data, variables, env, g$na_level),
+    g$intervals, check_bandwidth(bandwidth, variables, env), isTRUE(keep_ice), g$level_order, g$na_level
+  )
+  s$al_center <- check_al_center(door$clusters$center$value, type, method, inputs$bands$type, env)
   rows <- setup_rows(inputs, N, seed)
   s$native <- native_for(start$engine, type, method, length(rows), inputs)
   setup <- new_setup(inputs, rows, class, if (s$native) start$engine else "predict", linear = type == "partial")
   parts <- whole_part(setup)
   info <- NULL
   if (!is.null(grouping)) {
-    gp <- group_parts(setup, grouping$values, check_whole(group_bins, "group_bins", 2, env),
-                      check_whole(min_group_size, "min_group_size", 1, env), grouping$title)
+    gp <- group_parts(setup, grouping$values, sub$bins, sub$min_size, grouping$title)
     parts <- gp$parts
     info <- gp$info
   }
   run <- run_profiles(setup, inputs, s, variables, parts, new_progress(length(variables) * length(parts)))
-  res <- profile_result(setup, inputs, s, variables, parts, run, call, info, al_shift)
-  if (!is.null(k)) res <- cluster_result(res, run$raw[[1L]], k, cluster_center, env)
+  res <- profile_result(setup, inputs, s, variables, parts, run, call, info, sub$al_shift %||% "group")
+  if (identical(sub$kind, "clusters")) res <- cluster_result(res, run$raw[[1L]], sub$k, sub$center, env)
   res
+}
+
+# DALEX's call, model_profile(explainer, variables, N): its positions
+# mapped to names and handed on to the default method (the front door;
+# DALEX's names of arguments are front_door()'s, R/dalex.R).
+#' @rdname model_profile
+#' @export
+model_profile.explainer <- function(x, variables = NULL, N = 1000, ...) {
+  env <- environment()
+  nms <- ...names()
+  if (...length() && (is.null(nms) || any(is.na(nms) | !nzchar(nms)))) {
+    cli::cli_abort(c(
+      "An explainer takes {.arg variables} and {.arg N} by position, as in {.fn DALEX::model_profile}; name the other arguments.",
+      i = "E.g. {.code model_profile(explainer, \"x1\", 500, type = \"accumulated\")}."
+    ), call = env)
+  }
+  # A data frame or matrix given second is the background data, as for a
+  # model (the package's own order).
+  # (The slot it took then takes its default, the default method's.)
+  data <- NULL
+  if (is.data.frame(variables) || is.matrix(variables)) {
+    data <- variables
+    variables <- if (is.character(N)) N
+    if (is.character(N)) N <- eval(formals(model_profile.default)$N)
+  } else if (is.data.frame(N) || is.matrix(N)) {
+    data <- N
+    N <- eval(formals(model_profile.default)$N)
+  }
+  if (is.null(data)) return(model_profile.default(x, variables = variables, N = N, ...))
+  if ("data" %in% nms) cli::cli_abort("{.arg data} is given twice: by position and by name.", call = env)
+  model_profile.default(x, data = data, variables = variables, N = N, ...)
 }

@@ -29,18 +29,21 @@
 #'
 #' @inheritParams model_profile
 #' @param variables A pair of variable names, or a list of pairs.
-#' @param variable_splits_type `"quantiles"`, `"uniform"` or `"distinct"`
-#'   grids (see [profile_grid()]). (The exact grid of one-variable profiles,
-#'   `"splits"`, would pair thousands of split values with thousands.)
 #' @param type `"partial"` or `"accumulated"`.
 #' @param bands `"none"`, `"analytic"` or `"bootstrap"` (see
 #'   [model_profile()]), or a setting of [profile_bands()] of these kinds,
 #'   such as `profile_bands("analytic", level = 0.9)`.
-#' @param grid_points Maximum number of grid points per numeric variable
-#'   (the grid has up to `grid_points^2` pairs), for partial dependence.
-#' @param intervals Number of intervals K per numeric variable for
-#'   `type = "accumulated"` (ALEPlot's `K`); the cells are the pairs of
-#'   intervals, so fewer than for 1-D profiles keeps them populated.
+#' @param grid The grids: a number of grid points, or a [profile_grids()]
+#'   setting. By default 21 points per numeric variable (the grid has up to
+#'   `points^2` pairs) for partial dependence, `"quantiles"` grids, and 10
+#'   intervals per numeric variable for `type = "accumulated"` (ALEPlot's
+#'   `K`; the cells are the pairs of intervals, so fewer than for 1-D
+#'   profiles keeps them populated). `type = "splits"` (the exact grid of
+#'   one-variable profiles) is not taken: it would pair thousands of split
+#'   values with thousands. DALEX's names `grid_points`,
+#'   `variable_splits_type` and `variable_splits` are taken too (in `...`).
+#' @param ... DALEX's names of the fields of `grid` (see [profile_grids()]);
+#'   the deprecated `intervals`, `level_order`, `level` and `B`.
 #' @returns An object of class `mp_profile_2d`: a list with `agr_profiles`, a
 #'   data frame with columns `_vname_`, `_vname2_`, `_label_`, `_x_`, `_x2_`,
 #'   `_yhat_` and `_ids_` (`_x_` and `_x2_` are numeric, or character for
@@ -74,26 +77,26 @@
 #' pd2
 #' plot(pd2)
 #' al2 <- model_profile_2d(fit, mtcars[c("wt", "hp", "qsec")], variables = c("wt", "hp"),
-#'                         type = "accumulated", intervals = 5)
+#'                         type = "accumulated", grid = profile_grids(intervals = 5))
 #' plot(al2)
 #' @export
-model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
-                             type = c("partial", "accumulated"),
-                             N = 1000, grid_points = 21, intervals = 10,
-                             variable_splits_type = c("quantiles", "uniform", "distinct"),
-                             variable_splits = NULL, level_order = c("similarity", "levels"),
+model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables, ...,
+                             type = c("partial", "accumulated"), N = 1000, grid = profile_grids(),
                              bands = c("none", "analytic", "bootstrap"),
                              label = NULL, seed = NULL, weights = NULL, class = NULL, threads = NULL,
                              memory_budget = getOption("modelprofiles.memory_budget", 256),
-                             engine = c("auto", "native", "predict"), ..., level = NULL, B = NULL) {
+                             engine = c("auto", "native", "predict")) {
   env <- environment()
-  variable_splits_type <- rlang::arg_match(variable_splits_type, error_call = env)
+  call <- user_call(env)
+  door <- front_door(list(...), "model_profile_2d", env)
   type <- rlang::arg_match(type, error_call = env)
-  level_order <- rlang::arg_match(level_order, error_call = env)
-  grid_points <- check_whole(grid_points, "grid_points", 2, env)
-  intervals <- check_whole(intervals, "intervals", 1, env)
-  start <- start_call("model_profile_2d", env, list(...), x, data, predict_function, label, weights, threads,
-                      memory_budget, seed, engine, bands, c("none", "analytic", "bootstrap"), level, B)
+  g <- grid_settings(grid, door$grid, list(points = 21L, type = "quantiles", splits = NULL, intervals = 10L,
+                                           level_order = "similarity"), env)
+  if (g$type == "splits") {
+    cli::cli_abort("{.arg grid}: {.code type = \"splits\"} would pair thousands of split values with thousands; use {.val quantiles}, {.val uniform} or {.val distinct}.", call = env)
+  }
+  start <- start_call("model_profile_2d", env, list(), x, data, predict_function, label, weights, threads,
+                      memory_budget, seed, engine, bands, c("none", "analytic", "bootstrap"), door$level, door$B)
   on.exit(start$restore_seed(), add = TRUE)
   inputs <- start$inputs
   N <- check_N(N, env)
@@ -102,16 +105,16 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   }
   pairs <- check_pairs(variables, inputs$data, type, env)
   all_vars <- unique(unlist(pairs))
-  splits <- check_splits(variable_splits, inputs$data, all_vars, env)
+  splits <- check_splits(g$splits, inputs$data, all_vars, env)
   grids <- list()
   if (type == "partial") {
     grids <- lapply(stats::setNames(all_vars, all_vars), function(v) {
-      splits[[v]] %||% make_grid(inputs$data[[v]], grid_points, variable_splits_type, w = inputs$weights)
+      splits[[v]] %||% make_grid(inputs$data[[v]], g$points, g$type, w = inputs$weights)
     })
     check_pair_grids(pairs, grids, env)
   }
   setup <- new_setup(inputs, setup_rows(inputs, N, seed), class, start$engine)
-  makers <- lapply(pairs, function(pr) pair_maker(setup, pr, type, grids, intervals, level_order))
+  makers <- lapply(pairs, function(pr) pair_maker(setup, pr, type, grids, g$intervals, g$level_order))
   res <- execute(setup, makers, new_progress(length(pairs)))
   for (r in res) grids[names(r$grids)] <- r$grids
   space <- profile_space(setup, inputs, type, all_vars)
@@ -124,7 +127,6 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   agr <- bind_rows(frames)
   replicates <- attr(agr, "replicates")
   attr(agr, "replicates") <- NULL
-  call <- match.call()
   new_mp_profile_2d(list(
       agr_profiles = agr, bands = if (band_type(setup) != "none") setup$bands, replicates = replicates,
       type = type, pairs = pairs, grids = grids,

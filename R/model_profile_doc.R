@@ -1,25 +1,27 @@
 #' @name model_profile
 #' @rdname model_profile
 #' @section Grids:
-#' A numeric variable with at most `grid_points` distinct values is profiled
-#' at exactly those values. Otherwise the grid is `grid_points` quantiles
-#' (`variable_splits_type = "quantiles"`, type-7 quantiles at
-#' `seq(0, 1, length.out = grid_points)`, duplicates dropped) or an evenly
+#' The grids are set by `grid = profile_grids(points, type, splits,
+#' intervals)` (DALEX's `grid_points`, `variable_splits_type` and
+#' `variable_splits`). A numeric variable with at most `points` distinct
+#' values is profiled at exactly those values. Otherwise the grid is `points`
+#' quantiles (`type = "quantiles"`, type-7 quantiles at
+#' `seq(0, 1, length.out = points)`, duplicates dropped) or an evenly
 #' spaced sequence from the minimum to the maximum (`"uniform"`), or values
 #' that occur, at evenly spaced positions among the sorted distinct values
 #' (`"distinct"`; see [profile_grid()]). Factors, character and logical
 #' columns are profiled at the values that occur (in factor-level order). Grids come from all rows of `data` (with `weights`,
 #' a row of weight w counting as w rows; see the section on case weights);
-#' `variable_splits` gives a grid per variable to use as it is. AL profiles
+#' `splits` gives a grid per variable to use as it is. AL profiles
 #' use Apley's edges (interval method) or an even grid over the background
-#' rows (kernel method); for interval AL, `variable_splits` gives the edges
+#' rows (kernel method); for interval AL, `splits` gives the edges
 #' instead (rows outside them are left out, with a warning).
 #'
 #' Grids keep the type of the column. An integer column gets integer grid
 #' values: its quantile grid is of type-1 quantiles (values that occur), its
 #' uniform and kernel-AL grids are rounded to whole numbers (duplicates
 #' dropped), and its Apley's edges are values that occur, so the predict
-#' function gets an integer column (a `variable_splits` grid with fractions
+#' function gets an integer column (a `splits` grid with fractions
 #' is passed as doubles). Dates (`Date`), date-times (`POSIXct`) and time
 #' differences (`difftime`) are profiled on their own scale: the grid is
 #' made on their numbers (days, seconds, the column's units; type-1
@@ -28,7 +30,7 @@
 #' so are the column handed to the predict function, `$grids` and `_x_`.
 #' LD kernels and intervals and AL intervals work on those numbers
 #' (`bandwidth` in days, seconds or the units) and are reported on the
-#' column's scale. `variable_splits` for such a column are numbers on that
+#' column's scale. `splits` for such a column are numbers on that
 #' scale or values of its class (time differences in any units). When the
 #' profiled variables have different scales (numbers and Dates, say, or
 #' any categorical variable), `_x_` is character (`as.character()` of the
@@ -109,7 +111,7 @@
 #'   (they are not predicted, and an AL profile is then shifted by the mean
 #'   prediction over the rows it uses, the shift `$mean_prediction`
 #'   reports). This holds for every engine. For a
-#'   categorical variable, `na_level = TRUE` makes the missing values a level
+#'   categorical variable, `grid = profile_grids(na_level = TRUE)` makes the missing values a level
 #'   of their own instead (the grid point `NA`, last, or placed by similarity
 #'   for AL): PD sets the column to `NA` (the model must accept it), LD
 #'   averages the rows with a missing value, AL accumulates the differences
@@ -135,22 +137,24 @@
 #' @section Subgroups:
 #' With `groups = "column"` the background rows (after sampling `N` of them)
 #' are split by the column's values, a numeric column with more than
-#' `group_bins` distinct values into `group_bins` bins at its quantiles
+#' `bins` distinct values (`groups = profile_groups("column", bins = 3)`)
+#' into `bins` bins at its quantiles
 #' (`cut()` with `include.lowest = TRUE`), and every profile is computed within
 #' each subgroup: PD and LD average over the subgroup's rows on the grid of
 #' all rows, AL uses the subgroup's own edges and is centred within the
 #' subgroup (on the subgroup's mean prediction). Rows with a missing group are
-#' left out with a warning; subgroups smaller than `min_group_size` are left
+#' left out with a warning; subgroups smaller than `min_size` are left
 #' out with a message. Each profile is labelled `<label>_<group>` (as DALEX
 #' does) and `agr_profiles` gets a `_groups_` column.
 #'
 #' @section Clusters of ICE curves:
 #' A partial-dependence profile averages ICE curves that may move in
-#' opposite directions. With `k`, the background rows are grouped by their
+#' opposite directions. With `groups = profile_clusters(k)` (DALEX's `k`),
+#' the background rows are grouped by their
 #' ICE curves, over all profiled variables (and classes) together, with
 #' Ward's hierarchical clustering (`stats::hclust(method = "ward.D2")`) of
 #' the root-mean-square distances between curves (each curve, all variables
-#' together, centred on its mean with `cluster_center = TRUE`), as
+#' together, centred on its mean with `center = TRUE`), as
 #' `DALEX::model_profile(k = )` does (`ingredients::cluster_profiles()`),
 #' and cut into `k` clusters. The
 #' result holds the (weighted) mean curve of each cluster, labelled
@@ -198,7 +202,7 @@
 #' multiplied by a constant give the same weighted means over a given grid,
 #' but other default grids and bandwidths (the type-7 quantiles and
 #' bandwidth of 10 copies of the data are not those of the data). Give
-#' `variable_splits` or `bandwidth` to fix them. `min_group_size` and the
+#' `splits` of `grid` or `bandwidth` to fix them. The `min_size` of subgroups and the
 #' subgroups' and clusters' `sizes` count rows, not weights. The `N`
 #' background rows are drawn without weights and keep theirs; rows of
 #' weight 0 are left out (as they are of the grids).
@@ -209,11 +213,16 @@
 #' `model_profile(explainer, "wt")` profiles `wt`, `model_profile(explainer,
 #' c("wt", "hp"), 500)` draws 500 rows and `model_profile(explainer, "wt",
 #' NULL)` uses all rows; give `data` and `predict_function` by name (a data
-#' frame given second is still the background data). Beyond the arguments
-#' DALEX passes on to ingredients (`grid_points`, `variable_splits`,
-#' `variable_splits_type`, `variable_type`, `span`), `groups`, `k` and
-#' `center` (= `cluster_center`) have DALEX's meaning; with `span` (the
-#' bandwidth `span * diff(range(grid))`) LD profiles equal DALEX's. Where
+#' frame given second is still the background data). This is the method
+#' for class `explainer`, which hands every argument on by name. DALEX's
+#' names are taken by every call, without a warning, with DALEX's meaning:
+#' the arguments DALEX passes on to ingredients (`grid_points`,
+#' `variable_splits`, `variable_splits_type`: fields of `grid`;
+#' `variable_type`, `span`), `groups`, and `k` and `center` (`groups =
+#' profile_clusters(k, center)`); with `span` (the bandwidth
+#' `span * diff(range(grid))`) LD profiles equal DALEX's. Names are matched
+#' in full: a name that is not an argument is an error that names the
+#' nearest (`variable` for `variables`, `n` for `N`). Where
 #' they differ, on purpose:
 #' * `N` is 1000 by default (DALEX: 100), so profiles of the same call
 #'   differ by sampling unless `N = NULL` (all rows);

@@ -135,7 +135,7 @@
 #' X <- mtcars[c("wt", "hp")]
 #' pd <- model_profile(fit, X)
 #' ld <- model_profile(fit, X, type = "conditional")
-#' al <- model_profile(fit, X, type = "accumulated", intervals = 8)
+#' al <- model_profile(fit, X, type = "accumulated", grid = profile_grids(intervals = 8))
 #' plot(pd, ld, al)
 #'
 #' # Categorical variables as bars.

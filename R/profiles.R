@@ -48,7 +48,7 @@ profile_requests <- function(setup, inputs, s, variables, parts, progress = NULL
   # (Interval AL has no grid: its edges come from its rows.)
   gridded <- !(s$type == "accumulated" && s$method == "interval")
   nm <- if (identical(s$splits_type, "splits") && gridded) splits_model(setup)
-  grids <- profile_grids(inputs, s, variables, nm, setup)
+  grids <- variable_grids(inputs, s, variables, nm, setup)
   bandwidth <- list()
   for (v in variables) {
     if (s$method == "kernel" && column_kind(inputs$data[[v]]) == "numeric") {
@@ -102,7 +102,7 @@ profile_run <- function(prep, res, counts) {
 # its rows): the user's (s$splits), the split values of a tree ensemble
 # `nm` (splits_model(), for "splits" grids), or make_grid()'s of all rows
 # of the data. `inputs` (setup_inputs()) gives the data.
-profile_grids <- function(inputs, s, variables, nm = NULL, setup = NULL) {
+variable_grids <- function(inputs, s, variables, nm = NULL, setup = NULL) {
   lapply(stats::setNames(variables, variables), function(v) {
     if (s$type == "accumulated" && is.null(s$splits[[v]])) return(NULL)
     if (!is.null(s$splits[[v]])) return(s$splits[[v]])

@@ -159,7 +159,8 @@ mp_warn <- function(message, call, ..., .envir = parent.frame()) {
 }
 
 user_call <- function(call) {
-  cl <- if (is.environment(call)) rlang::frame_call(call) else call
+  # (rlang's call of a frame: the generic's for a method's frame.)
+  cl <- if (is.environment(call)) rlang::error_call(call) else call
   if (!is.call(cl) || is.symbol(cl[[1L]]) || !is.function(cl[[1L]])) return(cl)
   ns <- asNamespace("modelprofiles")
   for (fn in getNamespaceExports(ns)) {

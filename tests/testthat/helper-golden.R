@@ -148,7 +148,7 @@ golden_engine_cases <- function(model, data, classifier = NULL, class = NULL) {
   one <- function(type, method, engine, ...) {
     force(type); force(method); force(engine); args <- list(...)
     function(cnt) do.call(model_profile, c(list(fit(), X(), variables = vars, type = type, method = method,
-                                                 N = 120, seed = 1, grid_points = 7, intervals = 6,
+                                                 N = 120, seed = 1, grid_points = 7, grid = profile_grids(intervals = 6),
                                                  engine = engine), args))
   }
   cases <- list()
@@ -170,7 +170,7 @@ golden_engine_cases <- function(model, data, classifier = NULL, class = NULL) {
   }
   cases$al_counted <- function(cnt) {
     model_profile(fit(), X(), predict_function = cnt(default_predict_function(fit())),
-                  variables = vars, type = "accumulated", N = 120, seed = 1, intervals = 6)
+                  variables = vars, type = "accumulated", N = 120, seed = 1, grid = profile_grids(intervals = 6))
   }
   for (engine in c("native", "predict")) {
     local({
@@ -180,7 +180,7 @@ golden_engine_cases <- function(model, data, classifier = NULL, class = NULL) {
       }
       cases[[paste0("al2d_", e)]] <<- function(cnt) {
         model_profile_2d(fit(), X(), variables = c("x1", "x2"), type = "accumulated", N = 120, seed = 2,
-                         intervals = 4, engine = e)
+                         grid = profile_grids(intervals = 4), engine = e)
       }
       cases[[paste0("h_", e)]] <<- function(cnt) {
         h_statistic(fit(), X(), variables = c("x1", "x2", "x3"), N = 50, seed = 3, pairs = 3, engine = e)
@@ -196,7 +196,7 @@ golden_engine_cases <- function(model, data, classifier = NULL, class = NULL) {
       model_profile(clf(), X(), variables = c("x1", "x3"), N = 100, seed = 4, grid_points = 6, engine = "predict")
     }
     cases$class_al_native <- function(cnt) {
-      model_profile(clf(), X(), variables = "x1", type = "accumulated", N = 100, seed = 4, intervals = 5,
+      model_profile(clf(), X(), variables = "x1", type = "accumulated", N = 100, seed = 4, grid = profile_grids(intervals = 5),
                     engine = "native")
     }
     cases$class_ld_auto <- function(cnt) {
@@ -283,30 +283,30 @@ golden_families <- function() {
       kernel_splits = function(cnt) mp(cnt, variables = c("x1", "f"), type = "conditional", N = NULL,
                                        variable_splits = list(x1 = c(-5, -1, 0, 1, 5), f = c("b", "c"))),
       interval = function(cnt) mp(cnt, variables = c("x1", "x2"), type = "conditional", method = "interval",
-                                  N = NULL, grid_points = 9, intervals = 8),
+                                  N = NULL, grid_points = 9, grid = profile_grids(intervals = 8)),
       interval_integer = function(cnt) mp(cnt, variables = "xi", type = "conditional", method = "interval",
-                                          N = NULL, grid_points = 6, intervals = 5),
+                                          N = NULL, grid_points = 6, grid = profile_grids(intervals = 5)),
       interval_splits = function(cnt) mp(cnt, variables = "x1", type = "conditional", method = "interval", N = NULL,
-                                         variable_splits = list(x1 = c(-4, -1, 0, 1, 4)), intervals = 6),
+                                         variable_splits = list(x1 = c(-4, -1, 0, 1, 4)), grid = profile_grids(intervals = 6)),
       all_columns = function(cnt) mp(cnt, type = "conditional", N = 100, seed = 6, grid_points = 5),
       missing = function(cnt) mp(cnt, data = D()$Xna, variables = c("x1", "f", "ch"), type = "conditional",
                                  N = NULL, grid_points = 6),
       missing_interval = function(cnt) mp(cnt, data = D()$Xna, variables = "x1", type = "conditional",
-                                          method = "interval", N = NULL, grid_points = 6, intervals = 5),
+                                          method = "interval", N = NULL, grid_points = 6, grid = profile_grids(intervals = 5)),
       threads1 = function(cnt) mp(cnt, variables = c("x1", "f"), type = "conditional", N = NULL, grid_points = 7, threads = 1),
       threads2 = function(cnt) mp(cnt, variables = c("x1", "f"), type = "conditional", N = NULL, grid_points = 7, threads = 2),
       lm_kernel = function(cnt) model_profile(golden_model("lm"), D()$X, variables = c("x1", "x2", "f"),
                                               type = "conditional", N = NULL, grid_points = 7),
       lm_interval = function(cnt) model_profile(golden_model("lm"), D()$X, variables = c("x1", "ch"),
-                                                type = "conditional", method = "interval", N = NULL, intervals = 6),
+                                                type = "conditional", method = "interval", N = NULL, grid = profile_grids(intervals = 6)),
       lm_counted = function(cnt) model_profile(golden_model("lm"), D()$X, variables = c("x1", "xi"),
                                                predict_function = cnt(default_predict_function(golden_model("lm"))),
                                                type = "conditional", N = 150, seed = 1, grid_points = 7)
     )),
     accumulated = list(needs = character(), cases = list(
-      interval_numeric = function(cnt) mp(cnt, variables = c("x1", "x2", "x3"), type = "accumulated", N = NULL, intervals = 10),
+      interval_numeric = function(cnt) mp(cnt, variables = c("x1", "x2", "x3"), type = "accumulated", N = NULL, grid = profile_grids(intervals = 10)),
       interval_default_K = function(cnt) mp(cnt, variables = "x1", type = "accumulated", N = NULL),
-      interval_integer = function(cnt) mp(cnt, variables = "xi", type = "accumulated", N = NULL, intervals = 6),
+      interval_integer = function(cnt) mp(cnt, variables = "xi", type = "accumulated", N = NULL, grid = profile_grids(intervals = 6)),
       kernel_numeric = function(cnt) mp(cnt, variables = c("x1", "x2"), type = "accumulated", method = "kernel",
                                         N = NULL, grid_points = 9),
       kernel_bw = function(cnt) mp(cnt, variables = "x1", type = "accumulated", method = "kernel", N = NULL,
@@ -314,28 +314,28 @@ golden_families <- function() {
       kernel_integer = function(cnt) mp(cnt, variables = "xi", type = "accumulated", method = "kernel",
                                         N = NULL, grid_points = 8),
       factor_similarity = function(cnt) mp(cnt, variables = "f", type = "accumulated", N = NULL),
-      factor_levels = function(cnt) mp(cnt, variables = "f", type = "accumulated", N = NULL, level_order = "levels"),
+      factor_levels = function(cnt) mp(cnt, variables = "f", type = "accumulated", N = NULL, grid = profile_grids(level_order = "levels")),
       character = function(cnt) mp(cnt, variables = "ch", type = "accumulated", N = NULL),
       logical = function(cnt) mp(cnt, variables = "lg", type = "accumulated", N = NULL),
-      all_columns = function(cnt) mp(cnt, type = "accumulated", N = 120, seed = 7, intervals = 5),
+      all_columns = function(cnt) mp(cnt, type = "accumulated", N = 120, seed = 7, grid = profile_grids(intervals = 5)),
       edges = function(cnt) mp(cnt, variables = "x1", type = "accumulated", N = NULL,
                                variable_splits = list(x1 = c(-1, -0.3, 0, 0.4, 1))),
-      N_seed = function(cnt) mp(cnt, variables = c("x1", "ch"), type = "accumulated", N = 90, seed = 12, intervals = 7),
+      N_seed = function(cnt) mp(cnt, variables = c("x1", "ch"), type = "accumulated", N = 90, seed = 12, grid = profile_grids(intervals = 7)),
       missing = function(cnt) mp(cnt, data = D()$Xna, variables = c("x1", "f"), type = "accumulated", N = NULL,
-                                 intervals = 6),
+                                 grid = profile_grids(intervals = 6)),
       missing_kernel = function(cnt) mp(cnt, data = D()$Xna, variables = "x1", type = "accumulated",
                                         method = "kernel", N = NULL, grid_points = 7),
-      threads1 = function(cnt) mp(cnt, variables = c("x2", "f"), type = "accumulated", N = NULL, intervals = 8, threads = 1),
-      threads2 = function(cnt) mp(cnt, variables = c("x2", "f"), type = "accumulated", N = NULL, intervals = 8, threads = 2),
-      small_budget = function(cnt) mp(cnt, variables = c("x1", "ch"), type = "accumulated", N = NULL, intervals = 8,
+      threads1 = function(cnt) mp(cnt, variables = c("x2", "f"), type = "accumulated", N = NULL, grid = profile_grids(intervals = 8), threads = 1),
+      threads2 = function(cnt) mp(cnt, variables = c("x2", "f"), type = "accumulated", N = NULL, grid = profile_grids(intervals = 8), threads = 2),
+      small_budget = function(cnt) mp(cnt, variables = c("x1", "ch"), type = "accumulated", N = NULL, grid = profile_grids(intervals = 8),
                                       memory_budget = 0.02),
       lm_interval = function(cnt) model_profile(golden_model("lm"), D()$X, variables = c("x1", "x2", "f", "lg"),
-                                                type = "accumulated", N = NULL, intervals = 8),
+                                                type = "accumulated", N = NULL, grid = profile_grids(intervals = 8)),
       lm_kernel = function(cnt) model_profile(golden_model("lm"), D()$X, variables = c("x1", "xi"),
                                               type = "accumulated", method = "kernel", N = NULL, grid_points = 7),
       lm_counted = function(cnt) model_profile(golden_model("lm"), D()$X, variables = c("x2", "ch"),
                                                predict_function = cnt(default_predict_function(golden_model("lm"))),
-                                               type = "accumulated", N = NULL, intervals = 6)
+                                               type = "accumulated", N = NULL, grid = profile_grids(intervals = 6))
     )),
     classes = list(needs = character(), cases = list(
       glm_pd = function(cnt) model_profile(golden_model("glm"), D()$X, variables = c("x1", "f", "lg"), N = NULL, grid_points = 7),
@@ -348,7 +348,7 @@ golden_families <- function() {
       glm_ld = function(cnt) model_profile(golden_model("glm"), D()$X, variables = c("x1", "f"), type = "conditional",
                                            N = NULL, grid_points = 7),
       glm_al = function(cnt) model_profile(golden_model("glm"), D()$X, variables = c("x1", "f"), type = "accumulated",
-                                           N = NULL, intervals = 6),
+                                           N = NULL, grid = profile_grids(intervals = 6)),
       glm_counted = function(cnt) model_profile(golden_model("glm"), D()$X, variables = "x3", N = NULL, grid_points = 5,
                                                 predict_function = cnt(default_predict_function(golden_model("glm")))),
       glm_factor3 = function(cnt) model_profile(golden_model("glm_f3"), D()$X, variables = "x1", N = NULL, grid_points = 5),
@@ -361,9 +361,9 @@ golden_families <- function() {
       prob_ld = function(cnt) model_profile(NULL, D()$X, predict_function = cnt(golden_prob), variables = c("x1", "ch"),
                                             type = "conditional", N = NULL, grid_points = 6),
       prob_ld_interval = function(cnt) model_profile(NULL, D()$X, predict_function = cnt(golden_prob), variables = "x1",
-                                                     type = "conditional", method = "interval", N = NULL, intervals = 5),
+                                                     type = "conditional", method = "interval", N = NULL, grid = profile_grids(intervals = 5)),
       prob_al = function(cnt) model_profile(NULL, D()$X, predict_function = cnt(golden_prob), variables = c("x1", "f"),
-                                            type = "accumulated", N = NULL, intervals = 6),
+                                            type = "accumulated", N = NULL, grid = profile_grids(intervals = 6)),
       prob_al_kernel = function(cnt) model_profile(NULL, D()$X, predict_function = cnt(golden_prob), variables = "x2",
                                                    type = "accumulated", method = "kernel", N = NULL, grid_points = 6,
                                                    class = "mid")
@@ -377,7 +377,7 @@ golden_families <- function() {
       ld = function(cnt) model_profile(golden_model("multinom"), D()$X, variables = c("x1", "f"), type = "conditional",
                                        N = NULL, grid_points = 6),
       al = function(cnt) model_profile(golden_model("multinom"), D()$X, variables = c("x1", "ch"), type = "accumulated",
-                                       N = NULL, intervals = 6),
+                                       N = NULL, grid = profile_grids(intervals = 6)),
       al_kernel = function(cnt) model_profile(golden_model("multinom"), D()$X, variables = "x3", type = "accumulated",
                                               method = "kernel", N = NULL, grid_points = 6),
       counted = function(cnt) model_profile(golden_model("multinom"), D()$X, variables = "x1", N = NULL, grid_points = 6,
@@ -389,11 +389,11 @@ golden_families <- function() {
       pd_2d = function(cnt) model_profile_2d(golden_model("multinom"), D()$X, variables = c("x1", "f"), N = 80, seed = 1,
                                              grid_points = 4),
       al_2d = function(cnt) model_profile_2d(golden_model("multinom"), D()$X, variables = c("x1", "x2"), type = "accumulated",
-                                             N = NULL, intervals = 4, class = "mid"),
+                                             N = NULL, grid = profile_grids(intervals = 4), class = "mid"),
       h = function(cnt) h_statistic(golden_model("multinom"), D()$X, variables = c("x1", "x2", "x3", "f"), N = 40, seed = 1,
                                     pairs = 3),
       compare = function(cnt) compare_profiles(golden_model("multinom"), D()$X, variables = c("x1", "f"), N = 100, seed = 2,
-                                               grid_points = 6, intervals = 6, class = "lo")
+                                               grid_points = 6, grid = profile_grids(intervals = 6), class = "lo")
     )),
     weights = list(needs = character(), cases = list(
       pd = function(cnt) mp(cnt, variables = c("x1", "xi", "f"), N = NULL, grid_points = 7, weights = D()$w),
@@ -405,15 +405,15 @@ golden_families <- function() {
       column = function(cnt) model_profile(NULL, D()$Xw, predict_function = cnt(g), N = NULL, grid_points = 5, weights = "wt"),
       ld_kernel = function(cnt) mp(cnt, variables = c("x1", "f"), type = "conditional", N = NULL, grid_points = 7, weights = D()$w),
       ld_interval = function(cnt) mp(cnt, variables = "x1", type = "conditional", method = "interval", N = NULL,
-                                     grid_points = 7, intervals = 6, weights = D()$w),
+                                     grid_points = 7, grid = profile_grids(intervals = 6), weights = D()$w),
       al_interval = function(cnt) mp(cnt, variables = c("x1", "xi", "f", "ch"), type = "accumulated", N = NULL,
-                                     intervals = 7, weights = D()$w),
+                                     grid = profile_grids(intervals = 7), weights = D()$w),
       al_kernel = function(cnt) mp(cnt, variables = "x2", type = "accumulated", method = "kernel", N = NULL,
                                    grid_points = 7, weights = D()$w),
       lm_native = function(cnt) model_profile(golden_model("lm"), D()$X, variables = c("x1", "x2"), N = NULL,
                                               grid_points = 7, weights = D()$w),
       glm_al = function(cnt) model_profile(golden_model("glm"), D()$X, variables = "x2", type = "accumulated",
-                                           N = NULL, intervals = 6, weights = D()$w),
+                                           N = NULL, grid = profile_grids(intervals = 6), weights = D()$w),
       prob_pd = function(cnt) model_profile(NULL, D()$X, predict_function = cnt(golden_prob), variables = "x1",
                                             N = NULL, grid_points = 6, weights = D()$w)
     )),
@@ -421,35 +421,33 @@ golden_families <- function() {
       factor_pd = function(cnt) mp(cnt, variables = c("x1", "x2"), N = NULL, grid_points = 6, groups = "f"),
       factor_all_columns = function(cnt) mp(cnt, N = 100, seed = 2, grid_points = 4, groups = "f"),
       numeric_bins = function(cnt) mp(cnt, variables = c("x1", "ch"), N = NULL, grid_points = 6, groups = "x3"),
-      numeric_bins4 = function(cnt) mp(cnt, variables = "x1", N = NULL, grid_points = 6, groups = "x2", group_bins = 4),
-      integer_groups = function(cnt) mp(cnt, variables = "x1", N = NULL, grid_points = 6, groups = "xi", group_bins = 2),
-      vector = function(cnt) mp(cnt, variables = "x1", N = NULL, grid_points = 6, groups = D()$half, group_title = "half"),
+      numeric_bins4 = function(cnt) mp(cnt, variables = "x1", N = NULL, grid_points = 6, groups = profile_groups("x2", bins = 4)),
+      integer_groups = function(cnt) mp(cnt, variables = "x1", N = NULL, grid_points = 6, groups = profile_groups("xi", bins = 2)),
+      vector = function(cnt) mp(cnt, variables = "x1", N = NULL, grid_points = 6, groups = profile_groups(D()$half, title = "half")),
       vector_untitled = function(cnt) mp(cnt, variables = "f", N = NULL, groups = D()$half),
       ld_kernel = function(cnt) mp(cnt, variables = c("x1", "f"), type = "conditional", N = NULL, grid_points = 6, groups = "lg"),
       ld_interval = function(cnt) mp(cnt, variables = "x1", type = "conditional", method = "interval", N = NULL,
-                                     grid_points = 6, intervals = 5, groups = "ch"),
-      al_group = function(cnt) mp(cnt, variables = c("x1", "f"), type = "accumulated", N = NULL, intervals = 6, groups = "ch"),
-      al_common = function(cnt) mp(cnt, variables = c("x1", "f"), type = "accumulated", N = NULL, intervals = 6, groups = "ch",
-                                   al_shift = "common"),
+                                     grid_points = 6, grid = profile_grids(intervals = 5), groups = "ch"),
+      al_group = function(cnt) mp(cnt, variables = c("x1", "f"), type = "accumulated", N = NULL, grid = profile_grids(intervals = 6), groups = "ch"),
+      al_common = function(cnt) mp(cnt, variables = c("x1", "f"), type = "accumulated", N = NULL, grid = profile_grids(intervals = 6), groups = profile_groups("ch", al_shift = "common")),
       al_kernel = function(cnt) mp(cnt, variables = "x2", type = "accumulated", method = "kernel", N = NULL,
                                    grid_points = 6, groups = "lg"),
-      min_size = function(cnt) mp(cnt, variables = "x1", N = NULL, grid_points = 6, groups = "f", min_group_size = 70),
+      min_size = function(cnt) mp(cnt, variables = "x1", N = NULL, grid_points = 6, groups = profile_groups("f", min_size = 70)),
       missing = function(cnt) mp(cnt, data = D()$Xna, variables = "x2", N = NULL, grid_points = 6, groups = "f"),
       weights = function(cnt) mp(cnt, variables = c("x1", "f"), N = NULL, grid_points = 6, groups = "x3", weights = D()$w),
-      al_weights = function(cnt) mp(cnt, variables = "x1", type = "accumulated", N = NULL, intervals = 5, groups = "lg",
+      al_weights = function(cnt) mp(cnt, variables = "x1", type = "accumulated", N = NULL, grid = profile_grids(intervals = 5), groups = "lg",
                                     weights = D()$w),
       N_seed = function(cnt) mp(cnt, variables = "x1", N = 120, seed = 4, grid_points = 6, groups = "f"),
       lm = function(cnt) model_profile(golden_model("lm"), D()$X, variables = c("x1", "x2"), N = NULL, grid_points = 6,
                                        groups = "f"),
       lm_al = function(cnt) model_profile(golden_model("lm"), D()$X, variables = c("x1", "ch"), type = "accumulated",
-                                          N = NULL, intervals = 5, groups = "lg"),
+                                          N = NULL, grid = profile_grids(intervals = 5), groups = "lg"),
       prob = function(cnt) model_profile(NULL, D()$X, predict_function = cnt(golden_prob), variables = "x1",
                                          N = NULL, grid_points = 5, groups = "lg")
     )),
     clusters = list(needs = character(), cases = list(
       k2 = function(cnt) mp(cnt, variables = c("x1", "x2"), N = 100, seed = 1, grid_points = 6, k = 2),
-      k3_uncentred = function(cnt) mp(cnt, variables = c("x1", "ch"), N = 100, seed = 1, grid_points = 6, k = 3,
-                                      cluster_center = FALSE),
+      k3_uncentred = function(cnt) mp(cnt, variables = c("x1", "ch"), N = 100, seed = 1, grid_points = 6, groups = profile_clusters(3, center = FALSE)),
       k2_all_rows = function(cnt) mp(cnt, variables = "x1", N = NULL, grid_points = 6, k = 2),
       k2_weights = function(cnt) mp(cnt, variables = c("x1", "f"), N = 120, seed = 2, grid_points = 6, k = 2,
                                     weights = D()$w),
@@ -459,22 +457,22 @@ golden_families <- function() {
                                             N = 80, seed = 3, grid_points = 5, k = 2)
     )),
     na_level = list(needs = character(), cases = list(
-      pd_factor = function(cnt) mp(cnt, data = D()$Xna, variables = c("f", "ch"), N = NULL, na_level = TRUE),
+      pd_factor = function(cnt) mp(cnt, data = D()$Xna, variables = c("f", "ch"), N = NULL, grid = profile_grids(na_level = TRUE)),
       pd_factor_off = function(cnt) mp(cnt, data = D()$Xna, variables = c("f", "ch"), N = NULL),
       ld_factor = function(cnt) mp(cnt, data = D()$Xna, variables = c("f", "ch"), type = "conditional", N = NULL,
-                                   na_level = TRUE),
+                                   grid = profile_grids(na_level = TRUE)),
       al_factor = function(cnt) mp(cnt, data = D()$Xna, variables = c("f", "ch"), type = "accumulated", N = NULL,
-                                   na_level = TRUE),
+                                   grid = profile_grids(na_level = TRUE)),
       al_levels = function(cnt) mp(cnt, data = D()$Xna, variables = "f", type = "accumulated", N = NULL,
-                                   na_level = TRUE, level_order = "levels"),
+                                   grid = profile_grids(na_level = TRUE, level_order = "levels")),
       al_factor_off = function(cnt) mp(cnt, data = D()$Xna, variables = c("f", "ch"), type = "accumulated", N = NULL),
       numeric_with_na_level = function(cnt) mp(cnt, data = D()$Xna, variables = c("x1", "f"), type = "accumulated",
-                                               N = NULL, intervals = 5, na_level = TRUE),
-      splits = function(cnt) mp(cnt, data = D()$Xna, variables = "f", N = NULL, na_level = TRUE,
+                                               N = NULL, grid = profile_grids(intervals = 5, na_level = TRUE)),
+      splits = function(cnt) mp(cnt, data = D()$Xna, variables = "f", N = NULL, grid = profile_grids(na_level = TRUE),
                                 variable_splits = list(f = c(NA, "b"))),
       weights = function(cnt) mp(cnt, data = D()$Xna, variables = "f", type = "conditional", N = NULL,
-                                 na_level = TRUE, weights = D()$w),
-      all_columns = function(cnt) mp(cnt, data = D()$Xna, N = 100, seed = 3, grid_points = 4, na_level = TRUE)
+                                 grid = profile_grids(na_level = TRUE), weights = D()$w),
+      all_columns = function(cnt) mp(cnt, data = D()$Xna, N = 100, seed = 3, grid_points = 4, grid = profile_grids(na_level = TRUE))
     )),
     profile_2d = list(needs = character(), cases = list(
       pd_numeric = function(cnt) model_profile_2d(NULL, D()$X, cnt(g), variables = c("x1", "x2"), N = NULL, grid_points = 6),
@@ -501,27 +499,26 @@ golden_families <- function() {
       pd_threads2 = function(cnt) model_profile_2d(NULL, D()$X, cnt(g), variables = c("x1", "f"), N = NULL, grid_points = 5,
                                                    threads = 2),
       al_numeric = function(cnt) model_profile_2d(NULL, D()$X, cnt(g), variables = c("x1", "x2"), type = "accumulated",
-                                                  N = NULL, intervals = 5),
+                                                  N = NULL, grid = profile_grids(intervals = 5)),
       al_factor_numeric = function(cnt) model_profile_2d(NULL, D()$X, cnt(g), variables = c("f", "x2"), type = "accumulated",
-                                                         N = NULL, intervals = 5),
+                                                         N = NULL, grid = profile_grids(intervals = 5)),
       al_character_numeric = function(cnt) model_profile_2d(NULL, D()$X, cnt(g), variables = c("ch", "x1"),
-                                                            type = "accumulated", N = NULL, intervals = 4,
-                                                            level_order = "levels"),
+                                                            type = "accumulated", N = NULL, grid = profile_grids(intervals = 4, level_order = "levels")),
       al_pairs = function(cnt) model_profile_2d(NULL, D()$X, cnt(g), variables = list(c("x1", "x2"), c("x1", "x3")),
-                                                type = "accumulated", N = 150, seed = 3, intervals = 4),
+                                                type = "accumulated", N = 150, seed = 3, grid = profile_grids(intervals = 4)),
       al_weights = function(cnt) model_profile_2d(NULL, D()$X, cnt(g), variables = c("x1", "x2"), type = "accumulated",
-                                                  N = NULL, intervals = 4, weights = D()$w),
+                                                  N = NULL, grid = profile_grids(intervals = 4), weights = D()$w),
       al_missing = function(cnt) model_profile_2d(NULL, D()$Xna, cnt(g), variables = c("x1", "x2"), type = "accumulated",
-                                                  N = NULL, intervals = 4),
+                                                  N = NULL, grid = profile_grids(intervals = 4)),
       al_threads2 = function(cnt) model_profile_2d(NULL, D()$X, cnt(g), variables = c("x1", "x2"), type = "accumulated",
-                                                   N = NULL, intervals = 5, threads = 2),
+                                                   N = NULL, grid = profile_grids(intervals = 5), threads = 2),
       prob_pd = function(cnt) model_profile_2d(NULL, D()$X, cnt(golden_prob), variables = c("x1", "x2"), N = NULL,
                                                grid_points = 4),
       prob_al = function(cnt) model_profile_2d(NULL, D()$X, cnt(golden_prob), variables = c("x1", "x2"),
-                                               type = "accumulated", N = NULL, intervals = 4, class = c("lo", "hi")),
+                                               type = "accumulated", N = NULL, grid = profile_grids(intervals = 4), class = c("lo", "hi")),
       lm_pd = function(cnt) model_profile_2d(golden_model("lm"), D()$X, variables = c("x1", "x2"), N = NULL, grid_points = 5),
       lm_al = function(cnt) model_profile_2d(golden_model("lm"), D()$X, variables = c("x1", "x2"), type = "accumulated",
-                                             N = NULL, intervals = 4),
+                                             N = NULL, grid = profile_grids(intervals = 4)),
       glm_pd = function(cnt) model_profile_2d(golden_model("glm"), D()$X, variables = c("x1", "f"), N = NULL, grid_points = 5)
     )),
     h_statistic = list(needs = character(), cases = list(
@@ -549,9 +546,8 @@ golden_families <- function() {
                                                   groups = c("ch", "lg", "x2")),
       list_groups = function(cnt) hidden_interactions(NULL, D()$X, cnt(g), variables = c("x1", "x2"),
                                                       groups = list(half = D()$half, sign = D()$X$x3 > 0)),
-      thresholds = function(cnt) hidden_interactions(NULL, D()$X, cnt(g), variables = c("x1", "x3"), groups = "ch",
-                                                     rule = "thresholds", flat = 0.5, sloped = 0.1,
-                                                     min_group_size = 70),
+      thresholds = function(cnt) hidden_interactions(NULL, D()$X, cnt(g), variables = c("x1", "x3"), groups = profile_groups("ch", min_size = 70),
+                                                     rule = "thresholds", flat = 0.5, sloped = 0.1),
       weights = function(cnt) hidden_interactions(NULL, D()$X, cnt(g), variables = c("x1", "x2"), groups = "f",
                                                   weights = D()$w),
       splits = function(cnt) hidden_interactions(NULL, D()$X, cnt(g), variables = "x1", groups = "ch",
@@ -563,27 +559,27 @@ golden_families <- function() {
     )),
     compare_profiles = list(needs = character(), cases = list(
       numeric = function(cnt) compare_profiles(NULL, D()$X, cnt(g), variables = c("x1", "x2", "x3"), N = NULL,
-                                               grid_points = 7, intervals = 6),
+                                               grid_points = 7, grid = profile_grids(intervals = 6)),
       mixed = function(cnt) compare_profiles(NULL, D()$X, cnt(g), variables = c("x1", "f", "ch", "lg", "xi"), N = 120,
-                                             seed = 1, grid_points = 6, intervals = 5),
+                                             seed = 1, grid_points = 6, grid = profile_grids(intervals = 5)),
       bandwidth = function(cnt) compare_profiles(NULL, D()$X, cnt(g), variables = "x1", N = NULL, grid_points = 7,
                                                  bandwidth = 0.25),
       weights = function(cnt) compare_profiles(NULL, D()$X, cnt(g), variables = c("x1", "f"), N = NULL, grid_points = 6,
-                                               intervals = 6, weights = D()$w),
+                                               grid = profile_grids(intervals = 6), weights = D()$w),
       session_N = function(cnt) golden_with_seed(9, compare_profiles(NULL, D()$X, cnt(g), variables = "x2", N = 80,
                                                                      grid_points = 5)),
       prob = function(cnt) compare_profiles(NULL, D()$X, cnt(golden_prob), variables = c("x1", "x2"), N = NULL,
-                                            grid_points = 5, intervals = 5),
+                                            grid_points = 5, grid = profile_grids(intervals = 5)),
       lm = function(cnt) compare_profiles(golden_model("lm"), D()$X, variables = c("x1", "x2", "f"), N = NULL,
-                                          grid_points = 6, intervals = 6),
+                                          grid_points = 6, grid = profile_grids(intervals = 6)),
       glm_threads1 = function(cnt) compare_profiles(golden_model("glm"), D()$X, variables = c("x1", "x2"), N = NULL,
-                                                    grid_points = 6, intervals = 6, threads = 1)
+                                                    grid_points = 6, grid = profile_grids(intervals = 6), threads = 1)
     )),
     explainer = list(needs = "DALEX", cases = list(
       # (DALEX's positional order: N = 100 rows drawn from the session's stream.)
       positional = function(cnt) golden_with_seed(10, model_profile(golden_explainer(), c("x1", "f"), 100)),
       positional_al = function(cnt) model_profile(golden_explainer(), c("x1", "ch"), 120, type = "accumulated",
-                                                  intervals = 6, seed = 2),
+                                                  grid = profile_grids(intervals = 6), seed = 2),
       weights = function(cnt) model_profile(golden_explainer(weights = TRUE), variables = "x2", N = NULL, grid_points = 6),
       own_predict = function(cnt) model_profile(golden_explainer(predict_function = cnt(golden_fun)), variables = "x1",
                                                 N = NULL, grid_points = 6, type = "conditional"),
@@ -638,20 +634,20 @@ golden_band_cases <- function() {
         pd_prob = one(mp, variables = c("x1", "f"), grid_points = 5, f = golden_prob),
         ld_kernel = one(mp, variables = c("x1", "x3"), type = "conditional", grid_points = 7),
         ld_interval = one(mp, variables = "x1", type = "conditional", method = "interval", grid_points = 7),
-        al_interval = one(mp, variables = c("x1", "x2", "xi"), type = "accumulated", intervals = 8),
-        al_interval_weights = one(mp, variables = "x1", type = "accumulated", intervals = 6, weights = D()$w),
-        al_interval_groups = one(mp, variables = "x3", type = "accumulated", intervals = 5, groups = "lg"),
-        al_interval_prob = one(mp, variables = "x2", type = "accumulated", intervals = 6, f = golden_prob),
+        al_interval = one(mp, variables = c("x1", "x2", "xi"), type = "accumulated", grid = profile_grids(intervals = 8)),
+        al_interval_weights = one(mp, variables = "x1", type = "accumulated", grid = profile_grids(intervals = 6), weights = D()$w),
+        al_interval_groups = one(mp, variables = "x3", type = "accumulated", grid = profile_grids(intervals = 5), groups = "lg"),
+        al_interval_prob = one(mp, variables = "x2", type = "accumulated", grid = profile_grids(intervals = 6), f = golden_prob),
         al_kernel = one(mp, variables = "x1", type = "accumulated", method = "kernel", grid_points = 9),
         al_factor = one(mp, variables = c("f", "ch", "lg"), type = "accumulated"),
         al_factor_weights = one(mp, variables = "f", type = "accumulated", weights = D()$w),
         pd2d = one(mp2, variables = c("x1", "x2"), grid_points = 4),
-        al2d = one(mp2, variables = c("x1", "x3"), type = "accumulated", intervals = 4),
-        al2d_factor = one(mp2, variables = c("x1", "f"), type = "accumulated", intervals = 4),
+        al2d = one(mp2, variables = c("x1", "x3"), type = "accumulated", grid = profile_grids(intervals = 4)),
+        al2d_factor = one(mp2, variables = c("x1", "f"), type = "accumulated", grid = profile_grids(intervals = 4)),
         lm_pd = lm_case("lm", variables = c("x1", "x3", "f"), grid_points = 6),
         lm_pd_ice = lm_case("lm", variables = "x1", grid_points = 6, keep_ice = FALSE),
         glm_pd = lm_case("glm", variables = c("x1", "x3"), grid_points = 6),
-        lm_al = lm_case("lm", variables = c("x1", "x3"), type = "accumulated", intervals = 6)
+        lm_al = lm_case("lm", variables = c("x1", "x3"), type = "accumulated", grid = profile_grids(intervals = 6))
       )
       names(add) <- paste0(names(add), "_", bb)
       cases <<- c(cases, add)
@@ -659,12 +655,12 @@ golden_band_cases <- function() {
   }
   c(cases, list(
     compare = function(cnt) compare_profiles(NULL, D()$X, cnt(g), variables = c("x1", "f"), N = NULL,
-                                             grid_points = 6, intervals = 5,
+                                             grid_points = 6, grid = profile_grids(intervals = 5),
                                              bands = profile_bands("bootstrap", B = 25), seed = 3),
     h = function(cnt) h_statistic(NULL, D()$X, cnt(g), variables = c("x1", "x2", "f"), N = 80,
                                   bands = profile_bands("bootstrap", B = 25), seed = 3),
     effects = function(cnt) {
-      p <- mp(cnt, variables = c("x1", "f"), type = "accumulated", intervals = 6,
+      p <- mp(cnt, variables = c("x1", "f"), type = "accumulated", grid = profile_grids(intervals = 6),
               bands = profile_bands("bootstrap", B = 25), seed = 3)
       as.data.frame(effect_sizes(p))
     }
@@ -702,7 +698,7 @@ golden_engine_cases_linear <- function() {
       m <- model
       cases[[paste0(m, "_al_auto")]] <<- function(cnt) {
         model_profile(golden_model(m), D()$X, variables = c("x1", "x3"), type = "accumulated", N = 150,
-                      seed = 1, intervals = 6)
+                      seed = 1, grid = profile_grids(intervals = 6))
       }
       cases[[paste0(m, "_ld_auto")]] <<- function(cnt) {
         model_profile(golden_model(m), D()$X, variables = "x3", type = "conditional", N = 150,

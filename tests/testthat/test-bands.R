@@ -55,7 +55,7 @@ test_that("analytic LD bands use the kernel and interval weights per grid point"
   expect_equal(a$`_se_`, se, tolerance = 1e-10)
 
   p <- model_profile("m", X, predict_function = bands_pf, variables = "x1", type = "conditional",
-                     method = "interval", intervals = 4, grid_points = 6, bands = "analytic")
+                     method = "interval", grid = profile_grids(intervals = 4), grid_points = 6, bands = "analytic")
   a <- p$agr_profiles
   e <- ref_edges(X$x1, 4)
   kx <- cut(X$x1, e, include.lowest = TRUE)
@@ -117,7 +117,7 @@ test_that("analytic interval AL bands propagate the centring and the shift exact
   X <- bands_data()
   for (w in list(rep(1, nrow(X)), rep(c(1, 3, 0.5), length.out = nrow(X)))) {
     p <- model_profile("m", X, predict_function = bands_pf, variables = "x1", type = "accumulated",
-                       intervals = 6, bands = "analytic", weights = w)
+                       grid = profile_grids(intervals = 6), bands = "analytic", weights = w)
     # (Weighted edges are weighted quantiles; they are tested elsewhere.)
     if (all(w == 1)) expect_equal(p$agr_profiles$`_x_`, ref_edges(X$x1, 6))
     ref <- ref_al_se(X, "x1", p$agr_profiles$`_x_`, w)
@@ -139,7 +139,7 @@ test_that("bootstrap replicates recompute each estimator with the resample's cou
 
   # Interval AL: edges fixed, interval means and shift with the counts.
   p <- model_profile("m", X, predict_function = bands_pf, variables = "x1", type = "accumulated",
-                     intervals = 5, bands = profile_bands("bootstrap", B = B), seed = 11)
+                     grid = profile_grids(intervals = 5), bands = profile_bands("bootstrap", B = B), seed = 11)
   z <- ref_edges(X$x1, 5)
   le <- ref_local_effects(bands_f, X, "x1", z)
   k <- le$k
@@ -180,9 +180,9 @@ test_that("analytic and bootstrap standard errors agree on a large sample", {
   X <- bands_data(3000, seed = 5)
   for (type in c("partial", "accumulated")) {
     a <- model_profile("m", X, predict_function = bands_pf, variables = "x1", type = type,
-                       grid_points = 6, intervals = 5, bands = "analytic")
+                       grid_points = 6, grid = profile_grids(intervals = 5), bands = "analytic")
     b <- model_profile("m", X, predict_function = bands_pf, variables = "x1", type = type,
-                       grid_points = 6, intervals = 5, bands = profile_bands("bootstrap", B = 400), seed = 1)
+                       grid_points = 6, grid = profile_grids(intervals = 5), bands = profile_bands("bootstrap", B = 400), seed = 1)
     expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.15)
   }
 })
@@ -278,7 +278,7 @@ test_that("level and B of an entry point still work, with one deprecation warnin
                  "`B` argument is deprecated", class = "deprecated")
   expect_identical(h$bands, list(type = "bootstrap", level = 0.95, B = 10L))
   expect_warning(cmp <- compare_profiles(NULL, X, predict_function = bands_pf, variables = "x1", grid_points = 4,
-                                         intervals = 3, bands = "bootstrap", B = 10, seed = 3),
+                                         grid = profile_grids(intervals = 3), bands = "bootstrap", B = 10, seed = 3),
                  class = "deprecated")
   expect_identical(cmp$bands, list(type = "bootstrap", level = 0.95, B = 10L))
   # Validated as before.
@@ -335,22 +335,22 @@ test_that("2-D AL bands: no interaction has none, and analytic agrees with the b
   X <- bands_data(2000, seed = 9)
   add <- function(model, newdata) sin(3 * newdata$x1) + newdata$x2^2
   p <- model_profile_2d("m", X, predict_function = add, variables = c("x1", "x2"),
-                        type = "accumulated", intervals = 4, N = NULL, bands = "analytic")
+                        type = "accumulated", grid = profile_grids(intervals = 4), N = NULL, bands = "analytic")
   expect_equal(max(abs(p$agr_profiles$`_se_`)), 0, tolerance = 1e-8)
   int <- function(model, newdata) newdata$x1 * newdata$x2 * (1 + newdata$x3)
   a <- model_profile_2d("m", X, predict_function = int, variables = c("x1", "x2"),
-                        type = "accumulated", intervals = 4, N = NULL, bands = "analytic")
+                        type = "accumulated", grid = profile_grids(intervals = 4), N = NULL, bands = "analytic")
   b <- model_profile_2d("m", X, predict_function = int, variables = c("x1", "x2"),
-                        type = "accumulated", intervals = 4, N = NULL, bands = profile_bands("bootstrap", B = 300), seed = 2)
+                        type = "accumulated", grid = profile_grids(intervals = 4), N = NULL, bands = profile_bands("bootstrap", B = 300), seed = 2)
   expect_identical(a$agr_profiles$`_yhat_`, b$agr_profiles$`_yhat_`)
   expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.15)
   # A categorical axis (swapped to come first) keeps the cells' order.
   X$g <- factor(sample(c("a", "b", "c"), nrow(X), replace = TRUE))
   fg <- function(model, newdata) newdata$x1 * as.integer(newdata$g) * (1 + newdata$x3)
   a <- model_profile_2d("m", X, predict_function = fg, variables = c("x1", "g"),
-                        type = "accumulated", intervals = 4, N = NULL, bands = "analytic")
+                        type = "accumulated", grid = profile_grids(intervals = 4), N = NULL, bands = "analytic")
   b <- model_profile_2d("m", X, predict_function = fg, variables = c("x1", "g"),
-                        type = "accumulated", intervals = 4, N = NULL, bands = profile_bands("bootstrap", B = 300), seed = 2)
+                        type = "accumulated", grid = profile_grids(intervals = 4), N = NULL, bands = profile_bands("bootstrap", B = 300), seed = 2)
   expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.2)
 })
 
@@ -364,18 +364,18 @@ test_that("2-D AL analytic bands include the cells' counts, which weigh the surf
   X <- data.frame(x1 = x1, x2 = 0.7 * x1 + sqrt(0.51) * rnorm(n), x3 = runif(n))
   prod <- function(model, newdata) newdata$x1 * newdata$x2
   a <- model_profile_2d("m", X, predict_function = prod, variables = c("x1", "x2"),
-                        type = "accumulated", intervals = 4, N = NULL, bands = "analytic")
+                        type = "accumulated", grid = profile_grids(intervals = 4), N = NULL, bands = "analytic")
   b <- model_profile_2d("m", X, predict_function = prod, variables = c("x1", "x2"),
-                        type = "accumulated", intervals = 4, N = NULL, bands = profile_bands("bootstrap", B = 400), seed = 2)
+                        type = "accumulated", grid = profile_grids(intervals = 4), N = NULL, bands = profile_bands("bootstrap", B = 400), seed = 2)
   expect_true(all(a$agr_profiles$`_se_` > 1e-3))
   expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.15)
   # A factor axis.
   X$g <- factor(c("a", "b", "c")[findInterval(X$x1 + rnorm(n), c(-Inf, -0.5, 0.5, Inf))])
   fg <- function(model, newdata) newdata$x2 * as.integer(newdata$g)
   a <- model_profile_2d("m", X, predict_function = fg, variables = c("g", "x2"),
-                        type = "accumulated", intervals = 4, N = NULL, bands = "analytic")
+                        type = "accumulated", grid = profile_grids(intervals = 4), N = NULL, bands = "analytic")
   b <- model_profile_2d("m", X, predict_function = fg, variables = c("g", "x2"),
-                        type = "accumulated", intervals = 4, N = NULL, bands = profile_bands("bootstrap", B = 400), seed = 2)
+                        type = "accumulated", grid = profile_grids(intervals = 4), N = NULL, bands = profile_bands("bootstrap", B = 400), seed = 2)
   expect_true(all(a$agr_profiles$`_se_` > 1e-3))
   expect_equal(apply(b$replicates, 1, sd), a$agr_profiles$`_se_`, tolerance = 0.15)
 })

@@ -35,7 +35,7 @@ test_that("refit bands of AL profiles keep the edges; of a forest, its randomnes
   d$y <- sin(4 * d$x1) + d$x2 + rnorm(300, sd = 0.2)
   X <- d[c("x1", "x2")]
   rf <- ranger::ranger(y ~ ., d, num.trees = 30, seed = 1)
-  al <- model_profile(rf, X, variables = "x1", type = "accumulated", intervals = 8)
+  al <- model_profile(rf, X, variables = "x1", type = "accumulated", grid = profile_grids(intervals = 8))
   refit <- function(t) ranger::ranger(y ~ ., t, num.trees = 30)
   a <- refit_bands(al, refit, d, background = X, B = 10, seed = 3)
   b <- refit_bands(al, refit, d, background = X, B = 10, seed = 3)

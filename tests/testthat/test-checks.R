@@ -8,7 +8,7 @@ test_that("bad input gets a clear error naming the problem", {
   expect_error(model_profile(fit, list(1, 2)), "data frame")
   expect_error(model_profile(fit, X, N = 0), "N")
   expect_error(model_profile(fit, X, grid_points = 1), "grid_points")
-  expect_error(model_profile(fit, X, intervals = 2.5), "intervals")
+  expect_error(model_profile(fit, X, grid = profile_grids(intervals = 2.5)), "intervals")
   expect_error(model_profile(fit, X, threads = 0), "threads")
   expect_error(model_profile(fit, X, memory_budget = -1), "memory_budget")
   expect_error(model_profile(fit, X, bandwidth = -1, type = "conditional"), "bandwidth")
@@ -130,7 +130,7 @@ test_that("memory budgets above what a chunk can use give the default budget's p
                unname(coef(fit)["x1"]) * pd$grids$x1 + mean(predict(fit, d)) - coef(fit)["x1"] * mean(d$x1),
                tolerance = 1e-10, ignore_attr = TRUE)
   same(fit, X, variables = "x1", type = "conditional", grid_points = 7)
-  same(fit, X, variables = "x1", type = "accumulated", intervals = 6)
+  same(fit, X, variables = "x1", type = "accumulated", grid = profile_grids(intervals = 6))
   a2 <- model_profile_2d(fit, X, variables = c("x2", "x3"), grid_points = 4)
   b2 <- model_profile_2d(fit, X, variables = c("x2", "x3"), grid_points = 4, memory_budget = Inf)
   expect_equal(b2$agr_profiles, a2$agr_profiles, tolerance = 1e-12)
@@ -157,7 +157,7 @@ test_that("Inf and non-integers are refused for whole-number arguments, in the u
   pf <- function(m, newdata) newdata$x1 + 2 * newdata$x2
   expect_user_error(model_profile(NULL, X, pf, N = Inf), "`N` must be a whole number.*Inf.*N = NULL", "model_profile")
   expect_user_error(model_profile(NULL, X, pf, grid_points = Inf), "`grid_points` must be a whole number.*Inf", "model_profile")
-  expect_user_error(model_profile(NULL, X, pf, type = "accumulated", intervals = Inf), "`intervals` must be a whole number.*Inf", "model_profile")
+  expect_user_error(model_profile(NULL, X, pf, type = "accumulated", grid = profile_grids(intervals = Inf)), "`intervals` must be a whole number.*Inf", "profile_grids")
   expect_user_error(model_profile(NULL, X, pf, N = 3e9), "`N` must be a whole number from 2 to 2147483647", "model_profile")
   # threads: an error in the user's call, not a warning from profile_threads().
   expect_user_error(model_profile(NULL, X, pf, threads = Inf), "`threads` must be a whole number.*Inf", "model_profile")
@@ -165,14 +165,14 @@ test_that("Inf and non-integers are refused for whole-number arguments, in the u
   expect_user_error(model_profile_2d(NULL, X, pf, variables = c("x1", "x2"), threads = Inf), "`threads`", "model_profile_2d")
   expect_user_error(model_profile_2d(NULL, X, pf, variables = c("x1", "x2"), N = Inf), "`N`", "model_profile_2d")
   expect_user_error(model_profile_2d(NULL, X, pf, variables = c("x1", "x2"), grid_points = Inf), "`grid_points`", "model_profile_2d")
-  expect_user_error(model_profile_2d(NULL, X, pf, variables = c("x1", "x2"), type = "accumulated", intervals = Inf),
-                    "`intervals`", "model_profile_2d")
+  expect_user_error(model_profile_2d(NULL, X, pf, variables = c("x1", "x2"), type = "accumulated", grid = profile_grids(intervals = Inf)),
+                    "`intervals`", "profile_grids")
   expect_user_error(h_statistic(NULL, X, pf, pairs = Inf), "`pairs` must be a whole number from 0.*Inf", "h_statistic")
   expect_user_error(h_statistic(NULL, X, pf, N = Inf), "`N`", "h_statistic")
   expect_user_error(h_statistic(NULL, X, pf, threads = Inf), "`threads`", "h_statistic")
   expect_user_error(compare_profiles(NULL, X, pf, N = Inf), "`N`", "compare_profiles")
   expect_user_error(compare_profiles(NULL, X, pf, threads = Inf), "`threads`", "compare_profiles")
-  expect_user_error(compare_profiles(NULL, X, pf, intervals = Inf), "`intervals`", "compare_profiles")
+  expect_user_error(compare_profiles(NULL, X, pf, grid = profile_grids(intervals = Inf)), "`intervals`", "profile_grids")
   expect_user_error(compare_profiles(NULL, X, pf, memory_budget = -1), "`memory_budget`", "compare_profiles")
   Xg <- cbind(X, s = rep(c("u", "v"), 150))
   expect_user_error(hidden_interactions(NULL, Xg, pf, groups = "s", threads = Inf), "`threads`", "hidden_interactions")
@@ -217,7 +217,7 @@ test_that("infinite values in a profiled column are an error naming it; elsewher
     list(variables = "x2", type = "conditional", method = "interval", grid_points = 7),
     list(variables = "x2", type = "accumulated"),
     list(variables = "x2", type = "accumulated", method = "kernel", grid_points = 7),
-    list(variables = c("x2", "g"), type = "accumulated", level_order = "levels"),
+    list(variables = c("x2", "g"), type = "accumulated", grid = profile_grids(level_order = "levels")),
     list(variables = "g", type = "conditional"),
     list(variables = "x2", grid_points = 7)
   )) {
@@ -225,8 +225,8 @@ test_that("infinite values in a profiled column are an error naming it; elsewher
     b <- do.call(model_profile, c(list(NULL, XI, pf2), args))
     expect_equal(b$agr_profiles, a$agr_profiles, tolerance = 1e-12)
   }
-  a <- model_profile_2d(NULL, X, pf2, variables = c("g", "x2"), type = "accumulated", intervals = 4, level_order = "levels")
-  b <- model_profile_2d(NULL, XI, pf2, variables = c("g", "x2"), type = "accumulated", intervals = 4, level_order = "levels")
+  a <- model_profile_2d(NULL, X, pf2, variables = c("g", "x2"), type = "accumulated", grid = profile_grids(intervals = 4, level_order = "levels"))
+  b <- model_profile_2d(NULL, XI, pf2, variables = c("g", "x2"), type = "accumulated", grid = profile_grids(intervals = 4, level_order = "levels"))
   expect_equal(b$agr_profiles, a$agr_profiles, tolerance = 1e-12)
   a <- h_statistic(NULL, X, pf2, variables = c("x2", "x3", "g"))
   b <- h_statistic(NULL, XI, pf2, variables = c("x2", "x3", "g"))
@@ -249,8 +249,8 @@ test_that("missing values in a profiled variable: PD uses the rows, LD and AL le
   Xo <- XN[-miss, ]
   for (args in list(
     list(type = "conditional", grid_points = 7),
-    list(type = "conditional", method = "interval", grid_points = 7, intervals = 5),
-    list(type = "accumulated", intervals = 5),
+    list(type = "conditional", method = "interval", grid_points = 7, grid = profile_grids(intervals = 5)),
+    list(type = "accumulated", grid = profile_grids(intervals = 5)),
     list(type = "accumulated", method = "kernel", grid_points = 7)
   )) {
     args <- c(list(variables = "x1", variable_splits = if (args$type == "conditional") list(x1 = seq(0.1, 0.9, 0.2))), args)
@@ -265,9 +265,9 @@ test_that("missing values in a profiled variable: PD uses the rows, LD and AL le
   # with na_level = TRUE are a level.
   Xg <- XN[!is.na(XN$x1), ]
   for (type in c("conditional", "accumulated")) {
-    expect_warning(res <- model_profile(NULL, Xg, pf, variables = "g", type = type, level_order = "levels"),
+    expect_warning(res <- model_profile(NULL, Xg, pf, variables = "g", type = type, grid = profile_grids(level_order = "levels")),
                    "g has 2 missing values among the 297 background rows.*na_level = TRUE")
-    ref <- model_profile(NULL, Xg[!is.na(Xg$g), ], pf, variables = "g", type = type, level_order = "levels")
+    ref <- model_profile(NULL, Xg[!is.na(Xg$g), ], pf, variables = "g", type = type, grid = profile_grids(level_order = "levels"))
     expect_equal(res$agr_profiles$`_yhat_`, ref$agr_profiles$`_yhat_`, tolerance = 1e-12)
   }
   # compare_profiles() warns once, for LD and AL together.
@@ -280,7 +280,7 @@ test_that("missing values in a profiled variable: PD uses the rows, LD and AL le
   Xr <- XN[c("x1", "x2", "x3")]
   rf <- ranger::ranger(y ~ x1 + x2 + x3, d, num.trees = 20, seed = 1, num.threads = 1)
   for (engine in c("native", "predict")) {
-    for (args in list(list(type = "accumulated", intervals = 5),
+    for (args in list(list(type = "accumulated", grid = profile_grids(intervals = 5)),
                       list(type = "accumulated", method = "kernel", grid_points = 7),
                       list(type = "conditional", grid_points = 7))) {
       expect_warning(res <- do.call(model_profile, c(list(rf, Xr, variables = "x1", engine = engine), args)),
@@ -365,7 +365,7 @@ test_that("keep_ice and the other flags refuse anything but TRUE or FALSE, namin
   expect_error(model_profile(fit, X, keep_ice = NA), "not NA", fixed = TRUE)
   expect_error(model_profile(fit, X, keep_ice = "yes"), "not \"yes\"", fixed = TRUE)
   expect_error(model_profile(fit, X, keep_ice = c(TRUE, FALSE)), "a vector of length 2", fixed = TRUE)
-  expect_error(model_profile(fit, X, cluster_center = NA, k = 2), "cluster_center")
+  expect_error(model_profile(fit, X, groups = profile_clusters(2, center = NA)), "center")
   # TRUE and FALSE still keep and drop the curves.
   expect_false(is.null(model_profile(fit, X, keep_ice = TRUE, grid_points = 3)$cp_profiles))
   expect_null(model_profile(fit, X, keep_ice = FALSE, grid_points = 3)$cp_profiles)

@@ -5,7 +5,7 @@ test_that("distances: zero for an additive linear model, LD borrows a correlated
   x1 <- runif(400)
   d <- data.frame(x1 = x1, x2 = x1 + rnorm(400, sd = 0.1), x3 = runif(400))
   f <- function(m, nd) 2 * nd$x1 - nd$x3
-  cmp <- compare_profiles(NULL, d, predict_function = f, grid_points = 21, intervals = 10)
+  cmp <- compare_profiles(NULL, d, predict_function = f, grid_points = 21, grid = profile_grids(intervals = 10))
   ds <- cmp$distances
   # Linear and additive: PD and AL are the same line.
   expect_equal(ds$pd_al, rep(0, 3), tolerance = 1e-12)
@@ -51,8 +51,8 @@ test_that("integer weights equal replicated rows: distances and the three profil
   dup <- d[rep(seq_len(n), w), ]
   f <- function(m, nd) nd$x1 * nd$x2 + (nd$g == "a") * nd$x1 + sin(3 * nd$x2)
   wt <- compare_profiles(NULL, d, predict_function = f, N = NULL, weights = w, grid_points = 15,
-                         intervals = 8)
-  rp <- compare_profiles(NULL, dup, predict_function = f, N = NULL, grid_points = 15, intervals = 8)
+                         grid = profile_grids(intervals = 8))
+  rp <- compare_profiles(NULL, dup, predict_function = f, N = NULL, grid_points = 15, grid = profile_grids(intervals = 8))
   expect_identical(wt$distances[c("variable", "label")], rp$distances[c("variable", "label")])
   for (k in c("pd_al", "ld_al", "pd_ld", "al_range")) {
     expect_equal(wt$distances[[k]], rp$distances[[k]], tolerance = 1e-12, label = k)
@@ -70,7 +70,7 @@ test_that("integer weights equal replicated rows: distances and the three profil
   # without them every distance moves (the LD ones by 0.01 to 0.03).
   expect_true(all(wt$distances$ld_al > 0.05))
   expect_true(all(wt$distances$al_range > 0.5))
-  un <- compare_profiles(NULL, d, predict_function = f, N = NULL, grid_points = 15, intervals = 8)
+  un <- compare_profiles(NULL, d, predict_function = f, N = NULL, grid_points = 15, grid = profile_grids(intervals = 8))
   expect_true(all(abs(un$distances$ld_al - wt$distances$ld_al) > 0.005))
   # The weighted distance by hand, for x1: the profiles read at the rows'
   # values (linear interpolation), centred, weighted root-mean-square.
@@ -102,13 +102,13 @@ test_that("replicate distances are the distances between the replicate profiles,
   B <- 12
   args <- list(NULL, d, predict_function = cmp_band_f, N = 150, seed = 4, weights = w,
                bands = profile_bands("bootstrap", B = B))
-  cmp <- do.call(compare_profiles, c(args, grid_points = 11, intervals = 6))
+  cmp <- do.call(compare_profiles, c(args, grid_points = 11, list(grid = profile_grids(intervals = 6))))
   # The profiles with their replicates, from model_profile() with the same
   # draw (rows, then resamples).
   prof <- list(
     pd = do.call(model_profile, c(args, grid_points = 11)),
     ld = do.call(model_profile, c(args, type = "conditional", grid_points = 11)),
-    al = do.call(model_profile, c(args, type = "accumulated", intervals = 6))
+    al = do.call(model_profile, c(args, type = "accumulated", list(grid = profile_grids(intervals = 6))))
   )
   dr <- ref_draw(4, nrow(d), 150, B, w)
   for (k in names(prof)) {
@@ -165,10 +165,10 @@ test_that("replicate distances are the distances between the replicate profiles,
 test_that("bands change no distance, make no prediction and do not depend on threads", {
   d <- cmp_band_data(200)
   made <- function(x) sum(vapply(x$profiles, `[[`, numeric(1), "n_predictions"))
-  c0 <- compare_profiles(NULL, d, predict_function = cmp_band_f, grid_points = 9, intervals = 5)
-  c1 <- compare_profiles(NULL, d, predict_function = cmp_band_f, grid_points = 9, intervals = 5,
+  c0 <- compare_profiles(NULL, d, predict_function = cmp_band_f, grid_points = 9, grid = profile_grids(intervals = 5))
+  c1 <- compare_profiles(NULL, d, predict_function = cmp_band_f, grid_points = 9, grid = profile_grids(intervals = 5),
                          bands = profile_bands("bootstrap", B = 20), seed = 2, threads = 1)
-  c2 <- compare_profiles(NULL, d, predict_function = cmp_band_f, grid_points = 9, intervals = 5,
+  c2 <- compare_profiles(NULL, d, predict_function = cmp_band_f, grid_points = 9, grid = profile_grids(intervals = 5),
                          bands = profile_bands("bootstrap", B = 20), seed = 2, threads = 2)
   expect_identical(c1$distances[names(c0$distances)], c0$distances)
   expect_identical(made(c1), made(c0))

@@ -56,7 +56,7 @@ test_that("multiclass: one profile per class, labelled <label>.<class>, summing 
 
   # AL increments of the three classes cancel: centred, their sum is the
   # mean of the summed predictions, 1.
-  al <- model_profile(fit, X, variables = "Petal.Length", type = "accumulated", intervals = 10)
+  al <- model_profile(fit, X, variables = "Petal.Length", type = "accumulated", grid = profile_grids(intervals = 10))
   s <- as.vector(tapply(al$agr_profiles$`_yhat_`, al$agr_profiles$`_x_`, sum))
   expect_equal(unname(s), rep(1, length(s)), tolerance = 1e-12)
   for (c in seq_along(classes)) {
@@ -74,7 +74,7 @@ test_that("multiclass: one profile per class, labelled <label>.<class>, summing 
   expect_equal(got, ref_ld_kernel(function(nd) p(nd)[, 1], X, "Petal.Length", ld$grids$Petal.Length, 0.5),
                tolerance = 1e-12)
   ldi <- model_profile(fit, X, variables = "Sepal.Width", type = "conditional", method = "interval",
-                       intervals = 5, grid_points = 6, class = 2)
+                       grid = profile_grids(intervals = 5), grid_points = 6, class = 2)
   expect_equal(ldi$labels, "ranger.versicolor")
   expect_equal(ldi$agr_profiles$`_yhat_`,
                ref_ld_interval(function(nd) p(nd)[, 2], X, "Sepal.Width", ldi$grids$Sepal.Width, 5),

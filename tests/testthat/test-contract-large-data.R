@@ -41,7 +41,7 @@ test_that("profiles of 10^7 rows (N = NULL) run chunk by chunk within the memory
   expect_equal(pd$n_predictions, 5 * n)
   expect_equal(profile_of(pd)$`_yhat_`, pd$grids$x1 + 2 * mean(d$x2), tolerance = 1e-12)
   # Interval AL: two predictions per row (n * k is 3.1e9).
-  al <- model_profile(NULL, d, pf, N = NULL, variables = "x1", type = "accumulated", intervals = 5)
+  al <- model_profile(NULL, d, pf, N = NULL, variables = "x1", type = "accumulated", grid = profile_grids(intervals = 5))
   y <- profile_of(al)$`_yhat_`
   expect_equal(diff(y), diff(al$grids$x1), tolerance = 1e-10)
   expect_equal(sum(al$agr_profiles$`_support_`), n)

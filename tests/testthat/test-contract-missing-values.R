@@ -24,7 +24,7 @@ test_that("support counts the background rows in each grid point's cell", {
   ld <- model_profile(NULL, X, predict_function = pf, variables = "a", type = "conditional",
                       variable_splits = list(a = grid))
   expect_equal(ld$agr_profiles$`_support_`, as.vector(table(cut(X$a, br[1:6], right = FALSE, include.lowest = TRUE))))
-  al <- model_profile(NULL, X, predict_function = pf, variables = "a", type = "accumulated", intervals = 4)
+  al <- model_profile(NULL, X, predict_function = pf, variables = "a", type = "accumulated", grid = profile_grids(intervals = 4))
   expect_equal(sum(al$agr_profiles$`_support_`), 300)
   p2 <- model_profile_2d(NULL, X, predict_function = pf, variables = c("a", "g"),
                          variable_splits = list(a = grid))
@@ -46,14 +46,14 @@ test_that("missing values of a categorical variable as their own level", {
   expect_warning(ld <- model_profile(NULL, X, predict_function = pf, variables = "g", type = "conditional"),
                  "20 missing values")
   expect_equal(ld$grids$g, c("p", "q", "r"))
-  pd <- model_profile(NULL, X, predict_function = pf, variables = "g", na_level = TRUE)
+  pd <- model_profile(NULL, X, predict_function = pf, variables = "g", grid = profile_grids(na_level = TRUE))
   expect_identical(pd$grids$g, c("p", "q", "r", NA))
   expect_equal(pd$agr_profiles$`_yhat_`, mean(X$a) * 2 + c(1, 2, 3, 5), tolerance = 1e-12)
   expect_equal(pd$agr_profiles$`_support_`, c(as.vector(table(X$g)), 20))
-  ld <- model_profile(NULL, X, predict_function = pf, variables = "g", type = "conditional", na_level = TRUE)
+  ld <- model_profile(NULL, X, predict_function = pf, variables = "g", type = "conditional", grid = profile_grids(na_level = TRUE))
   expect_equal(ld$agr_profiles$`_yhat_`[4], mean(pf(NULL, X[1:20, ])), tolerance = 1e-12)
   al <- model_profile(NULL, X, predict_function = pf, variables = "g", type = "accumulated",
-                      na_level = TRUE, level_order = "levels")
+                      grid = profile_grids(na_level = TRUE, level_order = "levels"))
   # An additive model: the AL steps are the effects' differences; centred by
   # the level frequencies, shifted by the mean prediction.
   eff <- c(1, 2, 3, 5)
@@ -61,11 +61,11 @@ test_that("missing values of a categorical variable as their own level", {
   expect_equal(al$agr_profiles$`_yhat_`, eff - sum(eff * freq) + mean(pf(NULL, X)), tolerance = 1e-12)
   expect_identical(al$grids$g, c("p", "q", "r", NA))
   # The similarity order places the NA level too.
-  al2 <- model_profile(NULL, X, predict_function = pf, variables = "g", type = "accumulated", na_level = TRUE)
+  al2 <- model_profile(NULL, X, predict_function = pf, variables = "g", type = "accumulated", grid = profile_grids(na_level = TRUE))
   expect_setequal(al2$grids$g, c("p", "q", "r", NA))
   expect_equal(sort(al2$agr_profiles$`_yhat_`), sort(al$agr_profiles$`_yhat_`), tolerance = 1e-12)
   expect_s3_class(plot(pd), "ggplot")
-  expect_error(model_profile(NULL, X, predict_function = pf, variables = "g", na_level = NA), "TRUE")
+  expect_error(model_profile(NULL, X, predict_function = pf, variables = "g", grid = profile_grids(na_level = NA)), "TRUE")
   # A numeric variable's missing values: PD uses the rows; LD/AL leave them out with a warning.
   X$a[1:7] <- NA
   pd <- model_profile(NULL, X, predict_function = function(m, d) ifelse(is.na(d$a), 0, d$a), variables = "a",

@@ -152,7 +152,7 @@ test_that("2-D tiles end at the grid's ends; signed AL is on a diverging scale c
   # Inner edges halfway between grid values.
   gw <- sort(g$wt)
   expect_setequal(unique(tiles$xmax), c((gw[-1] + gw[-8]) / 2, max(gw)))
-  a2 <- model_profile_2d(f$fit, f$X, variables = list(c("wt", "hp")), type = "accumulated", intervals = 6)
+  a2 <- model_profile_2d(f$fit, f$X, variables = list(c("wt", "hp")), type = "accumulated", grid = profile_grids(intervals = 6))
   pa <- plot(a2)
   sc <- ggplot2::ggplot_build(pa)$plot$scales$get_scales("fill")
   expect_equal(sc$map(0), "#F7F7F7")
@@ -173,7 +173,7 @@ test_that("2-D tiles end at the grid's ends; signed AL is on a diverging scale c
 test_that("2-D AL of an additive model: no interaction, not rounding errors on a colour scale", {
   fit <- lm(mpg ~ wt + hp + qsec, data = mtcars)
   a2 <- model_profile_2d(fit, mtcars[c("wt", "hp", "qsec")], variables = list(c("wt", "hp")),
-                         type = "accumulated", intervals = 5)
+                         type = "accumulated", grid = profile_grids(intervals = 5))
   expect_lt(max(abs(a2$agr_profiles$`_yhat_`)), 1e-9)
   p <- plot(a2)
   expect_equal(unique(ggplot2::layer_data(p, 1)$fill), "#F7F7F7")

@@ -94,7 +94,9 @@ test_that("center is DALEX's name for cluster_center", {
   skip_if_not_installed("DALEX")
   k <- dalex_case()
   a <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp, k = 3, center = FALSE)
-  b <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp, k = 3, cluster_center = FALSE)
+  # (cluster_center is deprecated: groups = profile_clusters(3, center = FALSE).)
+  expect_warning(b <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp, k = 3, cluster_center = FALSE),
+                 class = "modelprofiles_deprecated")
   expect_identical(a$agr_profiles, b$agr_profiles)
   c <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp, k = 3)
   expect_false(identical(a$agr_profiles$`_yhat_`, c$agr_profiles$`_yhat_`))
@@ -241,7 +243,7 @@ test_that("as_dalex(): DALEX's and ingredients' plot methods draw ours as their 
   expect_length(unique(bars$fill), 2L)
   expect_equal(ggplot2::layer_data(plot(dcat))$y, ggplot2::layer_data(plot(tcat))$y, tolerance = 1e-10)
   # AL: DALEX's class.
-  al <- model_profile(k$ex, "wt", NULL, type = "accumulated", intervals = 5)
+  al <- model_profile(k$ex, "wt", NULL, type = "accumulated", grid = profile_grids(intervals = 5))
   expect_s3_class(as_dalex(al)$agr_profiles, "accumulated_dependence_explainer")
   expect_null(as_dalex(al)$cp_profiles)
   expect_error(as_dalex(theirs), "model_profile")
@@ -405,4 +407,153 @@ test_that("a DALEX result of the other class of a classifier is a warning, not a
   xy <- agr_xy(ours0$agr_profiles)
   expect_equal(xy$y, stats::approx(theirs$agr_profiles$`_x_`, theirs$agr_profiles$`_yhat_`, xy$x)$y,
                tolerance = 1e-10)
+})
+
+# ---- The front door (front_door(), model_profile.explainer(), the generic)
+
+error_call_name <- function(expr) {
+  e <- tryCatch(expr, error = function(e) e)
+  rlang::call_name(e$call)
+}
+
+front_case <- function() {
+  set.seed(21)
+  X <- data.frame(x1 = runif(150), x2 = runif(150), g = factor(sample(c("a", "b", "c"), 150, TRUE)))
+  X$g[c(4, 7)] <- NA
+  pf <- function(m, nd) nd$x1 * nd$x2 + ifelse(is.na(nd$g), 2, nd$g == "b") * nd$x1
+  list(X = X, pf = pf)
+}
+
+test_that("the old arguments give the settings' numbers, with one deprecation warning each", {
+  k <- front_case()
+  mp <- function(...) suppressMessages(model_profile(NULL, k$X, k$pf, N = NULL, ...))
+  # (Counting the deprecation warnings; rows left out for a missing value
+  # are warned of by both calls.)
+  deprecations <- function(expr) {
+    n <- 0L
+    value <- withCallingHandlers(expr, warning = function(w) {
+      if (inherits(w, "modelprofiles_deprecated")) n <<- n + 1L
+      invokeRestart("muffleWarning")
+    })
+    list(value = value, n = n)
+  }
+  same <- function(old, new) {
+    d <- deprecations(old)
+    expect_identical(d$n, 1L)
+    expect_identical(d$value$agr_profiles, suppressWarnings(new)$agr_profiles)
+  }
+  expect_warning(mp(variables = "x1", type = "accumulated", intervals = 6), class = "modelprofiles_deprecated")
+  expect_warning(mp(variables = "x1", type = "accumulated", intervals = 6),
+                 "`intervals` is deprecated; use `grid = profile_grids\\(intervals = \\)`")
+  same(mp(variables = "x1", type = "accumulated", intervals = 6),
+       mp(variables = "x1", type = "accumulated", grid = profile_grids(intervals = 6)))
+  same(mp(variables = "g", type = "accumulated", level_order = "levels"),
+       mp(variables = "g", type = "accumulated", grid = profile_grids(level_order = "levels")))
+  same(mp(variables = "g", na_level = TRUE), mp(variables = "g", grid = profile_grids(na_level = TRUE)))
+  same(mp(variables = "x1", grid_points = 5, groups = "x1", group_bins = 2),
+       mp(variables = "x1", grid_points = 5, groups = profile_groups("x1", bins = 2)))
+  same(mp(variables = "x1", grid_points = 5, groups = "g", min_group_size = 50),
+       mp(variables = "x1", grid_points = 5, groups = profile_groups("g", min_size = 50)))
+  same(mp(variables = "x1", grid_points = 5, groups = k$X$x2 > 0.5, group_title = "high"),
+       mp(variables = "x1", grid_points = 5, groups = profile_groups(k$X$x2 > 0.5, title = "high")))
+  same(mp(variables = "x1", type = "accumulated", groups = "g", al_shift = "common"),
+       mp(variables = "x1", type = "accumulated", groups = profile_groups("g", al_shift = "common")))
+  same(mp(variables = "x1", grid_points = 5, k = 2, cluster_center = FALSE),
+       mp(variables = "x1", grid_points = 5, groups = profile_clusters(2, center = FALSE)))
+  # Two old arguments: a warning each; level and B, one for both (as before).
+  expect_identical(deprecations(mp(variables = "g", type = "accumulated", intervals = 5,
+                                   level_order = "levels"))$n, 2L)
+  d <- deprecations(mp(variables = "x1", bands = "bootstrap", level = 0.9, B = 20, seed = 1))
+  expect_identical(d$n, 1L)
+  expect_identical(d$value$agr_profiles,
+                   mp(variables = "x1", bands = profile_bands("bootstrap", 0.9, 20), seed = 1)$agr_profiles)
+  # The other entry points.
+  two <- function(...) model_profile_2d(NULL, k$X, k$pf, variables = c("x1", "g"), N = NULL, type = "accumulated", ...)
+  d <- deprecations(two(intervals = 4, level_order = "levels"))
+  expect_identical(d$n, 2L)
+  expect_identical(d$value$agr_profiles,
+                   suppressWarnings(two(grid = profile_grids(intervals = 4, level_order = "levels")))$agr_profiles)
+  cp <- function(...) compare_profiles(NULL, k$X, k$pf, variables = c("x1", "x2"), N = NULL, grid_points = 5, ...)
+  same(cp(intervals = 4), cp(grid = profile_grids(intervals = 4)))
+  hi <- function(...) hidden_interactions(NULL, k$X, k$pf, variables = "x1", N = NULL, ...)
+  same(hi(groups = "g", min_group_size = 50), hi(groups = profile_groups("g", min_size = 50)))
+  # An old argument and the setting's field: an error.
+  expect_error(expect_warning(mp(variables = "x1", intervals = 5, grid = profile_grids(intervals = 6)),
+                              class = "modelprofiles_deprecated"),
+               "`intervals` and `grid` both give")
+})
+
+test_that("DALEX's names give the settings' numbers, without a warning", {
+  k <- front_case()
+  mp <- function(...) suppressMessages(model_profile(NULL, k$X, k$pf, N = NULL, variables = "x1", ...))
+  quiet <- function(a, b) {
+    expect_no_warning(a)
+    expect_identical(a$agr_profiles, b$agr_profiles)
+  }
+  quiet(mp(grid_points = 7, variable_splits_type = "uniform"), mp(grid = profile_grids(7, "uniform")))
+  sp <- list(x1 = c(0.2, 0.5, 0.7))
+  quiet(mp(variable_splits = sp), mp(grid = profile_grids(splits = sp)))
+  quiet(mp(variable_splits = NULL, k = NULL, grid_points = 6), mp(grid = 6))
+  quiet(mp(k = 2, center = FALSE, grid_points = 5), mp(groups = profile_clusters(2, FALSE), grid = 5))
+  # DALEX's center without k changes nothing, as in DALEX.
+  quiet(mp(center = FALSE, grid_points = 5), mp(grid = 5))
+  quiet(mp(type = "conditional", span = 0.25, grid_points = 5),
+        mp(type = "conditional", bandwidth = 0.25 * diff(range(k$X$x1)), grid = 5))
+  expect_no_warning(mp(variable_type = "numerical", grid_points = 5))
+  # The other entry points take DALEX's names of the grid too.
+  expect_no_warning(model_profile_2d(NULL, k$X, k$pf, variables = c("x1", "x2"), N = NULL, grid_points = 4,
+                                     variable_splits_type = "uniform"))
+})
+
+test_that("names are matched in full: a near miss is an error naming the argument meant", {
+  k <- front_case()
+  expect_snapshot(error = TRUE, {
+    model_profile(NULL, k$X, k$pf, variable = "x1")
+    model_profile(NULL, k$X, k$pf, n = 100)
+    model_profile(NULL, k$X, k$pf, grid_pionts = 5)
+    model_profile(NULL, k$X, k$pf, variables = "x1", keep = FALSE)
+    model_profile(NULL, k$X, k$pf, NULL, "partial", NULL, "x1")
+    model_profile_2d(NULL, k$X, k$pf, variables = c("x1", "x2"), n = 10)
+    compare_profiles(NULL, k$X, k$pf, interval = 5)
+  })
+  # Not reached silently: `n` is never na_level, `k` never keep_ice, `var`
+  # never variables.
+  expect_error(model_profile(NULL, k$X, k$pf, variables = "g", n = 100), "did you mean `N`")
+  expect_error(model_profile(NULL, k$X, k$pf, var = "x1"), "did you mean `variables`")
+  cl <- model_profile(NULL, k$X, k$pf, variables = "x1", N = NULL, grid_points = 4, k = 2)
+  expect_length(unique(cl$agr_profiles$`_label_`), 2L)
+  expect_identical(error_call_name(model_profile(NULL, k$X, k$pf, variable = "x1")), "model_profile")
+})
+
+test_that("an explainer's front door maps DALEX's positions to names, and errors name the user's call", {
+  k <- front_case()
+  ex <- structure(list(model = NULL, data = k$X, predict_function = k$pf, label = "m"), class = "explainer")
+  a <- model_profile(ex, "x1", NULL, grid_points = 4)
+  b <- model_profile(NULL, k$X, k$pf, variables = "x1", N = NULL, grid = 4, label = "m")
+  expect_identical(a$agr_profiles, b$agr_profiles)
+  expect_identical(model_profile(ex, NULL, 20, grid_points = 4, seed = 1)$N, 20L)
+  expect_identical(model_profile(ex, k$X[1:30, ], grid_points = 4)$N, 30L)
+  expect_identical(model_profile(ex, k$X[1:30, ], "x2", grid_points = 4)$variables, "x2")
+  expect_identical(model_profile(ex, N = 25, k$X[1:30, ], grid_points = 4, seed = 1)$N, 25L)
+  expect_identical(error_call_name(model_profile(ex, "zz")), "model_profile")
+  expect_identical(error_call_name(model_profile(ex, "x1", 10, "partial")), "model_profile")
+  expect_error(model_profile(ex, k$X, data = k$X), "given twice")
+  # The result's call is the user's.
+  expect_identical(rlang::call_name(a$call), "model_profile")
+  expect_identical(formals(modelprofiles:::model_profile.explainer)$N, formals(modelprofiles:::model_profile.default)$N)
+})
+
+test_that("exported functions have at most 20 formals", {
+  ns <- asNamespace("modelprofiles")
+  fns <- c(getNamespaceExports(ns), "model_profile.default", "model_profile.explainer")
+  n <- vapply(fns, function(f) {
+    f <- get(f, envir = ns)
+    if (is.function(f)) length(formals(f)) else 0L
+  }, integer(1))
+  expect_identical(n[["model_profile.default"]], 20L)
+  # A known debt: hidden_interactions() (21: the five parameters of its
+  # two rules, which a setting of the rule would hold).
+  over <- n[n > 20L]
+  expect_identical(names(over), "hidden_interactions")
+  expect_lte(n[["hidden_interactions"]], 21L)
 })

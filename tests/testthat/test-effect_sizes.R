@@ -35,7 +35,7 @@ test_that("ALED and ALER of a linear term: the closed form b (x - c) at Apley's 
   X <- effect_data()
   fit <- lm(y ~ x + f + z, data = X)
   K <- 12
-  al <- model_profile(fit, X[c("x", "f", "z")], type = "accumulated", intervals = K)
+  al <- model_profile(fit, X[c("x", "f", "z")], type = "accumulated", grid = profile_grids(intervals = K))
   e <- effect_sizes(al)
   b <- coef(fit)[["x"]]
   h <- edges_by_hand(X$x, K)
@@ -72,7 +72,7 @@ test_that("ALED and ALER of a linear term: the closed form b (x - c) at Apley's 
 test_that("NALED and NALER follow the paper's percentile shift from the median", {
   X <- effect_data()
   fit <- lm(y ~ x + f + z, data = X)
-  al <- model_profile(fit, X[c("x", "f", "z")], type = "accumulated", intervals = 10)
+  al <- model_profile(fit, X[c("x", "f", "z")], type = "accumulated", grid = profile_grids(intervals = 10))
   e <- effect_sizes(al, reference = X$y)
   h <- edges_by_hand(X$x, 10)
   g <- profile_of(al, "x")$`_yhat_`
@@ -128,10 +128,10 @@ test_that("case weights count as replicated rows; kernel AL weights its grid poi
   w <- rep(1:2, 40)
   Xr <- X[rep(seq_len(nrow(X)), w), ]
   a <- effect_sizes(model_profile(fit, X[c("x", "f", "z")], variables = c("x", "f"), type = "accumulated",
-                                  intervals = 6, weights = w),
+                                  grid = profile_grids(intervals = 6), weights = w),
                     reference = X$y)
   b <- effect_sizes(model_profile(fit, Xr[c("x", "f", "z")], variables = c("x", "f"),
-                                  type = "accumulated", intervals = 6),
+                                  type = "accumulated", grid = profile_grids(intervals = 6)),
                     reference = X$y)
   expect_equal(a[c("variable", "aled", "aler_min", "aler_max", "naled")],
                b[c("variable", "aled", "aler_min", "aler_max", "naled")])
@@ -148,7 +148,7 @@ test_that("bands: percentiles of the statistics of the bootstrap replicates", {
   X <- effect_data()
   fit <- lm(y ~ x + f + z, data = X)
   al <- model_profile(fit, X[c("x", "f", "z")], variables = c("x", "f"), type = "accumulated",
-                      intervals = 8)
+                      grid = profile_grids(intervals = 8))
   e0 <- effect_sizes(al)
   B <- 40
   set.seed(9)
@@ -179,7 +179,7 @@ test_that("bands of model_profile(bands = 'bootstrap') and refit_bands()", {
   X <- effect_data(120)
   fit <- lm(y ~ x + f + z, data = X)
   al <- model_profile(fit, X[c("x", "f", "z")], variables = c("x", "f"), type = "accumulated",
-                      intervals = 6, bands = profile_bands("bootstrap", level = 0.8, B = 30), seed = 1)
+                      grid = profile_grids(intervals = 6), bands = profile_bands("bootstrap", level = 0.8, B = 30), seed = 1)
   e <- effect_sizes(al, reference = X$y)
   # Each band is the pair of percentiles of the statistic of each replicate.
   idx <- which(al$agr_profiles$`_vname_` == "x")
@@ -195,7 +195,7 @@ test_that("bands of model_profile(bands = 'bootstrap') and refit_bands()", {
   expect_true(all(e$importance_lower <= e$importance_upper))
   expect_output(print(e), "80% bootstrap bands")
   ad <- model_profile(fit, X[c("x", "f", "z")], variables = c("x", "f"), type = "accumulated",
-                      intervals = 6, bands = "analytic")
+                      grid = profile_grids(intervals = 6), bands = "analytic")
   expect_false("aled_lower" %in% names(effect_sizes(ad)))
   rf <- refit_bands(al, function(d) lm(y ~ x + f + z, data = d), data = X, B = 10, seed = 2)
   er <- effect_sizes(rf)
@@ -208,7 +208,7 @@ test_that("subgroups: exact with the subgroup of each row, NA with a warning wit
   X$g <- ifelse(X$z > 0, "hi", "lo")
   fit <- lm(y ~ x * z + f, data = X)
   r <- model_profile(fit, X[c("x", "f", "z", "g")], variables = c("x", "f"), groups = "g",
-                     type = "accumulated", intervals = 6)
+                     type = "accumulated", grid = profile_grids(intervals = 6))
   expect_identical(r$observed_group, X$g[r$rows])
   e <- effect_sizes(r)
   bare <- r
@@ -218,7 +218,7 @@ test_that("subgroups: exact with the subgroup of each row, NA with a warning wit
   expect_false(anyNA(e0$aled[e0$variable == "f"]))
   expect_silent(summary(bare))
   hi <- effect_sizes(model_profile(fit, X[X$g == "hi", c("x", "f", "z")], variables = c("x", "f"),
-                                   type = "accumulated", intervals = 6))
+                                   type = "accumulated", grid = profile_grids(intervals = 6)))
   expect_equal(e$aled[e$label == "lm_hi"], hi$aled[match(e$variable[e$label == "lm_hi"], hi$variable)])
 })
 
@@ -227,7 +227,7 @@ test_that("multiclass profiles: one row per class, references by class", {
   fit <- nnet::multinom(Species ~ ., data = iris, trace = FALSE)
   X <- iris[1:4]
   al <- model_profile(fit, X, variables = c("Petal.Length", "Sepal.Width"), type = "accumulated",
-                      intervals = 5)
+                      grid = profile_grids(intervals = 5))
   P <- predict(fit, iris, type = "probs")
   e <- effect_sizes(al, reference = P)
   expect_equal(nrow(e), 2 * 3)
@@ -244,7 +244,7 @@ test_that("summary() sorts by importance; plot(sort = 'importance') orders the p
   expect_equal(s$variable, e$variable)
   expect_equal(s$importance, e$importance)
   expect_output(print(s), "largest importance first")
-  al <- model_profile(fit, X, type = "accumulated", intervals = 6)
+  al <- model_profile(fit, X, type = "accumulated", grid = profile_grids(intervals = 6))
   sa <- summary(al)
   expect_equal(sa$aled, effect_sizes(al)$aled[match(sa$variable, effect_sizes(al)$variable)])
   panels <- function(p) as.character(ggplot2::ggplot_build(p)$layout$layout$`_vname_`)
@@ -269,7 +269,7 @@ ale_example <- function() {
   fit <- lm(y ~ x + f + z, data = X)
   ceilings <- c(0, 0.1, 0.3, 0.5, 0.6, 0.9, 1.1, 1.6, 2.3, 4.3)
   al <- model_profile(fit, X[c("x", "f", "z")], variables = c("x", "f"), type = "accumulated",
-                      variable_splits = list(x = ceilings), level_order = "levels")
+                      variable_splits = list(x = ceilings), grid = profile_grids(level_order = "levels"))
   list(X = X, fit = fit, al = al, e = effect_sizes(al, reference = X$y))
 }
 ale_statistics <- c("aled", "aler_min", "aler_max", "naled", "naler_min", "naler_max")

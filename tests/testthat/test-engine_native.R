@@ -3,8 +3,8 @@
 
 engine_pair <- function(fit, X, tol = 1e-12, ...) {
   for (type in c("partial", "conditional", "accumulated")) {
-    a <- model_profile(fit, X, type = type, engine = "native", grid_points = 15, intervals = 8, ...)
-    b <- model_profile(fit, X, type = type, engine = "predict", grid_points = 15, intervals = 8, ...)
+    a <- model_profile(fit, X, type = type, engine = "native", grid_points = 15, grid = profile_grids(intervals = 8), ...)
+    b <- model_profile(fit, X, type = type, engine = "predict", grid_points = 15, grid = profile_grids(intervals = 8), ...)
     expect_equal(a$engine, "native")
     expect_equal(b$engine, "predict")
     expect_equal(a$agr_profiles, b$agr_profiles, tolerance = tol, info = type)
@@ -13,8 +13,8 @@ engine_pair <- function(fit, X, tol = 1e-12, ...) {
   }
   v <- names(X)[vapply(X, is.numeric, logical(1))][1:2]
   for (type in c("partial", "accumulated")) {
-    a <- model_profile_2d(fit, X, variables = v, type = type, engine = "native", grid_points = 6, intervals = 5, ...)
-    b <- model_profile_2d(fit, X, variables = v, type = type, engine = "predict", grid_points = 6, intervals = 5, ...)
+    a <- model_profile_2d(fit, X, variables = v, type = type, engine = "native", grid_points = 6, grid = profile_grids(intervals = 5), ...)
+    b <- model_profile_2d(fit, X, variables = v, type = type, engine = "predict", grid_points = 6, grid = profile_grids(intervals = 5), ...)
     expect_equal(a$agr_profiles, b$agr_profiles, tolerance = tol)
   }
 }
@@ -176,8 +176,8 @@ test_that("a model is compiled once within a call, and not kept after it", {
 # An AL profile of every column through the native engine equals the predict
 # path's; returns the profile.
 al_native <- function(fit, X, tol = 1e-12, ...) {
-  a <- model_profile(fit, X, type = "accumulated", intervals = 10, N = NULL, engine = "native", ...)
-  b <- model_profile(fit, X, type = "accumulated", intervals = 10, N = NULL, engine = "predict", ...)
+  a <- model_profile(fit, X, type = "accumulated", grid = profile_grids(intervals = 10), N = NULL, engine = "native", ...)
+  b <- model_profile(fit, X, type = "accumulated", grid = profile_grids(intervals = 10), N = NULL, engine = "predict", ...)
   expect_equal(a$engine, "native")
   expect_equal(a$agr_profiles, b$agr_profiles, tolerance = tol)
   a

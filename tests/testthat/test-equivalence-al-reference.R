@@ -41,7 +41,7 @@ test_that("categorical AL equals the reference: order, values, weights", {
     # The factor's own order.
     ref <- ref_al_factor(cs$X, "g", cs$pred, order = levels(cs$X$g))
     res <- model_profile(NULL, cs$X, predict_function = pf, variables = "g",
-                         type = "accumulated", N = NULL, level_order = "levels")
+                         type = "accumulated", N = NULL, grid = profile_grids(level_order = "levels"))
     expect_identical(res$grids$g, levels(cs$X$g))
     expect_equal(res$agr_profiles$`_yhat_` - res$mean_prediction, ref$f, tolerance = 1e-12)
   }
@@ -76,7 +76,7 @@ test_that("second-order AL equals the reference, with weights and empty cells", 
         ref <- ref_al_2d(cs$X, J, cs$pred, K, w = w)
         if (ref$nn_ties > 0) next # ALEPlot's (ANN's) choice among tied cells is not defined
         res <- model_profile_2d(NULL, cs$X, predict_function = pf,
-                                variables = J, type = "accumulated", intervals = K, N = NULL,
+                                variables = J, type = "accumulated", grid = profile_grids(intervals = K), N = NULL,
                                 weights = w)
         a <- res$agr_profiles
         expect_identical(res$grids[[J[1]]], if (is.character(ref$x1)) ref$x1 else unname(ref$x1))
@@ -110,7 +110,7 @@ test_that("categorical AL equals iml's; 2-D AL equals iml's on ALEPlot's edges",
   # the estimates agree. (iml fills empty cells with yaImpute.)
   skip_if_not_installed("yaImpute")
   r2 <- model_profile_2d(NULL, X, predict_function = function(m, d) cs$pred(d), variables = c("x1", "x2"),
-                         type = "accumulated", intervals = 6, N = NULL)
+                         type = "accumulated", grid = profile_grids(intervals = 6), N = NULL)
   z1 <- r2$grids$x1
   z2 <- r2$grids$x2
   # (iml passes data.table's merge() an argument it ignores, with a warning.)

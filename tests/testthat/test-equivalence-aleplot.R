@@ -20,7 +20,7 @@ test_that("interval AL increments and values equal ALEPlot 1.1", {
     d <- ale_case(case)
     v <- names(d$X)[ref$J]
     res <- model_profile(d$model, d$X, predict_function = d$pf, variables = v,
-                         type = "accumulated", intervals = ref$K, N = NULL)
+                         type = "accumulated", grid = profile_grids(intervals = ref$K), N = NULL)
     p <- profile_of(res)
     expect_identical(p$`_x_`, unname(ref$x), label = paste(case, "edges"))
     expect_equal(diff(p$`_yhat_`), diff(unname(ref$f)), tolerance = 1e-12,

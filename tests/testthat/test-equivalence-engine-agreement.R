@@ -16,7 +16,7 @@ expect_engines_agree <- function(fit, X, tol = 1e-12, class = NULL) {
     methods <- if (type == "partial") list(NULL) else list("kernel", "interval")
     for (m in methods) {
       args <- list(fit, X, type = type, method = m, N = NULL, grid_points = 7,
-                   intervals = 5, class = class)
+                   grid = profile_grids(intervals = 5), class = class)
       a <- do.call(model_profile, c(args, engine = "native"))
       b <- do.call(model_profile, c(args, engine = "predict"))
       info <- paste(type, m)
@@ -40,9 +40,9 @@ expect_engines_agree <- function(fit, X, tol = 1e-12, class = NULL) {
   expect_equal(a1$agr_profiles, b$agr_profiles, tolerance = tol, info = "partial, weighted, no curves")
   for (type in c("partial", "accumulated")) {
     a <- model_profile_2d(fit, X, variables = c("a", "b"), type = type, N = NULL,
-                          grid_points = 5, intervals = 4, class = class, engine = "native")
+                          grid_points = 5, grid = profile_grids(intervals = 4), class = class, engine = "native")
     b <- model_profile_2d(fit, X, variables = c("a", "b"), type = type, N = NULL,
-                          grid_points = 5, intervals = 4, class = class, engine = "predict")
+                          grid_points = 5, grid = profile_grids(intervals = 4), class = class, engine = "predict")
     expect_equal(a$agr_profiles, b$agr_profiles, tolerance = tol, info = type)
   }
 }

@@ -6,7 +6,7 @@ test_that("interval AL equals ALEPlot's algorithm plus the mean prediction", {
   f <- function(d) d$x1 * d$x2 + 2 * sin(3 * d$x3) + d$x2^2
   for (K in c(5, 17, 40)) {
     res <- model_profile(NULL, X, predict_function = function(m, newdata) f(newdata),
-                         type = "accumulated", intervals = K)
+                         type = "accumulated", grid = profile_grids(intervals = K))
     expect_equal(res$mean_prediction, c(model = mean(f(X))))
     for (v in names(X)) {
       ref <- ref_al(f, X, v, K)
@@ -28,7 +28,7 @@ test_that("interval AL uses two predictions per row and variable (plus one for t
     calls <<- calls + nrow(newdata)
     newdata$a * newdata$b + newdata$c
   }
-  res <- model_profile(NULL, X, predict_function = pf, type = "accumulated", intervals = 30)
+  res <- model_profile(NULL, X, predict_function = pf, type = "accumulated", grid = profile_grids(intervals = 30))
   expect_equal(calls, 2 * 300 * 3 + 300 + 2)
   expect_equal(res$n_predictions, calls - 2)
 })
@@ -36,7 +36,7 @@ test_that("interval AL uses two predictions per row and variable (plus one for t
 test_that("Table 18.4: interval AL with four intervals of two observations", {
   X <- table184()
   res <- model_profile(NULL, X, predict_function = f184, variables = "x1",
-                       type = "accumulated", intervals = 4)
+                       type = "accumulated", grid = profile_grids(intervals = 4))
   p <- profile_of(res)
   expect_equal(p$`_x_`, c(-1, -0.71, -0.14, 0.43, 1))
   # Effect of interval k: (z_k - z_{k-1}) * mean(x2 in interval k).
@@ -52,7 +52,7 @@ test_that("interval and kernel AL approach (z^2 - 1) / 2 on dense Table 18.4 dat
   x <- seq(-1, 1, length.out = 2001)
   X <- data.frame(x1 = x, x2 = x)
   res <- model_profile(NULL, X, predict_function = f184, variables = "x1", N = NULL,
-                       type = "accumulated", intervals = 100)
+                       type = "accumulated", grid = profile_grids(intervals = 100))
   p <- profile_of(res)
   limit <- (p$`_x_`^2 - 1) / 2
   # Centred over the data (mean of the limit over U[-1, 1] is -1/3), then
@@ -103,7 +103,7 @@ test_that("K larger than the number of distinct values gives fewer intervals", {
   X <- data.frame(a = rep(1:4, 5), b = seq_len(20))
   pf <- function(m, newdata) newdata$a * newdata$b
   res <- model_profile(NULL, X, predict_function = pf, variables = "a",
-                       type = "accumulated", intervals = 40)
+                       type = "accumulated", grid = profile_grids(intervals = 40))
   expect_equal(res$intervals["a", 1], 3L)
   expect_equal(profile_of(res)$`_x_`, 1:4)
   expect_equal(profile_of(res)$`_yhat_` - res$mean_prediction,
@@ -153,13 +153,13 @@ test_that("kernel AL honours variable_splits; arguments an estimator does not re
   expect_identical(c2$agr_profiles$`_x_`, z2)
   expect_snapshot({
     r <- model_profile(NULL, X, pf, type = "accumulated", N = NULL, grid_points = 11, variables = "x1")
-    r <- model_profile(NULL, X, pf, type = "accumulated", method = "kernel", N = NULL, intervals = 5,
+    r <- model_profile(NULL, X, pf, type = "accumulated", method = "kernel", N = NULL, grid = profile_grids(intervals = 5),
                        bandwidth = bw, variables = "x1")
-    r <- model_profile(NULL, X, pf, N = NULL, bandwidth = bw, intervals = 5, variables = "x1",
+    r <- model_profile(NULL, X, pf, N = NULL, bandwidth = bw, grid = profile_grids(intervals = 5), variables = "x1",
                        grid_points = 5)
   })
   expect_no_message(model_profile(NULL, X, pf, type = "conditional", method = "interval", N = NULL,
-                                  intervals = 5, grid_points = 5, variables = "x1"))
+                                  grid = profile_grids(intervals = 5), grid_points = 5, variables = "x1"))
 })
 
 # $mean_prediction is the shift each AL profile was given, checked against
@@ -185,14 +185,14 @@ test_that("$mean_prediction: AL with missing values in the profiled variable", {
   f <- s$f
   obs <- !is.na(X$a)
   res <- suppressWarnings(model_profile(NULL, X, s$pf, variables = "a", type = "accumulated",
-                                        intervals = 6, N = NULL))
+                                        grid = profile_grids(intervals = 6), N = NULL))
   expect_equal(res$mean_prediction, c(model = mean(f(X[obs, ]))), tolerance = 1e-14)
   ref <- ref_al(f, X[obs, ], "a", 6)
   expect_equal(profile_of(res)$`_yhat_` - res$mean_prediction, ref$f, tolerance = 1e-12)
   # Weighted: the weighted mean over the observed rows.
   w <- rep(c(1, 3), length.out = nrow(X))
   rw <- suppressWarnings(model_profile(NULL, X, s$pf, variables = "a", type = "accumulated",
-                                       intervals = 6, N = NULL, weights = w))
+                                       grid = profile_grids(intervals = 6), N = NULL, weights = w))
   expect_equal(rw$mean_prediction, c(model = weighted.mean(f(X[obs, ]), w[obs])), tolerance = 1e-14)
   # Kernel AL: the same rows.
   rk <- suppressWarnings(model_profile(NULL, X, s$pf, variables = "a", type = "accumulated",
@@ -202,26 +202,25 @@ test_that("$mean_prediction: AL with missing values in the profiled variable", {
   expect_equal(profile_of(rk)$`_yhat_` - rk$mean_prediction, refk$f, tolerance = 1e-12)
   # A factor: the rows where it is observed.
   rg <- suppressWarnings(model_profile(NULL, X, s$pf, variables = "g", type = "accumulated",
-                                       N = NULL, level_order = "levels"))
+                                       N = NULL, grid = profile_grids(level_order = "levels")))
   og <- !is.na(X$g)
   expect_equal(rg$mean_prediction, c(model = mean(f(X[og, ]))), tolerance = 1e-14)
   # Variables missing in different rows have different shifts: a matrix.
   both <- suppressWarnings(model_profile(NULL, X, s$pf, variables = c("a", "b", "g"),
-                                         type = "accumulated", intervals = 6, N = NULL,
-                                         level_order = "levels"))
+                                         type = "accumulated", grid = profile_grids(intervals = 6, level_order = "levels"), N = NULL))
   expect_equal(both$mean_prediction,
                matrix(c(mean(f(X[obs, ])), mean(f(X)), mean(f(X[og, ]))), 3L,
                       dimnames = list(c("a", "b", "g"), "model")), tolerance = 1e-14)
   for (v in c("a", "b", "g")) {
     p <- profile_of(both, v)
     one <- suppressWarnings(model_profile(NULL, X, s$pf, variables = v, type = "accumulated",
-                                          intervals = 6, N = NULL, level_order = "levels"))
+                                          grid = profile_grids(intervals = 6, level_order = "levels"), N = NULL))
     expect_equal(p$`_yhat_` - both$mean_prediction[v, "model"],
                  profile_of(one)$`_yhat_` - one$mean_prediction, tolerance = 1e-12)
   }
   # Without missing values, one number per label, as before.
   full <- model_profile(NULL, X[c("b", "h")], function(m, nd) nd$b * (nd$h == "u"),
-                        type = "accumulated", intervals = 5, N = NULL)
+                        type = "accumulated", grid = profile_grids(intervals = 5), N = NULL)
   expect_equal(full$mean_prediction, c(model = mean(X$b * (X$h == "u"))), tolerance = 1e-14)
 })
 
@@ -231,7 +230,7 @@ test_that("$mean_prediction: AL within subgroups, each its own or a common shift
   f <- s$f
   obs <- !is.na(X$a)
   grp <- suppressWarnings(model_profile(NULL, X, s$pf, variables = "a", type = "accumulated",
-                                        intervals = 4, N = NULL, groups = "h"))
+                                        grid = profile_grids(intervals = 4), N = NULL, groups = "h"))
   by_h <- tapply(f(X[obs, ]), X$h[obs], mean)
   expect_equal(grp$mean_prediction, c(model_u = by_h[["u"]], model_v = by_h[["v"]]), tolerance = 1e-14)
   for (lev in c("u", "v")) {
@@ -242,7 +241,7 @@ test_that("$mean_prediction: AL within subgroups, each its own or a common shift
   # al_shift = "common": one shift, the mean over the observed rows of all
   # subgroups, and it is what $mean_prediction says.
   com <- suppressWarnings(model_profile(NULL, X, s$pf, variables = "a", type = "accumulated",
-                                        intervals = 4, N = NULL, groups = "h", al_shift = "common"))
+                                        grid = profile_grids(intervals = 4), N = NULL, groups = profile_groups("h", al_shift = "common")))
   common <- mean(f(X[obs, ]))
   expect_equal(com$mean_prediction, c(model_u = common, model_v = common), tolerance = 1e-14)
   for (lev in c("u", "v")) {
@@ -253,7 +252,7 @@ test_that("$mean_prediction: AL within subgroups, each its own or a common shift
   # Weighted common shift: the weighted mean over the rows of both subgroups.
   w <- rep(c(2, 1, 1), length.out = nrow(X))
   cw <- suppressWarnings(model_profile(NULL, X, s$pf, variables = c("a", "b"), type = "accumulated",
-                                       intervals = 4, N = NULL, groups = "h", al_shift = "common",
+                                       grid = profile_grids(intervals = 4), N = NULL, groups = profile_groups("h", al_shift = "common"),
                                        weights = w))
   expect_equal(unname(cw$mean_prediction["a", ]), rep(weighted.mean(f(X[obs, ]), w[obs]), 2), tolerance = 1e-14)
   expect_equal(unname(cw$mean_prediction["b", ]), rep(weighted.mean(f(X), w), 2), tolerance = 1e-14)

@@ -27,7 +27,7 @@ test_that("second-order AL equals ALEPlot 1.1, with and without empty cells", {
     d <- ale2d_case(case)
     v <- names(d$X)[ref$J]
     res <- model_profile_2d(d$model, d$X, predict_function = d$pf, variables = v,
-                            type = "accumulated", intervals = ref$K, N = NULL)
+                            type = "accumulated", grid = profile_grids(intervals = ref$K), N = NULL)
     x1 <- if (is.character(ref$x1)) ref$x1 else unname(ref$x1)
     expect_identical(res$grids[[v[1]]], x1, label = paste(case, "axis 1"))
     expect_identical(res$grids[[v[2]]], unname(ref$x2), label = paste(case, "axis 2"))
@@ -46,7 +46,7 @@ test_that("an additive model has no second-order effect; a product has a known o
   X <- data.frame(a = runif(400), b = runif(400), g = factor(sample(c("u", "v", "w"), 400, TRUE)))
   add <- function(m, d) sin(3 * d$a) + d$b^2 + as.integer(d$g) * 2
   r <- model_profile_2d(NULL, X, predict_function = add, variables = list(c("a", "b"), c("g", "b")),
-                        type = "accumulated", intervals = 8)
+                        type = "accumulated", grid = profile_grids(intervals = 8))
   expect_equal(as.data.frame(r)$`_yhat_`, rep(0, nrow(as.data.frame(r))), tolerance = 1e-12)
   # f = a * b: every cell's second difference is the cell's area, so the
   # accumulated effect at the edges is a * b less the first-order parts and
@@ -54,7 +54,7 @@ test_that("an additive model has no second-order effect; a product has a known o
   # centring; its mixed second differences are those of a * b.
   prod <- function(m, d) d$a * d$b
   r <- model_profile_2d(NULL, X, predict_function = prod, variables = c("a", "b"),
-                        type = "accumulated", intervals = 8)
+                        type = "accumulated", grid = profile_grids(intervals = 8))
   f <- surface(r)
   e1 <- r$grids$a
   e2 <- r$grids$b
@@ -64,9 +64,9 @@ test_that("an additive model has no second-order effect; a product has a known o
 test_that("a numeric x categorical pair is the transpose of categorical x numeric", {
   d <- ale2d_case("factor52d_J24_K6")
   ab <- model_profile_2d(NULL, d$X, predict_function = d$pf, variables = c("g", "x2"),
-                         type = "accumulated", intervals = 6, N = NULL)
+                         type = "accumulated", grid = profile_grids(intervals = 6), N = NULL)
   ba <- model_profile_2d(NULL, d$X, predict_function = d$pf, variables = c("x2", "g"),
-                         type = "accumulated", intervals = 6, N = NULL)
+                         type = "accumulated", grid = profile_grids(intervals = 6), N = NULL)
   expect_equal(surface(ba), t(surface(ab)))
   expect_identical(ba$grids, ab$grids[c("x2", "g")])
   expect_equal(unique(as.data.frame(ba)$`_x2_`), aleplot_ref$factor52d_J24_K6$x1)
@@ -84,9 +84,9 @@ test_that("second-order AL: weights equal duplicated rows; classes; missing valu
   pfi <- function(m, nd) d$pf(m, nd) + nd$x1 * nd$x2 + sin(nd$x1 * nd$x2)
   for (v in list(c("x1", "x2"), c("g", "x1"))) {
     wt <- model_profile_2d(NULL, d$X, predict_function = pfi, variables = v, type = "accumulated",
-                           intervals = 6, N = NULL, weights = w)
+                           grid = profile_grids(intervals = 6), N = NULL, weights = w)
     dp <- model_profile_2d(NULL, dup, predict_function = pfi, variables = v, type = "accumulated",
-                           intervals = 6, N = NULL)
+                           grid = profile_grids(intervals = 6), N = NULL)
     expect_equal(wt$grids, dp$grids)
     expect_equal(surface(wt), surface(dp), tolerance = 1e-12)
     # Both are the plain-R reference of ALEPlot's algorithm, with the weights
@@ -102,7 +102,7 @@ test_that("second-order AL: weights equal duplicated rows; classes; missing valu
   # three: x1 * x2, whose effect is zero for g:x2 and not for x1:x2.
   pf2 <- function(m, nd) cbind(one = d$pf(m, nd), two = -2 * d$pf(m, nd), three = nd$x1 * nd$x2)
   r <- model_profile_2d(NULL, d$X, predict_function = pf2, variables = c("g", "x2"),
-                        type = "accumulated", intervals = 6, N = NULL, label = "m")
+                        type = "accumulated", grid = profile_grids(intervals = 6), N = NULL, label = "m")
   expect_equal(r$labels, c("m.one", "m.two", "m.three"))
   expect_equal(surface(r, "m.two"), -2 * surface(r, "m.one"), tolerance = 1e-12)
   expect_equal(surface(r, "m.three"), 0 * surface(r, "m.one"), tolerance = 1e-12)
@@ -110,14 +110,14 @@ test_that("second-order AL: weights equal duplicated rows; classes; missing valu
   expect_s3_class(p$facet, "FacetWrap")
   # Chunks of a few rows give the same numbers.
   small <- model_profile_2d(NULL, d$X, predict_function = pf2, variables = c("g", "x2"),
-                            type = "accumulated", intervals = 6, N = NULL, label = "m",
+                            type = "accumulated", grid = profile_grids(intervals = 6), N = NULL, label = "m",
                             memory_budget = 0.005)
   expect_equal(small$agr_profiles, r$agr_profiles)
   small <- model_profile_2d(NULL, d$X, predict_function = pf2, variables = c("x1", "x2"),
-                            type = "accumulated", intervals = 6, N = NULL, label = "m",
+                            type = "accumulated", grid = profile_grids(intervals = 6), N = NULL, label = "m",
                             memory_budget = 0.005)
   whole <- model_profile_2d(NULL, d$X, predict_function = pf2, variables = c("x1", "x2"),
-                            type = "accumulated", intervals = 6, N = NULL, label = "m")
+                            type = "accumulated", grid = profile_grids(intervals = 6), N = NULL, label = "m")
   expect_equal(small$agr_profiles, whole$agr_profiles, tolerance = 1e-12)
   ref <- ref_al_2d(d$X, c("x1", "x2"), function(nd) nd$x1 * nd$x2, K = 6)
   expect_equal(surface(small, "m.three"), unname(ref$f), tolerance = 1e-12)
@@ -125,6 +125,6 @@ test_that("second-order AL: weights equal duplicated rows; classes; missing valu
   Xna <- d$X
   Xna$x2[1:5] <- NA
   expect_warning(model_profile_2d(NULL, Xna, predict_function = d$pf, variables = c("x1", "x2"),
-                                  type = "accumulated", intervals = 6), "5 background rows")
+                                  type = "accumulated", grid = profile_grids(intervals = 6)), "5 background rows")
   expect_output(print(r), "second-order accumulated")
 })

@@ -6,8 +6,7 @@ test_that("k clusters of ICE curves: Ward's method on (centred) curves, weighted
   pf <- function(m, d) d$a * d$s * 3 + d$b^2
   sp <- list(a = c(0, 0.25, 0.5, 0.75, 1), b = c(0, 0.5, 1))
   for (center in c(TRUE, FALSE)) {
-    r <- model_profile(NULL, X, pf, variables = c("a", "b"), k = 3, variable_splits = sp,
-                       cluster_center = center)
+    r <- model_profile(NULL, X, pf, variables = c("a", "b"), groups = profile_clusters(3, center = center), variable_splits = sp)
     # Reference: the rows' concatenated ICE curves.
     M <- cbind(ref_ice(function(d) pf(NULL, d), X, "a", sp$a), ref_ice(function(d) pf(NULL, d), X, "b", sp$b))
     D <- if (center) M - rowMeans(M) else M
@@ -59,13 +58,12 @@ test_that("subgroups from a vector; AL on a common shift", {
   f <- function(d) d$a^2 * d$h + d$h
   pf <- function(m, nd) f(nd)
   g <- X$h > 0
-  r <- model_profile(NULL, X, pf, variables = "a", type = "accumulated", groups = g,
-                     group_title = "h > 0", intervals = 5)
+  r <- model_profile(NULL, X, pf, variables = "a", type = "accumulated", groups = profile_groups(g, title = "h > 0"), grid = profile_grids(intervals = 5))
   expect_equal(r$groups$column, "h > 0")
   expect_equal(r$groups$levels, c("FALSE", "TRUE"))
   expect_equal(plot(r)$labels$colour, "model, by h > 0")
-  common <- model_profile(NULL, X, pf, variables = "a", type = "accumulated", groups = g,
-                          intervals = 5, al_shift = "common")
+  common <- model_profile(NULL, X, pf, variables = "a", type = "accumulated", groups = profile_groups(g, al_shift = "common"),
+                          grid = profile_grids(intervals = 5))
   a <- r$agr_profiles
   b <- common$agr_profiles
   for (lev in c("FALSE", "TRUE")) {

@@ -27,8 +27,8 @@ test_that("subgroup AL uses each subgroup's edges and is centred within it", {
   X <- data.frame(a = runif(300), h = rnorm(300))
   f <- function(d) d$a^2 * d$h + d$h
   pf <- function(m, newdata) f(newdata)
-  r <- model_profile(NULL, X, predict_function = pf, variables = "a", groups = "h",
-                     type = "accumulated", intervals = 8, group_bins = 3, label = "m")
+  r <- model_profile(NULL, X, predict_function = pf, variables = "a", groups = profile_groups("h", bins = 3),
+                     type = "accumulated", grid = profile_grids(intervals = 8), label = "m")
   a <- r$agr_profiles
   g <- cut(X$h, unique(quantile(X$h, seq(0, 1, length.out = 4))), include.lowest = TRUE, dig.lab = 4)
   expect_equal(unique(a$`_groups_`), levels(g))
@@ -55,14 +55,14 @@ test_that("small and missing subgroups are reported, not drawn silently", {
   expect_equal(r$groups$left_out, "small")
   expect_error(model_profile(NULL, X, predict_function = pf, groups = "nope"), "groups")
   expect_error(suppressWarnings(suppressMessages(
-    model_profile(NULL, X, predict_function = pf, groups = "g", min_group_size = 100)
+    model_profile(NULL, X, predict_function = pf, groups = profile_groups("g", min_size = 100))
   )), "No subgroup")
 })
 
 test_that("print and summary of subgroup profiles", {
   fit <- lm(mpg ~ wt * hp, data = mtcars)
-  r <- model_profile(fit, mtcars[c("wt", "hp", "cyl")], variables = c("wt", "hp"), groups = "cyl",
-                     type = "accumulated", intervals = 5, min_group_size = 5)
+  r <- model_profile(fit, mtcars[c("wt", "hp", "cyl")], variables = c("wt", "hp"), groups = profile_groups("cyl", min_size = 5),
+                     type = "accumulated", grid = profile_grids(intervals = 5))
   out <- capture.output(print(r))
   expect_true(any(grepl("subgroups of cyl: 4 \\(11 rows\\), 6 \\(7 rows\\), 8 \\(14 rows\\)", out)))
   s <- summary(r)
@@ -79,7 +79,7 @@ test_that("LD and AL skip a variable that is constant within a subgroup, with a 
   pf <- function(m, d) d$a + d$b
   g <- rep(c("const", "varies"), each = 20)
   expect_message(r <- model_profile(NULL, X, pf, variables = c("a", "b"), type = "accumulated",
-                                    groups = g, intervals = 4),
+                                    groups = g, grid = profile_grids(intervals = 4)),
                  "single value in subgroup")
   a <- r$agr_profiles
   expect_setequal(unique(a$`_groups_`[a$`_vname_` == "a"]), "varies")

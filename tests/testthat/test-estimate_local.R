@@ -23,7 +23,7 @@ test_that("LD on correlated data picks up the other variable (section 18.3.1: 2z
   X <- data.frame(x1 = x, x2 = x)
   pf <- function(m, newdata) newdata$x1 + newdata$x2
   res <- model_profile(NULL, X, predict_function = pf, type = "conditional",
-                       variables = "x1", method = "interval", intervals = 50,
+                       variables = "x1", method = "interval", grid = profile_grids(intervals = 50),
                        variable_splits = list(x1 = seq(0.1, 0.9, by = 0.1)))
   p <- profile_of(res, "x1")
   expect_equal(p$`_yhat_`, 2 * p$`_x_`, tolerance = 0.02)
@@ -33,7 +33,7 @@ test_that("interval LD on Table 18.4 matches the hand computation", {
   X <- table184()
   z <- seq(-1, 1, by = 0.125)
   res <- model_profile(NULL, X, predict_function = f184, variables = "x1",
-                       type = "conditional", method = "interval", intervals = 4,
+                       type = "conditional", method = "interval", grid = profile_grids(intervals = 4),
                        variable_splits = list(x1 = z))
   # Four intervals of two observations: [-1, -0.71], (-0.71, -0.14],
   # (-0.14, 0.43], (0.43, 1]; LD(z) = (z + 1) * mean(x2 in z's interval).
@@ -51,7 +51,7 @@ test_that("interval and kernel LD approach z(z + 1) on dense Table 18.4 data", {
   X <- data.frame(x1 = x, x2 = x)
   z <- seq(-0.9, 0.9, by = 0.1)
   res <- model_profile(NULL, X, predict_function = f184, variables = "x1", N = NULL,
-                       type = "conditional", method = "interval", intervals = 1000,
+                       type = "conditional", method = "interval", grid = profile_grids(intervals = 1000),
                        variable_splits = list(x1 = z))
   expect_equal(profile_of(res)$`_yhat_`, z * (z + 1), tolerance = 5e-3)
   res <- model_profile(NULL, X, predict_function = f184, variables = "x1", N = NULL,
@@ -83,7 +83,7 @@ test_that("grid points without support are NA with a warning, never 0", {
   expect_equal(res$no_support$x1, 2.5)
   expect_warning(
     res <- model_profile(NULL, X, predict_function = pf, variables = "x1",
-                         type = "conditional", method = "interval", intervals = 3,
+                         type = "conditional", method = "interval", grid = profile_grids(intervals = 3),
                          variable_splits = list(x1 = c(-1, 0.1, 6))),
     "without background rows"
   )
@@ -152,7 +152,7 @@ test_that("rows with NA in the profiled column are left out of LD, with a warnin
   pf <- function(m, newdata) ifelse(is.na(newdata$a), 0, newdata$a) + newdata$b
   expect_warning(
     res <- model_profile(NULL, X, predict_function = pf, variables = "a",
-                         type = "conditional", method = "interval", intervals = 2),
+                         type = "conditional", method = "interval", grid = profile_grids(intervals = 2)),
     "1 missing value"
   )
   Xo <- X[!is.na(X$a), ]

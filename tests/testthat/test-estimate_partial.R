@@ -161,8 +161,8 @@ test_that("grid-major and observation-major row orders give the same numbers", {
   }
   for (args in list(list(type = "partial"), list(type = "conditional"),
                     list(type = "accumulated", method = "kernel"),
-                    list(type = "accumulated", intervals = 7),
-                    list(type = "accumulated", intervals = 7, memory_budget = 0.01),
+                    list(type = "accumulated", grid = profile_grids(intervals = 7)),
+                    list(type = "accumulated", grid = profile_grids(intervals = 7), memory_budget = 0.01),
                     list(type = "partial", memory_budget = 0.02))) {
     r1 <- do.call(run, c(list("observation"), args))
     r2 <- do.call(run, c(list("grid"), args))

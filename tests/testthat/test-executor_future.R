@@ -48,13 +48,12 @@ test_that("every entry point predicts on the workers, with the sequential plan's
     p2 = function() model_profile_2d(NULL, X, pf, variables = list(c("a", "b"), c("f", "i")),
                                      grid_points = 8, memory_budget = 0.05),
     a2 = function() model_profile_2d(NULL, X, pf, variables = c("a", "b"), type = "accumulated",
-                                     intervals = 5, memory_budget = 0.02),
+                                     grid = profile_grids(intervals = 5), memory_budget = 0.02),
     cmp = function() compare_profiles(NULL, X, pf, variables = c("a", "b", "f"), grid_points = 10,
                                       memory_budget = 0.05),
-    hid = function() hidden_interactions(NULL, X, pf, variables = c("a", "b"), groups = "f",
-                                         min_group_size = 5, memory_budget = 0.02),
+    hid = function() hidden_interactions(NULL, X, pf, variables = c("a", "b"), groups = profile_groups("f", min_size = 5), memory_budget = 0.02),
     grp = function() model_profile(NULL, X, pf, variables = c("a", "i"), groups = "f",
-                                   type = "accumulated", intervals = 6, memory_budget = 0.02)
+                                   type = "accumulated", grid = profile_grids(intervals = 6), memory_budget = 0.02)
   )
   old <- future::plan("sequential")
   on.exit(future::plan(old), add = TRUE)
@@ -142,7 +141,7 @@ backend_calls <- function(X, pf) {
     pd = function() model_profile(NULL, X, pf, variables = c("a", "f"), N = NULL, grid_points = 9,
                                   memory_budget = 0.02),
     al = function() model_profile(NULL, X, pf, variables = c("a", "i"), type = "accumulated",
-                                  intervals = 6, memory_budget = 0.02, keep_ice = FALSE),
+                                  grid = profile_grids(intervals = 6), memory_budget = 0.02, keep_ice = FALSE),
     p2 = function() model_profile_2d(NULL, X, pf, variables = c("a", "b"), grid_points = 6,
                                      memory_budget = 0.05),
     h = function() h_statistic(NULL, X, pf, N = NULL, pairs = 2)

@@ -58,8 +58,8 @@ test_that("integer columns: grids of integers that occur; predict() gets integer
   expect_identical(profile_grid(c(3L, 1L, 3L), 5), c(1L, 3L))
   # Every estimator: the type check in f() passes, and the grid is integer.
   for (cs in list(list(type = "partial"), list(type = "conditional", method = "kernel"),
-                  list(type = "conditional", method = "interval", intervals = 6),
-                  list(type = "accumulated", method = "interval", intervals = 6),
+                  list(type = "conditional", method = "interval", grid = profile_grids(intervals = 6)),
+                  list(type = "accumulated", method = "interval", grid = profile_grids(intervals = 6)),
                   list(type = "accumulated", method = "kernel"))) {
     res <- do.call(function(...) model_profile(NULL, s$X, predict_function = s$f, variables = "i",
                                                N = NULL, grid_points = 21, ...), cs)
@@ -116,7 +116,7 @@ test_that("Date columns: profiled on the Date scale; the predict function gets D
   expect_s3_class(ld$agr_profiles$`_x_`, "Date")
   # LD interval: the rows in Apley's interval of each grid point.
   li <- model_profile(NULL, s$X, predict_function = s$f, variables = "d", type = "conditional",
-                      method = "interval", intervals = 5, N = NULL, grid_points = 9)
+                      method = "interval", grid = profile_grids(intervals = 5), N = NULL, grid_points = 9)
   e <- unique(c(min(as.numeric(x)), quantile(as.numeric(x), seq(0.2, 1, by = 0.2), type = 1, names = FALSE)))
   kx <- as.numeric(cut(as.numeric(x), e, include.lowest = TRUE))
   z <- as.numeric(li$grids$d)
@@ -126,7 +126,7 @@ test_that("Date columns: profiled on the Date scale; the predict function gets D
                tolerance = 1e-12)
   # AL interval: ALEPlot's algorithm on the days, reported at Dates.
   al <- model_profile(NULL, s$X, predict_function = s$f, variables = "d", type = "accumulated",
-                      intervals = 8, N = NULL)
+                      grid = profile_grids(intervals = 8), N = NULL)
   ref <- ref_al(function(nd) s$g(nd), s$num(s$X), "d", 8)
   expect_s3_class(al$agr_profiles$`_x_`, "Date")
   expect_equal(as.numeric(al$agr_profiles$`_x_`), ref$x)
@@ -150,7 +150,7 @@ test_that("date-times and time differences: their time zone and units are kept",
   s <- typed_setup()
   for (ty in c("partial", "conditional", "accumulated")) {
     res <- model_profile(NULL, s$X, predict_function = s$f, variables = c("t", "dt"), type = ty,
-                         N = NULL, grid_points = 12, intervals = 6)
+                         N = NULL, grid_points = 12, grid = profile_grids(intervals = 6))
     a <- res$agr_profiles
     # Two scales: `_x_` is character, each grid keeps its class.
     expect_type(a$`_x_`, "character")
@@ -160,7 +160,7 @@ test_that("date-times and time differences: their time zone and units are kept",
     expect_identical(units(res$grids$dt), "hours")
     # One scale: `_x_` keeps the class and time zone.
     one <- model_profile(NULL, s$X, predict_function = s$f, variables = "t", type = ty,
-                         N = NULL, grid_points = 12, intervals = 6)
+                         N = NULL, grid_points = 12, grid = profile_grids(intervals = 6))
     expect_s3_class(one$agr_profiles$`_x_`, "POSIXct")
     expect_identical(attr(one$agr_profiles$`_x_`, "tzone"), "America/New_York")
     expect_equal(one$agr_profiles$`_yhat_`, a$`_yhat_`[a$`_vname_` == "t"], tolerance = 1e-12)
@@ -215,7 +215,7 @@ test_that("H-statistics, comparisons and 2-D profiles accept Dates", {
   h <- h_statistic(NULL, s$X, predict_function = s$f, N = 40, seed = 1, pairs = 0)
   expect_setequal(h$overall$variable, names(s$X))
   cmp <- compare_profiles(NULL, s$X, predict_function = s$f, variables = c("d", "x"), N = NULL,
-                          grid_points = 11, intervals = 6)
+                          grid_points = 11, grid = profile_grids(intervals = 6))
   expect_true(all(is.finite(cmp$distances$pd_al)))
   # The PD profile read at the rows' own Dates (linear interpolation in days).
   pd <- cmp$profiles$pd

@@ -79,9 +79,9 @@ test_that("slopes, standard errors and Holm's p-values against plain R, with wei
   f <- function(m, nd) fx(nd)
   w <- rep(c(1, 2, 0.5), length.out = n)
   groups <- list(s = d$s, high = d$z > 0.6)
-  h <- hidden_interactions(NULL, d, predict_function = f, variables = c("x", "z"), groups = groups,
+  h <- hidden_interactions(NULL, d, predict_function = f, variables = c("x", "z"), groups = profile_groups(groups, min_size = 5),
                            weights = w, variable_splits = list(x = c(0.1, 0.4, 0.9), z = c(0.8, 0.2, 0.5)),
-                           level = 0.9, min_group_size = 5)
+                           level = 0.9)
   # By hand: each row's slope from its curve at the smallest and largest
   # grid value (z does not move the rows of s b and s c: slope 0, se 0, p 1).
   ref_rows <- list(
@@ -123,8 +123,8 @@ test_that("slopes, standard errors and Holm's p-values against plain R, with wei
   expect_identical(h$tests, 10L)
   # The subgroups' profiles are those of model_profile() within them (the
   # same curves, no prediction of their own).
-  mp <- model_profile(NULL, d, predict_function = f, variables = "x", groups = "s", weights = w,
-                      variable_splits = list(x = c(0.1, 0.4, 0.9)), min_group_size = 5)
+  mp <- model_profile(NULL, d, predict_function = f, variables = "x", groups = profile_groups("s", min_size = 5), weights = w,
+                      variable_splits = list(x = c(0.1, 0.4, 0.9)))
   a <- h$profiles$s$agr_profiles
   expect_equal(a$`_yhat_`[a$`_vname_` == "x"], mp$agr_profiles$`_yhat_`, tolerance = 1e-12)
   expect_identical(h$profiles$s$n_predictions, 0)
@@ -188,7 +188,7 @@ lesson_setup <- function() {
   vars <- c("mean_consumption", "volatility", "household", "satisfaction", "period")
   list(
     train = train, test = test, vars = vars,
-    grids = lapply(train[vars], profile_grid, grid_points = 5, type = "distinct"),
+    grids = lapply(train[vars], profile_grid, grid_points = 5, variable_splits_type = "distinct"),
     groups = list(
       region = test$region_name,
       tariff = cut(test$mean_consumption, c(-Inf, 10, 25, Inf), labels = c("10", "25", "40")),

@@ -37,7 +37,9 @@ test_that("each house rule finds what breaks it", {
     "  y + 5000",
     "}",
     paste0("entry <- function(x, predict_function = NULL, ",
-           paste0("a", 1:19, " = 1", collapse = ", "), ", ..., level = NULL) estimate(NULL, x, 1)")
+           paste0("a", 1:19, " = 1", collapse = ", "), ", ..., level = NULL) estimate(NULL, x, 1)"),
+    # A function longer than 80 lines.
+    "long <- function() {", rep("  NULL", 85), "}"
   ), file.path(root, "R", "estimate.R"))
   writeLines(c("new_mp_thing <- function(x) structure(x, class = \"mp_thing\")",
                "print.mp_thing <- function(x, ...) invisible(x)",
@@ -64,6 +66,7 @@ test_that("each house rule finds what breaks it", {
   expect_true(got("entry: 22 formals, allowed 0"))
   # An allowance above what a file has must be lowered.
   expect_true(got("profiles.R: 0 band_type() calls, allowed 1: lower the allowance"))
+  expect_true(got("estimate.R:long: 87 lines"))
   expect_identical(capture.output(n <- rules$report_house_rules(res))[1L], "FAIL Sizes (files, functions, R/, <<-) ")
   expect_gt(n, 10)
   unlink(root, recursive = TRUE)

@@ -5,7 +5,7 @@ plot_fixture <- function() {
     fit = fit, X = X,
     pd = model_profile(fit, X, variables = c("wt", "hp")),
     ld = model_profile(fit, X, variables = c("wt", "hp"), type = "conditional"),
-    al = model_profile(fit, X, variables = c("wt", "hp"), type = "accumulated", intervals = 10)
+    al = model_profile(fit, X, variables = c("wt", "hp"), type = "accumulated", grid = profile_grids(intervals = 10))
   )
 }
 

@@ -27,11 +27,11 @@ test_that("a booster compiled by compile_model() is used natively at any size", 
   fit <- lightgbm::lightgbm(data = as.matrix(d), label = y, nrounds = 10, verbose = -1,
                             params = list(objective = "regression", num_threads = 1, min_data_in_leaf = 5))
   small <- d[1:40, ]
-  al <- model_profile(fit, data = small, N = NULL, type = "accumulated", intervals = 5)
+  al <- model_profile(fit, data = small, N = NULL, type = "accumulated", grid = profile_grids(intervals = 5))
   expect_identical(al$engine, "predict")
   cm <- compile_model(fit)
   expect_true(native_pays(list(model = fit, adapter = model_adapter(fit), compiled = native_store(cm)), 80))
-  al2 <- model_profile(cm, data = small, N = NULL, type = "accumulated", intervals = 5)
+  al2 <- model_profile(cm, data = small, N = NULL, type = "accumulated", grid = profile_grids(intervals = 5))
   expect_identical(al2$engine, "native")
   expect_equal(al2$agr_profiles[["_yhat_"]], al$agr_profiles[["_yhat_"]], tolerance = 1e-12)
 })
@@ -86,7 +86,7 @@ test_that("AL of several variables with missing values predicts the union of the
     x * nd$c
   }
   res <- suppressWarnings(model_profile(NULL, X, pf, variables = c("a", "b"), type = "accumulated",
-                                        intervals = 4, N = NULL))
+                                        grid = profile_grids(intervals = 4), N = NULL))
   # The probe, the rows where a or b is observed (all but rows 3, 4, 5),
   # then two predictions per observed row of each variable.
   expect_identical(sizes, c(2L, 57L, 2L * 55L, 2L * 53L))

@@ -13,7 +13,7 @@ test_that("summary() prints each distance with its percentile band of the replic
   d <- data.frame(x1 = runif(150), x3 = runif(150))
   d$x2 <- d$x1 + rnorm(150, sd = 0.1)
   f <- function(m, newdata) 2 * newdata$x1 + newdata$x3^2 + newdata$x1 * newdata$x3
-  cmp <- compare_profiles(NULL, d, predict_function = f, N = NULL, grid_points = 6, intervals = 5,
+  cmp <- compare_profiles(NULL, d, predict_function = f, N = NULL, grid_points = 6, grid = profile_grids(intervals = 5),
                           bands = profile_bands("bootstrap", B = 30), seed = 1)
   old <- options(width = 400)
   on.exit(options(old))

@@ -54,14 +54,14 @@ test_that("with seed =, ranger's predict path leaves the caller's stream as it w
   # AL (the mean prediction and the local effects) and the other entry points.
   set.seed(6)
   before <- seed_state()
-  model_profile(rf, X, engine = "predict", type = "accumulated", N = 150, seed = 2, intervals = 5)
+  model_profile(rf, X, engine = "predict", type = "accumulated", N = 150, seed = 2, grid = profile_grids(intervals = 5))
   model_profile(rf, X, engine = "predict", bands = profile_bands("bootstrap", B = 20), N = 80, seed = 2,
                 grid_points = 3, variables = "x2")
   model_profile_2d(rf, X, variables = c("x1", "x2"), engine = "predict", N = 50, seed = 2, grid_points = 3)
   h_statistic(rf, X, engine = "predict", N = 40, seed = 2, pairs = 1)
   compare_profiles(rf, X, variables = "x1", engine = "predict", N = 60, seed = 2)
-  hidden_interactions(rf, X, groups = list(g = rep(1:2, 150)), engine = "predict", N = 100, seed = 2,
-                      variables = "x1", min_group_size = 5)
+  hidden_interactions(rf, X, groups = profile_groups(list(g = rep(1:2, 150)), min_size = 5), engine = "predict", N = 100, seed = 2,
+                      variables = "x1")
   expect_identical(seed_state(), before)
 })
 
@@ -71,7 +71,7 @@ test_that("with seed =, no .Random.seed is left where there was none, also after
   without_random_seed({
     model_profile(NULL, X, draws, N = 20, seed = 1, grid_points = 3)
     expect_false(exists(".Random.seed", envir = globalenv(), inherits = FALSE))
-    model_profile(NULL, X, draws, N = NULL, seed = 1, type = "accumulated", intervals = 4)
+    model_profile(NULL, X, draws, N = NULL, seed = 1, type = "accumulated", grid = profile_grids(intervals = 4))
     expect_false(exists(".Random.seed", envir = globalenv(), inherits = FALSE))
     fails <- function(m, nd) if (nrow(nd) > 2L) stop("no") else runif(nrow(nd))
     expect_error(model_profile(NULL, X, fails, N = 20, seed = 1, grid_points = 3), "no")

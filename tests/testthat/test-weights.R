@@ -15,8 +15,8 @@ test_that("integer weights equal duplicated rows for every estimator", {
   cases <- list(
     list(type = "partial"),
     list(type = "conditional", method = "kernel", bandwidth = 0.4),
-    list(type = "conditional", method = "interval", intervals = 6),
-    list(type = "accumulated", method = "interval", intervals = 7),
+    list(type = "conditional", method = "interval", grid = profile_grids(intervals = 6)),
+    list(type = "accumulated", method = "interval", grid = profile_grids(intervals = 7)),
     list(type = "accumulated", method = "kernel", bandwidth = 0.3)
   )
   for (cs in cases) {
@@ -39,9 +39,9 @@ test_that("integer weights equal duplicated rows for every estimator", {
                          variable_splits = splits["a"])
   expect_equal(wt$agr_profiles$`_yhat_`, dp$agr_profiles$`_yhat_`, tolerance = 1e-12)
   wt <- model_profile(NULL, s$X, predict_function = s$f, variables = "a", type = "accumulated",
-                      N = NULL, weights = s$w, groups = "g", intervals = 5)
+                      N = NULL, weights = s$w, groups = "g", grid = profile_grids(intervals = 5))
   dp <- model_profile(NULL, s$dup, predict_function = s$f, variables = "a", type = "accumulated",
-                      N = NULL, groups = "g", intervals = 5)
+                      N = NULL, groups = "g", grid = profile_grids(intervals = 5))
   expect_equal(wt$agr_profiles$`_yhat_`, dp$agr_profiles$`_yhat_`, tolerance = 1e-12)
   expect_equal(unname(wt$mean_prediction), unname(dp$mean_prediction), tolerance = 1e-12)
 })
@@ -68,9 +68,9 @@ test_that("weighted PD is the weighted mean of the ICE curves; non-integer weigh
   w0 <- s$w
   w0[1:10] <- 0
   a <- model_profile(NULL, s$X, predict_function = s$f, variables = "a", type = "accumulated",
-                     N = NULL, weights = w0, intervals = 5)
+                     N = NULL, weights = w0, grid = profile_grids(intervals = 5))
   b <- model_profile(NULL, s$X[-(1:10), ], predict_function = s$f, variables = "a", type = "accumulated",
-                     N = NULL, weights = w0[-(1:10)], intervals = 5)
+                     N = NULL, weights = w0[-(1:10)], grid = profile_grids(intervals = 5))
   expect_equal(a$agr_profiles$`_yhat_`, b$agr_profiles$`_yhat_`, tolerance = 1e-12)
   expect_equal(a$N, 110)
 })
@@ -134,7 +134,7 @@ test_that("integer weights equal duplicated rows with default grids and bandwidt
     list(type = "partial", grid_points = 12, variable_splits_type = "uniform"),
     list(type = "conditional", method = "kernel"),
     list(type = "conditional", method = "kernel", grid_points = 15),
-    list(type = "conditional", method = "interval", grid_points = 15, intervals = 8),
+    list(type = "conditional", method = "interval", grid_points = 15, grid = profile_grids(intervals = 8)),
     list(type = "accumulated", method = "interval"),
     list(type = "accumulated", method = "kernel", grid_points = 30)
   )
@@ -205,7 +205,7 @@ test_that("the weighted defaults are those of the repeated rows, computed indepe
   expect_equal(pd$agr_profiles$`_support_`, as.vector(tapply(s$w, factor(cells, levels = 1:6), sum)))
   # Apley's edges: type-1 quantiles of the repeated rows.
   al <- model_profile(NULL, s$X, predict_function = s$f, variables = "b", type = "accumulated",
-                      N = NULL, weights = s$w, intervals = 10)
+                      N = NULL, weights = s$w, grid = profile_grids(intervals = 10))
   expect_equal(al$grids$b, unique(c(min(d$b), quantile(d$b, seq(0.1, 1, by = 0.1), type = 1, names = FALSE))))
 })
 
@@ -214,9 +214,9 @@ test_that("integer weights equal duplicated rows: 2-D, subgroups, clusters, H, s
   # 2-D PD on default grids (and their support), 2-D AL.
   for (ty in c("partial", "accumulated")) {
     wt <- model_profile_2d(NULL, s$X, predict_function = s$f, variables = c("b", "i"), N = NULL,
-                           weights = s$w, type = ty, grid_points = 7, intervals = 5)
+                           weights = s$w, type = ty, grid_points = 7, grid = profile_grids(intervals = 5))
     dp <- model_profile_2d(NULL, s$dup, predict_function = s$f, variables = c("b", "i"), N = NULL,
-                           type = ty, grid_points = 7, intervals = 5)
+                           type = ty, grid_points = 7, grid = profile_grids(intervals = 5))
     expect_equal(wt$agr_profiles$`_yhat_`, dp$agr_profiles$`_yhat_`, tolerance = 1e-12, info = ty)
     expect_equal(wt$agr_profiles$`_support_`, dp$agr_profiles$`_support_`, info = ty)
     expect_equal(wt$grids, dp$grids, info = ty)
@@ -224,10 +224,10 @@ test_that("integer weights equal duplicated rows: 2-D, subgroups, clusters, H, s
   # Subgroups: by a factor and by quantile bins of a numeric column (weighted
   # bins); shared grids and bandwidths from the weighted rows.
   for (gr in c("g", "a")) {
-    for (ty in list(list(type = "partial"), list(type = "conditional"), list(type = "accumulated", intervals = 6))) {
+    for (ty in list(list(type = "partial"), list(type = "conditional"), list(type = "accumulated", grid = profile_grids(intervals = 6)))) {
       info <- paste(gr, ty$type)
-      args <- c(list(NULL, predict_function = s$f, variables = c("b", "i"), N = NULL, groups = gr,
-                     grid_points = 15, min_group_size = 2), ty)
+      args <- c(list(NULL, predict_function = s$f, variables = c("b", "i"), N = NULL, groups = profile_groups(gr, min_size = 2),
+                     grid_points = 15), ty)
       wt <- do.call(model_profile, c(list(data = s$X, weights = s$w), args))
       dp <- do.call(model_profile, c(list(data = s$dup), args))
       expect_equal(wt$agr_profiles[c("_vname_", "_label_", "_x_", "_groups_")],
@@ -257,9 +257,9 @@ test_that("integer weights equal duplicated rows: 2-D, subgroups, clusters, H, s
   expect_equal(wt$total, dp$total, tolerance = 1e-12)
   # Hidden interactions: subgroups of quantile bins, the default grid.
   wt <- hidden_interactions(NULL, s$X, predict_function = s$f, variables = c("b", "i"),
-                            groups = c("a", "g"), weights = s$w, min_group_size = 2)
+                            groups = profile_groups(c("a", "g"), min_size = 2), weights = s$w)
   dp <- hidden_interactions(NULL, s$dup, predict_function = s$f, variables = c("b", "i"),
-                            groups = c("a", "g"), min_group_size = 2)
+                            groups = profile_groups(c("a", "g"), min_size = 2))
   expect_equal(wt$slopes[c("subgroup", "variable", "first", "last", "slope")],
                dp$slopes[c("subgroup", "variable", "first", "last", "slope")], tolerance = 1e-12)
   expect_equal(wt$grids, dp$grids)
@@ -318,9 +318,9 @@ test_that("PD, LD, AL and their bands to 1e-12 for weights down to the smallest 
     # AL: the same numbers as with the ordinary weights (its edges are
     # weighted quantiles, which depend on the weights' ratios only).
     al <- model_profile(NULL, X, s$pf, variables = "x", type = "accumulated", N = NULL, weights = w,
-                        intervals = 6, bands = "analytic")
+                        grid = profile_grids(intervals = 6), bands = "analytic")
     al0 <- model_profile(NULL, X, s$pf, variables = "x", type = "accumulated", N = NULL, weights = w0,
-                         intervals = 6, bands = "analytic")
+                         grid = profile_grids(intervals = 6), bands = "analytic")
     expect_identical(al$grids, al0$grids, info = info)
     expect_equal(al$agr_profiles$`_yhat_`, al0$agr_profiles$`_yhat_`, tolerance = 1e-12, info = info)
     expect_equal(al$agr_profiles$`_se_`, al0$agr_profiles$`_se_`, tolerance = 1e-12, info = info)
