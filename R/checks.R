@@ -266,64 +266,6 @@ check_bandwidth <- function(bandwidth, variables, call) {
   as.list(bandwidth)
 }
 
-# The checks every entry point starts with: `x` given (`missing_x`), and
-# no argument in `...` (n of them, named `names`) that no parameter took:
-# an unknown name gets a hint to the argument it is close to (a prefix of
-# it, as R's partial matching would take it, or a near miss).
-check_entry <- function(missing_x, n, names, fn, call) {
-  if (n > 0L) {
-    names <- names %||% rep("", n)
-    named <- names[!is.na(names) & nzchar(names)]
-    cli::cli_abort(c(
-      if (length(named)) "Unknown argument{?s}: {.arg {named}}.",
-      if (length(named) < n) "{n - length(named)} argument{?s} given by position that no parameter takes; name {?it/them}.",
-      arg_hints(named, entry_args(fn)),
-      i = paste0("See {.help modelprofiles::", fn, "} for the arguments.")
-    ), call = call)
-  }
-  if (missing_x) cli::cli_abort("{.arg x} is missing: give a fitted model or an explainer.", call = call)
-  invisible()
-}
-
-# Names given to the entry point `fn` (`...names()` of model_profile(),
-# before R matches them to a method) that are not exactly its arguments'
-# (its methods' parameters and the names front_door() takes): an error
-# (check_entry()), so that no name is partially matched to an argument.
-check_arg_names <- function(names, fn, call) {
-  bad <- names[!is.na(names) & nzchar(names) & !names %in% entry_args(fn)]
-  if (length(bad)) check_entry(FALSE, length(bad), bad, fn, call)
-  invisible()
-}
-
-# The argument names of the entry point `fn`: its (and its methods')
-# parameters, and the names its front door takes (door_accepted).
-entry_args <- function(fn) {
-  ns <- asNamespace("modelprofiles")
-  fns <- Filter(is.function, lapply(paste0(fn, c("", ".default", ".explainer")), get0, envir = ns, inherits = FALSE))
-  setdiff(c(unlist(lapply(fns, function(f) names(formals(f)))), door_accepted[[fn]]), "...")
-}
-
-# "Did you mean" lines for unknown argument names: the argument whose name
-# equals it but for case (`n` for `N`), else the nearest (fewest edits) of
-# those it begins (R's partial matching), else of those within two edits.
-arg_hints <- function(unknown, known) {
-  out <- character()
-  for (u in unknown) {
-    d <- utils::adist(u, known)[1L, ]
-    near <- known[tolower(known) == tolower(u)]
-    if (!length(near)) {
-      close <- startsWith(known, u)
-      if (!any(close)) close <- nchar(u) > 3L & d <= 2L
-      near <- known[close & d == min(d[close], Inf)]
-    }
-    if (length(near)) {
-      out <- c(out, i = paste0("{.arg ", u, "} is not an argument; did you mean ",
-                               paste0("{.arg ", near, "}", collapse = " or "), "? Names are matched in full."))
-    }
-  }
-  out
-}
-
 check_flag <- function(x, arg, call) {
   if (!isTRUE(x) && !isFALSE(x)) {
     shown <- if (is.atomic(x) && length(x) == 1L) x else format_value(x)

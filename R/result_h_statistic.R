@@ -202,3 +202,32 @@ autoplot.mp_h_statistic <- function(object, ..., geom = c("both", "overall", "pa
 plot.mp_h_statistic <- function(x, ...) {
   autoplot.mp_h_statistic(x, ...)
 }
+
+# A statistics matrix (terms x labels) as a long data frame: terms in
+# decreasing order of their statistics summed over the labels (as hstats
+# sorts), each with its labels in order. With replicates `reps` (terms x B
+# x labels), the percentile band at `level` (h2_lower, h2_upper) and
+# attribute "replicates", a row of B replicates per row.
+h_long <- function(M, labels, reps = NULL, level = 0.95) {
+  o <- order(-rowSums(M))
+  long <- function(X) as.vector(t(X[o, , drop = FALSE]))
+  out <- data.frame(
+    term = rep(rownames(M)[o], each = ncol(M)),
+    label = rep(labels, times = nrow(M)),
+    h2 = long(M),
+    stringsAsFactors = FALSE
+  )
+  if (is.null(reps)) return(out)
+  lim <- band_limits(M, level, reps = reps)
+  out$h2_lower <- long(lim$lower)
+  out$h2_upper <- long(lim$upper)
+  R <- reps[o, , , drop = FALSE]
+  attr(out, "replicates") <- matrix(aperm(R, c(3L, 1L, 2L)), ncol = dim(R)[2L])
+  out
+}
+
+# A table without its "replicates" attribute (they go to $replicates).
+h_drop_replicates <- function(d) {
+  attr(d, "replicates") <- NULL
+  d
+}
