@@ -107,7 +107,8 @@
 #' pd <- model_profile(fit, X, variables = "wt", grid_points = 20, bands = "analytic")
 #' head(pd$agr_profiles)
 #' plot(pd)
-#' al <- model_profile(fit, X, variables = "wt", type = "accumulated", grid = profile_grids(intervals = 5),
+#' al <- model_profile(fit, X, variables = "wt", type = "accumulated",
+#'                     grid = profile_grids(intervals = 5),
 #'                     bands = profile_bands("bootstrap", level = 0.9, B = 100), seed = 1)
 #' plot(al)
 #' # A band setting on its own.

@@ -52,8 +52,6 @@
 #'   default), or a [profile_grids()] setting of `points` and `type`
 #'   (`"quantiles"`, `"uniform"` or `"distinct"`; see [profile_grid()]).
 #' @param level Level of the regions' bands.
-#' @param variable_splits_type `"quantiles"`, `"uniform"` or `"distinct"`
-#'   grids (see [profile_grid()]).
 #' @returns An object of class `mp_regions`: a list with `agr_profiles` (a
 #'   data frame with DALEX's columns `_vname_`, `_label_` (the region's
 #'   description), `_x_`, `_yhat_`, and `_lower_`, `_upper_`, `_region_`,

@@ -92,6 +92,7 @@ ice_plain <- function(x, observations = FALSE) {
 #' @param x,object,data,target An `mp_ice` object, `x$cp_profiles` of a
 #'   [model_profile()] result.
 #' @param i,j Rows and columns, as for a data frame.
+#' @param name A column's name.
 #' @param drop As for a data frame.
 #' @param current What to compare with.
 #' @param value A value to assign.
