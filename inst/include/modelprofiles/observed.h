@@ -124,18 +124,7 @@ inline void walk_marginal(const Forest& F, int root, const MarginItems& it, int*
       }
       int mid, end = hi;
       if (!(d.feature & CAT_FLAG) && !it.has_nan[f]) {
-        const double thr = d.threshold;
-        int l = lo, r = 0;
-        for (int k = lo; k < hi; ++k) {
-          const int i = idx[k];
-          const bool go = S::left(x[i], thr);
-          idx[l] = i;
-          tmp[r] = i;
-          l += go;
-          r += !go;
-        }
-        std::copy(tmp, tmp + r, idx + l);
-        mid = l;
+        mid = partition_numeric<S>(x, d.threshold, idx, lo, hi, tmp);
       } else {
         partition_at(F, node, d, x, idx, lo, hi, tmp, mid, end);
         if (end < hi) stack.push_back(MarginTask{missing_child(F, node), end, hi});

@@ -179,6 +179,25 @@ inline void partition_at(const Forest& F, int node, const Node& d, const double*
   end = l + r;
 }
 
+// Partition ix[lo, hi) at a numeric split with no missing value among
+// them, branch-free: each index to the left cursor (in place) and to the
+// right buffer tmp, the cursors advanced by the comparison S::left().
+// Returns mid: [lo, mid) go left, [mid, hi) right.
+template <class S>
+inline int partition_numeric(const double* x, double thr, int* ix, int lo, int hi, int* tmp) {
+  int l = lo, r = 0;
+  for (int k = lo; k < hi; ++k) {
+    const int i = ix[k];
+    const bool go = S::left(x[i], thr);
+    ix[l] = i;
+    tmp[r] = i;
+    l += go;
+    r += !go;
+  }
+  std::copy(tmp, tmp + r, ix + l);
+  return l;
+}
+
 // Walk the rows idx[0, B) of block `blk` down the tree rooted at `root`,
 // feature j free over the sorted grid z (G points, the first nn numbers; j =
 // -1: none is free, the whole grid goes with each row): leaf(node, rows,
@@ -220,20 +239,7 @@ inline void set_walk_tree(const Forest& F, int root, const RowBlock& blk, int j,
       const int left = node + 1, right = d.right;
       int mid, end = hi;
       if (!(d.feature & CAT_FLAG) && !blk.has_nan[f]) {
-        // Branch-free: each index to the left cursor (in place) and to the
-        // right buffer, the cursors advanced by the comparison.
-        const double thr = d.threshold;
-        int l = lo, r = 0;
-        for (int k = lo; k < hi; ++k) {
-          const int i = idx[k];
-          const bool go = S::left(x[i], thr);
-          idx[l] = i;
-          tmp[r] = i;
-          l += go;
-          r += !go;
-        }
-        std::copy(tmp, tmp + r, idx + l);
-        mid = l;
+        mid = partition_numeric<S>(x, d.threshold, idx, lo, hi, tmp);
       } else {
         // Missing values (to the missing child: the left or right child, or
         // a third part at the end) or a categorical split.
