@@ -216,7 +216,7 @@ refit_model_profile <- function(model, ...) {
 check_other_columns <- function(profile, background, why, call) {
   prints <- profile$background_prints
   changed <- names(prints)[vapply(names(prints), function(v) {
-    !v %in% names(background) || !same_print(column_print(background[[v]][profile$rows]), prints[[v]])
+    !v %in% names(background) || !same_print(column_print(background[[v]], profile$rows), prints[[v]])
   }, logical(1))]
   changed <- setdiff(changed, profile$variables)
   if (length(changed)) {
@@ -229,23 +229,30 @@ check_other_columns <- function(profile, background, why, call) {
   invisible()
 }
 
-# A column's fingerprint: position-weighted sums of its numbers (of a
-# factor's levels, of a string's characters) and its number of missing
-# values, from which a changed background column is told (refit_bands()).
-column_print <- function(x) {
-  z <- if (is.character(x) || is.factor(x)) {
-    x <- as.character(x)
-    nchar(x, "bytes") + match(x, sort(unique(x)))
-  } else {
-    as.double(unclass(x))
+# A column's fingerprint at `rows` (NULL: all): position-weighted sums of
+# its numbers (of a factor's levels, of a string's characters) and its
+# number of missing values, from which a changed background column is told
+# (refit_bands()). In blocks of rows: no vector of the column's length.
+column_print <- function(x, rows = NULL) {
+  chars <- is.character(x) || is.factor(x)
+  lv <- if (chars) sort(unique(as.character(if (is.null(rows)) x else x[rows])))
+  n <- if (is.null(rows)) length(x) else length(rows)
+  out <- c(0, 0, 0)
+  for (s in seq(1L, max(n, 1L), by = print_block_rows)) {
+    i <- seq.int(s, min(n, s + print_block_rows - 1L))
+    xi <- if (is.null(rows)) x[i] else x[rows[i]]
+    z <- if (chars) nchar(as.character(xi), "bytes") + match(as.character(xi), lv) else as.double(unclass(xi))
+    na <- is.na(z)
+    z[na] <- 0
+    out <- out + c(sum(z), sum(z * (1 + (i %% 7))), sum(na))
   }
-  na <- is.na(z)
-  z[na] <- 0
-  w <- 1 + (seq_along(z) %% 7)
-  c(sum(z), sum(z * w), sum(na))
+  out
 }
 
 # The fingerprints of the columns of `data` at `rows`, by column name.
-background_prints <- function(data, rows) lapply(data, function(col) column_print(col[rows]))
+background_prints <- function(data, rows) {
+  if (length(rows) == nrow(data) && !is.unsorted(rows, strictly = TRUE)) rows <- NULL
+  lapply(data, column_print, rows = rows)
+}
 
 same_print <- function(a, b) isTRUE(all.equal(a, b, tolerance = 1e-10))

@@ -39,8 +39,10 @@
 #'   row's weight does not put copies of it in its own neighbourhood (so
 #'   integer weights are not the same as duplicated rows here, unlike for
 #'   the profiles themselves).
-#' * **Large data.** At most 1,000 background rows (evenly spaced among
-#'   them) are the reference; every row of the profile is evaluated.
+#' * **Large data.** Not computed for more than 10,000 background rows
+#'   (lower `N`; a message says so once a session). At most 1,000
+#'   background rows (evenly spaced among them) are the reference; every
+#'   row of the profile is evaluated.
 #'
 #' The measure makes no prediction. An evaluation point differs from its
 #' own row in one coordinate only, so its squared distance to row k is
@@ -196,6 +198,13 @@ profile_space <- function(setup, inputs, type, variables) {
   if (type != "partial") return(NULL)
   setting <- extrapolation_setting(setup$error_call)
   if (is.null(setting)) return(NULL)
+  if (setup$n > extrapolation_max_rows) {
+    rlang::inform(c(sprintf("`_extrapolation_` is not computed for more than %s background rows.",
+                            format(extrapolation_max_rows, big.mark = ",")),
+                    i = "Lower `N` to have it (the share is a mean over rows: 10,000 sampled rows estimate it well)."),
+                  .frequency = "once", .frequency_id = "modelprofiles_extrapolation_rows")
+    return(NULL)
+  }
   support_space(setup, variables, setting$q, attr(inputs$weights, "column"))
 }
 

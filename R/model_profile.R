@@ -329,7 +329,7 @@ model_profile.default <- function(x, data = NULL, predict_function = NULL, varia
   method <- resolve_method(type, method, env)
   check_span(span, bandwidth, type, method, env)
   inform_unused(type, method, c(grid_points = "points" %in% g$given, intervals = "intervals" %in% g$given,
-                                bandwidth = !is.null(bandwidth)))
+                                bandwidth = !is.null(bandwidth), variable_splits_type = "type" %in% g$given))
   grouping <- if (identical(sub$kind, "groups")) resolve_group_values(sub$by, inputs$data, sub$title, env)
   explicit <- !is.null(variables)
   variables <- profile_variables(inputs, variables, type, grouping$column, names(g$splits), env)

@@ -223,7 +223,9 @@ test_that("infinite values in a profiled column are an error naming it; elsewher
   )) {
     a <- do.call(model_profile, c(list(NULL, X, pf2), args))
     b <- do.call(model_profile, c(list(NULL, XI, pf2), args))
-    expect_equal(b$agr_profiles, a$agr_profiles, tolerance = 1e-12)
+    # (The extrapolation measure reads every column, the infinite one too.)
+    keep <- setdiff(names(a$agr_profiles), "_extrapolation_")
+    expect_equal(b$agr_profiles[keep], a$agr_profiles[keep], tolerance = 1e-12)
   }
   a <- model_profile_2d(NULL, X, pf2, variables = c("g", "x2"), type = "accumulated", grid = profile_grids(intervals = 4, level_order = "levels"))
   b <- model_profile_2d(NULL, XI, pf2, variables = c("g", "x2"), type = "accumulated", grid = profile_grids(intervals = 4, level_order = "levels"))

@@ -123,7 +123,8 @@ test_that("W7: two kinds of bands are an error naming `bands`; the usage lists e
   fit <- lm(y ~ x1 * x2 + x3, d)
   expect_error(model_profile(fit, d[1:3], bands = c("analytic", "bootstrap")),
                "`bands` must be one kind of bands, not 2")
-  expect_identical(eval(formals(model_profile)$bands), c("none", "analytic", "bootstrap", "trees", "infjack"))
+  expect_identical(eval(formals(modelprofiles:::model_profile.default)$bands),
+                   c("none", "analytic", "bootstrap", "trees", "infjack"))
   # The default is no bands.
   expect_null(model_profile(fit, d[1:3], variables = "x1", grid_points = 5)$bands)
 })
@@ -218,13 +219,14 @@ test_that("row 12: citation() has a date", {
 test_that("row 13: find_regions()'s documented grid types are the ones it takes", {
   rd <- tools::Rd_db("modelprofiles")[["find_regions.Rd"]]
   skip_if(is.null(rd), "no installed help")
-  arg_text <- sub(".*\\\\item\\{variable_splits_type\\}", "", paste(capture.output(print(rd)), collapse = " "))
+  arg_text <- sub(".*\\\\item\\{grid\\}", "", paste(capture.output(print(rd)), collapse = " "))
   arg_text <- sub("\\\\item\\{.*", "", arg_text)
   expect_false(grepl("splits\"", arg_text, fixed = TRUE))
-  expect_identical(eval(formals(find_regions)$variable_splits_type), c("quantiles", "uniform", "distinct"))
+  expect_true(all(vapply(c("quantiles", "uniform", "distinct"), grepl, TRUE, x = arg_text, fixed = TRUE)))
   d <- bad_input_data()
   fit <- lm(y ~ x1 * x2 + x3, d)
-  expect_error(find_regions(fit, d[1:3], variable_splits_type = "splits"), "variable_splits_type")
+  expect_error(find_regions(fit, d[1:3], variable_splits_type = "splits"), "\"quantiles\", \"uniform\" or \"distinct\"")
+  expect_error(find_regions(fit, d[1:3], grid = profile_grids(type = "splits")), "not \"splits\"")
 })
 
 test_that("row 5: a one-row data of model_profile() points to predict_profile()", {
