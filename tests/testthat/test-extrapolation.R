@@ -210,17 +210,6 @@ test_that("the space is the model's variables when its family tells them", {
   expect_equal(res$extrapolation$variables, c("wt", "cyl"))
 })
 
-# A model that is wild off the diagonal x1 = x2, where the data are not:
-# PD misleads there, AL does not.
-diagonal_case <- function() {
-  set.seed(3)
-  n <- 300
-  x1 <- runif(n)
-  d <- data.frame(x1 = x1, x2 = x1 + rnorm(n, sd = 0.05), x3 = runif(n))
-  f <- function(m, newdata) newdata$x1 + newdata$x2 + newdata$x3 + 20 * (newdata$x1 - newdata$x2)^2
-  list(d = d, f = f)
-}
-
 test_that("print(), summary() and compare_profiles() say where the PD extrapolates", {
   s <- diagonal_case()
   pd <- model_profile(NULL, s$d, predict_function = s$f, grid_points = 11, keep_ice = FALSE)
