@@ -93,6 +93,10 @@ cpp_weighted_col_sums <- function(M, w) {
     .Call(`_modelprofiles_cpp_weighted_col_sums`, M, w)
 }
 
+cpp_column_print <- function(x, rows) {
+    .Call(`_modelprofiles_cpp_column_print`, x, rows)
+}
+
 cpp_lazy_column <- function(recipe, n, prototype) {
     .Call(`_modelprofiles_cpp_lazy_column`, recipe, n, prototype)
 }

@@ -235,6 +235,10 @@ check_other_columns <- function(profile, background, why, call) {
 # (refit_bands()). In blocks of rows: no vector of the column's length.
 column_print <- function(x, rows = NULL) {
   chars <- is.character(x) || is.factor(x)
+  if (!chars) {
+    fast <- cpp_column_print(x, rows)
+    if (!is.null(fast)) return(fast)
+  }
   lv <- if (chars) sort(unique(as.character(if (is.null(rows)) x else x[rows])))
   n <- if (is.null(rows)) length(x) else length(rows)
   out <- c(0, 0, 0)

@@ -310,6 +310,17 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_column_print
+SEXP cpp_column_print(SEXP x, SEXP rows);
+RcppExport SEXP _modelprofiles_cpp_column_print(SEXP xSEXP, SEXP rowsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type rows(rowsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_column_print(x, rows));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_lazy_column
 SEXP cpp_lazy_column(SEXP recipe, double n, SEXP prototype);
 RcppExport SEXP _modelprofiles_cpp_lazy_column(SEXP recipeSEXP, SEXP nSEXP, SEXP prototypeSEXP) {
@@ -614,6 +625,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_quantiles", (DL_FUNC) &_modelprofiles_cpp_quantiles, 6},
     {"_modelprofiles_cpp_all_same", (DL_FUNC) &_modelprofiles_cpp_all_same, 1},
     {"_modelprofiles_cpp_weighted_col_sums", (DL_FUNC) &_modelprofiles_cpp_weighted_col_sums, 2},
+    {"_modelprofiles_cpp_column_print", (DL_FUNC) &_modelprofiles_cpp_column_print, 2},
     {"_modelprofiles_cpp_lazy_column", (DL_FUNC) &_modelprofiles_cpp_lazy_column, 3},
     {"_modelprofiles_cpp_native_leaves", (DL_FUNC) &_modelprofiles_cpp_native_leaves, 3},
     {"_modelprofiles_cpp_native_predict_cached", (DL_FUNC) &_modelprofiles_cpp_native_predict_cached, 7},

@@ -181,3 +181,49 @@ NumericVector cpp_weighted_col_sums(NumericVector M, NumericVector w) {
   }
   return out;
 }
+
+// The fingerprint of a double, integer or logical column at `rows` (NULL:
+// all rows; else 1-based positions) as column_print() defines it: the sum of
+// its values, their sum weighted by 1 + (i %% 7) at the i-th row taken, and
+// the number of missing values (counted as 0 in both sums). The R loop over
+// blocks left each block's vectors to R's collector, which runs late: at
+// 10^7 rows the fingerprints of four background columns raised the peak by
+// 226 MiB.
+template <typename T, typename Missing>
+static NumericVector column_print_of(const T* p, R_xlen_t len, SEXP rows, Missing missing) {
+  long double s = 0, sw = 0;
+  double na = 0;
+  const bool all = Rf_isNull(rows);
+  const R_xlen_t n = all ? len : Rf_xlength(rows);
+  const double* rd = (!all && TYPEOF(rows) == REALSXP) ? REAL(rows) : nullptr;
+  const int* ri = (!all && TYPEOF(rows) == INTSXP) ? INTEGER(rows) : nullptr;
+  if (!all && rd == nullptr && ri == nullptr) stop("rows must be numeric");
+  for (R_xlen_t i = 0; i < n; ++i) {
+    const R_xlen_t at = all ? i : (ri ? static_cast<R_xlen_t>(ri[i]) - 1 : static_cast<R_xlen_t>(rd[i]) - 1);
+    if (at < 0 || at >= len) stop("rows out of range");
+    const T v = p[at];
+    if (missing(v)) { na += 1; continue; }
+    const double z = static_cast<double>(v);
+    s += z;
+    sw += z * static_cast<double>(1 + ((i + 1) % 7));
+  }
+  return NumericVector::create(static_cast<double>(s), static_cast<double>(sw), na);
+}
+
+// NULL for a column without a data pointer (an ALTREP column such as a
+// compact sequence, which a pointer would expand): R's loop reads those.
+// [[Rcpp::export(rng = false)]]
+SEXP cpp_column_print(SEXP x, SEXP rows) {
+  const R_xlen_t len = Rf_xlength(x);
+  if (ALTREP(x) && DATAPTR_OR_NULL(x) == nullptr) return R_NilValue;
+  switch (TYPEOF(x)) {
+  case REALSXP:
+    return column_print_of(REAL(x), len, rows, [](double v) { return std::isnan(v); });
+  case INTSXP:
+    return column_print_of(INTEGER(x), len, rows, [](int v) { return v == NA_INTEGER; });
+  case LGLSXP:
+    return column_print_of(LOGICAL(x), len, rows, [](int v) { return v == NA_LOGICAL; });
+  default:
+    return R_NilValue;
+  }
+}

@@ -146,3 +146,47 @@ test_that("refit_bands() refuses refits of another kind or scale than the profil
   expect_error(refit_bands(pr, function(t) ranger::ranger(cls ~ x1 + x2, t, num.trees = 10, num.threads = 1),
                            d, background = X, B = 10), "cannot be profiled as `profile` was", fixed = TRUE)
 })
+
+test_that("a column's fingerprint is its formula, whatever the column's type and rows", {
+  column_print <- get("column_print", envir = asNamespace("modelprofiles"))
+  # The formula in plain R, over the whole taken column at once.
+  reference <- function(x, rows = NULL) {
+    xi <- if (is.null(rows)) x else x[rows]
+    i <- seq_along(xi)
+    z <- if (is.character(xi) || is.factor(xi)) {
+      lv <- sort(unique(as.character(xi)))
+      nchar(as.character(xi), "bytes") + match(as.character(xi), lv)
+    } else {
+      as.double(unclass(xi))
+    }
+    na <- is.na(z)
+    z[na] <- 0
+    c(sum(z), sum(z * (1 + (i %% 7))), sum(na))
+  }
+  set.seed(3)
+  n <- 150001 # more than two blocks of the R loop
+  columns <- list(
+    double = c(rnorm(n - 2), NA, NaN),
+    integer = sample(c(1:50, NA), n, TRUE),
+    logical = sample(c(TRUE, FALSE, NA), n, TRUE),
+    date = as.Date("2020-01-01") + sample(0:999, n, TRUE),
+    sequence = seq_len(n), # ALTREP without a data pointer: R's loop
+    factor = factor(sample(c("a", "bb", NA), n, TRUE)),
+    character = sample(c("x", "yyy", NA), n, TRUE)
+  )
+  rows <- sample(n, 70000, TRUE)
+  for (nm in names(columns)) {
+    x <- columns[[nm]]
+    expect_equal(column_print(x), reference(x), tolerance = 1e-13, label = nm)
+    expect_equal(column_print(x, rows), reference(x, rows), tolerance = 1e-13, label = nm)
+    expect_equal(column_print(x, as.numeric(rows)), reference(x, rows), tolerance = 1e-13, label = nm)
+  }
+  # A changed value changes the print; a moved value changes the weighted sum.
+  x <- columns$double
+  y <- x
+  y[10] <- y[10] + 1e-6
+  expect_false(isTRUE(all.equal(column_print(x), column_print(y), tolerance = 1e-12)))
+  y <- x
+  y[c(1, 2)] <- y[c(2, 1)]
+  expect_false(isTRUE(all.equal(column_print(x)[2], column_print(y)[2], tolerance = 1e-12)))
+})
