@@ -150,6 +150,12 @@ interval_tally <- function(x, v, w = NULL) cpp_interval_counts(x, v, if (!is.nul
 affine_curves <- function(a, s, z, threads) cpp_affine_curves(a, s, z, threads)
 release_memory <- function() cpp_release_memory()
 
+# column_print() of a double, integer or logical column in one pass (NULL
+# for other columns and for ALTREP columns without a data pointer).
+numeric_column_print <- function(x, rows = NULL) {
+  cpp_column_print(x, if (!is.null(rows)) as.integer(rows - 1L))
+}
+
 # The number of infinite values of a numeric column (allocating nothing of
 # its length).
 n_infinite <- function(x) {
