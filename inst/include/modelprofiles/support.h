@@ -38,7 +38,9 @@
 namespace mp {
 
 // The rows: n x pn standardised numeric columns (column-major, NaN when
-// missing) and n x pf codes (>= 0; a missing value has a code of its own).
+// missing) and n x pf codes (>= 0; a missing value has a code of its own);
+// `rows`, when not null, the numeric columns again row by row (n x pn,
+// row-major: the reference rows, read a row at a time).
 struct SupportSpace {
   const double* num;
   int pn;
@@ -47,6 +49,7 @@ struct SupportSpace {
   int pf;
   std::size_t n;
   double mismatch;
+  const double* rows = nullptr;
 };
 
 inline double support_num_term(double a, double b, double mismatch) {
@@ -57,43 +60,45 @@ inline double support_num_term(double a, double b, double mismatch) {
 }
 
 // Squared distances of row i of s to every row of the reference rows rs
-// (the same columns; its rows contiguous): out[0..rs.n); with `mx`, the
-// largest term of each sum in mx[0..rs.n).
+// (the same columns; its rows contiguous, with `rows`): out[0..rs.n); with
+// `mx`, the largest term of each sum in mx[0..rs.n). Each sum adds its
+// terms in the columns' order (numeric, then categorical), a reference row
+// at a time, in registers. `a`: pn doubles of work space.
 inline void support_row_distances(const SupportSpace& s, std::size_t i, const SupportSpace& rs,
-                                  double* out, double* mx = nullptr) {
+                                  double* out, double* mx, double* a) {
   const std::size_t m = rs.n;
-  std::fill(out, out + m, 0.0);
-  if (mx) std::fill(mx, mx + m, 0.0);
-  for (int c = 0; c < s.pn; ++c) {
-    const double a = s.num[static_cast<std::size_t>(c) * s.n + i];
-    const double* col = rs.num + static_cast<std::size_t>(c) * m;
-    if (!rs.num_na[c] && !std::isnan(a)) {
-      if (mx) {
-        for (std::size_t k = 0; k < m; ++k) {
-          const double d = a - col[k];
-          const double t = d * d;
-          out[k] += t;
-          mx[k] = t > mx[k] ? t : mx[k];
-        }
-      } else {
-        for (std::size_t k = 0; k < m; ++k) {
-          const double d = a - col[k];
-          out[k] += d * d;
-        }
+  const int pn = s.pn;
+  bool clean = true;
+  for (int c = 0; c < pn; ++c) {
+    a[c] = s.num[static_cast<std::size_t>(c) * s.n + i];
+    clean = clean && !rs.num_na[c] && !std::isnan(a[c]);
+  }
+  const double* R = rs.rows;
+  for (std::size_t k = 0; k < m; ++k) {
+    const double* r = R + k * static_cast<std::size_t>(pn);
+    double sum = 0.0, big = 0.0;
+    if (clean) {
+      for (int c = 0; c < pn; ++c) {
+        const double d = a[c] - r[c];
+        const double t = d * d;
+        sum += t;
+        big = t > big ? t : big;
       }
     } else {
-      for (std::size_t k = 0; k < m; ++k) {
-        const double t = support_num_term(a, col[k], s.mismatch);
-        out[k] += t;
-        if (mx && t > mx[k]) mx[k] = t;
+      for (int c = 0; c < pn; ++c) {
+        const double t = support_num_term(a[c], r[c], s.mismatch);
+        sum += t;
+        big = t > big ? t : big;
       }
     }
+    out[k] = sum;
+    if (mx) mx[k] = big;
   }
   for (int c = 0; c < s.pf; ++c) {
-    const int a = s.fac[static_cast<std::size_t>(c) * s.n + i];
+    const int b = s.fac[static_cast<std::size_t>(c) * s.n + i];
     const int* col = rs.fac + static_cast<std::size_t>(c) * m;
     for (std::size_t k = 0; k < m; ++k) {
-      const double t = (col[k] != a) ? s.mismatch : 0.0;
+      const double t = (col[k] != b) ? s.mismatch : 0.0;
       out[k] += t;
       if (mx && t > mx[k]) mx[k] = t;
     }
@@ -101,11 +106,11 @@ inline void support_row_distances(const SupportSpace& s, std::size_t i, const Su
 }
 
 // Each reference row's squared distance to its nearest other reference
-// row, for rows a in [begin, end) of rs: r2[a]. `buf`: rs.n doubles.
+// row, for rows a in [begin, end) of rs: r2[a]. `buf`: rs.n + rs.pn doubles.
 inline void support_reference(const SupportSpace& rs, std::size_t begin, std::size_t end, double* r2,
                               double* buf) {
   for (std::size_t a = begin; a < end; ++a) {
-    support_row_distances(rs, a, rs, buf);
+    support_row_distances(rs, a, rs, buf, nullptr, buf + rs.n);
     double best = std::numeric_limits<double>::infinity();
     for (std::size_t k = 0; k < rs.n; ++k) {
       if (k != a && buf[k] < best) best = buf[k];
@@ -162,12 +167,12 @@ struct SupportParabola {
 
 // Work space of one thread.
 struct SupportWork {
-  std::vector<double> dist, mx, base, off, zb, best, d2;
+  std::vector<double> dist, mx, base, off, zb, best, d2, a;
   std::vector<int> all, cand, cand2, v;
   std::vector<SupportParabola> par;
-  explicit SupportWork(std::size_t m, int levels, std::size_t G)
-      : dist(m), mx(m), base(m), off(m), zb(m + 1), best(std::max(levels, 1)), d2(G), all(m),
-        cand(m), cand2(m), v(m), par(m) {
+  explicit SupportWork(std::size_t m, int levels, std::size_t G, int pn)
+      : dist(m), mx(m), base(m), off(m), zb(m + 1), best(std::max(levels, 1)), d2(G), a(std::max(pn, 1)),
+        all(m), cand(m), cand2(m), v(m), par(m) {
     std::iota(all.begin(), all.end(), 0);
   }
 };
@@ -294,7 +299,7 @@ inline void support_outside_1d(const SupportSpace& s, const SupportSpace& rs,
   const double lim = support_limit(t2);
   for (std::size_t e = begin; e < end; ++e) {
     const std::size_t i = static_cast<std::size_t>(eval[e]);
-    support_row_distances(s, i, rs, w.dist.data(), w.mx.data());
+    support_row_distances(s, i, rs, w.dist.data(), w.mx.data(), w.a.data());
     if (self[e] >= 0) w.dist[self[e]] = std::numeric_limits<double>::infinity();
     // A row within the threshold without one coordinate is within it
     // without its largest term: the candidates of every axis are among
@@ -326,7 +331,7 @@ inline void support_outside_2d(const SupportSpace& s, const SupportSpace& rs, co
   const std::size_t Ga = a.size(), Gb = b.size();
   for (std::size_t e = begin; e < end; ++e) {
     const std::size_t i = static_cast<std::size_t>(eval[e]);
-    support_row_distances(s, i, rs, w.dist.data());
+    support_row_distances(s, i, rs, w.dist.data(), nullptr, w.a.data());
     if (self[e] >= 0) w.dist[self[e]] = std::numeric_limits<double>::infinity();
     // Without both coordinates: the rows within the threshold.
     const std::size_t c1 = support_axis_offsets(s, rs, a, i, w.dist.data(), w.all.data(), rs.n,
