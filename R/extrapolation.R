@@ -181,17 +181,20 @@ support_space <- function(setup, variables, q, exclude = NULL) {
 # over blocks of rows (no vector of a long column's length made).
 support_scale <- function(x, w) {
   n <- length(x)
+  starts <- seq.int(1, max(n, 1), by = print_block_rows)
   pass <- function(f) {
-    rowSums(vapply(seq(1, max(n, 1), by = print_block_rows), function(s) {
-      b <- seq.int(s, min(n, s + print_block_rows - 1))
-      xd <- scale_numbers(x, x[b])
+    out <- 0
+    for (s in starts) {
+      b <- if (n <= print_block_rows) NULL else seq.int(s, min(n, s + print_block_rows - 1))
+      xd <- if (is.null(b)) scale_numbers(x, x) else scale_numbers(x, x[b])
       ok <- !is.na(xd)
-      f(xd[ok], at_rows(w, b)[ok])
-    }, numeric(2)))
+      out <- out + f(xd[ok], (if (is.null(b)) w else w[b])[ok])
+    }
+    out
   }
   s1 <- pass(function(x, w) c(sum(w), sum(w * x)))
   m <- s1[2L] / s1[1L]
-  sd <- sqrt(pass(function(x, w) c(0, sum(w * (x - m)^2)))[2L] / s1[1L])
+  sd <- sqrt(pass(function(x, w) sum(w * (x - m)^2)) / s1[1L])
   if (!is.finite(sd) || !(sd > 0)) 1 else sd
 }
 

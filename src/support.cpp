@@ -78,12 +78,22 @@ NumericVector cpp_support_reference(NumericMatrix num, IntegerMatrix fac, double
   const int m = static_cast<int>(r.size());
   Gathered g;
   gather(s, r, g);
-  std::vector<double> r2(m);
-  glue::parallel_for(m, 16, threads, [&](std::size_t b, std::size_t e) {
+  // (Each pair once, in a fixed number of tasks, so the result does not
+  // depend on the threads.)
+  const std::size_t tasks = 16;
+  std::vector<std::vector<double>> best(tasks);
+  glue::parallel_for(tasks, 1, threads, [&](std::size_t b, std::size_t e) {
     std::vector<double> buf(m + std::max(g.space.pn, 1));
-    mp::support_reference(g.space, b, e, r2.data(), buf.data());
+    for (std::size_t t = b; t < e; ++t) {
+      best[t].assign(m, std::numeric_limits<double>::infinity());
+      mp::support_reference(g.space, t, tasks, best[t].data(), buf.data());
+    }
   });
-  return wrap(r2);
+  NumericVector r2(m, std::numeric_limits<double>::infinity());
+  for (std::size_t t = 0; t < tasks; ++t) {
+    for (int a = 0; a < m; ++a) r2[a] = std::min(r2[a], best[t][a]);
+  }
+  return r2;
 }
 
 // The evaluation points outside the support of profiles over `axes`
@@ -144,7 +154,7 @@ List cpp_support_outside(NumericMatrix num, IntegerMatrix fac, double mismatch, 
     out[p].assign(E * cells[p], 0);
     outp[p] = out[p].data();
   }
-  glue::parallel_chunks(E, 4096, 8, threads, [&](std::size_t b, std::size_t e) {
+  glue::parallel_chunks(E, 4096, 64, threads, [&](std::size_t b, std::size_t e) {
     mp::SupportWork work(m, levels, Gmax, s.pn);
     if (pair) {
       mp::support_outside_2d(s, g.space, ax[0], ax[1], ev.data(), sf.data(), t2, b, e, outp[0], work);
