@@ -70,7 +70,7 @@ add_extrapolation_layer <- function(p, d, objs, show = TRUE, call = rlang::calle
     ggplot2::scale_alpha_continuous(
       name = paste0("Shaded where the PD extrapolates:\nshare of the points averaged there\nthat lie outside the data"),
       limits = c(level, 1), range = c(0.15, 0.45), breaks = c(level, (1 + level) / 2, 1),
-      labels = function(b) paste0(ifelse(b == level, "over ", ""), format(100 * b), "%"),
+      labels = function(b) paste0(ifelse(b == level, "over ", ""), trimws(format(100 * b)), "%"),
       guide = ggplot2::guide_legend(title.position = "top", order = 3,
                                     override.aes = list(fill = "#9b8fb0"))
     )
