@@ -236,7 +236,9 @@ finish_plot <- function(p, d, objs, center, scales, ncol, title, subtitle) {
     ggplot2::guides(colour = own, fill = own,
                     linetype = ggplot2::guide_legend(title.position = "top", order = 2),
                     shape = ggplot2::guide_legend(title.position = "top", order = 2)) +
-    profile_theme(entries, d$x_kind, legend = length(entries) > 1L || veil)
+    profile_theme(entries, d$x_kind, legend = length(entries) > 1L || veil) +
+    # (The veil's legend under the profiles': side by side they pass 7 inches.)
+    if (veil && length(entries) > 1L) ggplot2::theme(legend.box = "vertical")
 }
 
 # The theme of charts of profiles: the legend below when it tells several

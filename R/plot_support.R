@@ -68,7 +68,7 @@ add_extrapolation_layer <- function(p, d, objs, show = TRUE, call = rlang::calle
     ymin = -Inf, ymax = Inf, fill = "#9b8fb0", colour = NA, inherit.aes = FALSE
   ) +
     ggplot2::scale_alpha_continuous(
-      name = paste0("Shaded where the PD extrapolates:\nshare of the points averaged there\nthat lie outside the data"),
+      name = "Shaded: the PD extrapolates;\nshare of the points averaged\nthere that lie outside the data",
       limits = c(level, 1), range = c(0.15, 0.45), breaks = c(level, (1 + level) / 2, 1),
       labels = function(b) paste0(ifelse(b == level, "over ", ""), trimws(format(100 * b)), "%"),
       guide = ggplot2::guide_legend(title.position = "top", order = 3,
@@ -93,7 +93,7 @@ surface_veil <- function(d, grids, panels = NULL) {
   cells <- data.frame(xmin = sx$lo, xmax = sx$hi, ymin = sy$lo, ymax = sy$hi, `_label_` = d$`_label_`,
                       check.names = FALSE)[over, , drop = FALSE]
   if (!is.null(panels)) cells$`_panel_` <- factor(panels[1L], levels = panels)
-  key <- paste0("more than ", format(100 * extrapolation_level), "% of the points\naveraged in the cell lie\noutside the data")
+  key <- paste0("over ", format(100 * extrapolation_level), "% of the points\naveraged in the cell\nlie outside the data")
   cells$veil <- key
   list(
     ggplot2::geom_rect(data = cells, ggplot2::aes(xmin = .data$xmin, xmax = .data$xmax, ymin = .data$ymin,

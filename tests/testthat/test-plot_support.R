@@ -24,7 +24,7 @@ test_that("a single profile's chart shows the veil's legend (and only it); witho
   p <- plot(pd)
   expect_identical(p$theme$legend.position, "bottom")
   expect_identical(p$guides$colour, "none")
-  expect_match(p$scales$get_scales("alpha")$name, "^Shaded where the PD extrapolates")
+  expect_match(p$scales$get_scales("alpha")$name, "^Shaded: the PD extrapolates")
   g <- ggplot2::ggplotGrob(p)
   expect_true(any(grepl("guide-box", g$layout$name)))
   b <- ggplot2::ggplot_build(p)
