@@ -54,13 +54,13 @@
 #'
 #' The measure makes no prediction. An evaluation point differs from its
 #' own row in one coordinate only, so its squared distance to row k is
-#' \eqn{D_{-j}(i, k) + (z - x_{kj})^2}{D_-j(i, k) + (z - x_kj)^2}; the
-#' minimum over k for all grid values at once is the lower envelope of
-#' parabolas in z, found in one pass over the rows sorted by the variable
-#' (Felzenszwalb and Huttenlocher's distance transform). This is exact (the
-#' same verdicts as computing every distance) and costs O(n m p) for n rows,
-#' m reference rows and p variables, instead of n x G nearest-neighbour
-#' searches.
+#' \eqn{D_{-j}(i, k) + (z - x_{kj})^2}{D_-j(i, k) + (z - x_kj)^2}: a
+#' row k within the threshold at some z is within it on an interval of z
+#' around \eqn{x_{kj}}{x_kj}, and a grid value is inside when one of these
+#' intervals (of the few rows within the threshold in the other variables)
+#' holds it. This is exact (the same verdicts as computing every distance)
+#' and costs O(n m p) for n rows, m reference rows and p variables, instead
+#' of n x G nearest-neighbour searches.
 #'
 #' `options(modelprofiles.extrapolation = FALSE)` turns the measure off
 #' for [model_profile()], [model_profile_2d()] and [compare_profiles()]
@@ -72,9 +72,11 @@
 #' @section Shown:
 #' `plot()` draws a translucent veil over the parts of a PD curve where the
 #' share exceeds 0.5 (the curve fades behind it; denser: more of the points
-#' averaged there are outside the data), with a legend, when the share
-#' exceeds 0.5 somewhere (`extrapolation = FALSE` in `plot()` leaves it
-#' out). `print()` and `summary()` name the range of the grid where the
+#' averaged there are outside the data), with a legend saying so (also on
+#' the chart of a single profile), when the share exceeds 0.5 somewhere
+#' (`extrapolation = FALSE` in `plot()` leaves it out). The chart of a
+#' two-variable PD greys the cells where the share exceeds 0.5, with a
+#' legend (`extrapolation = FALSE` leaves it out). `print()` and `summary()` name the range of the grid where the
 #' share exceeds 0.5, and [compare_profiles()] says where the PD differs
 #' from another profile within it.
 #'
@@ -83,9 +85,6 @@
 #' functions. *Proceedings of the 10th ACM SIGKDD*, 575--580.
 #' \doi{10.1145/1014052.1014122}
 #'
-#' Felzenszwalb, P. F. and Huttenlocher, D. P. (2012). Distance transforms
-#' of sampled functions. *Theory of Computing*, 8, 415--428.
-#' \doi{10.4086/toc.2012.v008a019}
 #' @examples
 #' set.seed(1)
 #' x1 <- runif(300)

@@ -13,14 +13,17 @@
 // The cost. An evaluation point x_i^{j=z} differs from row i in coordinate
 // j only, so with D_{-j}(i, k) the squared distance of rows i and k without
 // coordinate j,
-//   d2(x_i^{j=z}, x_k) = D_{-j}(i, k) + (z - x_kj)^2,
-// and min_k over every grid value z at once is the lower envelope of the
-// parabolas in z (the 1-D squared-distance transform of Felzenszwalb and
-// Huttenlocher, 2012). Only the verdict (beyond the threshold t2 or not)
-// is needed, and a parabola whose offset D_{-j}(i, k) is beyond t2 is
-// beyond it everywhere: the envelope is of the few rows within t2 in the
-// other coordinates, O(m + c log c + G) per row and variable for c such
-// rows, after the m distances of the row computed once for all variables.
+//   d2(x_i^{j=z}, x_k) = D_{-j}(i, k) + (z - x_kj)^2.
+// Only the verdict (beyond the threshold t2 or not) is needed, and a row
+// whose offset D_{-j}(i, k) is beyond t2 is beyond it for every z: the
+// candidates are the few rows within t2 in the other coordinates, after the
+// m distances of row i computed once for all variables. A numeric candidate
+// holds the z with (z - x_kj)^2 + D_{-j}(i, k) <= t2, an interval around
+// x_kj: a grid value is inside when an interval holds it, found on the
+// sorted grid without sorting the candidates, O(m + c + G) per row and
+// variable for c candidates. (An earlier version took the lower envelope
+// of the parabolas in z, Felzenszwalb and Huttenlocher's distance
+// transform, after sorting them: the same verdicts, at twice the cost.)
 // For a categorical j the minimum over k is the least D_{-j}(i, k) among
 // the rows of level z, or the least over all rows plus `mismatch`. No
 // distance is recomputed per grid value. A pair (a, b) does the same in b
