@@ -82,10 +82,12 @@ has_veil <- function(p) p$scales$has_scale("alpha")
 # The veil of a 2-D chart of partial dependence (rows `d` of its
 # agr_profiles, `grids` of its pair; `panels`: with bands, the surface's
 # panel first): the cells where the share exceeds the level, greyed by a
-# white veil with a grey outline, named in the legend; NULL when none.
-surface_veil <- function(d, grids, panels = NULL) {
+# white veil with a grey outline, named in the legend; NULL when none or
+# not `show`n.
+surface_veil <- function(d, grids, panels = NULL, show = TRUE, call = rlang::caller_env()) {
+  check_flag(show, "extrapolation", call)
   s <- d$`_extrapolation_`
-  if (is.null(s)) return(NULL)
+  if (is.null(s) || !show) return(NULL)
   sx <- tile_span(d$`_x_`, grids[[1L]])
   sy <- tile_span(d$`_x2_`, grids[[2L]])
   over <- !is.na(s) & s > extrapolation_level

@@ -67,7 +67,6 @@ as.data.frame.mp_profile_2d <- function(x, row.names = NULL, optional = FALSE, .
 autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bins = 10, bands = TRUE,
                                    title = NULL, subtitle = NULL, extrapolation = TRUE) {
   geom <- match.arg(geom)
-  check_flag(extrapolation, "extrapolation", environment())
   check_plot_dots(list(...), "autoplot.mp_profile_2d")
   d <- as.data.frame(object)
   pairs <- object$pairs
@@ -135,7 +134,7 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
     }
   }
   if (length(half)) p <- p + half_width_layers(d, object$grids[v], half, panels)
-  if (extrapolation) p <- p + surface_veil(d, object$grids[v], panels)
+  p <- p + surface_veil(d, object$grids[v], panels, extrapolation)
   if (num) p <- p + surface_rug(object, v)
   p <- p + surface_facets(length(unique(d$`_label_`)) > 1L, length(half) > 0L)
   what <- if (al) "Second-order accumulated local effect," else "Partial dependence,"
