@@ -44,7 +44,8 @@
 #'   points are evaluated. Above that, the points of a random subsample of
 #'   10,000 background rows are (drawn with a fixed seed: the same rows
 #'   whatever the session's seed, so the result is reproducible; the scales
-#'   and the reference are still those of all rows). The share is a
+#'   and the reference are still those of all rows; the rows drawn depend
+#'   on the rows' order). The share is a
 #'   weighted mean over rows, so the subsample's share estimates the share
 #'   of all rows, with a binomial standard error of at most
 #'   \eqn{0.5 / \sqrt{10000} = 0.005}{0.5 / sqrt(10000) = 0.005};
@@ -76,9 +77,10 @@
 #' the chart of a single profile), when the share exceeds 0.5 somewhere
 #' (`extrapolation = FALSE` in `plot()` leaves it out). The chart of a
 #' two-variable PD greys the cells where the share exceeds 0.5, with a
-#' legend (`extrapolation = FALSE` leaves it out). `print()` and `summary()` name the range of the grid where the
-#' share exceeds 0.5, and [compare_profiles()] says where the PD differs
-#' from another profile within it.
+#' legend (`extrapolation = FALSE` leaves it out). `print()` and
+#' `summary()` name the range of the grid where the share exceeds 0.5, and
+#' [compare_profiles()] says where the PD differs from another profile
+#' within it.
 #'
 #' @references
 #' Hooker, G. (2004). Discovering additive structure in black box

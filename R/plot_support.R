@@ -10,8 +10,9 @@
 #'   extrapolates? Over the grid cells where more than half of the points
 #'   the profile averages lie outside the data (column `_extrapolation_`,
 #'   see [extrapolation]) a translucent veil is drawn, denser as that share
-#'   grows to 1 (the curves fade behind it), with a legend; nothing is
-#'   drawn when no share exceeds one half, or with `FALSE`.
+#'   grows to 1 (the curves fade behind it), with a legend saying so (also
+#'   on the chart of a single profile, which has no legend otherwise);
+#'   nothing is drawn when no share exceeds one half, or with `FALSE`.
 #' @usage NULL
 NULL
 
