@@ -55,7 +55,11 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     }
   }
   rows <- row_union(lapply(parts, `[[`, "rows"), setup$n)
-  observed <- as.data.frame(lapply(setup$data[present], at_rows, rows), stringsAsFactors = FALSE, optional = TRUE)
+  # (Kept ICE curves carry every column of their rows, as DALEX's do: only
+  # then are the others taken.)
+  columns <- as.data.frame(lapply(setup$data[if (length(cp)) names(setup$data) else present], at_rows, rows),
+                           stringsAsFactors = FALSE, optional = TRUE)
+  observed <- columns[present]
   grids <- lapply(stats::setNames(present, present), function(v) {
     for (r in raw) if (!is.null(r[[v]])) return(r[[v]]$x)
   })
@@ -65,7 +69,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
   new_mp_profile(list(
     agr_profiles = agr,
     bands = result_bands(setup, replicates), replicates = replicates, settings = s,
-    cp_profiles = if (length(cp)) new_mp_ice(cp, observed, at_rows(setup$rows, rows), grids),
+    cp_profiles = if (length(cp)) new_mp_ice(cp, columns, at_rows(setup$rows, rows), grids),
     type = s$type, method = s$method, variables = present, label = setup$label,
     labels = label_parts$label, label_parts = label_parts,
     grids = grids,
