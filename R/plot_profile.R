@@ -243,6 +243,10 @@ profile_theme <- function(entries, x_kind = "numeric") {
   ggplot2::theme_bw() +
     ggplot2::theme(
       legend.position = if (length(entries) > 1L) "bottom" else "none",
+      # (Legends one above the other: side by side they pass the edge of a
+      # chart 7 inches wide.)
+      legend.box = "vertical", legend.box.just = "left", legend.spacing.y = ggplot2::unit(0, "pt"),
+      legend.margin = ggplot2::margin(2, 5.5, 2, 5.5),
       strip.background = ggplot2::element_rect(fill = "grey95"),
       panel.grid.minor = ggplot2::element_blank(),
       panel.spacing.x = ggplot2::unit(1.1, "lines"),
