@@ -233,7 +233,30 @@ finish_plot <- function(p, d, objs, center, scales, ncol, title, subtitle) {
     ggplot2::guides(colour = legend_guide(entries), fill = legend_guide(entries),
                     linetype = ggplot2::guide_legend(title.position = "top", order = 2),
                     shape = ggplot2::guide_legend(title.position = "top", order = 2)) +
-    profile_theme(entries, d$x_kind)
+    profile_theme(entries, d$x_kind) +
+    # (Legends one above the other where side by side they would pass the
+    # edge of the chart.)
+    if (!legends_fit(p, d, legend_title(objs, d$labels, d$channels))) {
+      ggplot2::theme(legend.box = "vertical", legend.box.just = "left", legend.spacing.y = ggplot2::unit(0, "pt"),
+                     legend.margin = ggplot2::margin(2, 5.5, 2, 5.5))
+    }
+}
+
+# Do the legends fit side by side under the panels of a chart 7 inches wide
+# (about 6.2 inches)? Each legend's width estimated from its text (about
+# 0.065 inch a character of a label, 0.33 a key, 0.08 a character of the
+# title's longest line; measured at the theme's sizes): the entries', the
+# classes' (line type) and the veil's (alpha).
+legends_fit <- function(p, d, title) {
+  inches <- function(title, labels) {
+    max(max(c(0, nchar(strsplit(title %||% "", "\n", fixed = TRUE)[[1]]))) * 0.08,
+        sum(nchar(labels)) * 0.065 + length(labels) * 0.33)
+  }
+  rows <- if (sum(nchar(d$entries)) > 60) 2 else 1
+  w <- c(inches(title, d$entries) / rows, if (!is.null(d$channels)) inches("class", d$channels$classes))
+  veil <- p$scales$get_scales("alpha")
+  if (!is.null(veil)) w <- c(w, inches(veil$name, veil$get_labels(veil$get_breaks())))
+  sum(w) + 0.15 * (length(w) - 1L) <= 6.2
 }
 
 # The theme of charts of profiles: the legend below when it tells several
@@ -243,10 +266,6 @@ profile_theme <- function(entries, x_kind = "numeric") {
   ggplot2::theme_bw() +
     ggplot2::theme(
       legend.position = if (length(entries) > 1L) "bottom" else "none",
-      # (Legends one above the other: side by side they pass the edge of a
-      # chart 7 inches wide.)
-      legend.box = "vertical", legend.box.just = "left", legend.spacing.y = ggplot2::unit(0, "pt"),
-      legend.margin = ggplot2::margin(2, 5.5, 2, 5.5),
       strip.background = ggplot2::element_rect(fill = "grey95"),
       panel.grid.minor = ggplot2::element_blank(),
       panel.spacing.x = ggplot2::unit(1.1, "lines"),
