@@ -305,6 +305,13 @@ ice_frame_of <- function(x, vars = NULL, max_curves = Inf) {
   ice_long(ice, keep, ids)
 }
 
+# The values of the background rows `rows` of the variables `vars`, or of
+# every column of `data` when the ICE curves are kept (`all`), as DALEX's
+# carry them.
+ice_row_values <- function(data, vars, rows, all) {
+  as.data.frame(lapply(data[if (all) names(data) else vars], at_rows, rows), stringsAsFactors = FALSE, optional = TRUE)
+}
+
 # The values of the rows of a result's ICE curves: every column of the data
 # when the curves are kept, else the profiled variables'.
 ice_observed <- function(x) {

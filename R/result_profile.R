@@ -55,11 +55,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     }
   }
   rows <- row_union(lapply(parts, `[[`, "rows"), setup$n)
-  # (Kept ICE curves carry every column of their rows, as DALEX's do: only
-  # then are the others taken.)
-  columns <- as.data.frame(lapply(setup$data[if (length(cp)) names(setup$data) else present], at_rows, rows),
-                           stringsAsFactors = FALSE, optional = TRUE)
-  observed <- columns[present]
+  columns <- ice_row_values(setup$data, present, rows, length(cp) > 0L)
   grids <- lapply(stats::setNames(present, present), function(v) {
     for (r in raw) if (!is.null(r[[v]])) return(r[[v]]$x)
   })
@@ -77,7 +73,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     bandwidth = if (length(run$bandwidth)) unlist(run$bandwidth[intersect(names(run$bandwidth), present)]),
     N = setup$n, n_data = nrow(inputs$data), rows = at_rows(setup$rows, rows),
     background_prints = background_prints(inputs$data, at_rows(setup$rows, rows)),
-    observed = observed,
+    observed = columns[present],
     observed_group = if (grouped) part_of_rows(parts, rows),
     prediction_quantiles = prediction_quantiles(setup, parts, run$fitted, label_parts$label),
     mean_prediction = means, class = setup$outputs$classes, task = setup$adapter$task,
