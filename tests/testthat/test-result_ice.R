@@ -445,3 +445,40 @@ test_that("$cp_profiles carries every column of the data, as DALEX's: groups and
   expect_null(lean$cp_profiles)
   expect_identical(names(lean$observed), "lstat")
 })
+
+test_that("aggregate_profiles()'s help page on $cp_profiles: ingredients' numbers on its own table, groups of a column not profiled (trial 2)", {
+  skip_if_not_installed("ingredients")
+  skip_if_not_installed("DALEX")
+  skip_if_not_installed("ranger")
+  ti <- DALEX::titanic_imputed
+  rf <- ranger::ranger(survived ~ ., data = ti, probability = TRUE, num.trees = 50, seed = 1)
+  pf <- function(m, d) predict(m, d)$predictions[, 2]
+  ex <- DALEX::explain(rf, data = ti[, -8], y = ti[, 8], predict_function = pf, label = "ranger forest",
+                       verbose = FALSE)
+  pd <- model_profile(ex, c("age", "class"), 100, seed = 1, grid_points = 21)
+  cp <- pd$cp_profiles
+  theirs <- ingredients::ceteris_paribus(ex, ti[pd$rows, ], variable_splits = pd$grids)
+  same <- function(ours, ref) {
+    expect_identical(as.character(ours$`_x_`), as.character(ref$`_x_`))
+    expect_identical(ours$`_label_`, ref$`_label_`)
+    expect_equal(ours$`_yhat_`, ref$`_yhat_`, tolerance = 1e-10)
+  }
+  for (type in c("partial", "conditional", "accumulated")) {
+    same(ingredients::aggregate_profiles(cp, variables = "age", type = type),
+         ingredients::aggregate_profiles(theirs, variables = "age", type = type))
+    same(ingredients::aggregate_profiles(cp, variables = "class", variable_type = "categorical", type = type),
+         ingredients::aggregate_profiles(theirs, variables = "class", variable_type = "categorical", type = type))
+  }
+  # gender is not profiled: its column is the rows' own.
+  pdp_rf <- ingredients::aggregate_profiles(cp, variables = "age", groups = "gender")
+  same(pdp_rf, ingredients::aggregate_profiles(theirs, variables = "age", groups = "gender"))
+  same(ingredients::aggregate_profiles(cp, variables = "class", variable_type = "categorical", groups = "gender"),
+       ingredients::aggregate_profiles(theirs, variables = "class", variable_type = "categorical", groups = "gender"))
+  # The help page's charts build.
+  p <- plot(cp, variables = "age") +
+    ingredients::show_observations(cp, variables = "age") +
+    ingredients::show_rugs(cp, variables = "age", color = "red") +
+    ingredients::show_aggregated_profiles(pdp_rf, size = 3, color = "_label_")
+  expect_silent(ggplot2::ggplot_build(p))
+  expect_equal(sort(ggplot2::layer_data(p, 4)$y), sort(pdp_rf$`_yhat_`))
+})
