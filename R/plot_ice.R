@@ -3,7 +3,7 @@
 
 #' @rdname mp_ice
 #' @param variables `NULL` (every variable of `variable_type`) or names of
-#'   profiled variables to draw.
+#'   profiled variables to draw, in the panels' order.
 #' @param variable_type `"numerical"` (the default, as ingredients': the
 #'   numeric variables, or the categorical ones when there are none) or
 #'   `"categorical"`.

@@ -27,8 +27,11 @@
 #' A chart says what it shows. Without `title`, a chart of profiles of one
 #' type is titled with the type and, when there is one, the model
 #' (`"Partial-dependence profile of lm"`; ICE charts `"ICE curves and
-#' partial-dependence profile of lm"`); a chart of several types names
-#' them in the legend. The caption names the kind and level of every band
+#' partial-dependence profile of lm"`), and a chart of several types of
+#' one model with the types and the model; a title longer than a chart 7
+#' inches wide holds (about 60 characters) is wrapped between words. The
+#' legends stand side by side below the panels, or one above the other
+#' where side by side they would pass the chart's edge at 7 inches. The caption names the kind and level of every band
 #' drawn (`"Bands: 95% analytic band (pointwise)"`, `"per-tree 2.5-97.5%
 #' spread"`, per legend entry when they differ); a forest's per-tree spread
 #' (`bands = "trees"`), which is not a confidence band, is drawn fainter
