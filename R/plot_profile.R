@@ -31,11 +31,12 @@
 #' one model with the types and the model; a title longer than a chart 7
 #' inches wide holds (about 60 characters) is wrapped between words. The
 #' legends stand side by side below the panels, or one above the other
-#' where side by side they would pass the chart's edge at 7 inches. The caption names the kind and level of every band
-#' drawn (`"Bands: 95% analytic band (pointwise)"`, `"per-tree 2.5-97.5%
-#' spread"`, per legend entry when they differ); a forest's per-tree spread
-#' (`bands = "trees"`), which is not a confidence band, is drawn fainter
-#' with dashed edges. Profiles that coincide in a panel (within 0.2% of
+#' where side by side they would pass the chart's edge at 7 inches. The
+#' caption names the kind and level of every band drawn (`"Bands: 95%
+#' analytic band (pointwise)"`, `"per-tree 2.5-97.5% spread"`, per
+#' legend entry when they differ); a forest's per-tree spread (`bands =
+#' "trees"`), which is not a confidence band, is drawn fainter with dashed
+#' edges. Profiles that coincide in a panel (within 0.2% of
 #' the chart's range of y) would hide one another: the later ones are
 #' dashed there, and the caption says which coincide. The y axis of ICE
 #' curves is `"prediction"`.
