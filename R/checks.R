@@ -46,10 +46,36 @@ check_variables <- function(variables, data, call, arg = "variables") {
   if (length(unknown)) {
     cli::cli_abort(c(
       "{.arg {arg}} has {cli::qty(length(unknown))}name{?s} not in the data: {.val {unknown}}.",
+      column_hint(unknown, names(data)),
       i = "The data has {.val {names(data)}}."
     ), call = call)
   }
   unique(variables)
+}
+
+# The names of `known` nearest to `u`: the one equal but for case (`n` for
+# `N`), else the nearest (fewest edits) of those it begins (R's partial
+# matching), else of those within two edits (for a `u` of min_chars
+# characters at least).
+nearest_names <- function(u, known, min_chars = 4L) {
+  d <- utils::adist(u, known)[1L, ]
+  near <- known[tolower(known) == tolower(u)]
+  if (!length(near)) {
+    close <- startsWith(known, u)
+    if (!any(close)) close <- nchar(u) >= min_chars & d <= 2L
+    near <- known[close & d == min(d[close], Inf)]
+  }
+  near
+}
+
+# A "did you mean" line for names not among the columns `known`: the
+# nearest column of each that has one (NULL when none has).
+column_hint <- function(unknown, known) {
+  near <- lapply(unknown, nearest_names, known = known, min_chars = 3L)
+  has <- lengths(near) > 0L
+  if (!any(has)) return(NULL)
+  c(i = paste0("Did you mean ", paste0("{.val ", vapply(near[has], `[`, "", 1L), "} for {.val ", unknown[has], "}",
+                                       collapse = ", "), "?"))
 }
 
 # The memory budget in MiB. A budget above max_memory_budget (Inf, or one

@@ -238,7 +238,7 @@ dalex_cp <- function(x, vars, max_curves, variable_type) {
   if (is.null(ice_of(x))) return(NULL)
   long <- ice_frame_of(x, vars, max_curves)
   if (is.null(long) || !nrow(long)) return(NULL)
-  obs <- x$observed[match(unique(long$`_ids_`), x$rows), x$variables, drop = FALSE]
+  obs <- ice_observed(x)[match(unique(long$`_ids_`), x$rows), , drop = FALSE]
   ids <- unique(long$`_ids_`)
   at <- match(long$`_ids_`, ids)
   wide <- obs[at, , drop = FALSE]

@@ -64,19 +64,11 @@ entry_args <- function(fn) {
   setdiff(c(unlist(lapply(fns, function(f) names(formals(f)))), door_accepted[[fn]]), "...")
 }
 
-# "Did you mean" lines for unknown argument names: the argument whose name
-# equals it but for case (`n` for `N`), else the nearest (fewest edits) of
-# those it begins (R's partial matching), else of those within two edits.
+# "Did you mean" lines for unknown argument names (nearest_names()).
 arg_hints <- function(unknown, known) {
   out <- character()
   for (u in unknown) {
-    d <- utils::adist(u, known)[1L, ]
-    near <- known[tolower(known) == tolower(u)]
-    if (!length(near)) {
-      close <- startsWith(known, u)
-      if (!any(close)) close <- nchar(u) > 3L & d <= 2L
-      near <- known[close & d == min(d[close], Inf)]
-    }
+    near <- nearest_names(u, known)
     if (length(near)) {
       out <- c(out, i = paste0("{.arg ", u, "} is not an argument; did you mean ",
                                paste0("{.arg ", near, "}", collapse = " or "), "? Names are matched in full."))

@@ -50,7 +50,7 @@ cluster_result <- function(res, raw, k, center, call) {
   res$cp_profiles <- new_mp_ice(lapply(ice_blocks(ice_of(res)), function(b) {
     b$suffix <- cluster[match(b$ids, res$rows)]
     b
-  }), res$observed, res$rows, res$grids)
+  }), ice_observed(res), res$rows, res$grids)
   res$agr_profiles <- agr
   parts <- res$label_parts
   res$label_parts <- bind_rows(lapply(seq_len(k), function(c) {

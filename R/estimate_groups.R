@@ -64,7 +64,8 @@ resolve_groupings <- function(groups, data, call, title = "group") {
       ), call = call)
     }
     if (length(unknown)) {
-      cli::cli_abort("{.arg groups} names column{?s} not in the data: {.val {unknown}}.", call = call)
+      cli::cli_abort(c("{.arg groups} names column{?s} not in the data: {.val {unknown}}.",
+                       column_hint(unknown, names(data))), call = call)
     }
     return(stats::setNames(lapply(groups, function(g) data[[g]]), groups))
   }
@@ -88,6 +89,10 @@ resolve_group_values <- function(groups, data, group_title, call) {
   }
   if (is.atomic(groups) && length(groups) == nrow(data) && nrow(data) > 1L) {
     return(list(values = groups, title = group_title %||% "group", column = NULL))
+  }
+  if (is.character(groups) && length(groups) == 1L) {
+    cli::cli_abort(c("{.arg groups} names no column of {.arg data}: {.val {groups}}.",
+                     column_hint(groups, names(data)) %||% c(i = "The data has {.val {names(data)}}.")), call = call)
   }
   cli::cli_abort(c(
     "{.arg groups} must be the name of a column of {.arg data}, or a vector with one value per row of {.arg data}.",

@@ -69,7 +69,9 @@
 #'   ends and described, with their rows, in the panel's strip; by
 #'   default the variables with regions (at most four, those whose regions
 #'   explain most), the caption naming the others (draw any with
-#'   `plot(x, variables = )`).
+#'   `plot(x, variables = )`). A chart has one kind of x axis: the numeric
+#'   variables, as lines with bands; categorical ones are drawn on their
+#'   own (`variables =`), each level a point with its band, not joined.
 #' @seealso [hidden_interactions()] for given subgroups, [h_statistic()].
 #' @export
 #' @examples

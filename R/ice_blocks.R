@@ -231,14 +231,14 @@ ice_piece <- function(store, name, rows = NULL) {
   out
 }
 
-# ingredients' "observations": the background rows' values of the profiled
-# variables, `_yhat_` (each row's prediction, read off its ICE curve of the
+# ingredients' "observations": the background rows' values of the data's
+# columns, `_yhat_` (each row's prediction, read off its ICE curve of the
 # first variable at its own value: linearly interpolated between grid points
 # of a numeric variable), `_label_` and `_ids_`; row names the rows.
 ice_observations <- function(store) {
   obs <- store$observed
   if (is.null(obs) || !length(store$wide)) return(NULL)
-  v1 <- intersect(store$wide, vapply(ice_blocks(store), `[[`, "", "v"))[1L]
+  v1 <- intersect(vapply(ice_blocks(store), `[[`, "", "v"), store$wide)[1L]
   yhat <- rep(NA_real_, nrow(obs))
   label <- rep(NA_character_, nrow(obs))
   for (b in ice_blocks(store)) {

@@ -175,7 +175,8 @@ check_pairs <- function(variables, data, type, call) {
   all_vars <- unique(unlist(pairs))
   unknown <- setdiff(all_vars, names(data))
   if (length(unknown)) {
-    cli::cli_abort("{.arg variables} has name{?s} not in the data: {.val {unknown}}.", call = call)
+    cli::cli_abort(c("{.arg variables} has name{?s} not in the data: {.val {unknown}}.",
+                     column_hint(unknown, names(data))), call = call)
   }
   usable_variables(data, all_vars, "partial", TRUE, call)
   if (type == "accumulated") {

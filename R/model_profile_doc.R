@@ -232,6 +232,13 @@
 #'   first time in a session that weights which are not all equal change
 #'   the numbers, a message says so; `weights = rep(1, nrow(data))` gives
 #'   DALEX's unweighted profiles;
+#' * the kernel's default bandwidth (LD profiles, and kernel AL) is
+#'   Silverman's rule `stats::bw.nrd0()` of the variable's background
+#'   values, per variable; DALEX's is `span = 0.25` of the range of the
+#'   variable's grid (its Gaussian kernel's standard deviation is
+#'   `0.25 * diff(range(grid))`), a wider kernel, so that LD profiles of
+#'   the same call differ: `span = 0.25` gives DALEX's bandwidth (and its
+#'   profiles, on DALEX's grid, `variable_splits`);
 #' * AL profiles are Apley's interval estimator by default (DALEX's
 #'   weights the grid's differences with a kernel; `method = "kernel"` is
 #'   that estimator); both are shifted by the mean prediction. Kernel AL is

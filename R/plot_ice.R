@@ -3,7 +3,7 @@
 
 #' @rdname mp_ice
 #' @param variables `NULL` (every variable of `variable_type`) or names of
-#'   profiled variables to draw.
+#'   profiled variables to draw, in the panels' order.
 #' @param variable_type `"numerical"` (the default, as ingredients': the
 #'   numeric variables, or the categorical ones when there are none) or
 #'   `"categorical"`.
@@ -136,7 +136,8 @@ ice_plot_variables <- function(store, variables, variable_type, call) {
       cli::cli_abort(c("{.arg variables} must name profiled variables, not {.val {bad}}.",
                        i = "The curves are of {.val {vars}}."), call = call)
     }
-    vars <- intersect(vars, variables)
+    # (In the user's order.)
+    vars <- unique(variables)
   }
   kinds <- vapply(vars, function(v) column_kind(store$grids[[v]] %||% store$observed[[v]]), "")
   want <- if (variable_type == "numerical") "numeric" else "categorical"

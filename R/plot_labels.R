@@ -44,19 +44,23 @@ band_caption <- function(objs, labels, bands, agr) {
          paste0(as.character(drawn$`_label_`), ": ", drawn$`_band_`, collapse = "; "))
 }
 
-# The chart's title, when the legend does not name the profiles' type:
-# the type (and ICE curves), and the model when there is one.
+# The chart's title: the profiles' types (and ICE curves), and the model
+# when there is one; NULL for several models of several types (the legend
+# names both).
 chart_title <- function(objs, labels, geom) {
   types <- unique(vapply(objs, function(o) o$type, character(1)))
-  if (length(types) != 1L) return(NULL)
   models <- unique(vapply(objs, function(o) o$label, character(1)))
+  if (length(types) != 1L && length(models) != 1L) return(NULL)
   several <- length(objs) > 1L || length(unique(as.character(objs[[1L]]$agr_profiles$`_label_`))) > 1L
-  what <- paste0(profile_title(types), if (several) " profiles" else " profile")
+  kinds <- vapply(types, profile_title, "")
+  kinds <- if (length(kinds) > 1L) paste(paste(kinds[-length(kinds)], collapse = ", "), "and", kinds[length(kinds)]) else kinds
+  what <- paste0(kinds, if (several) " profiles" else " profile")
   what <- if (geom %in% c("profiles", "points")) paste("ICE curves and", what) else
     paste0(toupper(substring(what, 1L, 1L)), substring(what, 2L))
   what <- if (length(models) == 1L) paste0(what, " of ", models) else what
-  # (Two lines when long: a chart 5 inches wide holds about 48 characters.)
-  paste(strwrap(what, width = 48), collapse = "\n")
+  # (Wrapped at a word boundary where longer than a chart 7 inches wide
+  # holds, about 60 characters.)
+  paste(strwrap(what, width = 60), collapse = "\n")
 }
 
 # Profiles that coincide in a panel (equal to within 0.2% of the chart's

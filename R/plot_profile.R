@@ -27,12 +27,16 @@
 #' A chart says what it shows. Without `title`, a chart of profiles of one
 #' type is titled with the type and, when there is one, the model
 #' (`"Partial-dependence profile of lm"`; ICE charts `"ICE curves and
-#' partial-dependence profile of lm"`); a chart of several types names
-#' them in the legend. The caption names the kind and level of every band
-#' drawn (`"Bands: 95% analytic band (pointwise)"`, `"per-tree 2.5-97.5%
-#' spread"`, per legend entry when they differ); a forest's per-tree spread
-#' (`bands = "trees"`), which is not a confidence band, is drawn fainter
-#' with dashed edges. Profiles that coincide in a panel (within 0.2% of
+#' partial-dependence profile of lm"`), and a chart of several types of
+#' one model with the types and the model; a title longer than a chart 7
+#' inches wide holds (about 60 characters) is wrapped between words. The
+#' legends stand side by side below the panels, or one above the other
+#' where side by side they would pass the chart's edge at 7 inches. The
+#' caption names the kind and level of every band drawn (`"Bands: 95%
+#' analytic band (pointwise)"`, `"per-tree 2.5-97.5% spread"`, per
+#' legend entry when they differ); a forest's per-tree spread (`bands =
+#' "trees"`), which is not a confidence band, is drawn fainter with dashed
+#' edges. Profiles that coincide in a panel (within 0.2% of
 #' the chart's range of y) would hide one another: the later ones are
 #' dashed there, and the caption says which coincide. The y axis of ICE
 #' curves is `"prediction"`.
@@ -237,8 +241,29 @@ finish_plot <- function(p, d, objs, center, scales, ncol, title, subtitle) {
                     linetype = ggplot2::guide_legend(title.position = "top", order = 2),
                     shape = ggplot2::guide_legend(title.position = "top", order = 2)) +
     profile_theme(entries, d$x_kind, legend = length(entries) > 1L || veil) +
-    # (The veil's legend under the profiles': side by side they pass 7 inches.)
-    if (veil && length(entries) > 1L) ggplot2::theme(legend.box = "vertical")
+    # (Legends one above the other where side by side they would pass the
+    # edge of the chart.)
+    if (!legends_fit(p, d, legend_title(objs, d$labels, d$channels))) {
+      ggplot2::theme(legend.box = "vertical", legend.box.just = "left", legend.spacing.y = ggplot2::unit(0, "pt"),
+                     legend.margin = ggplot2::margin(2, 5.5, 2, 5.5))
+    }
+}
+
+# Do the legends fit side by side under the panels of a chart 7 inches wide
+# (about 6.2 inches)? Each legend's width estimated from its text (about
+# 0.065 inch a character of a label, 0.33 a key, 0.08 a character of the
+# title's longest line; measured at the theme's sizes): the entries', the
+# classes' (line type) and the veil's (alpha).
+legends_fit <- function(p, d, title) {
+  inches <- function(title, labels) {
+    max(max(c(0, nchar(strsplit(title %||% "", "\n", fixed = TRUE)[[1]]))) * 0.08,
+        sum(nchar(labels)) * 0.065 + length(labels) * 0.33)
+  }
+  rows <- if (sum(nchar(d$entries)) > 60) 2 else 1
+  w <- c(inches(title, d$entries) / rows, if (!is.null(d$channels)) inches("class", d$channels$classes))
+  veil <- p$scales$get_scales("alpha")
+  if (!is.null(veil)) w <- c(w, inches(veil$name, veil$get_labels(veil$get_breaks())))
+  sum(w) + 0.15 * (length(w) - 1L) <= 6.2
 }
 
 # The theme of charts of profiles: the legend below when it tells several

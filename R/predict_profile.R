@@ -87,6 +87,7 @@ predict_profile <- function(x, new_observation, variables = NULL, data = NULL, p
                 variable_splits_with_obs, call)
   obs <- g$obs
   ids <- rownames(obs)
+  lacking <- setdiff(names(background), names(obs))
   # (A single row is profiled as two copies of it, the second dropped.)
   profile <- function(vars, splits) {
     withCallingHandlers(
@@ -94,6 +95,16 @@ predict_profile <- function(x, new_observation, variables = NULL, data = NULL, p
                     N = NULL, variable_splits = splits, label = label, class = class, engine = engine,
                     weights = rep(1, length(rows)), keep_ice = TRUE),
       rlang_error = function(e) {
+        # (The model predicted `data`: what fails on the observations is
+        # likely a column they lack.)
+        if (length(lacking)) {
+          why <- if ("x" %in% names(e$body)) e$body[names(e$body) == "x"][1L] else conditionMessage(e)
+          cli::cli_abort(c(
+            "The model failed on {.arg new_observation}, which lacks column{?s} of {.arg data}: {.field {lacking}}.",
+            x = "{why}",
+            i = "Give {.arg new_observation} every column the model uses, e.g. rows of {.arg data}: {.code data[1, ]}."
+          ), call = user_call)
+        }
         e$call <- user_call
         rlang::cnd_signal(e)
       }

@@ -33,10 +33,11 @@ check_predictions <- function(y, n, call = rlang::caller_env(), allow_na = FALSE
   k <- if (is.matrix(y)) ncol(y) else 1L
   rows <- if (is.matrix(y)) nrow(y) else length(y)
   if (rows != n) {
-    cli::cli_abort(
-      "The predict function returned {rows} value{?s} for {n} row{?s}.",
-      call = call
-    )
+    cli::cli_abort(c(
+      "The predict function returned {rows} value{?s} for {n} row{?s} of {.arg newdata}.",
+      i = "{.arg predict_function} must be a {.code function(model, newdata)} that returns one prediction per row of {.arg newdata} (or a matrix with a row per row and a column per class).",
+      i = if (rows > n) "Does it use {.arg newdata}? {.code predict(model)} without it returns the training rows' fitted values."
+    ), call = call)
   }
   classes <- if (is.matrix(y)) colnames(y)
   if (k > 1L && (is.null(classes) || anyNA(classes) || any(!nzchar(classes)))) {

@@ -20,10 +20,10 @@ new_mp_ice <- function(blocks, observed = NULL, rows = NULL, grids = NULL) {
   store <- new.env(parent = emptyenv())
   store$blocks <- blocks
   vars <- unique(vapply(blocks, `[[`, "", "v"))
-  store$wide <- if (!is.null(observed) && any(vars %in% names(observed))) names(observed) else character()
+  store$wide <- if (any(vars %in% names(observed))) setdiff(names(observed), c(ice_columns, "_extrapolation_")) else character()
   store$observed <- if (length(store$wide)) observed
   store$rows <- rows
-  store$grids <- grids[store$wide]
+  store$grids <- grids[intersect(names(grids), store$wide)]
   lockEnvironment(store, bindings = TRUE)
   n <- ice_size(store)
   if (n > .Machine$integer.max) return(structure(list(), ice = store, class = "mp_ice"))
@@ -65,10 +65,11 @@ ice_plain <- function(x, observations = FALSE) {
 #'   measure's subsample above 10,000 background rows). Its weighted mean
 #'   over a variable's curves at a grid point is the profile's
 #'   `_extrapolation_` there;
-#' * ingredients' wide columns: one per profiled variable, holding the grid
-#'   value on that variable's own curves and the row's own value on the
-#'   others' (as `ingredients::ceteris_paribus()` and `DALEX`'s
-#'   `cp_profiles` have them);
+#' * ingredients' wide columns: one per column of the data, holding the
+#'   row's own value, but on a profiled variable's own curves its grid value
+#'   (as `ingredients::ceteris_paribus()` and `DALEX`'s `cp_profiles` have
+#'   them), so that `aggregate_profiles(cp, groups = "column")` and
+#'   `ggplot(cp, aes(colour = column))` work;
 #'
 #' and attribute `"observations"`, ingredients' table of the background
 #' rows (their values, `_yhat_` read off each row's curve of the first
@@ -79,7 +80,7 @@ ice_plain <- function(x, observations = FALSE) {
 #' `with()`, `head()`, `merge()`, `aggregate()`, `rbind()`, `split()`,
 #' `ggplot(cp, aes(`_x_`, `_yhat_`, group = `_ids_`))`,
 #' `dplyr::filter()`, `lm(`_yhat_` ~ `_x_`, data = cp)`, and ingredients'
-#' `aggregate_profiles(cp)` and `show_observations(cp)`.
+#' `aggregate_profiles(cp)` (with `groups`) and `show_observations(cp)`.
 #'
 #' What is made, and when: the columns are lazy. Selecting rows (`[`,
 #' `head()`, `subset()`'s selection) makes only those rows; a column read
@@ -225,11 +226,16 @@ print.mp_ice <- function(x, ...) {
                 format(curves, big.mark = ",", scientific = FALSE), " curves, ",
                 format(ice_size(x), big.mark = ",", scientific = FALSE), " points")
   cli::cat_line("  kept compactly (", format_bytes(ice_compact_bytes(x)), "); a data frame with DALEX's columns ",
-                paste(ice_long_columns(blocks), collapse = ", "), if (length(attr(x, "ice")$wide)) " and ingredients' ",
-                paste(attr(x, "ice")$wide, collapse = ", "), " (about ", format_bytes(ice_long_bytes(x)),
+                paste(ice_long_columns(blocks), collapse = ", "), if (length(attr(x, "ice")$wide)) " and the data's ",
+                format_names(attr(x, "ice")$wide), " (about ", format_bytes(ice_long_bytes(x)),
                 " made whole)")
   cli::cat_line("  its columns are made when read: `[`, subset(), head() make only the rows asked for")
   invisible(x)
+}
+
+# Names for print(), at most 8 (then how many more).
+format_names <- function(x, n = 8L) {
+  paste0(paste(utils::head(x, n), collapse = ", "), if (length(x) > n) paste0(" and ", length(x) - n, " more"))
 }
 
 #' @rdname mp_ice
@@ -303,6 +309,20 @@ ice_frame_of <- function(x, vars = NULL, max_curves = Inf) {
     ids <- NULL
   }
   ice_long(ice, keep, ids)
+}
+
+# The values of the background rows `rows` of the variables `vars`, or of
+# every column of `data` when the ICE curves are kept (`all`), as DALEX's
+# carry them.
+ice_row_values <- function(data, vars, rows, all) {
+  as.data.frame(lapply(data[if (all) names(data) else vars], at_rows, rows), stringsAsFactors = FALSE, optional = TRUE)
+}
+
+# The values of the rows of a result's ICE curves: every column of the data
+# when the curves are kept, else the profiled variables'.
+ice_observed <- function(x) {
+  ice <- ice_of(x)
+  (if (inherits(ice, "mp_ice")) attr(ice, "ice")$observed) %||% x$observed
 }
 
 # The curves of variable v and output label `label` as a G x m matrix, and

@@ -55,7 +55,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     }
   }
   rows <- row_union(lapply(parts, `[[`, "rows"), setup$n)
-  observed <- as.data.frame(lapply(setup$data[present], at_rows, rows), stringsAsFactors = FALSE, optional = TRUE)
+  columns <- ice_row_values(setup$data, present, rows, length(cp) > 0L)
   grids <- lapply(stats::setNames(present, present), function(v) {
     for (r in raw) if (!is.null(r[[v]])) return(r[[v]]$x)
   })
@@ -65,7 +65,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
   new_mp_profile(list(
     agr_profiles = agr,
     bands = result_bands(setup, replicates), replicates = replicates, settings = s,
-    cp_profiles = if (length(cp)) new_mp_ice(cp, observed, at_rows(setup$rows, rows), grids),
+    cp_profiles = if (length(cp)) new_mp_ice(cp, columns, at_rows(setup$rows, rows), grids),
     type = s$type, method = s$method, variables = present, label = setup$label,
     labels = label_parts$label, label_parts = label_parts,
     grids = grids,
@@ -73,7 +73,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     bandwidth = if (length(run$bandwidth)) unlist(run$bandwidth[intersect(names(run$bandwidth), present)]),
     N = setup$n, n_data = nrow(inputs$data), rows = at_rows(setup$rows, rows),
     background_prints = background_prints(inputs$data, at_rows(setup$rows, rows)),
-    observed = observed,
+    observed = columns[present],
     observed_group = if (grouped) part_of_rows(parts, rows),
     prediction_quantiles = prediction_quantiles(setup, parts, run$fitted, label_parts$label),
     mean_prediction = means, class = setup$outputs$classes, task = setup$adapter$task,

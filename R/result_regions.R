@@ -65,6 +65,17 @@ autoplot.mp_regions <- function(object, variables = NULL, ...) {
   }
   d <- d[d$`_vname_` %in% variables, , drop = FALSE]
   vars <- unique(d$`_vname_`)
+  # One kind of x axis a chart: the numeric variables, or the categorical
+  # ones when they are all that is drawn.
+  numeric_v <- vapply(x$grids[vars], function(g) is.numeric(g) && !is.factor(g), logical(1))
+  if (any(numeric_v) && !all(numeric_v)) {
+    note <- paste(c(note, paste0("Categorical (draw them on their own with variables =): ",
+                                 paste(vars[!numeric_v], collapse = ", "))), collapse = "\n")
+    vars <- vars[numeric_v]
+    d <- d[d$`_vname_` %in% vars, , drop = FALSE]
+  }
+  discrete <- !any(numeric_v)
+  d$`_x_` <- if (discrete) factor(d$`_x_`, unique(unlist(lapply(x$grids[vars], as.character)))) else as.numeric(d$`_x_`)
   cols <- if (length(vars) == 1L) 1L else 2L
   # Each panel's strip names its regions by number, with their rows; the
   # number is written at the right end of each region's profile.
@@ -72,15 +83,23 @@ autoplot.mp_regions <- function(object, variables = NULL, ...) {
   d$`_vname_` <- factor(strips[d$`_vname_`], levels = strips)
   d$`_number_` <- factor(d$`_region_`)
   ends <- region_ends(d)
+  # (Levels of a categorical variable as points with their bands, not
+  # joined: they have no order.)
+  dodge <- ggplot2::position_dodge(width = if (discrete) 0.4 else 0)
+  band <- ggplot2::aes(ymin = .data[["_lower_"]], ymax = .data[["_upper_"]])
+  layers <- if (discrete) {
+    list(ggplot2::geom_errorbar(band, width = 0.15, position = dodge), ggplot2::geom_point(size = 2, position = dodge),
+         ggplot2::scale_x_discrete(expand = ggplot2::expansion(add = c(0.5, 0.8))))
+  } else {
+    list(ggplot2::geom_ribbon(band, alpha = 0.15, colour = NA), ggplot2::geom_line(linewidth = 0.9),
+         ggplot2::scale_x_continuous(expand = ggplot2::expansion(mult = c(0.04, 0.1))))
+  }
   ggplot2::ggplot(d, ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_number_"]],
                                   fill = .data[["_number_"]], group = .data[["_number_"]])) +
-    ggplot2::geom_ribbon(ggplot2::aes(ymin = .data[["_lower_"]], ymax = .data[["_upper_"]]),
-                         alpha = 0.15, colour = NA) +
-    ggplot2::geom_line(linewidth = 0.9) +
+    layers +
     ggplot2::geom_text(data = ends, ggplot2::aes(y = .data$label_y, label = .data[["_number_"]]),
-                       hjust = -0.4, size = 3.2, fontface = "bold") +
+                       hjust = if (discrete) -1 else -0.4, size = 3.2, fontface = "bold", position = dodge) +
     ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = "free_x", ncol = cols) +
-    ggplot2::scale_x_continuous(expand = ggplot2::expansion(mult = c(0.04, 0.1))) +
     ggplot2::labs(x = NULL, y = "average prediction in the region",
                   title = paste("Regional partial dependence of", x$label),
                   subtitle = sprintf("Bands: %s%% analytic band of each region's profile (pointwise, given the regions)",
@@ -125,7 +144,7 @@ region_strip <- function(d, v, cols) {
 # ends are close.
 region_ends <- function(d) {
   out <- lapply(split(d, d$`_vname_`, drop = TRUE), function(p) {
-    e <- do.call(rbind, lapply(split(p, p$`_region_`), function(r) r[which.max(r$`_x_`), , drop = FALSE]))
+    e <- do.call(rbind, lapply(split(p, p$`_region_`), function(r) r[which.max(as.numeric(r$`_x_`)), , drop = FALSE]))
     e <- e[order(e$`_yhat_`), , drop = FALSE]
     gap <- 0.06 * diff(range(c(p$`_lower_`, p$`_upper_`, p$`_yhat_`), na.rm = TRUE))
     y <- e$`_yhat_`

@@ -90,6 +90,21 @@ test_that("LD equals DALEX's conditional profile at its bandwidth, span times th
   expect_identical(model_profile(k$ex, "cyl", NULL, type = "conditional", span = 0.25)$variables, "cyl")
 })
 
+test_that("the default bandwidth, Silverman's rule, not DALEX's span, is listed among the differences (trial 3)", {
+  skip_if_not_installed("DALEX")
+  k <- dalex_case()
+  own <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp, type = "conditional")
+  expect_equal(own$bandwidth, c(wt = stats::bw.nrd0(k$X$wt), hp = stats::bw.nrd0(k$X$hp)), tolerance = 1e-14)
+  theirs <- DALEX::model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp, type = "conditional")
+  expect_gt(max(abs(agr_xy(own$agr_profiles)$y - agr_xy(theirs$agr_profiles)$y)), 0.1)
+  # The help page says so where it lists the differences from DALEX.
+  rd <- tools::Rd_db("modelprofiles")[["model_profile.Rd"]]
+  text <- paste(gsub("\\s+", " ", capture.output(tools::Rd2txt(rd, options = list(width = 1000)))), collapse = " ")
+  differ <- sub(".*Where they differ, on purpose:", "", text)
+  expect_match(differ, "the kernel's default bandwidth (LD profiles, and kernel AL) is Silverman's rule", fixed = TRUE)
+  expect_match(differ, "DALEX's is 'span = 0.25' of the range of the variable's grid", fixed = TRUE)
+})
+
 test_that("center is DALEX's name for cluster_center", {
   skip_if_not_installed("DALEX")
   k <- dalex_case()
@@ -210,8 +225,10 @@ test_that("as_dalex(): DALEX's and ingredients' plot methods draw ours as their 
                   exact = TRUE)
   expect_named(dx$agr_profiles, names(theirs$agr_profiles))
   expect_s3_class(dx$cp_profiles, c("ceteris_paribus_explainer", "data.frame"), exact = TRUE)
-  # The profiled variables' columns (DALEX's has every column of the data).
-  expect_named(dx$cp_profiles, setdiff(names(theirs$cp_profiles), "cyl"))
+  # Every column of the data, as DALEX's.
+  expect_named(dx$cp_profiles, names(theirs$cp_profiles))
+  expect_identical(dx$cp_profiles$cyl[dx$cp_profiles$`_vname_` == "wt"],
+                   theirs$cp_profiles$cyl[theirs$cp_profiles$`_vname_` == "wt"])
   # DALEX's plot of each: the same layers, the same numbers.
   for (geom in c("aggregates", "profiles", "points")) {
     a <- ggplot2::ggplot_build(plot(dx, geom = geom))$data

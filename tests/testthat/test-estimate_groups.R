@@ -90,3 +90,22 @@ test_that("LD and AL skip a variable that is constant within a subgroup, with a 
                                               groups = g[1:20])),
                "constant|single value")
 })
+
+test_that("a misspelt groups column gets the nearest column's name (trial 6)", {
+  fit <- lm(mpg ~ wt + hp, mtcars)
+  X <- mtcars[c("wt", "hp", "cyl")]
+  msg <- cli::ansi_strip(conditionMessage(tryCatch(model_profile(fit, X, groups = "cyll"), error = function(e) e)))
+  expect_match(msg, "`groups` names no column of `data`: \"cyll\".", fixed = TRUE)
+  expect_match(msg, "Did you mean \"cyl\" for \"cyll\"?", fixed = TRUE)
+  # No near name: the columns there are.
+  msg <- cli::ansi_strip(conditionMessage(tryCatch(model_profile(fit, X, groups = "zzzz"), error = function(e) e)))
+  expect_match(msg, "The data has \"wt\", \"hp\", and \"cyl\"", fixed = TRUE)
+  expect_error(hidden_interactions(fit, X, groups = c("cyll", "hp")), "Did you mean \"cyl\" for \"cyll\"")
+  # The same for variables, and for the ICE subgroups of the Boston trial.
+  expect_error(model_profile(fit, X, variables = c("wtt", "hp")), "Did you mean \"wt\" for \"wtt\"")
+  skip_if_not_installed("MASS")
+  b <- MASS::Boston
+  b$chas <- factor(b$chas)
+  expect_error(model_profile(lm(medv ~ ., b), b[-14], variables = "lstat", groups = "chass"),
+               "Did you mean \"chas\" for \"chass\"")
+})

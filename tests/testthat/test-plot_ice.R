@@ -50,3 +50,28 @@ test_that("plot() of the curves draws each variable's curves, as ingredients' pl
   expect_error(plot(cp, max_curves = 0), "max_curves")
   expect_error(plot(cp, variable_type = "num"), "variable_type")
 })
+
+test_that("panels follow the order of the user's variables (trial 9)", {
+  D <- ice_data(30)
+  fit <- lm(y ~ a * b + f, data = D)
+  X <- D[c("a", "b", "f")]
+  cp <- predict_profile(fit, X[3, ], data = X, grid_points = 5)
+  p <- plot(cp, variables = c("b", "a"))
+  b <- ggplot2::ggplot_build(p)
+  expect_identical(levels(b$layout$layout$`_vname_`), c("b", "a"))
+  # Panel 1 is b's profile, the model's predictions over b's grid.
+  lines <- b$data[[1]]
+  grid_b <- seq(min(X$b), max(X$b), length.out = 5)
+  expect_equal(lines$x[lines$PANEL == 1], grid_b)
+  expect_equal(lines$y[lines$PANEL == 1], unname(predict(fit, transform(X[rep(3, 5), ], b = grid_b))),
+               tolerance = 1e-12)
+  # The observation's point on each panel at its own value.
+  pts <- b$data[[2]]
+  expect_equal(pts$x[order(pts$PANEL)], c(X$b[3], X$a[3]))
+  expect_identical(levels(ggplot2::ggplot_build(plot(cp, variables = c("a", "b")))$layout$layout$`_vname_`),
+                   c("a", "b"))
+  # (And the profiles' own order without `variables`.)
+  cp2 <- predict_profile(fit, X[3, ], variables = c("b", "a"), data = X, grid_points = 5)
+  expect_identical(levels(ggplot2::ggplot_build(plot(cp2))$layout$layout$`_vname_`), c("b", "a"))
+  expect_doppelganger("ice-variables-in-user-order", p)
+})

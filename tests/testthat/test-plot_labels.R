@@ -96,7 +96,7 @@ test_that("titles, ICE axes and date axes say what they show (row 9)", {
   expect_identical(plot(pd)$labels$title, "Partial-dependence profile of lm")
   expect_identical(plot(al)$labels$title, "Accumulated-local profile of lm")
   expect_identical(plot(pd, geom = "profiles")$labels$title, "ICE curves and partial-dependence profile of lm")
-  expect_null(plot(pd, al)$labels$title)
+  expect_identical(plot(pd, al)$labels$title, "Partial-dependence and accumulated-local profiles of lm")
   expect_identical(plot(pd, title = "mine")$labels$title, "mine")
   # ICE curves are predictions; centred ones centred predictions.
   expect_identical(plot(pd)$labels$y, "average prediction")
@@ -127,4 +127,60 @@ test_that("the getting-started vignette's plot(ours, theirs): DALEX's equal line
   a <- p$layers[[1]]$data
   expect_identical(unique(a$`_dash_`[a$`_label_` == "partial dependence, DALEX"]), "dashed")
   expect_identical(p$labels$caption, "Dashed: partial dependence, DALEX coincides with partial dependence")
+})
+
+# The widths, in inches, of a chart's legends and title and of the span of
+# its panels (on which the legends are centred), drawn at width x height.
+chart_widths <- function(p, width = 7, height = 5) {
+  grDevices::pdf(NULL, width = width, height = height)
+  on.exit(grDevices::dev.off())
+  g <- ggplot2::ggplotGrob(p)
+  inches <- function(u) sum(grid::convertWidth(u, "in", valueOnly = TRUE))
+  box <- g$grobs[which(g$layout$name == "guide-box")]
+  panels <- g$layout[grepl("^panel", g$layout$name), ]
+  title <- g$grobs[[which(g$layout$name == "title")]]
+  c(legend = if (length(box) && inherits(box[[1]], "gtable")) inches(box[[1]]$widths) else 0, title = inches(grid::grobWidth(title)),
+    panels = width - inches(g$widths[-(min(panels$l):max(panels$r))]))
+}
+
+test_that("three types of one model: a title, and legends that fit at 7 x 5 inches (trial 7)", {
+  set.seed(4)
+  n <- 300
+  X <- data.frame(x1 = runif(n, 0, 10), x2 = runif(n, 0, 10))
+  X$x2 <- X$x2 + X$x1 # (correlated: PD extrapolates, its veil and legend are drawn)
+  fit <- lm(y ~ x1 * x2, data = transform(X, y = x1 * x2 + rnorm(n)))
+  args <- list(fit, X, label = "ranger", grid_points = 11, N = NULL)
+  pd <- do.call(model_profile, args)
+  ld <- do.call(model_profile, c(args, type = "conditional"))
+  al <- model_profile(fit, X, label = "ranger", N = NULL, type = "accumulated")
+  p <- plot(pd, ld, al)
+  expect_identical(p$labels$title, "Partial-dependence, local-dependence and accumulated-local\nprofiles of ranger")
+  expect_identical(p$labels$colour, "ranger")
+  expect_true(any(vapply(p$scales$scales, function(s) any(grepl("extrapolates", s$name)), logical(1))))
+  w <- chart_widths(p)
+  expect_lte(w[["legend"]], w[["panels"]])
+  expect_lte(w[["title"]], w[["panels"]])
+  # (Side by side, the two legends were wider than the panels.)
+  side <- chart_widths(p + ggplot2::theme(legend.box = "horizontal"))
+  expect_gt(side[["legend"]], side[["panels"]])
+  expect_doppelganger("three-types-one-model", p)
+})
+
+test_that("the ICE chart's title is one line where it fits at 7 inches, else wrapped at a word (trial 8)", {
+  fit <- lm(mpg ~ wt * hp, data = mtcars)
+  X <- mtcars[c("wt", "hp")]
+  pd <- model_profile(fit, X, grid_points = 5, label = "ranger")
+  p <- plot(pd, geom = "profiles")
+  expect_identical(p$labels$title, "ICE curves and partial-dependence profile of ranger")
+  w <- chart_widths(p)
+  expect_lte(w[["title"]], w[["panels"]])
+  # A long label: lines of at most 60 characters, broken between words.
+  long <- model_profile(fit, X, grid_points = 5, label = "a random forest of 500 trees on the Boston data")
+  title <- plot(long, geom = "profiles")$labels$title
+  lines <- strsplit(title, "\n", fixed = TRUE)[[1]]
+  expect_identical(paste(lines, collapse = " "),
+                   "ICE curves and partial-dependence profile of a random forest of 500 trees on the Boston data")
+  expect_true(all(nchar(lines) <= 60L))
+  w <- chart_widths(plot(long, geom = "profiles"))
+  expect_lte(w[["title"]], w[["panels"]])
 })

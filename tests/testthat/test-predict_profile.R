@@ -106,6 +106,20 @@ test_that("bad input names the argument", {
   expect_error(predict_profile(fit, X[1, ], data = X, nope = 1), "nope")
   expect_identical(rlang::call_name(tryCatch(predict_profile(fit, X[1, ], data = X, grid_points = 1),
                                              error = function(e) e$call)), "predict_profile")
+  # Observations that lack a column the model uses: `new_observation` is
+  # named, with the columns it lacks, not `data` (trial 5).
+  e <- tryCatch(predict_profile(fit, X[1, c("a", "k")], data = X), error = function(e) e)
+  msg <- cli::ansi_strip(conditionMessage(e))
+  expect_match(msg, "The model failed on `new_observation`, which lacks columns of `data`: b and f.", fixed = TRUE)
+  expect_match(msg, "object 'b' not found", fixed = TRUE)
+  expect_match(msg, "Give `new_observation` every column the model uses", fixed = TRUE)
+  expect_no_match(msg, "rows of `data`.", fixed = TRUE)
+  expect_identical(rlang::call_name(e$call), "predict_profile")
+  # (A column the model does not use may be missing.)
+  fit2 <- lm(y ~ a * b, data = D)
+  cp <- predict_profile(fit2, X[1, c("a", "b")], data = X, grid_points = 3)
+  expect_equal(cp$`_yhat_`[cp$`_vname_` == "a"],
+               unname(predict(fit2, data.frame(a = seq(min(X$a), max(X$a), length.out = 3), b = X$b[1]))))
 })
 
 # DALEX's and ingredients' profiles keyed by variable and grid value.

@@ -68,3 +68,20 @@ test_that("default predictions: xgboost with matrix data", {
                ref_pd(function(d) predict(fit, as.matrix(d)), X, "a", res$grids$a),
                tolerance = 1e-6)
 })
+
+test_that("a predict function of the wrong length: the error names predict_function and what it must return (trial 4)", {
+  fit <- lm(mpg ~ wt + hp, mtcars)
+  X <- mtcars[c("wt", "hp")]
+  e <- tryCatch(model_profile(fit, X, predict_function = function(m, d) predict(m)), error = function(e) e)
+  msg <- cli::ansi_strip(conditionMessage(e))
+  expect_match(msg, "The predict function returned 32 values for 2 rows of `newdata`.", fixed = TRUE)
+  expect_match(msg, "`predict_function` must be a `function(model, newdata)` that returns one prediction per row of `newdata`",
+               fixed = TRUE)
+  expect_match(msg, "`predict(model)` without it returns the training rows' fitted values", fixed = TRUE)
+  expect_identical(rlang::call_name(e$call), "model_profile")
+  # Too few: the rule, without the hint about newdata.
+  msg <- cli::ansi_strip(conditionMessage(tryCatch(model_profile(fit, X, predict_function = function(m, d) 1),
+                                                   error = function(e) e)))
+  expect_match(msg, "returned 1 value for 2 rows of `newdata`.*`predict_function` must be")
+  expect_no_match(msg, "training rows")
+})

@@ -403,3 +403,86 @@ test_that("columns made inside R's radix sort (order() of several lazy columns) 
                      order(long$f, long$`_label_`, long$`_yhat_`))
   }
 })
+
+test_that("$cp_profiles carries every column of the data, as DALEX's: groups and aesthetics of columns not profiled (trial 2)", {
+  skip_if_not_installed("ingredients")
+  skip_if_not_installed("DALEX")
+  skip_if_not_installed("ranger")
+  skip_if_not_installed("MASS")
+  b <- MASS::Boston
+  b$chas <- factor(b$chas)
+  rf <- ranger::ranger(medv ~ ., b, num.trees = 50, seed = 1)
+  X <- b[-14]
+  pd <- model_profile(rf, X, variables = c("lstat", "rm"), N = 100, seed = 1, grid_points = 11)
+  cp <- pd$cp_profiles
+  expect_identical(names(cp), c("_vname_", "_label_", "_ids_", "_x_", "_yhat_", names(X)))
+  # Each column the row's own value; the profiled one the grid value on its
+  # own curves.
+  own <- X[cp$`_ids_`, ]
+  for (v in setdiff(names(X), "lstat")) {
+    expect_identical(cp[[v]][cp$`_vname_` == "lstat"], own[[v]][cp$`_vname_` == "lstat"], info = v)
+  }
+  expect_identical(cp$lstat[cp$`_vname_` == "lstat"], rep(pd$grids$lstat, 100))
+  expect_identical(cp$lstat[cp$`_vname_` == "rm"], own$lstat[cp$`_vname_` == "rm"])
+  expect_identical(cp$chas, own$chas)
+  expect_identical(names(attr(cp, "observations")), c(names(X), "_yhat_", "_label_", "_ids_"))
+  # ingredients' subgroups of a column not profiled: its numbers on its own
+  # table of the same rows and grid.
+  ex <- DALEX::explain(rf, data = X, y = b$medv, verbose = FALSE, label = "ranger")
+  theirs <- ingredients::ceteris_paribus(ex, new_observation = X[pd$rows, ], variable_splits = pd$grids)
+  ours <- ingredients::aggregate_profiles(cp, variables = "lstat", groups = "chas")
+  ref <- ingredients::aggregate_profiles(theirs, variables = "lstat", groups = "chas")
+  expect_identical(ours$`_label_`, ref$`_label_`)
+  expect_equal(ours$`_yhat_`, ref$`_yhat_`, tolerance = 1e-10)
+  # (And the package's own subgroups of the same rows.)
+  by_chas <- model_profile(rf, X[pd$rows, ], variables = "lstat", N = NULL, groups = profile_groups("chas", min_size = 1),
+                           variable_splits = pd$grids["lstat"])
+  expect_equal(ours$`_yhat_`, by_chas$agr_profiles$`_yhat_`, tolerance = 1e-10)
+  # A user's aesthetic of a column not profiled.
+  g <- ggplot2::ggplot(cp, ggplot2::aes(`_x_`, `_yhat_`, group = `_ids_`, colour = crim)) + ggplot2::geom_line()
+  expect_identical(nrow(ggplot2::layer_data(g)), nrow(cp))
+  plain <- data.frame(`_x_` = cp$`_x_`, `_yhat_` = cp$`_yhat_`, `_ids_` = cp$`_ids_`, crim = X$crim[cp$`_ids_`],
+                      check.names = FALSE)
+  expect_identical(ggplot2::layer_data(g)$colour, ggplot2::layer_data(ggplot2::ggplot(plain, g$mapping) + ggplot2::geom_line())$colour)
+  # Without ICE curves nothing more is kept.
+  lean <- model_profile(rf, X, variables = "lstat", N = 100, seed = 1, grid_points = 11, keep_ice = FALSE)
+  expect_null(lean$cp_profiles)
+  expect_identical(names(lean$observed), "lstat")
+})
+
+test_that("aggregate_profiles()'s help page on $cp_profiles: ingredients' numbers on its own table, groups of a column not profiled (trial 2)", {
+  skip_if_not_installed("ingredients")
+  skip_if_not_installed("DALEX")
+  skip_if_not_installed("ranger")
+  ti <- DALEX::titanic_imputed
+  rf <- ranger::ranger(survived ~ ., data = ti, probability = TRUE, num.trees = 50, seed = 1)
+  pf <- function(m, d) predict(m, d)$predictions[, 2]
+  ex <- DALEX::explain(rf, data = ti[, -8], y = ti[, 8], predict_function = pf, label = "ranger forest",
+                       verbose = FALSE)
+  pd <- model_profile(ex, c("age", "class"), 100, seed = 1, grid_points = 21)
+  cp <- pd$cp_profiles
+  theirs <- ingredients::ceteris_paribus(ex, ti[pd$rows, ], variable_splits = pd$grids)
+  same <- function(ours, ref) {
+    expect_identical(as.character(ours$`_x_`), as.character(ref$`_x_`))
+    expect_identical(ours$`_label_`, ref$`_label_`)
+    expect_equal(ours$`_yhat_`, ref$`_yhat_`, tolerance = 1e-10)
+  }
+  for (type in c("partial", "conditional", "accumulated")) {
+    same(ingredients::aggregate_profiles(cp, variables = "age", type = type),
+         ingredients::aggregate_profiles(theirs, variables = "age", type = type))
+    same(ingredients::aggregate_profiles(cp, variables = "class", variable_type = "categorical", type = type),
+         ingredients::aggregate_profiles(theirs, variables = "class", variable_type = "categorical", type = type))
+  }
+  # gender is not profiled: its column is the rows' own.
+  pdp_rf <- ingredients::aggregate_profiles(cp, variables = "age", groups = "gender")
+  same(pdp_rf, ingredients::aggregate_profiles(theirs, variables = "age", groups = "gender"))
+  same(ingredients::aggregate_profiles(cp, variables = "class", variable_type = "categorical", groups = "gender"),
+       ingredients::aggregate_profiles(theirs, variables = "class", variable_type = "categorical", groups = "gender"))
+  # The help page's charts build.
+  p <- plot(cp, variables = "age") +
+    ingredients::show_observations(cp, variables = "age") +
+    ingredients::show_rugs(cp, variables = "age", color = "red") +
+    ingredients::show_aggregated_profiles(pdp_rf, size = 3, color = "_label_")
+  expect_silent(ggplot2::ggplot_build(p))
+  expect_equal(sort(ggplot2::layer_data(p, 4)$y), sort(pdp_rf$`_yhat_`))
+})

@@ -130,3 +130,32 @@ test_that("by default the chart draws the variables with regions, at most four, 
   expect_identical(got$variables, c("v2", "v3", "v4", "v6"))
   expect_identical(got$note, "Not drawn (draw with variables =): v1, v5")
 })
+
+test_that("a factor among the variables: numeric ones drawn as lines, categorical ones on their own as points (trial 1)", {
+  # (Once "Discrete value supplied to continuous scale": `_x_` of a result
+  # with a factor is character.)
+  set.seed(2)
+  n <- 300
+  d <- data.frame(x1 = runif(n, -1, 1), x2 = runif(n, -1, 1), g = factor(sample(c("a", "b", "c"), n, TRUE)))
+  f <- function(m, nd) nd$x1 * sign(nd$x2) + 2 * (nd$g == "b") * (nd$x2 > 0)
+  r <- find_regions(NULL, d, f, N = NULL, grid_points = 5)
+  expect_type(r$agr_profiles$`_x_`, "character")
+  p <- plot(r)
+  lines <- ggplot2::layer_data(p, 2L)
+  a <- r$agr_profiles[r$agr_profiles$`_vname_` %in% c("x1", "x2"), ]
+  expect_equal(sort(lines$x), sort(as.numeric(a$`_x_`)))
+  expect_identical(levels(p$data$`_vname_`)[1], paste0("x1\n1: x2 <= 0.000304 (145 rows)\n2: x2 > 0.000304 (155 rows)"))
+  expect_identical(p$labels$caption, "Categorical (draw them on their own with variables =): g")
+  # The factor alone: a point per level and region at its profile's value,
+  # with its band, not joined.
+  pg <- plot(r, variables = "g")
+  pts <- ggplot2::layer_data(pg, 2L)
+  ag <- r$agr_profiles[r$agr_profiles$`_vname_` == "g", ]
+  expect_identical(nrow(pts), nrow(ag))
+  expect_equal(pts$y, ag$`_yhat_`[order(ag$`_region_`, ag$`_x_`)])
+  # (Region 2, x2 > 0, level b: 2 more, from the model's formula.)
+  expect_equal(pts$y[5] - pts$y[4], 2, tolerance = 1e-12)
+  expect_equal(ggplot2::layer_data(pg, 1L)$ymax, ag$`_upper_`[order(ag$`_region_`, ag$`_x_`)])
+  expect_false(any(vapply(pg$layers, function(l) inherits(l$geom, "GeomLine"), logical(1))))
+  expect_doppelganger("regions-factor", pg)
+})
