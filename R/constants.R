@@ -140,3 +140,10 @@ extrapolation_max_rows <- 10000L
 # Rows per block of a background column's fingerprint (refit_bands()'s
 # check of the other columns): no vector of the column's length is made.
 print_block_rows <- 65536L
+
+# The calibration of the infinitesimal jackknife (eb_prior(), as ranger's
+# gfit()): the prior's grid of points, and the penalty of a prior that
+# cannot be normalised (ranger's values, so that the calibration is
+# ranger's).
+ij_prior_points <- 1000L
+ij_prior_penalty <- 1000
