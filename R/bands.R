@@ -1,38 +1,24 @@
-# Bands of profiles: the band plan, and the arithmetic that every
-# estimator shares. The sampling bands (analytic, bootstrap) come from what
-# the estimators already hold (the ICE curves, each row's local effects,
-# each row's weight), without a single extra prediction; the per-tree
-# bands of a forest (trees, infjack, R/bands_trees.R) from a walk of its
-# trees that the plan adds to the chunks of a PD. The formulas are
-# documented in ?profile_bands (R/bands_doc.R); the setting, profile_bands()
-# and its checks, is in R/settings.R.
+# Bands of profiles: the band plan and the arithmetic every estimator
+# shares. The sampling bands (analytic, bootstrap) come from what the
+# estimators hold (ICE curves, each row's local effects and weight), with
+# no extra prediction; a forest's per-tree bands (R/bands_trees.R) from a
+# walk of its trees in the chunks of a PD. Formulas: ?profile_bands
+# (R/bands_doc.R); the setting, profile_bands(), is in R/settings.R.
 
 # ---- The band plan ------------------------------------------------------------
 
-# The band plan of a setup (`setup$bands`), chosen once when the setup is
-# made (new_setup()) from the setting list(type, level, B): the setting,
-# and what the estimators hand the plan's operations, so that none of them
-# asks which kind of bands it makes:
-#   per_row    each background row's contributions (the sampling bands):
-#              AL keeps each row's local effect, kernel AL each row's
-#              curve, a PD the table of the linear engine's curves
-#              (band_needs_table()); without it the native engine may sum
-#              the rows in C++ (band_sums_spec());
-#   moments    each chunk's moments (analytic), which LD's kernel pass
-#              computes with its sums;
-#   resampled  the resamples' sums (bootstrap; `setup$resamples`, n x B:
-#              how often each background row is drawn in each resample,
-#              drawn once per call so that every variable, subgroup and
-#              estimator sees the same resamples);
-#   trees      the per-tree walks of a forest (trees, infjack), which the
-#              plan adds to a PD's chunks (curve_band_specs()).
-# The operations: of means of curves curve_band_init(), _specs(),
-# _update(), _finish(); of the native engine's sums band_sums_spec(),
-# band_sums_update(), band_sums_finish(); of group means group_bands(),
-# init_bands(), place_bands(), finish_bands(); of AL the al_*_bands() of
-# R/bands_accumulated.R; of H-statistics R/bands_h.R; the limits
-# band_limits(), the result's columns band_columns() and setting
-# band_report().
+# The band plan of a setup (`setup$bands`), chosen once by new_setup()
+# from the setting list(type, level, B): the setting, and what the
+# estimators must hand the plan's operations (so that none asks its kind):
+# `per_row`, each background row's contributions (the sampling bands; AL's
+# local effects, kernel AL's curves, the table of affine curves,
+# band_needs_table(); without them the native engine may sum the rows,
+# band_sums_spec()); `moments`, each chunk's moments (analytic, fused into
+# LD's kernel pass); `resampled`, the resamples' sums (bootstrap:
+# setup$resamples, n x B counts of each row in each resample, drawn once
+# per call); `trees`, a forest's per-tree walk (trees, infjack), which the
+# plan adds to a PD's chunks (curve_band_specs()). ARCHITECTURE.md lists
+# the operations.
 band_plan <- function(setting) {
   type <- setting$type
   c(setting[c("type", "level", "B")],
@@ -41,7 +27,7 @@ band_plan <- function(setting) {
 }
 
 # The band setting a result reports (NULL without bands; for the trees'
-# spread, B is the number of trees, the columns of `replicates`).
+# spread, B is the number of trees).
 band_report <- function(setup, replicates = NULL) {
   b <- setup$bands
   if (b$type == "none") return(NULL)
@@ -100,13 +86,6 @@ linear_map <- function(f, K) {
   vapply(seq_len(K), function(t) f(replace(numeric(K), t, 1)), numeric(length(f(numeric(K)))))
 }
 
-# ---- Bootstrap replicates ---------------------------------------------------------
-
-# The resampling counts of background rows `rows` (m x B).
-resample_counts <- function(setup, rows) {
-  setup$resamples[rows, , drop = FALSE]
-}
-
 # ---- Band limits ------------------------------------------------------------------
 
 # The replicates of estimates (an array with the replicates along its
@@ -158,10 +137,8 @@ curve_band_init <- function(setup, G, n_chunks, spec) {
   )
 }
 
-# The specifications the plan adds to a chunk of curves of columns `cols`
-# over `grid` (a list of values per column) for background rows `rows`
-# (weights w): the per-tree walk, beside the curves (its predictions not
-# counted: the curves are the profile's).
+# What the plan adds to a chunk of curves of columns `cols` over `grid`
+# for background rows `rows` (weights w): the per-tree walk.
 curve_band_specs <- function(setup, rows, cols, grid, w) {
   if (setup$bands$trees) list(tree_spec(rows, cols, grid, w, count = FALSE))
 }
@@ -249,19 +226,16 @@ band_needs_table <- function(setup, curves) setup$bands$per_row && !curves$ident
 # ---- Bands of the native engine's sums ------------------------------------------------
 
 # The native engine's weighted sums over background rows `rows` (weights
-# w) with columns `cols` at `grid` (a list of values per column), when the
-# bands need no row's contribution: the sums of the predictions (G x
-# outputs), or the per-tree plan's walk (each tree's sums, G x trees x
-# outputs, which stand in for the profile's predictions).
+# w) at `grid`, when no row's contribution is needed: of the predictions,
+# or each tree's (the per-tree walk, which stands in for them). At the end,
+# the profile yhat (the trees' mean) and its bands from the sums (weights'
+# sum W).
 band_sums_spec <- function(setup, rows, cols, grid, w) {
   if (setup$bands$trees) tree_spec(rows, cols, grid, w, count = TRUE) else sums_spec(rows, cols, grid, w)
 }
 
 band_sums_update <- function(setup, y) if (setup$bands$trees) list(trees = y) else list(sums = y)
 
-# The profile yhat (G x outputs) from the accumulated sums (weights' sum
-# W), and with the per-tree plan its bands: the forest's PD is the mean of
-# its trees'.
 band_sums_finish <- function(setup, acc, W) {
   if (!setup$bands$trees) return(list(yhat = acc$sums / W))
   theta <- acc$trees / W

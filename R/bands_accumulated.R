@@ -192,7 +192,7 @@ al_kernel_bands <- function(setup, Y, kw, z, x, w, f, rows, centring) {
     return(list(se = influence_se(ss, w)))
   }
   if (type != "bootstrap") return(list())
-  counts <- resample_counts(setup, rows)
+  counts <- setup$resamples[rows, , drop = FALSE]
   R <- resample_product(setup, kl * dY, rows) / resample_product(setup, kl, rows)
   reps <- vapply(seq_len(ncol(counts)), function(b) {
     cw <- counts[, b] * w
@@ -255,7 +255,7 @@ al_2d_bands <- function(setup, d, pos, cell, w, K1, K2, counts_of, centre, src, 
                                        by_count = list(map = J, cell = b_cell), threads = setup$threads)))
   }
   if (type != "bootstrap") return(list())
-  counts <- resample_counts(setup, rows)
+  counts <- setup$resamples[rows, , drop = FALSE]
   sc <- resample_sums(setup, rows[pos], d, w[pos], cell, K1 * K2)
   reps <- vapply(seq_len(ncol(counts)), function(r) {
     cw <- counts[, r] * w

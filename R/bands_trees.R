@@ -9,12 +9,10 @@
 # randomness of the forest given the background rows, not the sampling of
 # those rows (see ?profile_bands for the sampling bands).
 
-# The per-tree walk of background rows `rows` (weights w) with column
-# `cols` at `grid` (a list of one vector of the column's values): a
-# specification that the executor evaluates (native_trees()), the rows'
-# weighted sums of each tree's predictions (G x trees x outputs); `count`:
-# they stand in for the profile's predictions (counted as G per row), or go
-# beside its curves (not counted).
+# The per-tree walk of background rows `rows` (weights w), column `cols` at
+# `grid` (a list of one vector): a specification of the executor's
+# (native_trees()); `count`: it stands in for the profile's predictions
+# (counted), or goes beside its curves.
 tree_spec <- function(rows, cols, grid, w, count) {
   list(kind = "trees", rows = rows, cols = as.integer(cols), grid = grid, w = w, count = count)
 }

@@ -141,9 +141,7 @@ extrapolation_max_rows <- 10000L
 # check of the other columns): no vector of the column's length is made.
 print_block_rows <- 65536L
 
-# The calibration of the infinitesimal jackknife (eb_prior(), as ranger's
-# gfit()): the prior's grid of points, and the penalty of a prior that
-# cannot be normalised (ranger's values, so that the calibration is
-# ranger's).
+# The infinitesimal jackknife's calibration (eb_prior()): ranger's grid of
+# the prior and penalty of a prior that cannot be normalised.
 ij_prior_points <- 1000L
 ij_prior_penalty <- 1000

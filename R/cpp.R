@@ -109,9 +109,8 @@ row_quantiles <- function(R, probs, threads = 1L) {
   cpp_row_quantiles(R, as.double(probs), as.integer(threads))
 }
 
-# A numeric column's fingerprint at rows `rows` (NULL: all) in one pass, as
-# column_print() (R/bands_refit.R) defines it; NULL for a column without a
-# data pointer. (The export takes R's 1-based rows, doubles included.)
+# column_print() of a numeric column at 1-based `rows` (NULL: all), in one
+# pass; NULL for a column without a data pointer.
 column_print_pass <- function(x, rows) cpp_column_print(x, rows)
 
 resample_matrix <- function(setup) {

@@ -1,8 +1,7 @@
-# The native engine's walks other than predictions: the set walk at
-# observed points (inst/include/modelprofiles/observed.h), the sums of the
-# tables of Friedman's H-statistics without the tables; and the per-tree
-# walk of a forest, the per-tree PDs of the band plan's trees and infjack
-# bands (R/bands_trees.R).
+# The native engine's walks beyond predictions: at observed points
+# (inst/include/modelprofiles/observed.h), the sums of the tables of
+# Friedman's H-statistics without the tables; and per tree, for the
+# per-tree bands (R/bands_trees.R).
 
 # Does the setup's engine evaluate observed_spec(), and walk each table of
 # curves as a set (the native engine)?
@@ -66,30 +65,24 @@ observed_spec <- function(rows, cols, values, w, v = NULL, fitted = FALSE) {
 tree_partial <- function(setup, j, grid, rows = seq_len(setup$n)) {
   nm <- tree_forest(setup)
   j <- tree_column(setup, j)
-  tree_walk(setup, nm, j, column_values(setup$data[[j]], grid), rows, setup$weights[rows])
-}
-
-# The per-tree walk of tree_spec() `spec` (R/bands_trees.R), for the
-# executor: the rows' weighted sums of each tree's predictions, G x T x
-# outputs, with attribute "n", the predictions they stand for (none when
-# they go beside the profile's curves).
-native_trees <- function(setup, spec) {
-  theta <- tree_walk(setup, tree_forest(setup), spec$cols, spec$grid[[1L]], spec$rows, spec$w)
-  structure(theta * sum(spec$w), n = if (spec$count) length(spec$grid[[1L]]) * length(spec$rows) else 0)
-}
-
-# tree_partial() of column j (a position) at `values` (of the column's
-# type) over rows `rows`, weights w, of the compiled forest nm.
-tree_walk <- function(setup, nm, j, values, rows, w) {
+  col <- setup$data[[j]]
   k <- match(names(setup$data)[j], nm$features)
   # A column the model does not read: every tree's curve is flat (k = NA
   # leaves no feature free in the walks).
-  z <- if (is.na(k)) rep(0, length(values)) else native_column(nm, k, values, setup$data[[j]])
-  theta <- native_tree_partial(nm, setup$native$X, rows, w, k, z, setup$threads)
+  z <- if (is.na(k)) rep(0, length(grid)) else native_column(nm, k, column_values(col, grid), col)
+  theta <- native_tree_partial(nm, setup$native$X, rows, setup$weights[rows], k, z, setup$threads)
   theta <- theta[, , setup$outputs$columns, drop = FALSE]
   if (anyNA(theta)) native_missing(setup)
   dimnames(theta) <- list(NULL, NULL, setup$outputs$classes)
   theta
+}
+
+# The per-tree walk of tree_spec() `spec`: the rows' weighted sums of each
+# tree's predictions (G x T x outputs), attribute "n" the predictions they
+# stand for.
+native_trees <- function(setup, spec) {
+  theta <- tree_partial(setup, spec$cols, spec$grid[[1L]], spec$rows)
+  structure(theta * sum(spec$w), n = if (spec$count) length(spec$grid[[1L]]) * length(spec$rows) else 0)
 }
 
 # The compiled forest of a setup, when its trees are averaged (mean

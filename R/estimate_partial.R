@@ -130,9 +130,9 @@ partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRU
 # PD of columns js (one or two) over `grid` (a list of G values per column)
 # by the native engine's set walk, when neither the curves nor the bands of
 # rows are wanted: each chunk of rows gives the weighted sums of its
-# predictions at the grid points (or, for the per-tree bands, each tree's:
-# band_sums_spec()), with no table of curves; finish(e) makes the estimate
-# from e = list(yhat, and the bands' se or reps). Chunks of a native_sums_chunks-th of the rows (native_sums_min_rows
+# predictions at the grid points (or each tree's, band_sums_spec()), with
+# no table of curves; finish(e) makes the estimate from e = list(yhat, se
+# or reps). Chunks of a native_sums_chunks-th of the rows (native_sums_min_rows
 # at least), for progress and interrupts; they depend on the rows only, so
 # the numbers do not depend on the threads.
 partial_sums_request <- function(setup, js, grid, rows, w, finish) {
