@@ -297,3 +297,27 @@ test_that("the per-tree walk runs in the executor's chunks, with their progress:
   expect_identical(many$p$n_predictions, one$p$n_predictions)
   expect_identical(many$p$n_predictions, 7 * 300)
 })
+
+test_that("without curves, the per-tree walk is the native sums' chunks: several on many rows, the same as one walk", {
+  skip_on_cran()
+  skip_if_not_installed("ranger")
+  set.seed(2)
+  n <- 2 * native_sums_min_rows + 100
+  X <- data.frame(a = rnorm(n), b = rnorm(n))
+  fit <- ranger::ranger(x = X, y = X$a * X$b + rnorm(n, sd = 0.1), num.trees = 5, max.depth = 4,
+                        num.threads = 1, seed = 1)
+  grid <- c(-1, 0, 1)
+  ns <- asNamespace("modelprofiles")
+  walks <- new.env()
+  walks$n <- 0
+  suppressMessages(trace("native_trees", bquote(assign("n", get("n", .(walks)) + 1, envir = .(walks))), print = FALSE,
+                         where = ns))
+  on.exit(suppressMessages(untrace("native_trees", where = ns)), add = TRUE)
+  p <- suppressMessages(model_profile(fit, X, variables = "a", variable_splits = list(a = grid), N = NULL,
+                                      keep_ice = FALSE, bands = "trees"))
+  expect_identical(walks$n, 3)
+  th <- tree_partial(tree_setup(fit, X), "a", grid)[, , 1L]
+  expect_equal(p$replicates, th, tolerance = 1e-12)
+  expect_equal(p$agr_profiles$`_yhat_`, rowMeans(th), tolerance = 1e-12)
+  expect_identical(p$n_predictions, 3 * n)
+})
