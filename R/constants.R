@@ -97,7 +97,7 @@ LGB_MAX_REBUILT <- 2^20
 # executor collects at once (chunk_policy()).
 gc_min_bytes <- 32 * 2^20
 
-# Native partial dependence without curves (partial_sums_request()): the
+# Native partial dependence without curves (pd_request()): the
 # rows go to the set walk in this many chunks (progress ticks and the
 # checks for interrupts between them), of this many rows at least.
 native_sums_chunks <- 20

@@ -103,71 +103,58 @@ table_sums <- function(setup, y, G, w) {
   out
 }
 
-# PD of column j over `grid`: list(x, yhat (G x outputs), ice, ice_rows,
-# and the bands' se or reps, see curve_band_finish()).
-partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRUE, linear = TRUE) {
-  G <- length(grid)
+# PD of columns js (one or two) over `grid` (a list of G values per
+# column): finish(e) makes the estimate from e = list(yhat (G x outputs),
+# ice (kept curves, see curve_request()), and the bands' se or reps).
+# Without curves and bands of rows, the native engine's set walk gives each
+# chunk's weighted sums at the grid points, with no table of curves (or
+# each tree's, band_sums_spec()): chunks of a native_sums_chunks-th of the
+# rows (native_sums_min_rows at least), for progress and interrupts; they
+# depend on the rows only, so the numbers do not depend on the threads.
+pd_request <- function(setup, js, grid, rows, finish, keep = FALSE, native = TRUE, linear = FALSE) {
+  G <- length(grid[[1L]])
   w <- at_rows(setup$weights, rows)
-  if (!keep_ice && !setup$bands$per_row && !is.null(setup$native) && native) {
-    return(partial_sums_request(setup, j, list(column_values(setup$data[[j]], grid)), rows, w,
-                                function(e) c(list(x = grid, yhat = e$yhat, ice = NULL, ice_rows = rows), e[-1L])))
+  if (keep || setup$bands$per_row || is.null(setup$native) || !native) {
+    return(curve_request(
+      setup, js, grid, rows,
+      reduce_block = function(pos, y) {
+        list(sums = if (inherits(y, "mp_affine")) affine_sums(y, w[pos]) else table_sums(setup, y, G, w[pos]))
+      },
+      init = function() list(sums = matrix(0, G, setup$n_outputs)),
+      finish = function(acc) {
+        yhat <- acc$sums / sum(w)
+        finish(c(list(yhat = yhat, ice = acc$ice), curve_band_finish(setup, acc, yhat, sum(w))))
+      },
+      keep = keep, native = native, linear = linear, bands = list(w = w), affine = TRUE
+    ))
   }
-  curve_request(
-    setup, j, list(column_values(setup$data[[j]], grid)), rows,
-    reduce_block = function(pos, y) {
-      list(sums = if (inherits(y, "mp_affine")) affine_sums(y, w[pos]) else table_sums(setup, y, G, w[pos]))
-    },
-    init = function() list(sums = matrix(0, G, setup$n_outputs)),
-    finish = function(acc) {
-      yhat <- acc$sums / sum(w)
-      c(list(x = grid, yhat = yhat, ice = acc$ice, ice_rows = rows),
-        curve_band_finish(setup, acc, yhat, sum(w)))
-    },
-    keep = keep_ice, native = native, linear = linear, bands = list(w = w), affine = TRUE
-  )
-}
-
-# PD of columns js (one or two) over `grid` (a list of G values per column)
-# by the native engine's set walk, when neither the curves nor the bands of
-# rows are wanted: each chunk of rows gives the weighted sums of its
-# predictions at the grid points (or each tree's, band_sums_spec()), with
-# no table of curves; finish(e) makes the estimate from e = list(yhat, se
-# or reps). Chunks of a native_sums_chunks-th of the rows (native_sums_min_rows
-# at least), for progress and interrupts; they depend on the rows only, so
-# the numbers do not depend on the threads.
-partial_sums_request <- function(setup, js, grid, rows, w, finish) {
   chunks <- row_chunks(length(rows), max(native_sums_min_rows, ceiling(length(rows) / native_sums_chunks)))
   new_request(
     length(chunks),
     make = function(k) list(band_sums_spec(setup, rows[chunks[[k]]], js, grid, w[chunks[[k]]])),
     reduce = function(k, ys) band_sums_update(setup, ys[[1L]]),
-    init = function() c(list(sums = matrix(0, length(grid[[1L]]), setup$n_outputs)),
-                        curve_band_init(setup, length(grid[[1L]]), length(chunks), NULL)),
-    finish = function(acc) finish(band_sums_finish(setup, acc, sum(w))),
+    init = function() c(list(sums = matrix(0, G, setup$n_outputs)), curve_band_init(setup, G, length(chunks), NULL)),
+    finish = function(acc) {
+      e <- band_sums_finish(setup, acc, sum(w))
+      finish(c(e[1L], list(ice = NULL), e[-1L]))
+    },
     native = TRUE
   )
+}
+
+# PD of column j over `grid`: list(x, yhat (G x outputs), ice, ice_rows,
+# and the bands' se or reps).
+partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRUE, linear = TRUE) {
+  pd_request(setup, j, list(column_values(setup$data[[j]], grid)), rows, keep = keep_ice, native = native,
+             linear = linear, finish = function(e) c(list(x = grid, yhat = e$yhat, ice = e$ice, ice_rows = rows), e[-(1:2)]))
 }
 
 # PD over all pairs of g1 x g2 (g1 fastest), each row stacked over the pair
 # grid: list(x1, x2, yhat (G1 G2 x outputs), and the bands' se or reps).
 partial_2d_request <- function(setup, js, g1, g2, rows = seq_len(setup$n)) {
-  G <- length(g1) * length(g2)
-  w <- at_rows(setup$weights, rows)
   grid <- list(column_values(setup$data[[js[1L]]], rep(g1, times = length(g2))),
                column_values(setup$data[[js[2L]]], rep(g2, each = length(g1))))
-  if (!setup$bands$per_row && !is.null(setup$native)) {
-    return(partial_sums_request(setup, js, grid, rows, w, function(e) list(x1 = g1, x2 = g2, yhat = e$yhat)))
-  }
-  curve_request(
-    setup, js, grid, rows,
-    reduce_block = function(pos, y) list(sums = table_sums(setup, y, G, w[pos])),
-    init = function() list(sums = matrix(0, G, setup$n_outputs)),
-    finish = function(acc) {
-      yhat <- acc$sums / sum(w)
-      c(list(x1 = g1, x2 = g2, yhat = yhat), curve_band_finish(setup, acc, yhat, sum(w)))
-    },
-    bands = list(w = w)
-  )
+  pd_request(setup, js, grid, rows, function(e) c(list(x1 = g1, x2 = g2, yhat = e$yhat), e[-(1:2)]))
 }
 
 # Predictions at background rows `rows` (increasing, distinct): a request

@@ -55,7 +55,7 @@ curve_spec <- function(rows, cols, grid, order = "observation") {
 # Weighted sums over background rows `rows` (weights w) of the predictions
 # with columns `cols` (one or two) set to each of `grid` (a list of G values
 # per column): a G x outputs matrix, from the native engine only
-# (partial_sums_request()).
+# (pd_request()).
 sums_spec <- function(rows, cols, grid, w) {
   list(kind = "sums", rows = rows, cols = as.integer(cols), grid = grid, w = w)
 }
