@@ -8,17 +8,12 @@
 # ---- The band plan ------------------------------------------------------------
 
 # The band plan of a setup (`setup$bands`), chosen once by new_setup()
-# from the setting list(type, level, B): the setting, and what the
-# estimators must hand the plan's operations (so that none asks its kind):
-# `per_row`, each background row's contributions (the sampling bands; AL's
-# local effects, kernel AL's curves, the table of affine curves,
-# band_needs_table(); without them the native engine may sum the rows,
-# band_sums_spec()); `moments`, each chunk's moments (analytic, fused into
-# LD's kernel pass); `resampled`, the resamples' sums (bootstrap:
-# setup$resamples, n x B counts of each row in each resample, drawn once
-# per call); `trees`, a forest's per-tree walk (trees, infjack), which the
-# plan adds to a PD's chunks (curve_band_specs()). ARCHITECTURE.md lists
-# the operations.
+# from the setting list(type, level, B): the setting, and what estimators
+# hand the plan's operations (ARCHITECTURE.md lists them), never its kind:
+# `per_row`, each row's contributions (sampling bands); `moments`, each
+# chunk's moments (analytic); `resampled`, the sums of the resamples
+# (bootstrap; setup$resamples, drawn once per call); `trees`, the per-tree
+# walk (trees, infjack) that curve_band_specs() adds to a PD's chunks.
 band_plan <- function(setting) {
   type <- setting$type
   c(setting[c("type", "level", "B")],
