@@ -292,24 +292,22 @@ finish_bands <- function(setup, acc) {
 
 # The resampling counts (n x B integers) within a quarter of the budget.
 check_resamples_budget <- function(n, B, budget, call) {
-  mib <- 4 * as.double(n) * B / 2^20
-  if (mib > budget / 4) {
-    cli::cli_abort(c(
-      "Bootstrap bands over {n} background rows with {.arg B} = {B} resamples need {format(mib, digits = 3)} MiB for the resamples alone, more than a quarter of {.arg memory_budget} ({budget} MiB).",
-      i = "Lower {.arg N} or {.arg B}, raise {.arg memory_budget}, or use {.code bands = \"analytic\"}."
-    ), call = call)
+  bytes <- 4 * as.double(n) * B
+  if (bytes > budget_bytes(NULL, "resamples", budget)) {
+    budget_abort("The resamples of bootstrap bands over {n} background rows with {.arg B} = {B} need",
+                 bytes, "resamples", budget,
+                 "Lower {.arg N} or {.arg B}, raise {.arg memory_budget}, or use {.code bands = \"analytic\"}.", call)
   }
 }
 
 # The bands of means of ICE curves need one variable's curves (G x m x
 # outputs) in memory, within the budget.
 check_band_curves <- function(setup, v, G, m) {
-  mib <- 8 * as.double(G) * m * setup$n_outputs / 2^20
-  if (mib > setup$memory_budget) {
-    cli::cli_abort(c(
-      "The bands of {.field {v}} need its ICE curves in memory ({format(mib, digits = 3)} MiB), more than {.arg memory_budget} ({setup$memory_budget} MiB).",
-      i = "Lower {.arg N} or {.arg grid_points}, or raise {.arg memory_budget}."
-    ), call = setup$error_call)
+  bytes <- 8 * as.double(G) * m * setup$n_outputs
+  if (bytes > budget_bytes(setup, "band_curves")) {
+    budget_abort("The bands of {.field {v}} need its ICE curves in memory, which need",
+                 bytes, "band_curves", setup$memory_budget,
+                 "Lower {.arg N} or {.arg grid_points}, or raise {.arg memory_budget}.", setup$error_call)
   }
 }
 

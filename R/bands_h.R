@@ -70,13 +70,12 @@ check_h_bands_budget <- function(setup, u, n_pairs) {
   per <- 8 * setup$bands$B * setup$n_outputs / 2^20
   one_way <- per * (n * length(u) + 2 * sum(u) + 4 * n)
   pairs <- per * (n_pairs * n + 4 * n)
-  mib <- max(one_way, pairs)
-  budget <- setup$memory_budget
-  if (mib > budget / 3) {
-    cli::cli_abort(c(
-      "Bootstrap bands of H-statistics over {setup$n} background rows, {length(u)} variable{?s} and {.arg B} = {setup$bands$B} resamples need {format(mib, digits = 3)} MiB for their tables, more than a third of {.arg memory_budget} ({budget} MiB).",
-      i = "Lower {.arg N}, {.arg B}, the number of {.arg variables} or {.arg pairs}, or raise {.arg memory_budget}."
-    ), call = setup$error_call)
+  bytes <- max(one_way, pairs) * 2^20
+  if (bytes > budget_bytes(setup, "h_band_tables")) {
+    budget_abort("The tables of bootstrap bands of H-statistics over {setup$n} background rows, {length(u)} variable{?s} and {.arg B} = {setup$bands$B} resamples need",
+                 bytes, "h_band_tables", setup$memory_budget,
+                 "Lower {.arg N}, {.arg B}, the number of {.arg variables} or {.arg pairs}, or raise {.arg memory_budget}.",
+                 setup$error_call)
   }
   invisible()
 }

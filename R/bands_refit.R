@@ -236,7 +236,7 @@ check_other_columns <- function(profile, background, why, call) {
 column_print <- function(x, rows = NULL) {
   chars <- is.character(x) || is.factor(x)
   if (!chars) {
-    fast <- column_print_pass(x, rows)
+    fast <- numeric_column_print(x, rows)
     if (!is.null(fast)) return(fast)
   }
   lv <- if (chars) sort(unique(as.character(if (is.null(rows)) x else x[rows])))

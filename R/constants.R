@@ -73,10 +73,43 @@ max_memory_budget <- 2^30
 # Bytes a kept ICE point costs (its cell of a G x rows array of doubles;
 # the long cp_profiles frame is made only when asked for), and a kept row
 # of the linear engine's curves (intercept and slope), for the memory
-# budget; the kept curves take at most this share of it.
+# budget (its "kept_ice" share).
 ice_bytes_per_point <- 8
 ice_bytes_per_row <- 16
-ice_budget_share <- 0.5
+
+# The memory budget's ledger: the share of `memory_budget` each holder may
+# take, by name. Code asks budget_bytes(setup, "<name>") (R/budget.R), and
+# what does not fit is refused with budget_abort()'s one message.
+budget_shares <- c(
+  # One chunk of stacked rows with its predictions: the rest of the budget
+  # is for what R has not yet collected of the chunks before, and for the
+  # vectors of the background's length that a profile holds.
+  chunk = 1 / 3,
+  # The sequential executor collects garbage once the chunks have left this
+  # share of the budget that the native engine leaves (at least
+  # gc_min_bytes).
+  garbage = 1 / 3,
+  # What the native engine holds (its compiled model, its copy of the
+  # background rows, their leaves) leaves at least this share to the chunks.
+  chunks_least = 1 / 4,
+  # A block of background rows' G x block predictions in grid order (the
+  # black-box ICE curves of many rows, grid value by grid value).
+  grid_block = 1 / 4,
+  # Kept ICE curves; the chunks are then sized for the rest, which keeps at
+  # least the "kept_rest" share.
+  kept_ice = 1 / 2,
+  kept_rest = 1 / 2,
+  # The leaves of the background rows in every tree (4 bytes per row and
+  # tree), kept for the native engine's later evaluations when they fit.
+  native_leaves = 1 / 4,
+  # Bootstrap bands: the resampling counts (n x B integers).
+  resamples = 1 / 4,
+  # Bootstrap bands of H-statistics: their tables of replicated sums (the
+  # chunks of predictions take another third).
+  h_band_tables = 1 / 3,
+  # Bands of means of ICE curves: one variable's curves (G x rows x outputs).
+  band_curves = 1
+)
 
 # A grid point of a kernel LD profile has support when a background row
 # lies within this many bandwidths.
@@ -84,10 +117,6 @@ kernel_support <- 3
 
 # H-statistics: numerators below this (absolute) are 0, as in hstats.
 h_eps <- 1e-10
-
-# The leaves of the background rows in every tree (4 bytes per row and
-# tree) are kept when they take at most this share of the memory budget.
-native_leaves_share <- 0.25
 
 # LightGBM: the most nodes that rebuilt trees may have in all (bounds the
 # time spent rebuilding).
@@ -132,10 +161,13 @@ extrapolation_quantile <- 0.95
 extrapolation_mismatch <- 1
 extrapolation_max_reference <- 1000L
 extrapolation_level <- 0.5
-# Above this many background rows the measure is not computed (its cost,
-# O(rows x reference x variables), passes the profile's own: 4.9 s against
-# 0.76 s for an lm PD at 10^5 rows) and a message says so once a session.
+# Above this many background rows the measure is estimated on a random
+# subsample of this many of them (its cost is O(rows x reference x
+# variables); the share is a weighted mean over rows, so the subsample's
+# binomial standard error is at most 0.5 / sqrt(10,000) = 0.005), drawn
+# with this seed (the same rows whatever the session's seed).
 extrapolation_max_rows <- 10000L
+extrapolation_seed <- 42L
 
 # Rows per block of a background column's fingerprint (refit_bands()'s
 # check of the other columns): no vector of the column's length is made.

@@ -109,10 +109,6 @@ row_quantiles <- function(R, probs, threads = 1L) {
   cpp_row_quantiles(R, as.double(probs), as.integer(threads))
 }
 
-# column_print() of a numeric column at 1-based `rows` (NULL: all), in one
-# pass; NULL for a column without a data pointer.
-column_print_pass <- function(x, rows) cpp_column_print(x, rows)
-
 resample_matrix <- function(setup) {
   r <- setup$resamples
   if (!is.integer(r)) storage.mode(r) <- "integer"
@@ -153,6 +149,12 @@ all_same <- function(x) cpp_all_same(x)
 interval_tally <- function(x, v, w = NULL) cpp_interval_counts(x, v, if (!is.null(w)) as.double(w))
 affine_curves <- function(a, s, z, threads) cpp_affine_curves(a, s, z, threads)
 release_memory <- function() cpp_release_memory()
+
+# column_print() of a double, integer or logical column in one pass (NULL
+# for other columns and for ALTREP columns without a data pointer).
+numeric_column_print <- function(x, rows = NULL) {
+  cpp_column_print(x, if (!is.null(rows)) as.integer(rows - 1L))
+}
 
 # The number of infinite values of a numeric column (allocating nothing of
 # its length).

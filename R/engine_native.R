@@ -7,7 +7,7 @@
 # for engine = "native"). `bytes` are what the compiled model and X take
 # (counted in the memory budget by chunk_policy()); `leaves_bytes` those of
 # the background rows' leaves (native_leaf_source()), 0 when they would take
-# more than native_leaves_share of the budget; `memo` (an environment) keeps
+# more than the budget's "native_leaves" share; `memo` (an environment) keeps
 # the leaves once computed, for the setup's lifetime.
 #
 # A framework's model (parsnip, workflows, caret, mlr3) is compiled through
@@ -44,7 +44,7 @@ native_prepare <- function(setup, engine, call) {
   }
   size <- native_size(nm)
   leaves_bytes <- 4 * setup$n * size[["trees"]]
-  if (leaves_bytes > native_leaves_share * setup$memory_budget * 2^20) leaves_bytes <- 0
+  if (leaves_bytes > budget_bytes(setup, "native_leaves")) leaves_bytes <- 0
   list(model = nm, X = X, bytes = size[["bytes"]] + native_columns_bytes(nm, setup$data), leaves_bytes = leaves_bytes,
        memo = new.env(parent = emptyenv()))
 }

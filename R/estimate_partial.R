@@ -29,7 +29,7 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
   chunks <- if (order == "grid") {
     # A block of rows per predict() call, its G x block table within a
     # quarter of the budget (of chunk_floor() rows at least).
-    row_chunks(n, min(chunk_rows, max(chunk_floor(), setup$memory_budget * 2^20 / 4 / (8 * G))))
+    row_chunks(n, min(chunk_rows, max(chunk_floor(), budget_bytes(setup, "grid_block") / (8 * G))))
   } else {
     row_chunks(n, max(1, floor(chunk_rows / per_row)))
   }

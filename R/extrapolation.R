@@ -8,9 +8,9 @@
 #' averages those predictions as if they were real. The column
 #' `_extrapolation_` of a PD profile's `agr_profiles` (one- and
 #' two-variable) is, per grid point, the share of its evaluation points (by
-#' case weight) that lie outside the data. With kept ICE curves, the 0/1
-#' verdict of each of their points is stored with them (the shares are
-#' its weighted means over the curves).
+#' case weight) that lie outside the data. With kept ICE curves, the column
+#' `_extrapolation_` of `cp_profiles` is each point's verdict (1 outside,
+#' 0 inside; the share is its weighted mean over the curves).
 #'
 #' @section The measure:
 #' * **The space.** The model's variables (the columns of the data it uses,
@@ -39,20 +39,29 @@
 #'   row's weight does not put copies of it in its own neighbourhood (so
 #'   integer weights are not the same as duplicated rows here, unlike for
 #'   the profiles themselves).
-#' * **Large data.** Not computed for more than 10,000 background rows
-#'   (lower `N`; a message says so once a session). At most 1,000
-#'   background rows (evenly spaced among them) are the reference; every
-#'   row of the profile is evaluated.
+#' * **Large data.** At most 1,000 background rows (evenly spaced among
+#'   them) are the reference. Up to 10,000 background rows, every row's
+#'   points are evaluated. Above that, the points of a random subsample of
+#'   10,000 background rows are (drawn with a fixed seed: the same rows
+#'   whatever the session's seed, so the result is reproducible; the scales
+#'   and the reference are still those of all rows; the rows drawn depend
+#'   on the rows' order). The share is a
+#'   weighted mean over rows, so the subsample's share estimates the share
+#'   of all rows, with a binomial standard error of at most
+#'   \eqn{0.5 / \sqrt{10000} = 0.005}{0.5 / sqrt(10000) = 0.005};
+#'   `print()` says so, the field `extrapolation` gives `rows` (evaluated)
+#'   and `of` (background rows), and in kept ICE curves the points of the
+#'   other rows have `_extrapolation_` `NA`.
 #'
 #' The measure makes no prediction. An evaluation point differs from its
 #' own row in one coordinate only, so its squared distance to row k is
-#' \eqn{D_{-j}(i, k) + (z - x_{kj})^2}{D_-j(i, k) + (z - x_kj)^2}; the
-#' minimum over k for all grid values at once is the lower envelope of
-#' parabolas in z, found in one pass over the rows sorted by the variable
-#' (Felzenszwalb and Huttenlocher's distance transform). This is exact (the
-#' same verdicts as computing every distance) and costs O(n m p) for n rows,
-#' m reference rows and p variables, instead of n x G nearest-neighbour
-#' searches.
+#' \eqn{D_{-j}(i, k) + (z - x_{kj})^2}{D_-j(i, k) + (z - x_kj)^2}: a
+#' row k within the threshold at some z is within it on an interval of z
+#' around \eqn{x_{kj}}{x_kj}, and a grid value is inside when one of these
+#' intervals (of the few rows within the threshold in the other variables)
+#' holds it. This is exact (the same verdicts as computing every distance)
+#' and costs O(n m p) for n rows, m reference rows and p variables, instead
+#' of n x G nearest-neighbour searches.
 #'
 #' `options(modelprofiles.extrapolation = FALSE)` turns the measure off
 #' for [model_profile()], [model_profile_2d()] and [compare_profiles()]
@@ -64,20 +73,20 @@
 #' @section Shown:
 #' `plot()` draws a translucent veil over the parts of a PD curve where the
 #' share exceeds 0.5 (the curve fades behind it; denser: more of the points
-#' averaged there are outside the data), with a legend, when the share
-#' exceeds 0.5 somewhere (`extrapolation = FALSE` in `plot()` leaves it
-#' out). `print()` and `summary()` name the range of the grid where the
-#' share exceeds 0.5, and [compare_profiles()] says where the PD differs
-#' from another profile within it.
+#' averaged there are outside the data), with a legend saying so (also on
+#' the chart of a single profile), when the share exceeds 0.5 somewhere
+#' (`extrapolation = FALSE` in `plot()` leaves it out). The chart of a
+#' two-variable PD greys the cells where the share exceeds 0.5, with a
+#' legend (`extrapolation = FALSE` leaves it out). `print()` and
+#' `summary()` name the range of the grid where the share exceeds 0.5, and
+#' [compare_profiles()] says where the PD differs from another profile
+#' within it.
 #'
 #' @references
 #' Hooker, G. (2004). Discovering additive structure in black box
 #' functions. *Proceedings of the 10th ACM SIGKDD*, 575--580.
 #' \doi{10.1145/1014052.1014122}
 #'
-#' Felzenszwalb, P. F. and Huttenlocher, D. P. (2012). Distance transforms
-#' of sampled functions. *Theory of Computing*, 8, 415--428.
-#' \doi{10.4086/toc.2012.v008a019}
 #' @examples
 #' set.seed(1)
 #' x1 <- runif(300)
@@ -124,10 +133,21 @@ support_keys <- function(x) {
 }
 
 # The space of a call's background rows and its threshold (setting q):
-# list(num, fac, mismatch, columns (per name: numeric, col, scale or
-# levels), ref (1-based), t2 (the threshold, squared), q).
+# list(num, fac (over the space's rows), mismatch, columns (per name:
+# numeric, col, scale or levels), ref (1-based among the space's rows), t2
+# (the threshold, squared), q, n (background rows), rows and sub (NULL, or
+# above extrapolation_max_rows background rows: the space's rows, the
+# reference and the subsample sub, the rows whose points are evaluated)).
+# The scales and the reference are those of all rows either way.
 support_space <- function(setup, variables, q, exclude = NULL) {
   cols <- support_columns(setup, variables, exclude)
+  n <- setup$n
+  ref <- if (n <= extrapolation_max_reference) seq_len(n) else
+    unique(round(seq(1, n, length.out = extrapolation_max_reference)))
+  if (length(ref) < 2L) return(NULL)
+  # (A seeded subsample: the same rows whatever the session's seed.)
+  sub <- if (n > extrapolation_max_rows) with_seed(extrapolation_seed, sort(sample.int(n, extrapolation_max_rows)))
+  rows <- if (!is.null(sub)) sort(union(ref, sub))
   w <- setup$weights
   num <- list()
   fac <- list()
@@ -135,34 +155,48 @@ support_space <- function(setup, variables, q, exclude = NULL) {
   for (v in cols) {
     x <- setup$data[[v]]
     if (column_kind(x) == "numeric") {
-      xd <- scale_numbers(x, x)
-      ok <- !is.na(xd)
-      sd <- if (any(ok)) {
-        m <- sum(w[ok] * xd[ok]) / sum(w[ok])
-        sqrt(sum(w[ok] * (xd[ok] - m)^2) / sum(w[ok]))
-      } else NA_real_
-      if (!is.finite(sd) || !(sd > 0)) sd <- 1
-      num[[length(num) + 1L]] <- xd / sd
+      sd <- support_scale(x, w)
+      num[[length(num) + 1L]] <- scale_numbers(x, if (is.null(rows)) x else x[rows]) / sd
       map[[v]] <- list(numeric = TRUE, col = length(num), scale = sd)
     } else {
-      keys <- support_keys(x)
+      keys <- support_keys(if (is.null(rows)) x else x[rows])
       levels <- unique(keys)
       fac[[length(fac) + 1L]] <- match(keys, levels) - 1L
       map[[v]] <- list(numeric = FALSE, col = length(fac), levels = levels)
     }
   }
-  n <- setup$n
+  m <- if (is.null(rows)) n else length(rows)
   space <- list(
-    num = matrix(as.double(unlist(num)), n, length(num)),
-    fac = matrix(as.integer(unlist(fac)), n, length(fac)),
-    mismatch = extrapolation_mismatch, columns = map, q = q,
-    ref = if (n <= extrapolation_max_reference) seq_len(n) else
-      unique(round(seq(1, n, length.out = extrapolation_max_reference)))
+    num = matrix(as.double(unlist(num)), m, length(num)),
+    fac = matrix(as.integer(unlist(fac)), m, length(fac)),
+    mismatch = extrapolation_mismatch, columns = map, q = q, n = n, rows = rows, sub = sub,
+    ref = if (is.null(rows)) ref else match(ref, rows)
   )
-  if (length(space$ref) < 2L) return(NULL)
   r2 <- support_reference_distances(space, space$ref, setup$threads)
-  space$t2 <- weighted_quantile7(matrix(r2), w[space$ref], q)
+  space$t2 <- weighted_quantile7(matrix(r2), at_rows(w, ref), q)
   space
+}
+
+# The weighted standard deviation (divisor the sum of weights) of numeric
+# column x over its observed values, 1 when it is not positive; two passes
+# over blocks of rows (no vector of a long column's length made).
+support_scale <- function(x, w) {
+  n <- length(x)
+  starts <- seq.int(1, max(n, 1), by = print_block_rows)
+  pass <- function(f) {
+    out <- 0
+    for (s in starts) {
+      b <- if (n <= print_block_rows) NULL else seq.int(s, min(n, s + print_block_rows - 1))
+      xd <- if (is.null(b)) scale_numbers(x, x) else scale_numbers(x, x[b])
+      ok <- !is.na(xd)
+      out <- out + f(xd[ok], (if (is.null(b)) w else w[b])[ok])
+    }
+    out
+  }
+  s1 <- pass(function(x, w) c(sum(w), sum(w * x)))
+  m <- s1[2L] / s1[1L]
+  sd <- sqrt(pass(function(x, w) sum(w * (x - m)^2)) / s1[1L])
+  if (!is.finite(sd) || !(sd > 0)) 1 else sd
 }
 
 # The axis of variable v over grid values `grid`.
@@ -187,7 +221,25 @@ support_axis <- function(space, setup, v, grid) {
 extrapolation_share <- function(space, setup, v, grids, rows, keep = FALSE, pair = FALSE) {
   if (is.null(space) || !length(v)) return(NULL)
   axes <- lapply(seq_along(v), function(k) support_axis(space, setup, v[k], grids[[k]]))
-  out <- support_outside(space, axes, rows, at_rows(setup$weights, rows), keep, setup$threads, pair)
+  # With a subsample: its rows among `rows` (at positions `pos`), at their
+  # positions among the space's rows (`eval`).
+  pos <- NULL
+  eval <- rows
+  if (!is.null(space$sub)) {
+    pos <- if (length(rows) == space$n) space$sub else which(!is.na(match(rows, space$sub)))
+    eval <- match(rows[pos], space$rows)
+  }
+  w <- at_rows(setup$weights, if (is.null(pos)) rows else rows[pos])
+  out <- support_outside(space, axes, eval, w, keep, setup$threads, pair)
+  if (keep && !is.null(pos)) {
+    # Points of rows left out of the subsample: 2 (NA in cp_profiles).
+    out <- lapply(out, function(o) {
+      full <- matrix(as.raw(2L), nrow(o$outside), length(rows))
+      full[, pos] <- o$outside
+      o$outside <- full
+      o
+    })
+  }
   if (pair) out[[1L]] else stats::setNames(out, v)
 }
 
@@ -198,13 +250,6 @@ profile_space <- function(setup, inputs, type, variables) {
   if (type != "partial") return(NULL)
   setting <- extrapolation_setting(setup$error_call)
   if (is.null(setting)) return(NULL)
-  if (setup$n > extrapolation_max_rows) {
-    rlang::inform(c(sprintf("`_extrapolation_` is not computed for more than %s background rows.",
-                            format(extrapolation_max_rows, big.mark = ",")),
-                    i = "Lower `N` to have it (the share is a mean over rows: 10,000 sampled rows estimate it well)."),
-                  .frequency = "once", .frequency_id = "modelprofiles_extrapolation_rows")
-    return(NULL)
-  }
   support_space(setup, variables, setting$q, attr(inputs$weights, "column"))
 }
 
@@ -213,7 +258,8 @@ profile_space <- function(setup, inputs, type, variables) {
 extrapolation_info <- function(space) {
   if (is.null(space)) return(NULL)
   list(q = space$q, level = extrapolation_level, threshold = sqrt(space$t2),
-       reference = length(space$ref), variables = names(space$columns))
+       reference = length(space$ref), variables = names(space$columns),
+       rows = if (is.null(space$sub)) space$n else length(space$sub), of = space$n)
 }
 
 # Of profile rows `a` (agr_profiles of one variable and label, in grid
@@ -261,6 +307,11 @@ print_extrapolation <- function(x) {
   info <- x$extrapolation
   if (is.null(info) || is.null(x$agr_profiles$`_extrapolation_`)) return(invisible())
   tab <- extrapolation_table(x, info$level)
+  if (!is.null(info$rows) && info$rows < info$of) {
+    big <- function(k) format(k, big.mark = ",", scientific = FALSE)
+    cli::cat_line("  extrapolation estimated on a random subsample of ", big(info$rows), " of the ", big(info$of),
+                  " background rows (standard error at most ", format(0.5 / sqrt(info$rows), digits = 2), ")")
+  }
   if (is.null(tab) || !nrow(tab)) {
     cli::cat_line("  extrapolation: no grid point has more than ", format(100 * info$level),
                   "% of its points outside the data")

@@ -1,8 +1,12 @@
 # The storage of mp_ice (the ICE curves a result keeps; see R/result_ice.R):
 # blocks of curves, their columns and rows read on demand.
 
-# The columns of the long frame, in order.
+# The columns of the long frame, in order (and `_extrapolation_`, the
+# verdicts of the points, after them when a block has them).
 ice_columns <- c("_vname_", "_label_", "_ids_", "_x_", "_yhat_")
+ice_long_columns <- function(blocks) {
+  c(ice_columns, if (any(!vapply(blocks, function(b) is.null(b$outside), logical(1)))) "_extrapolation_")
+}
 
 # A block: the curves of variable `v` for output labels `labels`, of the
 # rows `ids` (of the user's data), at grid `x` (character when the result's
@@ -31,6 +35,15 @@ curves_array <- function(values, G, m, C) {
 # grid point.
 ice_block_rows <- function(b) as.double(length(b$x)) * length(b$ids) * length(b$labels)
 
+# A block's verdicts (raw 0/1, 2 for a row left out of the measure's
+# subsample; NULL without the measure: n of them) as integers 0/1/NA.
+ice_verdicts <- function(outside, n = length(outside)) {
+  if (is.null(outside)) return(rep(NA_integer_, n))
+  v <- as.integer(outside)
+  v[v > 1L] <- NA_integer_
+  v
+}
+
 # Column `name` of a block's long frame, at its rows `r` (positions within
 # the block, all when NULL), made from the compact curves.
 ice_block_column <- function(b, name, r = NULL) {
@@ -44,7 +57,8 @@ ice_block_column <- function(b, name, r = NULL) {
         paste0(rep(b$labels, each = G * m), "_", rep(rep(b$suffix, each = G), C)),
       `_ids_` = rep(rep(b$ids, each = G), C),
       `_x_` = rep(b$x, m * C),
-      `_yhat_` = if (inherits(b$values, "mp_affine")) as.vector(affine_values(b$values)) else as.vector(b$values)
+      `_yhat_` = if (inherits(b$values, "mp_affine")) as.vector(affine_values(b$values)) else as.vector(b$values),
+      `_extrapolation_` = rep(ice_verdicts(b$outside, G * m), C)
     )
   } else {
     r0 <- r - 1
@@ -64,7 +78,8 @@ ice_block_column <- function(b, name, r = NULL) {
         y[cbind((match(i, pos) - 1) * G + g, c)]
       } else {
         b$values[r]
-      }
+      },
+      `_extrapolation_` = ice_verdicts(b$outside[(i - 1) * G + g], length(r))
     )
   }
 }
@@ -132,6 +147,7 @@ ice_long <- function(x, keep = seq_along(ice_blocks(x)), ids = NULL) {
 block_rows <- function(b, pos) {
   b$ids <- b$ids[pos]
   if (!is.null(b$suffix)) b$suffix <- b$suffix[pos]
+  if (!is.null(b$outside)) b$outside <- b$outside[, pos, drop = FALSE]
   b$values <- if (inherits(b$values, "mp_affine")) {
     array(affine_values(b$values, pos), c(length(b$x), length(pos), length(b$labels)))
   } else {
@@ -185,7 +201,7 @@ ice_lazy_subset <- function(recipe, indx) {
 # column, or the wide column of a profiled variable (its grid value on its
 # own curves, the row's own value on the others').
 ice_piece <- function(store, name, rows = NULL) {
-  if (name %in% ice_columns) return(ice_column(store, name, rows))
+  if (name %in% c(ice_columns, "_extrapolation_")) return(ice_column(store, name, rows))
   own <- store$observed[[name]]
   grid_values <- function(x) {
     g <- store$grids[[name]]

@@ -177,11 +177,14 @@
 #'     partial dependence, `_extrapolation_`, the share of the points
 #'     averaged at each grid point that lie outside the data (see
 #'     [extrapolation]; the field `extrapolation` gives the setting: `q`, `level`,
-#'     `threshold`, `reference` rows and the `variables` of the space);
+#'     `threshold`, `reference` rows, the `variables` of the space, and the
+#'     `rows` evaluated `of` the background rows);
 #'   * `cp_profiles`: the ICE curves, or `NULL`: a data frame of class
 #'     [mp_ice] that keeps them compactly (a few bytes a curve point), with
 #'     DALEX's long columns `_vname_`, `_label_`, `_ids_` (the row of
-#'     `data`), `_x_` and `_yhat_`, ingredients' wide columns (one per
+#'     `data`), `_x_` and `_yhat_` (for partial dependence also
+#'     `_extrapolation_`, each point's verdict, 1 outside the data and 0
+#'     inside), ingredients' wide columns (one per
 #'     profiled variable) and attribute `"observations"`; its columns are
 #'     made from the compact curves when they are read (a subset reads only
 #'     its rows), and `print()`, `str()`, `summary()`, `plot()` and

@@ -121,7 +121,13 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   frames <- lapply(seq_along(pairs), function(k) {
     f <- res[[k]]$frame
     ext <- extrapolation_share(space, setup, pairs[[k]], grids[pairs[[k]]], seq_len(setup$n), pair = TRUE)
-    if (!is.null(ext)) f$`_extrapolation_` <- rep(ext$share, length.out = nrow(f))
+    if (is.null(ext)) return(f)
+    # (After `_support_`, as in one-variable profiles.)
+    reps <- attr(f, "replicates")
+    f$`_extrapolation_` <- rep(ext$share, length.out = nrow(f))
+    at <- match("_support_", names(f))
+    f <- f[unique(c(names(f)[seq_len(at)], "_extrapolation_", names(f)))]
+    attr(f, "replicates") <- reps
     f
   })
   agr <- bind_rows(frames)

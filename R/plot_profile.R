@@ -225,24 +225,29 @@ chart_caption <- function(d) {
 # Panels, labels, legend and theme of a plot of profiles.
 finish_plot <- function(p, d, objs, center, scales, ncol, title, subtitle) {
   entries <- d$entries
+  # (One profile's own legend is not drawn; the veil's is, see plot_support.R.)
+  own <- if (length(entries) > 1L) legend_guide(entries) else "none"
+  veil <- has_veil(p)
   p <- p + x_axis_scale(d, ncol)
   p + ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = scales, ncol = ncol) +
     ggplot2::labs(x = NULL, y = y_label(d$types, d$center, d$ice), colour = legend_title(objs, d$labels, d$channels),
                   fill = legend_title(objs, d$labels, d$channels), linetype = "class", shape = "class",
                   title = title %||% d$title, subtitle = subtitle %||% d$subtitle, caption = chart_caption(d)) +
-    ggplot2::guides(colour = legend_guide(entries), fill = legend_guide(entries),
+    ggplot2::guides(colour = own, fill = own,
                     linetype = ggplot2::guide_legend(title.position = "top", order = 2),
                     shape = ggplot2::guide_legend(title.position = "top", order = 2)) +
-    profile_theme(entries, d$x_kind)
+    profile_theme(entries, d$x_kind, legend = length(entries) > 1L || veil) +
+    # (The veil's legend under the profiles': side by side they pass 7 inches.)
+    if (veil && length(entries) > 1L) ggplot2::theme(legend.box = "vertical")
 }
 
 # The theme of charts of profiles: the legend below when it tells several
 # profiles apart, light strips, room between panels (so that their end
 # tick labels do not meet).
-profile_theme <- function(entries, x_kind = "numeric") {
+profile_theme <- function(entries, x_kind = "numeric", legend = length(entries) > 1L) {
   ggplot2::theme_bw() +
     ggplot2::theme(
-      legend.position = if (length(entries) > 1L) "bottom" else "none",
+      legend.position = if (legend) "bottom" else "none",
       strip.background = ggplot2::element_rect(fill = "grey95"),
       panel.grid.minor = ggplot2::element_blank(),
       panel.spacing.x = ggplot2::unit(1.1, "lines"),

@@ -10,8 +10,9 @@
 #'   extrapolates? Over the grid cells where more than half of the points
 #'   the profile averages lie outside the data (column `_extrapolation_`,
 #'   see [extrapolation]) a translucent veil is drawn, denser as that share
-#'   grows to 1 (the curves fade behind it), with a legend; nothing is
-#'   drawn when no share exceeds one half, or with `FALSE`.
+#'   grows to 1 (the curves fade behind it), with a legend saying so (also
+#'   on the chart of a single profile, which has no legend otherwise);
+#'   nothing is drawn when no share exceeds one half, or with `FALSE`.
 #' @usage NULL
 NULL
 
@@ -68,10 +69,40 @@ add_extrapolation_layer <- function(p, d, objs, show = TRUE, call = rlang::calle
     ymin = -Inf, ymax = Inf, fill = "#9b8fb0", colour = NA, inherit.aes = FALSE
   ) +
     ggplot2::scale_alpha_continuous(
-      name = paste0("PD extrapolates: share of\nthe points averaged there\nthat lie outside the data"),
+      name = "Shaded: the PD extrapolates;\nshare of the points averaged\nthere that lie outside the data",
       limits = c(level, 1), range = c(0.15, 0.45), breaks = c(level, (1 + level) / 2, 1),
-      labels = function(b) paste0(format(100 * b), "%"),
+      labels = function(b) paste0(ifelse(b == level, "over ", ""), trimws(format(100 * b)), "%"),
       guide = ggplot2::guide_legend(title.position = "top", order = 3,
                                     override.aes = list(fill = "#9b8fb0"))
     )
+}
+
+# Has plot p the veil? (Its legend is then shown, also for one profile.)
+has_veil <- function(p) p$scales$has_scale("alpha")
+
+# The veil of a 2-D chart of partial dependence (rows `d` of its
+# agr_profiles, `grids` of its pair; `panels`: with bands, the surface's
+# panel first): the cells where the share exceeds the level, greyed by a
+# white veil with a grey outline, named in the legend; NULL when none or
+# not `show`n.
+surface_veil <- function(d, grids, panels = NULL, show = TRUE, call = rlang::caller_env()) {
+  check_flag(show, "extrapolation", call)
+  s <- d$`_extrapolation_`
+  if (is.null(s) || !show) return(NULL)
+  sx <- tile_span(d$`_x_`, grids[[1L]])
+  sy <- tile_span(d$`_x2_`, grids[[2L]])
+  over <- !is.na(s) & s > extrapolation_level
+  if (!any(over)) return(NULL)
+  cells <- data.frame(xmin = sx$lo, xmax = sx$hi, ymin = sy$lo, ymax = sy$hi, `_label_` = d$`_label_`,
+                      check.names = FALSE)[over, , drop = FALSE]
+  if (!is.null(panels)) cells$`_panel_` <- factor(panels[1L], levels = panels)
+  key <- paste0("over ", format(100 * extrapolation_level), "% of the points\naveraged in the cell\nlie outside the data")
+  cells$veil <- key
+  list(
+    ggplot2::geom_rect(data = cells, ggplot2::aes(xmin = .data$xmin, xmax = .data$xmax, ymin = .data$ymin,
+                                                  ymax = .data$ymax, colour = .data$veil),
+                       fill = "white", alpha = 0.55, linewidth = 0.2, inherit.aes = FALSE),
+    ggplot2::scale_colour_manual(name = "PD extrapolates (greyed)", values = stats::setNames("grey35", key),
+                                 guide = ggplot2::guide_legend(order = 2, override.aes = list(linewidth = 0.4)))
+  )
 }

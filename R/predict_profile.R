@@ -103,6 +103,8 @@ predict_profile <- function(x, new_observation, variables = NULL, data = NULL, p
   blocks <- lapply(ice_blocks(ice_of(res)), function(b) {
     b <- block_rows(b, which(b$ids %in% seq_len(nrow(obs)) & !duplicated(b$ids)))
     b$ids <- ids[b$ids]
+    # (No verdicts: the observations are not the data's support.)
+    b$outside <- NULL
     b
   })
   cp <- new_mp_ice(blocks, obs, ids, res$grids)

@@ -123,7 +123,7 @@ ice_kept <- function(setup, s, grids, parts, variables) {
   keep <- matrix(FALSE, length(parts), length(variables))
   used <- 0
   if (s$keep_ice) {
-    limit <- setup$memory_budget * 2^20 * ice_budget_share
+    limit <- budget_bytes(setup, "kept_ice")
     js <- match(variables, names(setup$data))
     for (p in seq_along(parts)) {
       for (i in seq_along(variables)) {
@@ -148,7 +148,8 @@ inform_ice_dropped <- function(setup, s, keep, variables) {
   dropped <- variables[colSums(!keep) > 0]
   why <- if (length(variables) > 1L) "with the others they would take" else "they would take"
   cli::cli_inform(c(
-    "ICE curves of {.field {dropped}} not kept: {why} more than half of {.arg memory_budget} ({setup$memory_budget} MiB).",
+    paste0("ICE curves of {.field {dropped}} not kept: {why} more than ", share_words("kept_ice"),
+           "{.arg memory_budget} ({setup$memory_budget} MiB)."),
     i = "Raise {.arg memory_budget}, lower {.arg N}, or set {.code keep_ice = FALSE} to silence this."
   ))
 }

@@ -27,7 +27,7 @@ new_mp_ice <- function(blocks, observed = NULL, rows = NULL, grids = NULL) {
   lockEnvironment(store, bindings = TRUE)
   n <- ice_size(store)
   if (n > .Machine$integer.max) return(structure(list(), ice = store, class = "mp_ice"))
-  cols <- c(ice_columns, store$wide)
+  cols <- c(ice_long_columns(blocks), store$wide)
   out <- lapply(stats::setNames(cols, cols), function(nm) {
     lazy_column(list(store, nm), n, ice_piece(store, nm, integer()))
   })
@@ -59,6 +59,12 @@ ice_plain <- function(x, observations = FALSE) {
 #' * DALEX's long columns `_vname_` (the variable), `_label_`, `_ids_` (the
 #'   row of the data), `_x_` (the grid point) and `_yhat_` (the prediction
 #'   there);
+#' * for partial dependence with the extrapolation measure on,
+#'   `_extrapolation_`: 1 when the point lies outside the data's support, 0
+#'   when inside (see [extrapolation]; `NA` for a row left out of the
+#'   measure's subsample above 10,000 background rows). Its weighted mean
+#'   over a variable's curves at a grid point is the profile's
+#'   `_extrapolation_` there;
 #' * ingredients' wide columns: one per profiled variable, holding the grid
 #'   value on that variable's own curves and the row's own value on the
 #'   others' (as `ingredients::ceteris_paribus()` and `DALEX`'s
@@ -131,7 +137,7 @@ as.data.frame.mp_ice <- function(x, row.names = NULL, optional = FALSE, ...) ice
 #' @export
 dim.mp_ice <- function(x) {
   N <- ice_size(x)
-  c(if (N <= .Machine$integer.max) as.integer(N) else N, length(ice_columns) + length(attr(x, "ice")$wide))
+  c(if (N <= .Machine$integer.max) as.integer(N) else N, length(ice_long_columns(ice_blocks(x))) + length(attr(x, "ice")$wide))
 }
 
 #' @rdname mp_ice
@@ -219,7 +225,7 @@ print.mp_ice <- function(x, ...) {
                 format(curves, big.mark = ",", scientific = FALSE), " curves, ",
                 format(ice_size(x), big.mark = ",", scientific = FALSE), " points")
   cli::cat_line("  kept compactly (", format_bytes(ice_compact_bytes(x)), "); a data frame with DALEX's columns ",
-                paste(ice_columns, collapse = ", "), if (length(attr(x, "ice")$wide)) " and ingredients' ",
+                paste(ice_long_columns(blocks), collapse = ", "), if (length(attr(x, "ice")$wide)) " and ingredients' ",
                 paste(attr(x, "ice")$wide, collapse = ", "), " (about ", format_bytes(ice_long_bytes(x)),
                 " made whole)")
   cli::cat_line("  its columns are made when read: `[`, subset(), head() make only the rows asked for")
@@ -229,7 +235,7 @@ print.mp_ice <- function(x, ...) {
 #' @rdname mp_ice
 #' @export
 str.mp_ice <- function(object, ...) {
-  cols <- c(ice_columns, attr(object, "ice")$wide)
+  cols <- c(ice_long_columns(ice_blocks(object)), attr(object, "ice")$wide)
   cat(" 'mp_ice': ICE curves read as ", format(ice_size(object), big.mark = ",", scientific = FALSE),
       " obs. of ", length(cols), " variables (", paste(cols, collapse = ", "),
       "), kept compactly in ", length(ice_blocks(object)), " block",

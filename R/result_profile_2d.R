@@ -43,6 +43,11 @@ as.data.frame.mp_profile_2d <- function(x, row.names = NULL, optional = FALSE, .
 #' @param bands Draw the bands of a result computed with `bands` (a panel
 #'   of the band's half-width beside the surface)?
 #' @param title,subtitle Title and subtitle.
+#' @param extrapolation Grey the cells where a partial dependence
+#'   extrapolates: where more than half of the points averaged in a cell lie
+#'   outside the data (column `_extrapolation_`, see [extrapolation]), a
+#'   white veil with a grey outline, named in the legend; `FALSE` leaves it
+#'   out.
 #' @details `plot()` draws each pair in its own panel: numeric pairs as
 #'   tiles whose edges lie halfway between grid values (so uneven quantile
 #'   grids are drawn faithfully; the outer tiles end at the grid's ends, not
@@ -60,7 +65,7 @@ as.data.frame.mp_profile_2d <- function(x, row.names = NULL, optional = FALSE, .
 #'   band's kind and level.
 #' @exportS3Method ggplot2::autoplot
 autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bins = 10, bands = TRUE,
-                                   title = NULL, subtitle = NULL) {
+                                   title = NULL, subtitle = NULL, extrapolation = TRUE) {
   geom <- match.arg(geom)
   check_plot_dots(list(...), "autoplot.mp_profile_2d")
   d <- as.data.frame(object)
@@ -129,6 +134,7 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
     }
   }
   if (length(half)) p <- p + half_width_layers(d, object$grids[v], half, panels)
+  p <- p + surface_veil(d, object$grids[v], panels, extrapolation)
   if (num) p <- p + surface_rug(object, v)
   p <- p + surface_facets(length(unique(d$`_label_`)) > 1L, length(half) > 0L)
   what <- if (al) "Second-order accumulated local effect," else "Partial dependence,"

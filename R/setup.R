@@ -89,7 +89,7 @@ new_setup <- function(inputs, rows, class = NULL, engine = "predict", linear = F
 reserve_memory <- function(setup, bytes) {
   if (bytes <= 0 || !is.finite(setup$memory_budget)) return(setup)
   rest <- setup
-  rest$memory_budget <- max(setup$memory_budget / 2, setup$memory_budget - bytes / 2^20)
+  rest$memory_budget <- max(budget_bytes(setup, "kept_rest"), budget_bytes(setup) - bytes) / 2^20
   pol <- chunk_policy(rest)
   setup[names(pol)] <- pol
   setup
@@ -140,18 +140,16 @@ probe_predict <- function(predict_function, model, newdata, call) {
 # 4 budget-sized chunks (at most max_chunks_per_future).
 chunk_policy <- function(setup) {
   mem <- chunk_memory(setup)
-  budget <- setup$memory_budget * 2^20
-  avail <- max(budget - mem$held, budget / 4)
+  avail <- max(budget_bytes(setup) - mem$held, budget_bytes(setup, "chunks_least"))
   least <- chunk_floor()
-  rows <- function(bytes) min(.Machine$integer.max, max(1, least, floor(avail / 3 / bytes)))
+  rows <- function(bytes) min(.Machine$integer.max, max(1, least, floor(budget_part(avail, "chunk") / bytes)))
   budget_rows <- rows(mem$predict_row)
   predict_rows <- min(budget_rows, max_chunk_rows)
   direct_rows <- if (is.null(setup$native)) budget_rows else rows(mem$native_row)
-  # The executor collects garbage once the chunks have left this many
-  # bytes: a third of the budget, but at least 32 MiB (a
-  # collection takes tens of milliseconds; below that R's own collections
-  # keep the garbage small).
-  gc_bytes <- max(avail / 3, gc_min_bytes)
+  # The executor collects garbage once the chunks have left the "garbage"
+  # share, but at least gc_min_bytes (a collection takes tens of
+  # milliseconds; below that R's own collections keep the garbage small).
+  gc_bytes <- max(budget_part(avail, "garbage"), gc_min_bytes)
   list(chunk_rows_direct = direct_rows, chunk_rows_predict = predict_rows, gc_bytes = gc_bytes,
        row_bytes = mem$predict_row,
        per_future = min(max_chunks_per_future, as.integer(4 * budget_rows %/% predict_rows)))

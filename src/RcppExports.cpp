@@ -311,12 +311,12 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_column_print
-SEXP cpp_column_print(SEXP x, SEXP rows);
+SEXP cpp_column_print(SEXP x, Nullable<IntegerVector> rows);
 RcppExport SEXP _modelprofiles_cpp_column_print(SEXP xSEXP, SEXP rowsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
-    Rcpp::traits::input_parameter< SEXP >::type rows(rowsSEXP);
+    Rcpp::traits::input_parameter< Nullable<IntegerVector> >::type rows(rowsSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_column_print(x, rows));
     return rcpp_result_gen;
 END_RCPP

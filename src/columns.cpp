@@ -183,23 +183,21 @@ NumericVector cpp_weighted_col_sums(NumericVector M, NumericVector w) {
 }
 
 // The fingerprint of a double, integer or logical column at `rows` (NULL:
-// all rows; else 1-based positions) as column_print() defines it: the sum of
-// its values, their sum weighted by 1 + (i %% 7) at the i-th row taken, and
-// the number of missing values (counted as 0 in both sums). The R loop over
-// blocks left each block's vectors to R's collector, which runs late: at
-// 10^7 rows the fingerprints of four background columns raised the peak by
-// 226 MiB.
+// all rows; else 0-based positions) as column_print() defines it: the sum
+// of its values, their sum weighted by 1 + (i %% 7) at the i-th row taken
+// (i from 1), and the number of missing values (counted as 0 in both sums).
+// The R loop over blocks left each block's vectors to R's collector, which
+// runs late: at 10^7 rows the fingerprints of four background columns
+// raised the peak by 226 MiB.
 template <typename T, typename Missing>
 static NumericVector column_print_of(const T* p, R_xlen_t len, SEXP rows, Missing missing) {
   long double s = 0, sw = 0;
   double na = 0;
   const bool all = Rf_isNull(rows);
   const R_xlen_t n = all ? len : Rf_xlength(rows);
-  const double* rd = (!all && TYPEOF(rows) == REALSXP) ? REAL(rows) : nullptr;
-  const int* ri = (!all && TYPEOF(rows) == INTSXP) ? INTEGER(rows) : nullptr;
-  if (!all && rd == nullptr && ri == nullptr) stop("rows must be numeric");
+  const int* ri = all ? nullptr : INTEGER(rows);
   for (R_xlen_t i = 0; i < n; ++i) {
-    const R_xlen_t at = all ? i : (ri ? static_cast<R_xlen_t>(ri[i]) - 1 : static_cast<R_xlen_t>(rd[i]) - 1);
+    const R_xlen_t at = all ? i : static_cast<R_xlen_t>(ri[i]);
     if (at < 0 || at >= len) stop("rows out of range");
     const T v = p[at];
     if (missing(v)) { na += 1; continue; }
@@ -211,18 +209,20 @@ static NumericVector column_print_of(const T* p, R_xlen_t len, SEXP rows, Missin
 }
 
 // NULL for a column without a data pointer (an ALTREP column such as a
-// compact sequence, which a pointer would expand): R's loop reads those.
+// compact sequence, which a pointer would expand) or of another type: R's
+// loop reads those.
 // [[Rcpp::export(rng = false)]]
-SEXP cpp_column_print(SEXP x, SEXP rows) {
+SEXP cpp_column_print(SEXP x, Nullable<IntegerVector> rows) {
   const R_xlen_t len = Rf_xlength(x);
   if (ALTREP(x) && DATAPTR_OR_NULL(x) == nullptr) return R_NilValue;
+  SEXP r = rows.isNull() ? R_NilValue : SEXP(rows.get());
   switch (TYPEOF(x)) {
   case REALSXP:
-    return column_print_of(REAL(x), len, rows, [](double v) { return std::isnan(v); });
+    return column_print_of(REAL(x), len, r, [](double v) { return std::isnan(v); });
   case INTSXP:
-    return column_print_of(INTEGER(x), len, rows, [](int v) { return v == NA_INTEGER; });
+    return column_print_of(INTEGER(x), len, r, [](int v) { return v == NA_INTEGER; });
   case LGLSXP:
-    return column_print_of(LOGICAL(x), len, rows, [](int v) { return v == NA_LOGICAL; });
+    return column_print_of(LOGICAL(x), len, r, [](int v) { return v == NA_LOGICAL; });
   default:
     return R_NilValue;
   }

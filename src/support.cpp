@@ -30,7 +30,7 @@ mp::SupportSpace support_space(const NumericMatrix& num, const IntegerMatrix& fa
 
 // The reference rows `ref` of s, gathered (contiguous rows).
 struct Gathered {
-  std::vector<double> num;
+  std::vector<double> num, rows;
   std::vector<int> fac;
   std::vector<unsigned char> has_na;
   mp::SupportSpace space;
@@ -39,19 +39,21 @@ struct Gathered {
 void gather(const mp::SupportSpace& s, const std::vector<int>& ref, Gathered& g) {
   const std::size_t m = ref.size();
   g.num.resize(m * s.pn);
+  g.rows.resize(m * s.pn);
   g.fac.resize(m * s.pf);
   g.has_na.assign(std::max(s.pn, 1), 0);
   for (int c = 0; c < s.pn; ++c) {
     for (std::size_t k = 0; k < m; ++k) {
       const double v = s.num[static_cast<std::size_t>(c) * s.n + ref[k]];
       g.num[c * m + k] = v;
+      g.rows[k * s.pn + c] = v;
       if (std::isnan(v)) g.has_na[c] = 1;
     }
   }
   for (int c = 0; c < s.pf; ++c) {
     for (std::size_t k = 0; k < m; ++k) g.fac[c * m + k] = s.fac[static_cast<std::size_t>(c) * s.n + ref[k]];
   }
-  g.space = mp::SupportSpace{g.num.data(), s.pn, g.has_na.data(), g.fac.data(), s.pf, m, s.mismatch};
+  g.space = mp::SupportSpace{g.num.data(), s.pn, g.has_na.data(), g.fac.data(), s.pf, m, s.mismatch, g.rows.data()};
 }
 
 std::vector<int> row_indices(const IntegerVector& idx, std::size_t n) {
@@ -76,12 +78,22 @@ NumericVector cpp_support_reference(NumericMatrix num, IntegerMatrix fac, double
   const int m = static_cast<int>(r.size());
   Gathered g;
   gather(s, r, g);
-  std::vector<double> r2(m);
-  glue::parallel_for(m, 16, threads, [&](std::size_t b, std::size_t e) {
-    std::vector<double> buf(m);
-    mp::support_reference(g.space, b, e, r2.data(), buf.data());
+  // (Each pair once, in a fixed number of tasks, so the result does not
+  // depend on the threads.)
+  const std::size_t tasks = 16;
+  std::vector<std::vector<double>> best(tasks);
+  glue::parallel_for(tasks, 1, threads, [&](std::size_t b, std::size_t e) {
+    std::vector<double> buf(m + std::max(g.space.pn, 1));
+    for (std::size_t t = b; t < e; ++t) {
+      best[t].assign(m, std::numeric_limits<double>::infinity());
+      mp::support_reference(g.space, t, tasks, best[t].data(), buf.data());
+    }
   });
-  return wrap(r2);
+  NumericVector r2(m, std::numeric_limits<double>::infinity());
+  for (std::size_t t = 0; t < tasks; ++t) {
+    for (int a = 0; a < m; ++a) r2[a] = std::min(r2[a], best[t][a]);
+  }
+  return r2;
 }
 
 // The evaluation points outside the support of profiles over `axes`
@@ -142,8 +154,8 @@ List cpp_support_outside(NumericMatrix num, IntegerMatrix fac, double mismatch, 
     out[p].assign(E * cells[p], 0);
     outp[p] = out[p].data();
   }
-  glue::parallel_chunks(E, 4096, 8, threads, [&](std::size_t b, std::size_t e) {
-    mp::SupportWork work(m, levels, Gmax);
+  glue::parallel_chunks(E, 4096, 64, threads, [&](std::size_t b, std::size_t e) {
+    mp::SupportWork work(m, levels, Gmax, s.pn);
     if (pair) {
       mp::support_outside_2d(s, g.space, ax[0], ax[1], ev.data(), sf.data(), t2, b, e, outp[0], work);
     } else {

@@ -316,6 +316,26 @@ check_constants <- function(root, sources) {
                       ratchet(big, allow$big_literals, sprintf("numbers >= %d", bar$big_literal))))
 }
 
+# Arithmetic on the memory budget (x$memory_budget or memory_budget next to
+# `*` or `/`) outside the ledger (budget.R): shares are asked for by name.
+budget_arithmetic <- function(tokens) {
+  j <- which(tokens$token == "SYMBOL" & tokens$text == "memory_budget")
+  if (!length(j)) return(FALSE)
+  start <- ifelse(j > 2L & tokens$token[pmax(j - 1L, 1L)] == "'$'", j - 2L, j)
+  ops <- c("'*'", "'/'")
+  before <- start > 1L & tokens$token[pmax(start - 1L, 1L)] %in% ops
+  after <- j < nrow(tokens) & tokens$token[pmin(j + 1L, nrow(tokens))] %in% ops
+  before | after
+}
+
+check_budget <- function(root, sources) {
+  found <- count_tokens(sources[names(sources) != "budget.R"], budget_arithmetic)
+  list(title = "The memory budget's shares asked for by name (budget_bytes(), R/budget.R)",
+       found = sprintf("arithmetic on memory_budget outside budget.R: %s", fmt_counts(found)),
+       violations = sprintf("R/%s: %d product%s or quotient%s of memory_budget (name its share in budget_shares, R/constants.R)",
+                            names(found), found, ifelse(found == 1, "", "s"), ifelse(found == 1, "", "s")))
+}
+
 check_predictions <- function(root, sources) {
   found <- vapply(names(sources), function(f) {
     t <- sources[[f]]$tokens
@@ -343,7 +363,7 @@ check_formals <- function(root, sources) {
 }
 
 house_checks <- list(check_sizes, check_mirror, check_cpp_door, check_concerns, check_entry_points,
-                     check_result_classes, check_constants, check_predictions, check_formals)
+                     check_result_classes, check_constants, check_budget, check_predictions, check_formals)
 
 # Every check's result on the package at `root`.
 house_rules <- function(root = ".") {

@@ -197,7 +197,7 @@ test_that("the option off leaves the column out; bad values are clear errors", {
   on <- model_profile(fit, mtcars[c("wt", "hp")], grid_points = 5)
   expect_equal(on$agr_profiles[names(off$agr_profiles)], off$agr_profiles)
   expect_equal(on$extrapolation$variables, c("wt", "hp"))
-  al <- model_profile(fit, mtcars[c("wt", "hp")], type = "accumulated", intervals = 5)
+  al <- model_profile(fit, mtcars[c("wt", "hp")], type = "accumulated", grid = profile_grids(intervals = 5))
   expect_null(al$agr_profiles$`_extrapolation_`)
   withr::local_options(modelprofiles.extrapolation = 2)
   expect_snapshot(model_profile(fit, mtcars[c("wt", "hp")]), error = TRUE)
@@ -223,9 +223,80 @@ test_that("print(), summary() and compare_profiles() say where the PD extrapolat
   g <- pd$grids$x1
   expect_equal(sm$extrapolated[sm$variable == "x1"], paste0(format(g[1], digits = 4), " to ", format(g[11], digits = 4)))
   expect_equal(sm$extrapolated[sm$variable == "x3"], "")
-  cmp <- compare_profiles(NULL, s$d, predict_function = s$f, grid_points = 11, intervals = 10)
+  cmp <- compare_profiles(NULL, s$d, predict_function = s$f, grid_points = 11, grid = profile_grids(intervals = 10))
   dd <- cmp$distances
   expect_equal(dd$pd_al_extrapolated[dd$variable == "x1"], 1)
   expect_match(paste(capture.output(print(cmp)), collapse = "\n"), "differ mostly where the PD extrapolates")
 })
 
+
+test_that("kept ICE curves carry each point's verdict, whose weighted mean is the profile's share", {
+  set.seed(14)
+  n <- 300
+  X <- data.frame(a = runif(n), g = factor(sample(c("p", "q"), n, TRUE)))
+  X$b <- X$a + rnorm(n, sd = 0.05)
+  w <- sample(1:3, n, TRUE)
+  f <- function(m, d) d$a + d$b
+  res <- model_profile(list(), X, predict_function = f, grid_points = 9, weights = w, threads = 2)
+  cp <- res$cp_profiles
+  expect_identical(names(cp)[1:6], c("_vname_", "_label_", "_ids_", "_x_", "_yhat_", "_extrapolation_"))
+  expect_type(cp$`_extrapolation_`, "integer")
+  expect_setequal(unique(cp$`_extrapolation_`), 0:1)
+  for (v in c("a", "b", "g")) {
+    d <- as.data.frame(cp[cp$`_vname_` == v, ])
+    # (Weighted by the rows' case weights: _ids_ are the rows of X.)
+    share <- vapply(split(d, as.character(d$`_x_`)), function(s) sum(w[s$`_ids_`] * s$`_extrapolation_`) / sum(w[s$`_ids_`]),
+                    numeric(1))
+    a <- res$agr_profiles[res$agr_profiles$`_vname_` == v, ]
+    expect_equal(unname(share[as.character(a$`_x_`)]), a$`_extrapolation_`, tolerance = 1e-12, info = v)
+  }
+  # Rows read one by one equal the column read whole.
+  idx <- c(7, 1, 500, nrow(cp))
+  expect_identical(cp[idx, "_extrapolation_"], cp$`_extrapolation_`[idx])
+  # Without the measure, no column.
+  off <- withr::with_options(list(modelprofiles.extrapolation = FALSE),
+                             model_profile(list(), X, predict_function = f, grid_points = 9))
+  expect_false("_extrapolation_" %in% names(off$cp_profiles))
+})
+
+test_that("above the row limit a seeded subsample estimates the share within its binomial error", {
+  set.seed(15)
+  n <- 6000
+  x1 <- runif(n)
+  X <- data.frame(x1 = x1, x2 = x1 + rnorm(n, sd = 0.1), x3 = runif(n))
+  f <- function(m, d) d$x1 + d$x2 + d$x3
+  run <- function() {
+    model_profile(list(), X, predict_function = f, N = NULL, variables = c("x1", "x3"), grid_points = 11,
+                  keep_ice = TRUE, threads = 2)
+  }
+  full <- run()
+  # The same call with a limit of 2,000 rows: a subsample of 2,000 rows.
+  ns <- asNamespace("modelprofiles")
+  unlockBinding("extrapolation_max_rows", ns)
+  old <- ns$extrapolation_max_rows
+  assign("extrapolation_max_rows", 2000L, envir = ns)
+  on.exit({
+    assign("extrapolation_max_rows", old, envir = ns)
+    lockBinding("extrapolation_max_rows", ns)
+  })
+  expect_silent(sub <- run())
+  sub2 <- withr::with_seed(99, run())
+  expect_identical(sub$agr_profiles$`_extrapolation_`, sub2$agr_profiles$`_extrapolation_`)
+  expect_equal(sub$extrapolation$rows, 2000)
+  expect_equal(sub$extrapolation$of, n)
+  expect_equal(sub$extrapolation$threshold, full$extrapolation$threshold)
+  p <- full$agr_profiles$`_extrapolation_`
+  s <- sub$agr_profiles$`_extrapolation_`
+  # A sample of 2,000 of 6,000 rows without replacement: the binomial
+  # standard error with the finite-population correction; 4 of them.
+  se <- sqrt(p * (1 - p) / 2000 * (n - 2000) / (n - 1))
+  expect_true(all(abs(s - p) <= 4 * se + 1e-12), info = paste(round(s - p, 4), collapse = " "))
+  expect_gt(max(abs(s - p)), 0)
+  # The subsample's verdicts are the full measure's; the other rows' NA.
+  v_full <- full$cp_profiles$`_extrapolation_`
+  v_sub <- sub$cp_profiles$`_extrapolation_`
+  ok <- !is.na(v_sub)
+  expect_equal(mean(ok), 2000 / n)
+  expect_identical(v_sub[ok], v_full[ok])
+  expect_output(print(sub), "estimated on a random subsample of 2,000 of the 6,000 background rows")
+})

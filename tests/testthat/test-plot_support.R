@@ -17,3 +17,51 @@ test_that("plot() shades where the PD extrapolates, with a legend; off by argume
   expect_length(Filter(function(l) inherits(l$geom, "GeomRect"), q$layers), 0L)
   expect_error(plot(pd, extrapolation = NA), "extrapolation")
 })
+
+test_that("a single profile's chart shows the veil's legend (and only it); without the veil, no legend", {
+  s <- diagonal_case()
+  pd <- model_profile(NULL, s$d, predict_function = s$f, grid_points = 11, keep_ice = FALSE)
+  p <- plot(pd)
+  expect_identical(p$theme$legend.position, "bottom")
+  expect_identical(p$guides$colour, "none")
+  expect_match(p$scales$get_scales("alpha")$name, "^Shaded: the PD extrapolates")
+  g <- ggplot2::ggplotGrob(p)
+  expect_true(any(grepl("guide-box", g$layout$name)))
+  b <- ggplot2::ggplot_build(p)
+  # The legend's keys: over 50%, 75%, 100%.
+  expect_identical(b$plot$scales$get_scales("alpha")$get_labels(), c("over 50%", "75%", "100%"))
+  q <- plot(model_profile(NULL, s$d, predict_function = s$f, variables = "x3", grid_points = 11))
+  expect_identical(q$theme$legend.position, "none")
+  expect_identical(plot(pd, extrapolation = FALSE)$theme$legend.position, "none")
+  # Two profiles: their own legend and the veil's.
+  al <- model_profile(NULL, s$d, predict_function = s$f, type = "accumulated", grid = profile_grids(intervals = 10))
+  two <- plot(pd, al)
+  expect_identical(two$theme$legend.position, "bottom")
+  expect_false(identical(two$guides$colour, "none"))
+  expect_doppelganger("veil-single", p)
+})
+
+test_that("2-D charts grey the cells where the PD extrapolates, with a legend; off by argument", {
+  s <- diagonal_case()
+  p2 <- model_profile_2d(NULL, s$d, predict_function = s$f, variables = c("x1", "x2"), grid_points = 8)
+  a <- p2$agr_profiles
+  # The column where 1-D tables have it: after `_support_`.
+  expect_identical(match("_extrapolation_", names(a)), match("_support_", names(a)) + 1L)
+  p <- plot(p2)
+  veil <- Filter(function(l) inherits(l$geom, "GeomRect") && identical(l$aes_params$fill, "white"), p$layers)
+  expect_length(veil, 1L)
+  ld <- ggplot2::layer_data(p, which(vapply(p$layers, function(l) identical(l$aes_params$fill, "white"), TRUE)))
+  expect_equal(nrow(ld), sum(a$`_extrapolation_` > 0.5))
+  expect_match(p$scales$get_scales("colour")$name, "PD extrapolates")
+  expect_match(names(p$scales$get_scales("colour")$palette(1)) %||% p$scales$get_scales("colour")$get_labels(),
+               "outside the data")
+  off <- plot(p2, extrapolation = FALSE)
+  expect_length(Filter(function(l) identical(l$aes_params$fill, "white"), off$layers), 0L)
+  expect_error(plot(p2, extrapolation = "yes"), "extrapolation")
+  # With bands, only the surface's panel is greyed.
+  pb <- model_profile_2d(NULL, s$d, predict_function = s$f, variables = c("x1", "x2"), grid_points = 6,
+                         bands = profile_bands("bootstrap", B = 10), seed = 1)
+  lb <- ggplot2::layer_data(plot(pb), 3L)
+  expect_equal(unique(as.integer(lb$PANEL)), 1L)
+  expect_doppelganger("veil-2d", p)
+})

@@ -2,6 +2,10 @@
 # DALEX's long cp_profiles frame, made only from what is asked for and
 # never kept, equal to the curves the predict() path gives.
 
+# (The DALEX columns are tested here; the points' `_extrapolation_` column, in
+# test-extrapolation.R.)
+withr::local_options(modelprofiles.extrapolation = FALSE)
+
 ice_data <- function(n = 300) {
   set.seed(11)
   X <- data.frame(a = rnorm(n), b = runif(n), f = factor(sample(c("u", "v", "w"), n, TRUE)))

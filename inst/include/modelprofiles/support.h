@@ -13,14 +13,17 @@
 // The cost. An evaluation point x_i^{j=z} differs from row i in coordinate
 // j only, so with D_{-j}(i, k) the squared distance of rows i and k without
 // coordinate j,
-//   d2(x_i^{j=z}, x_k) = D_{-j}(i, k) + (z - x_kj)^2,
-// and min_k over every grid value z at once is the lower envelope of the
-// parabolas in z (the 1-D squared-distance transform of Felzenszwalb and
-// Huttenlocher, 2012). Only the verdict (beyond the threshold t2 or not)
-// is needed, and a parabola whose offset D_{-j}(i, k) is beyond t2 is
-// beyond it everywhere: the envelope is of the few rows within t2 in the
-// other coordinates, O(m + c log c + G) per row and variable for c such
-// rows, after the m distances of the row computed once for all variables.
+//   d2(x_i^{j=z}, x_k) = D_{-j}(i, k) + (z - x_kj)^2.
+// Only the verdict (beyond the threshold t2 or not) is needed, and a row
+// whose offset D_{-j}(i, k) is beyond t2 is beyond it for every z: the
+// candidates are the few rows within t2 in the other coordinates, after the
+// m distances of row i computed once for all variables. A numeric candidate
+// holds the z with (z - x_kj)^2 + D_{-j}(i, k) <= t2, an interval around
+// x_kj: a grid value is inside when an interval holds it, found on the
+// sorted grid without sorting the candidates, O(m + c + G) per row and
+// variable for c candidates. (An earlier version took the lower envelope
+// of the parabolas in z, Felzenszwalb and Huttenlocher's distance
+// transform, after sorting them: the same verdicts, at twice the cost.)
 // For a categorical j the minimum over k is the least D_{-j}(i, k) among
 // the rows of level z, or the least over all rows plus `mismatch`. No
 // distance is recomputed per grid value. A pair (a, b) does the same in b
@@ -38,7 +41,9 @@
 namespace mp {
 
 // The rows: n x pn standardised numeric columns (column-major, NaN when
-// missing) and n x pf codes (>= 0; a missing value has a code of its own).
+// missing) and n x pf codes (>= 0; a missing value has a code of its own);
+// `rows`, when not null, the numeric columns again row by row (n x pn,
+// row-major: the reference rows, read a row at a time).
 struct SupportSpace {
   const double* num;
   int pn;
@@ -47,6 +52,7 @@ struct SupportSpace {
   int pf;
   std::size_t n;
   double mismatch;
+  const double* rows = nullptr;
 };
 
 inline double support_num_term(double a, double b, double mismatch) {
@@ -56,61 +62,71 @@ inline double support_num_term(double a, double b, double mismatch) {
   return d * d;
 }
 
-// Squared distances of row i of s to every row of the reference rows rs
-// (the same columns; its rows contiguous): out[0..rs.n); with `mx`, the
-// largest term of each sum in mx[0..rs.n).
+// Squared distances of row i of s to the rows k0, k0 + 1, ... of the
+// reference rows rs (the same columns; its rows contiguous, with `rows`):
+// out[k0..rs.n); with `mx`, the largest term of each sum in mx[k0..rs.n).
+// Each sum adds its terms in the columns' order (numeric, then
+// categorical), a reference row at a time, in registers (the distance of
+// rows a and b is that of b and a, to the last bit). `a`: pn doubles of
+// work space.
 inline void support_row_distances(const SupportSpace& s, std::size_t i, const SupportSpace& rs,
-                                  double* out, double* mx = nullptr) {
+                                  double* out, double* mx, double* a, std::size_t k0 = 0) {
   const std::size_t m = rs.n;
-  std::fill(out, out + m, 0.0);
-  if (mx) std::fill(mx, mx + m, 0.0);
-  for (int c = 0; c < s.pn; ++c) {
-    const double a = s.num[static_cast<std::size_t>(c) * s.n + i];
-    const double* col = rs.num + static_cast<std::size_t>(c) * m;
-    if (!rs.num_na[c] && !std::isnan(a)) {
-      if (mx) {
-        for (std::size_t k = 0; k < m; ++k) {
-          const double d = a - col[k];
-          const double t = d * d;
-          out[k] += t;
-          mx[k] = t > mx[k] ? t : mx[k];
-        }
-      } else {
-        for (std::size_t k = 0; k < m; ++k) {
-          const double d = a - col[k];
-          out[k] += d * d;
-        }
+  const int pn = s.pn;
+  bool clean = true;
+  for (int c = 0; c < pn; ++c) {
+    a[c] = s.num[static_cast<std::size_t>(c) * s.n + i];
+    clean = clean && !rs.num_na[c] && !std::isnan(a[c]);
+  }
+  const double* R = rs.rows;
+  for (std::size_t k = k0; k < m; ++k) {
+    const double* r = R + k * static_cast<std::size_t>(pn);
+    double sum = 0.0, big = 0.0;
+    if (clean) {
+      for (int c = 0; c < pn; ++c) {
+        const double d = a[c] - r[c];
+        const double t = d * d;
+        sum += t;
+        big = t > big ? t : big;
       }
     } else {
-      for (std::size_t k = 0; k < m; ++k) {
-        const double t = support_num_term(a, col[k], s.mismatch);
-        out[k] += t;
-        if (mx && t > mx[k]) mx[k] = t;
+      for (int c = 0; c < pn; ++c) {
+        const double t = support_num_term(a[c], r[c], s.mismatch);
+        sum += t;
+        big = t > big ? t : big;
       }
     }
+    out[k] = sum;
+    if (mx) mx[k] = big;
   }
   for (int c = 0; c < s.pf; ++c) {
-    const int a = s.fac[static_cast<std::size_t>(c) * s.n + i];
+    const int b = s.fac[static_cast<std::size_t>(c) * s.n + i];
     const int* col = rs.fac + static_cast<std::size_t>(c) * m;
-    for (std::size_t k = 0; k < m; ++k) {
-      const double t = (col[k] != a) ? s.mismatch : 0.0;
+    for (std::size_t k = k0; k < m; ++k) {
+      const double t = (col[k] != b) ? s.mismatch : 0.0;
       out[k] += t;
       if (mx && t > mx[k]) mx[k] = t;
     }
   }
 }
 
-// Each reference row's squared distance to its nearest other reference
-// row, for rows a in [begin, end) of rs: r2[a]. `buf`: rs.n doubles.
-inline void support_reference(const SupportSpace& rs, std::size_t begin, std::size_t end, double* r2,
+// The nearest other reference row: for the rows a = task, task + tasks,
+// ... of rs, the distances to the rows after a (each pair once), the least
+// of each row's in best[0..rs.n) (start: +Inf; the least over the tasks'
+// best is each row's squared distance to its nearest other reference row,
+// the same whatever the tasks). `buf`: rs.n + rs.pn doubles.
+inline void support_reference(const SupportSpace& rs, std::size_t task, std::size_t tasks, double* best,
                               double* buf) {
-  for (std::size_t a = begin; a < end; ++a) {
-    support_row_distances(rs, a, rs, buf);
-    double best = std::numeric_limits<double>::infinity();
-    for (std::size_t k = 0; k < rs.n; ++k) {
-      if (k != a && buf[k] < best) best = buf[k];
+  const std::size_t m = rs.n;
+  for (std::size_t a = task; a < m; a += tasks) {
+    support_row_distances(rs, a, rs, buf, nullptr, buf + m, a + 1);
+    double b = best[a];
+    for (std::size_t k = a + 1; k < m; ++k) {
+      const double d = buf[k];
+      b = d < b ? d : b;
+      best[k] = d < best[k] ? d : best[k];
     }
-    r2[a] = best;
+    best[a] = b;
   }
 }
 
@@ -126,6 +142,24 @@ struct SupportAxis {
   std::vector<int> zc;      // categorical grid (codes)
   std::vector<int> zord;    // grid positions in increasing z (numeric)
   int levels = 0;           // codes are < levels (categorical)
+  std::vector<double> zs;   // the grid in increasing order, then +Inf (numeric)
+  // (Numeric: bucket[b], a t at most the first with zs[t] >= z0 + b / inv,
+  // for b < 4 G: where a value falls in zs, in a step or two.)
+  std::vector<int> bucket;
+  double z0 = 0.0, inv = 0.0;
+
+  // The first t with zs[t] >= v (G when none), without a branch that
+  // depends on v in the usual case.
+  int locate(double v) const {
+    const double top = static_cast<double>(bucket.size() - 1);
+    const double b = std::min(std::max((v - z0) * inv, 0.0), top);
+    int t = bucket[static_cast<std::size_t>(b)];
+    while (t > 0 && zs[t - 1] >= v) --t;
+    t += zs[t] < v;
+    t += zs[t] < v;
+    while (zs[t] < v) ++t;
+    return t;
+  }
 
   std::size_t size() const { return numeric ? z.size() : zc.size(); }
 };
@@ -142,6 +176,23 @@ inline SupportAxis support_axis(const SupportSpace& s, const SupportSpace& rs, b
     ax.zord.resize(G);
     std::iota(ax.zord.begin(), ax.zord.end(), 0);
     std::stable_sort(ax.zord.begin(), ax.zord.end(), [&](int a, int b) { return ax.z[a] < ax.z[b]; });
+    ax.zs.resize(G + 1);
+    for (int t = 0; t < G; ++t) ax.zs[t] = ax.z[ax.zord[t]];
+    ax.zs[G] = std::numeric_limits<double>::infinity();
+    if (G > 0) {
+      const std::size_t B = 4 * static_cast<std::size_t>(G);
+      const double span = ax.zs[G - 1] - ax.zs[0];
+      ax.z0 = ax.zs[0];
+      ax.inv = span > 0 ? B / span : 0.0;
+      ax.bucket.resize(B);
+      int t = 0;
+      for (std::size_t b = 0; b < B; ++b) {
+        // (At most the first t at or past the bucket's start.)
+        const double start = ax.z0 + (span > 0 ? b / ax.inv : 0.0);
+        while (t < G - 1 && ax.zs[t] < start) ++t;
+        ax.bucket[b] = b == 0 ? 0 : std::max(0, t - 1);
+      }
+    }
   } else {
     ax.zc.assign(zc, zc + G);
     int L = 0;
@@ -155,19 +206,13 @@ inline SupportAxis support_axis(const SupportSpace& s, const SupportSpace& rs, b
   return ax;
 }
 
-// A parabola (z - c)^2 + o.
-struct SupportParabola {
-  double c, o;
-};
-
 // Work space of one thread.
 struct SupportWork {
-  std::vector<double> dist, mx, base, off, zb, best, d2;
-  std::vector<int> all, cand, cand2, v;
-  std::vector<SupportParabola> par;
-  explicit SupportWork(std::size_t m, int levels, std::size_t G)
-      : dist(m), mx(m), base(m), off(m), zb(m + 1), best(std::max(levels, 1)), d2(G), all(m),
-        cand(m), cand2(m), v(m), par(m) {
+  std::vector<double> dist, mx, base, off, best, a;
+  std::vector<int> all, cand, cand2, cover;
+  explicit SupportWork(std::size_t m, int levels, std::size_t G, int pn)
+      : dist(m), mx(m), base(m), off(m), best(std::max(levels, 1)), a(std::max(pn, 1)), all(m), cand(m),
+        cand2(m), cover(G + 1) {
     std::iota(all.begin(), all.end(), 0);
   }
 };
@@ -203,14 +248,20 @@ inline std::size_t support_axis_offsets(const SupportSpace& s, const SupportSpac
   return c;
 }
 
-// d2[g] = min over the candidates cand[0..c) (reference rows, offsets
-// off[k]) of off[k] + the term of grid value g and row k, over the axis'
-// grid. Only the verdicts are needed, so the candidates are those with
-// off[k] within the threshold (the others' sums are beyond it): d2 is exact
-// where it is within the threshold, and beyond it (possibly +Inf)
-// elsewhere.
-inline void support_axis_min(const SupportSpace& rs, const SupportAxis& ax, const double* off,
-                             int* cand, std::size_t c, double* d2, SupportWork& w) {
+// The verdicts over the axis' grid: out[g * stride] = 1 when the least of
+// off[k] + the term of grid value g and row k over the candidates cand[0..c)
+// (reference rows with off[k] within the threshold lim; the others' sums
+// are beyond it) is beyond lim, else 0. No minimum is formed: a numeric
+// candidate k holds the grid values z with (z - x_k)^2 + off[k] <= lim, an
+// interval around its value x_k, found by bisecting the sorted grid at
+// x_k -+ sqrt(lim - off[k]) and settled by evaluating that very sum at its
+// ends (the rounded sum is monotone in |z - x_k|, so the interval is exact);
+// a grid value is inside when an interval holds it (counted in `cover`,
+// differences over the sorted grid). A row missing x_k: off[k] + mismatch
+// for every grid value.
+inline void support_axis_verdicts(const SupportSpace& rs, const SupportAxis& ax, const double* off,
+                                  const int* cand, std::size_t c, double lim, unsigned char* out,
+                                  std::size_t stride, SupportWork& w) {
   const double inf = std::numeric_limits<double>::infinity();
   const int G = static_cast<int>(ax.size());
   if (!ax.numeric) {
@@ -224,61 +275,43 @@ inline void support_axis_min(const SupportSpace& rs, const SupportAxis& ax, cons
       if (o < any) any = o;
       if (o < w.best[x[k]]) w.best[x[k]] = o;
     }
-    for (int g = 0; g < G; ++g) d2[g] = std::min(w.best[ax.zc[g]], any + rs.mismatch);
+    for (int g = 0; g < G; ++g) out[g * stride] = std::min(w.best[ax.zc[g]], any + rs.mismatch) > lim ? 1 : 0;
     return;
   }
   const double* x = rs.num + static_cast<std::size_t>(ax.col) * rs.n;
-  // Rows missing x: a constant mismatch; the others as (centre, offset),
-  // by centre (of equal centres the lower offset first).
-  double flat = inf;
-  std::size_t kept = 0;
-  for (std::size_t t = 0; t < c; ++t) {
+  if (G == 0) return;
+  const double* zs = ax.zs.data();
+  int* cover = w.cover.data();
+  std::fill(cover, cover + G + 1, 0);
+  bool all_in = false;
+  for (std::size_t t = 0; t < c && !all_in; ++t) {
     const int k = cand[t];
-    if (std::isnan(x[k])) {
-      flat = std::min(flat, off[k] + rs.mismatch);
-    } else {
-      w.par[kept++] = SupportParabola{x[k], off[k]};
+    const double o = off[k];
+    const double xk = x[k];
+    if (std::isnan(xk)) {
+      all_in = o + rs.mismatch <= lim;
+      continue;
+    }
+    auto in = [&](int g) {
+      const double d = zs[g] - xk;
+      return d * d + o <= lim;
+    };
+    const double r = std::sqrt(std::max(0.0, lim - o));
+    int lo = ax.locate(xk - r);
+    int hi = ax.locate(xk + r);
+    while (lo > 0 && in(lo - 1)) --lo;
+    while (lo < hi && !in(lo)) ++lo;
+    while (hi < G && in(hi)) ++hi;
+    while (hi > lo && !in(hi - 1)) --hi;
+    if (lo < hi) {
+      ++cover[lo];
+      --cover[hi];
     }
   }
-  SupportParabola* P = w.par.data();
-  std::sort(P, P + kept, [](const SupportParabola& a, const SupportParabola& b) {
-    return a.c < b.c || (a.c == b.c && a.o < b.o);
-  });
-  // The lower envelope of the parabolas (z - c)^2 + o (centres increasing;
-  // of equal centres the lowest kept): parabola v[h] is the least on
-  // [zb[h], zb[h + 1]).
-  int h = -1;
-  for (std::size_t t = 0; t < kept; ++t) {
-    const double o = P[t].o;
-    const double ck = P[t].c;
-    if (h >= 0 && ck == P[w.v[h]].c) continue;
-    double sq = -inf;
-    while (h >= 0) {
-      const SupportParabola& q = P[w.v[h]];
-      sq = ((o + ck * ck) - (q.o + q.c * q.c)) / (2.0 * (ck - q.c));
-      if (sq <= w.zb[h]) {
-        --h;
-        sq = -inf;
-      } else {
-        break;
-      }
-    }
-    ++h;
-    w.v[h] = static_cast<int>(t);
-    w.zb[h] = sq;
-  }
-  int at = 0;
+  int run = 0;
   for (int t = 0; t < G; ++t) {
-    const int g = ax.zord[t];
-    const double z = ax.z[g];
-    double best = flat;
-    if (h >= 0) {
-      while (at < h && w.zb[at + 1] <= z) ++at;
-      const SupportParabola& q = P[w.v[at]];
-      const double d = z - q.c;
-      best = std::min(best, d * d + q.o);
-    }
-    d2[g] = best;
+    run += cover[t];
+    out[static_cast<std::size_t>(ax.zord[t]) * stride] = (all_in || run > 0) ? 0 : 1;
   }
 }
 
@@ -294,7 +327,7 @@ inline void support_outside_1d(const SupportSpace& s, const SupportSpace& rs,
   const double lim = support_limit(t2);
   for (std::size_t e = begin; e < end; ++e) {
     const std::size_t i = static_cast<std::size_t>(eval[e]);
-    support_row_distances(s, i, rs, w.dist.data(), w.mx.data());
+    support_row_distances(s, i, rs, w.dist.data(), w.mx.data(), w.a.data());
     if (self[e] >= 0) w.dist[self[e]] = std::numeric_limits<double>::infinity();
     // A row within the threshold without one coordinate is within it
     // without its largest term: the candidates of every axis are among
@@ -308,10 +341,7 @@ inline void support_outside_1d(const SupportSpace& s, const SupportSpace& rs,
       const SupportAxis& ax = axes[a];
       const std::size_t c = support_axis_offsets(s, rs, ax, i, w.dist.data(), w.cand2.data(), nc, lim,
                                                  w.off.data(), w.cand.data());
-      const std::size_t G = ax.size();
-      support_axis_min(rs, ax, w.off.data(), w.cand.data(), c, w.d2.data(), w);
-      unsigned char* o = out[a] + e * G;
-      for (std::size_t g = 0; g < G; ++g) o[g] = w.d2[g] > lim ? 1 : 0;
+      support_axis_verdicts(rs, ax, w.off.data(), w.cand.data(), c, lim, out[a] + e * ax.size(), 1, w);
     }
   }
 }
@@ -326,7 +356,7 @@ inline void support_outside_2d(const SupportSpace& s, const SupportSpace& rs, co
   const std::size_t Ga = a.size(), Gb = b.size();
   for (std::size_t e = begin; e < end; ++e) {
     const std::size_t i = static_cast<std::size_t>(eval[e]);
-    support_row_distances(s, i, rs, w.dist.data());
+    support_row_distances(s, i, rs, w.dist.data(), nullptr, w.a.data());
     if (self[e] >= 0) w.dist[self[e]] = std::numeric_limits<double>::infinity();
     // Without both coordinates: the rows within the threshold.
     const std::size_t c1 = support_axis_offsets(s, rs, a, i, w.dist.data(), w.all.data(), rs.n,
@@ -348,8 +378,7 @@ inline void support_outside_2d(const SupportSpace& s, const SupportSpace& rs, co
         w.off[k] = w.base[k] + term;
         if (w.off[k] <= lim) w.cand[c++] = k;
       }
-      support_axis_min(rs, b, w.off.data(), w.cand.data(), c, w.d2.data(), w);
-      for (std::size_t gb = 0; gb < Gb; ++gb) o[gb * Ga + ga] = w.d2[gb] > lim ? 1 : 0;
+      support_axis_verdicts(rs, b, w.off.data(), w.cand.data(), c, lim, o + ga, Ga, w);
     }
   }
 }
