@@ -1,113 +1,48 @@
-# Sampling bands of profiles, from what the estimators already hold (the
-# ICE curves, each row's local effects, each row's weight), without a
-# single extra prediction. The formulas are documented in ?profile_bands
-# (R/bands_doc.R); here is the arithmetic that every estimator shares.
-#
-# A band setting is list(type = "none" | "analytic" | "bootstrap", level,
-# B); the setup carries it, and for the bootstrap the resampling counts
-# (`setup$resamples`, n x B: how often each background row is drawn in
-# each of the B resamples), drawn once per call so that every variable,
-# subgroup and estimator sees the same resamples.
+# Bands of profiles: the band plan and the arithmetic every estimator
+# shares. The sampling bands (analytic, bootstrap) come from what the
+# estimators hold (ICE curves, each row's local effects and weight), with
+# no extra prediction; a forest's per-tree bands (R/bands_trees.R) from a
+# walk of its trees in the chunks of a PD. Formulas: ?profile_bands
+# (R/bands_doc.R); the setting, profile_bands(), is in R/settings.R.
 
-# The kinds of bands: of the background rows' sampling (analytic,
-# bootstrap) and of a forest's trees (trees, infjack).
-band_kinds <- c("none", "analytic", "bootstrap", "trees", "infjack")
+# ---- The band plan ------------------------------------------------------------
 
-#' @rdname profile_bands
-#' @param type The kind of bands: `"none"`, `"analytic"` (standard errors
-#'   from the per-row contributions), `"bootstrap"` (`B` resamples of the
-#'   background rows), or, for the partial dependence of a forest,
-#'   `"trees"` or `"infjack"` (see [model_profile()]). Each entry point
-#'   takes the kinds its `bands` argument lists.
-#' @param level Confidence level of the pointwise bands, a number between
-#'   0 and 1.
-#' @param B Number of bootstrap resamples (at least 10); used by
-#'   `type = "bootstrap"` only (`"trees"` takes every tree's profile).
-#' @returns `profile_bands()`: a band setting, a list of class `mp_bands`
-#'   with `type`, `level` and `B`.
-#' @export
-profile_bands <- function(type = c("bootstrap", "analytic", "none", "trees", "infjack"), level = 0.95, B = 200) {
-  call <- rlang::current_env()
-  type <- arg_one(type, eval(formals(profile_bands)$type), "type", call)
-  structure(band_values(type, level, B, call), class = "mp_bands")
+# The band plan of a setup (`setup$bands`), chosen once by new_setup()
+# from the setting list(type, level, B): the setting, and what estimators
+# hand the plan's operations (ARCHITECTURE.md lists them), never its kind:
+# `per_row`, each row's contributions (sampling bands); `moments`, each
+# chunk's moments (analytic); `resampled`, the sums of the resamples
+# (bootstrap; setup$resamples, drawn once per call); `trees`, the per-tree
+# walk (trees, infjack) that curve_band_specs() adds to a PD's chunks.
+band_plan <- function(setting) {
+  type <- setting$type
+  c(setting[c("type", "level", "B")],
+    list(per_row = type %in% c("analytic", "bootstrap"), moments = type == "analytic",
+         resampled = type == "bootstrap", trees = type %in% c("trees", "infjack")))
 }
 
-#' @export
-print.mp_bands <- function(x, ...) {
-  cli::cat_line("<mp_bands> ", if (x$type == "none") "no bands" else band_text(x))
-  invisible(x)
+# The band setting a result reports (NULL without bands; for the trees'
+# spread, B is the number of trees).
+band_report <- function(setup, replicates = NULL) {
+  b <- setup$bands
+  if (b$type == "none") return(NULL)
+  if (b$trees) b$B <- if (b$type == "trees") ncol(replicates) else NA_integer_
+  b[c("type", "level", "B")]
 }
 
-# A band setting's values, checked: list(type, level, B); errors name
-# `level` and `B`, the arguments of `call`.
-band_values <- function(type, level, B, call) {
-  if (!is.numeric(level) || length(level) != 1L || !is.finite(level) || level <= 0 || level >= 1) {
-    cli::cli_abort("{.arg level} must be a single number between 0 and 1, such as 0.95, not {.val {format_value(level)}}.",
-                   call = call)
-  }
-  # (B is the bootstrap's alone: other kinds keep the default, unchecked.)
-  B <- if (type == "bootstrap") check_whole(B, "B", 10, call) else 200L
-  list(type = type, level = as.double(level), B = B)
+# The band columns of an aggregated profile from its estimate e: `_se_`
+# (analytic bands), `_lower_` and `_upper_`; bootstrap replicates go with
+# the rows as attribute "replicates" (rows x B).
+band_columns <- function(out, setup, e) {
+  if (is.null(e$se) && is.null(e$reps)) return(out)
+  reps <- if (!is.null(e$reps)) replicate_rows(e$reps)
+  lim <- band_limits(e$yhat, setup$bands$level, e$se, reps)
+  if (!is.null(e$se)) out$`_se_` <- as.vector(e$se)
+  out$`_lower_` <- as.vector(lim$lower)
+  out$`_upper_` <- as.vector(lim$upper)
+  attr(out, "replicates") <- reps
+  out
 }
-
-# The `bands` argument of an entry point, checked: a kind (a string) or a
-# profile_bands() setting, of a kind in `types`. `level` and `B` are the
-# deprecated arguments of the entry point (NULL when not given): with a
-# kind, they set its level and number of resamples, as before. The
-# internal setting, list(type, level, B), is what it always was.
-check_bands <- function(bands, call, types = c("none", "analytic", "bootstrap"), level = NULL, B = NULL) {
-  if (inherits(bands, "mp_bands")) {
-    if (!is.null(level) || !is.null(B)) {
-      cli::cli_abort(c(
-        "Give {.arg level} and {.arg B} in {.arg bands}, not as arguments of their own.",
-        i = "For example {.code bands = profile_bands(\"{bands$type}\", level = 0.9, B = 100)}."
-      ), call = call)
-    }
-    if (!bands$type %in% types) {
-      cli::cli_abort("{.arg bands} must be of type {.or {.val {types}}}, not {.val {bands$type}}.", call = call)
-    }
-    return(unclass(bands))
-  }
-  if (!is.character(bands)) {
-    cli::cli_abort(c(
-      "{.arg bands} must be a kind of bands, such as {.val bootstrap}, or a {.fn profile_bands} setting, not {.obj_type_friendly {bands}}.",
-      i = "For example {.code bands = profile_bands(\"bootstrap\", level = 0.9, B = 100)}."
-    ), call = call)
-  }
-  if (length(bands) > 1L && !identical(bands, types)) {
-    cli::cli_abort(c(
-      "{.arg bands} must be one kind of bands, not {length(bands)}: {.val {bands}}.",
-      i = "One call draws one kind; e.g. {.code bands = {.val {bands[1L]}}}."
-    ), call = call)
-  }
-  type <- rlang::arg_match0(bands[1L], types, arg_nm = "bands", error_call = call)
-  band_values(type, level %||% 0.95, B %||% 200, call)
-}
-
-# The deprecated `level` and `B` arguments of an entry point (NULL when not
-# given): one warning per call, of class "deprecated", that says how to
-# give them in `bands`.
-warn_band_args <- function(bands, level, B, call) {
-  given <- c(level = !is.null(level), B = !is.null(B))
-  if (!any(given) || inherits(bands, "mp_bands")) return(invisible())
-  kind <- if (is.character(bands_kind(bands))) bands_kind(bands) else "bootstrap"
-  args <- c(sprintf("\"%s\"", kind), if (given[["level"]]) paste("level =", format_value(level)),
-            if (given[["B"]]) paste("B =", format_value(B)))
-  nm <- names(given)[given]
-  cli::cli_warn(c(
-    "The {.arg {nm}} argument{?s} {?is/are} deprecated.",
-    i = "Use {.code bands = profile_bands({paste(args, collapse = ', ')})}."
-  ), class = c("modelprofiles_deprecated", "deprecated"), call = call)
-}
-
-# The kind of bands an entry point's `bands` argument asks for (before it
-# is checked).
-bands_kind <- function(bands) if (inherits(bands, "mp_bands")) bands$type else bands[1L]
-
-# No bands: the setting of entry points that make none.
-no_bands <- function() list(type = "none", level = 0.95, B = 0L)
-
-band_type <- function(setup) setup$bands$type %||% "none"
 
 # ---- Standard errors -----------------------------------------------------------
 
@@ -146,13 +81,6 @@ linear_map <- function(f, K) {
   vapply(seq_len(K), function(t) f(replace(numeric(K), t, 1)), numeric(length(f(numeric(K)))))
 }
 
-# ---- Bootstrap replicates ---------------------------------------------------------
-
-# The resampling counts of background rows `rows` (m x B).
-resample_counts <- function(setup, rows) {
-  setup$resamples[rows, , drop = FALSE]
-}
-
 # ---- Band limits ------------------------------------------------------------------
 
 # The replicates of estimates (an array with the replicates along its
@@ -189,25 +117,35 @@ band_limits <- function(yhat, level, se = NULL, reps = NULL) {
 # curves. `spec`: list(w (the rows' weights), kernel (NULL, or list(z, x,
 # dmin, bandwidth) for kernel weights times w)). Analytic: each chunk's
 # moments (grid_moments(), about the chunk's first row), combined exactly
-# at the end; bootstrap: the replicates' weighted sums, added up.
+# at the end; bootstrap: the replicates' weighted sums, added up; per tree:
+# each chunk's per-tree walk (curve_band_specs()), added up.
 
 # Accumulators for n_chunks chunks of G grid points.
 curve_band_init <- function(setup, G, n_chunks, spec) {
   C <- setup$n_outputs
-  switch(band_type(setup),
+  switch(setup$bands$type,
     analytic = list(moments = matrix(0, n_chunks, 4L * G * C)),
     bootstrap = list(bnum = matrix(0, G, setup$bands$B * C),
                      bden = matrix(0, if (is.null(spec$kernel)) 1L else G, setup$bands$B)),
+    trees = , infjack = list(trees = 0),
     list()
   )
+}
+
+# What the plan adds to a chunk of curves of columns `cols` over `grid`
+# for background rows `rows` (weights w): the per-tree walk.
+curve_band_specs <- function(setup, rows, cols, grid, w) {
+  if (setup$bands$trees) list(tree_spec(rows, cols, grid, w, count = FALSE))
 }
 
 # The updates of chunk k: predictions y (G x m per output, or the linear
 # engine's affine curves of an identity link, for the bootstrap) of
 # background rows rows[pos]; `row`: the chunk's moments, which a kernel reducer computes
-# in the pass of its sums (kernel_sums_moments()), or NULL for row weights.
-curve_band_update <- function(setup, k, y, G, rows, pos, spec, row = NULL) {
-  type <- band_type(setup)
+# in the pass of its sums (kernel_sums_moments()), or NULL for row weights;
+# `walked`: the results of curve_band_specs().
+curve_band_update <- function(setup, k, y, G, rows, pos, spec, row = NULL, walked = list()) {
+  type <- setup$bands$type
+  if (setup$bands$trees) return(list(trees = walked[[1L]]))
   w <- spec$w[pos]
   kern <- spec$kernel
   C <- setup$n_outputs
@@ -254,6 +192,7 @@ affine_moments <- function(curves, w) {
 # The bands at the end: the means yhat (G x outputs), their weights' sums
 # W (one, or G for kernel weights): list(se) or list(reps).
 curve_band_finish <- function(setup, acc, yhat, W) {
+  if (!is.null(acc$trees)) return(tree_bands(setup, acc$trees / W))
   G <- nrow(yhat)
   C <- ncol(yhat)
   if (!is.null(acc$moments)) {
@@ -274,9 +213,29 @@ curve_band_finish <- function(setup, acc, yhat, W) {
   list(reps = reps)
 }
 
-# Keep the ICE curves of a request for its bands (kernel AL, whose bands
-# need each row's curve), even when they are not kept for the result?
-curves_for_bands <- function(setup) band_type(setup) %in% c("analytic", "bootstrap")
+# Do the bands need the table of the linear engine's affine curves? Not
+# those of an identity link, whose moments and resampled sums follow from
+# the rows' intercepts and slopes (curve_band_update()).
+band_needs_table <- function(setup, curves) setup$bands$per_row && !curves$identity
+
+# ---- Bands of the native engine's sums ------------------------------------------------
+
+# The native engine's weighted sums over background rows `rows` (weights
+# w) at `grid`, when no row's contribution is needed: of the predictions,
+# or each tree's (the per-tree walk, which stands in for them). At the end,
+# the profile yhat (the trees' mean) and its bands from the sums (weights'
+# sum W).
+band_sums_spec <- function(setup, rows, cols, grid, w) {
+  if (setup$bands$trees) tree_spec(rows, cols, grid, w, count = TRUE) else sums_spec(rows, cols, grid, w)
+}
+
+band_sums_update <- function(setup, y) if (setup$bands$trees) list(trees = y) else list(sums = y)
+
+band_sums_finish <- function(setup, acc, W) {
+  if (!setup$bands$trees) return(list(yhat = acc$sums / W))
+  theta <- acc$trees / W
+  c(list(yhat = matrix(apply(theta, c(1L, 3L), mean), dim(theta)[1L])), tree_bands(setup, theta))
+}
 
 # Bands (list(se) or list(reps)) set to NA at the grid points `bad`.
 na_where <- function(bands, bad) {
@@ -292,7 +251,7 @@ na_where <- function(bands, bad) {
 # weights w; `means`: the groups' means): list(se (groups)) or list(reps
 # (groups x B)), or an empty list.
 group_bands <- function(setup, y, w, offsets, means, rows) {
-  type <- band_type(setup)
+  type <- setup$bands$type
   sizes <- diff(offsets)
   if (type == "analytic") {
     d <- group_sums((y - rep(means, sizes))^2, w^2, offsets, setup$threads)
@@ -317,7 +276,7 @@ place_bands <- function(bands, at) {
 # The accumulators of placed bands, and the bands they make (se, or reps
 # as G x B x outputs).
 init_bands <- function(setup, G) {
-  switch(band_type(setup),
+  switch(setup$bands$type,
     analytic = list(se = matrix(NA_real_, G, setup$n_outputs)),
     bootstrap = list(reps = matrix(NA_real_, G, setup$bands$B * setup$n_outputs)),
     list()
@@ -359,17 +318,4 @@ interval_text <- function(est, lower, upper, digits = 4) {
   # to the longest one's digits, printing rounded values with false zeros.)
   f <- function(v) vapply(signif(v, digits), format, character(1), digits = digits)
   paste0(f(est), " [", f(lower), ", ", f(upper), "]")
-}
-
-# A band setting in words, for print methods.
-band_text <- function(b) {
-  what <- switch(b$type,
-    analytic = "analytic standard errors",
-    bootstrap = paste(b$B, "bootstrap resamples of the background rows"),
-    trees = paste("percentiles of", b$B, "trees' profiles"),
-    infjack = "infinitesimal jackknife over the trees",
-    refit = paste(b$B, "refits of the model"),
-    b$type
-  )
-  paste0(format(100 * b$level), "% pointwise, ", what)
 }

@@ -61,7 +61,7 @@ group_factors <- function(cell, w, wsum) {
 # w, the interval sums s (interval_sums()), and the predictions f_obs at the
 # rows of the shift (`observed`, weights w_obs). list(se) or list(reps).
 al_interval_bands <- function(setup, dy, k, w, K, s, rows, f_obs, observed, w_obs, output) {
-  type <- band_type(setup)
+  type <- setup$bands$type
   if (type == "analytic") {
     A <- linear_map(function(m) accumulate_center(m, s$wsum), K)
     return(list(se = interval_al_se(A, dy, k, w, s, match(rows, observed), f_obs, w_obs)))
@@ -113,7 +113,7 @@ interval_al_se <- function(A, d, k, w, s, at, f, w_f) {
 # of adjacent levels `pair` (K - 1 of them), the rows' levels o, weights
 # w and predictions f.
 al_levels_bands <- function(setup, d, pos, pair, o, w, f, rows, K, output) {
-  type <- band_type(setup)
+  type <- setup$bands$type
   profile <- function(m, p) {
     g <- c(0, cumsum(m))
     g - sum(g * p) / sum(p)
@@ -158,7 +158,7 @@ resampled_predictions <- function(setup, rows, f, w, output) {
 # rows (`fitted`, n x outputs), for bootstrap bands of AL profiles
 # (resampled_predictions()).
 resampled_fitted <- function(setup, fitted) {
-  if (band_type(setup) != "bootstrap" || is.null(fitted) || anyNA(fitted)) return(setup)
+  if (setup$bands$type != "bootstrap" || is.null(fitted) || anyNA(fitted)) return(setup)
   setup$resampled_fitted <- resample_sums(setup, seq_len(setup$n), fitted, setup$weights)
   setup
 }
@@ -169,7 +169,7 @@ resampled_fitted <- function(setup, fitted) {
 # rows' terms in the centring (kernel_centring(): values within the grid
 # and weights, 0 for rows outside it).
 al_kernel_bands <- function(setup, Y, kw, z, x, w, f, rows, centring) {
-  type <- band_type(setup)
+  type <- setup$bands$type
   G <- length(z)
   dY <- Y[-1L, , drop = FALSE] - Y[-G, , drop = FALSE]
   kl <- kw[-1L, , drop = FALSE]
@@ -192,7 +192,7 @@ al_kernel_bands <- function(setup, Y, kw, z, x, w, f, rows, centring) {
     return(list(se = influence_se(ss, w)))
   }
   if (type != "bootstrap") return(list())
-  counts <- resample_counts(setup, rows)
+  counts <- setup$resamples[rows, , drop = FALSE]
   R <- resample_product(setup, kl * dY, rows) / resample_product(setup, kl, rows)
   reps <- vapply(seq_len(ncol(counts)), function(b) {
     cw <- counts[, b] * w
@@ -241,7 +241,7 @@ resample_means <- function(sb, s) {
 # too narrow: a surface whose second differences do not vary within cells
 # (x1 x2) would have bands of width 0.
 al_2d_bands <- function(setup, d, pos, cell, w, K1, K2, counts_of, centre, src, rows, b_cell) {
-  type <- band_type(setup)
+  type <- setup$bands$type
   s <- interval_sums(matrix(d), cell, w[pos], K1 * K2)
   b <- counts_of(w)
   surface <- function(m, b) centre(matrix(m[src], K1, K2), b)
@@ -255,7 +255,7 @@ al_2d_bands <- function(setup, d, pos, cell, w, K1, K2, counts_of, centre, src, 
                                        by_count = list(map = J, cell = b_cell), threads = setup$threads)))
   }
   if (type != "bootstrap") return(list())
-  counts <- resample_counts(setup, rows)
+  counts <- setup$resamples[rows, , drop = FALSE]
   sc <- resample_sums(setup, rows[pos], d, w[pos], cell, K1 * K2)
   reps <- vapply(seq_len(ncol(counts)), function(r) {
     cw <- counts[, r] * w

@@ -1,84 +1,20 @@
 # Model uncertainty of a forest's profiles, from its trees. A forest that
 # averages its trees (ranger, randomForest) has a PD that is the mean over
 # the trees of each tree's own PD, so the native engine gives the per-tree
-# PDs in one set walk (tree_partial()); their spread over the trees (their
-# quantiles, as replicates) and, with the trees' in-bag counts, the
-# infinitesimal-jackknife variance of the forest's PD
+# PDs in one set walk (tree_partial(), R/engine_native_observed.R), which
+# the band plan adds to the chunks of a PD (tree_spec()); their spread over
+# the trees (their quantiles, as replicates) and, with the trees' in-bag
+# counts, the infinitesimal-jackknife variance of the forest's PD
 # (infjack_variance()) follow without new predictions. Both describe the
 # randomness of the forest given the background rows, not the sampling of
 # those rows (see ?profile_bands for the sampling bands).
 
-#' Per-tree partial dependence of a forest
-#'
-#' For background rows `rows` of the setup (weights `w`), column `j` and grid
-#' values `z_1..z_G`, `theta[g, t, c] = sum_i w_i T_t(x_i^{j = z_g}) / sum_i
-#' w_i`, where `T_t` is tree t's prediction of output c on the scale where
-#' the forest's prediction is the mean of the trees' (a ranger or
-#' randomForest regression tree's leaf value, a probability tree's class
-#' fractions, a randomForest classification tree's one-hot vote). The mean
-#' over t is the forest's PD (to rounding).
-#'
-#' @param setup An `mp_setup` whose engine is the native one, for a forest
-#'   that averages its trees.
-#' @param j The profiled column of `setup$data`: position or name.
-#' @param grid The G grid values (of the column's type, any order).
-#' @param rows Background rows (1-based) to average over.
-#' @returns A G x T x outputs array (T trees; outputs the setup's profiled
-#'   outputs, named by their classes in the third dimension for a
-#'   classifier).
-#' @noRd
-tree_partial <- function(setup, j, grid, rows = seq_len(setup$n)) {
-  nm <- tree_forest(setup)
-  j <- tree_column(setup, j)
-  col <- setup$data[[j]]
-  k <- match(names(setup$data)[j], nm$features)
-  # A column the model does not read: every tree's curve is flat (k = NA
-  # leaves no feature free in the walks).
-  z <- if (is.na(k)) rep(0, length(grid)) else native_column(nm, k, column_values(col, grid), col)
-  theta <- native_tree_partial(nm, setup$native$X, rows, setup$weights[rows], k, z, setup$threads)
-  theta <- theta[, , setup$outputs$columns, drop = FALSE]
-  if (anyNA(theta)) native_missing(setup)
-  dimnames(theta) <- list(NULL, NULL, setup$outputs$classes)
-  theta
-}
-
-# The compiled forest of a setup, when its trees are averaged (mean
-# aggregate, identity transform); a clear error otherwise.
-tree_forest <- function(setup) {
-  if (!inherits(setup, "mp_setup")) {
-    cli::cli_abort("{.arg setup} must be an {.cls mp_setup}, not {.obj_type_friendly {setup}}.", call = NULL)
-  }
-  nm <- setup$native$model
-  if (is.null(nm)) {
-    cls <- class(setup$model)[1L]
-    # (cli interpolates the message itself, not the text of a variable.)
-    msg <- if (!is.null(setup$linear)) {
-      "Per-tree profiles need the native tree engine; this setup evaluates a linear predictor, which has no trees."
-    } else {
-      "Per-tree profiles need the native tree engine; this setup calls {.fn predict} (engine {.val predict}, a {.arg predict_function} of your own, or a {.cls {cls}} model that the engine does not compile)."
-    }
-    cli::cli_abort(c(msg, i = "Use a ranger or randomForest forest with the model's own predict function."),
-                   call = setup$error_call)
-  }
-  if (!identical(nm$aggregate, "mean") || !identical(nm$transform, "identity")) {
-    cli::cli_abort(c(
-      "A {.cls {class(setup$model)[1L]}} model adds up its trees (boosting): the spread of its trees is not an uncertainty of its profile.",
-      i = "Per-tree profiles are for forests that average their trees (ranger, randomForest)."
-    ), call = setup$error_call)
-  }
-  nm
-}
-
-# Column j of the background as a position, from a position or a name.
-tree_column <- function(setup, j) {
-  cols <- names(setup$data)
-  pos <- NA_integer_
-  if (length(j) == 1L && is.character(j)) pos <- match(j, cols)
-  if (length(j) == 1L && is.numeric(j) && j %in% seq_along(cols)) pos <- as.integer(j)
-  if (is.na(pos)) {
-    cli::cli_abort("{.arg j} must name one column of the data, or give its position.", call = setup$error_call)
-  }
-  pos
+# The per-tree walk of background rows `rows` (weights w), column `cols` at
+# `grid` (a list of one vector): a specification of the executor's
+# (native_trees()); `count`: it stands in for the profile's predictions
+# (counted), or goes beside its curves.
+tree_spec <- function(rows, cols, grid, w, count) {
+  list(kind = "trees", rows = rows, cols = as.integer(cols), grid = grid, w = w, count = count)
 }
 
 # Per-tree profiles as a G x T x outputs array.
@@ -223,7 +159,7 @@ eb_calibrate <- function(v, noise) {
 # circularly, the kernel's mode at x = 0 rotated to the front).
 eb_prior <- function(v, sigma, slab = 0.1) {
   s <- stats::sd(v)
-  x <- seq(min(min(v) - 2 * s, 0), max(max(v) + 2 * s, s), length.out = 1000L)
+  x <- seq(min(min(v) - 2 * s, 0), max(max(v) + 2 * s, s), length.out = ij_prior_points)
   pos <- as.numeric(x >= 0)
   zero <- max(which(x <= 0))
   kernel <- stats::dnorm(x / sigma) * (x[2L] - x[1L]) / sigma
@@ -236,7 +172,7 @@ eb_prior <- function(v, sigma, slab = 0.1) {
   nll <- function(eta) {
     p <- prior_of(eta)
     if (sum(p$raw) == Inf || sum(p$raw) <= 100 * .Machine$double.eps) {
-      return(1000 * (length(v) + sum(eta^2)))
+      return(ij_prior_penalty * (length(v) + sum(eta^2)))
     }
     f <- stats::convolve(p$g, kernel)
     sum(stats::approx(x, -log(pmax(f, 1e-7)), v)$y)
@@ -265,23 +201,13 @@ tree_inbag <- function(setup) {
   inbag
 }
 
-# The bands of a PD estimate e from the forest's trees: "trees", the
-# percentiles of the per-tree profiles (kept as replicates, one per tree);
+# The bands of a PD from the per-tree profiles theta (G x T x outputs):
+# "trees", their percentiles (kept as replicates, one per tree);
 # "infjack", the profile -/+ the normal quantile times the infinitesimal
 # jackknife's standard error (negative variance estimates, which the bias
-# correction can give, count as 0). An estimate without its profile
-# (e$yhat NULL) gets the mean of the per-tree profiles.
-tree_bands <- function(setup, j, grid, rows, e) {
-  theta <- tree_partial(setup, j, grid, rows)
-  if (is.null(e$yhat)) {
-    # The forest's PD, the mean of its trees' (partial_request()).
-    e$yhat <- matrix(apply(theta, c(1L, 3L), mean), dim(theta)[1L])
-  }
-  if (band_type(setup) == "trees") {
-    e$reps <- theta
-    return(e)
-  }
+# correction can give, count as 0).
+tree_bands <- function(setup, theta) {
+  if (setup$bands$type == "trees") return(list(reps = theta))
   v <- infjack_variance(theta, tree_inbag(setup))
-  e$se <- matrix(sqrt(pmax(v, 0)), nrow(e$yhat))
-  e
+  list(se = matrix(sqrt(pmax(v, 0)), dim(theta)[1L]))
 }

@@ -138,7 +138,7 @@ compare_profiles <- function(x, data = NULL, predict_function = NULL, variables 
   })
   distances <- profile_distances(profiles, variables, setup)
   new_mp_comparison(list(distances = distances$table, profiles = profiles, label = setup$label,
-                         bands = if (band_type(setup) != "none") setup$bands,
+                         bands = band_report(setup),
                          replicates = distances$replicates, call = call))
 }
 
@@ -166,7 +166,7 @@ distance_names <- names(distance_pairs)
 profile_distances <- function(profiles, variables, setup) {
   pd <- profiles$pd
   w <- pd$weights %||% rep(1, length(pd$rows))
-  boot <- band_type(setup) == "bootstrap"
+  boot <- setup$bands$resampled
   rows <- list()
   reps <- list()
   for (v in variables) {

@@ -126,7 +126,7 @@ LGB_MAX_REBUILT <- 2^20
 # executor collects at once (chunk_policy()).
 gc_min_bytes <- 32 * 2^20
 
-# Native partial dependence without curves (partial_sums_request()): the
+# Native partial dependence without curves (pd_request()): the
 # rows go to the set walk in this many chunks (progress ticks and the
 # checks for interrupts between them), of this many rows at least.
 native_sums_chunks <- 20
@@ -172,3 +172,8 @@ extrapolation_seed <- 42L
 # Rows per block of a background column's fingerprint (refit_bands()'s
 # check of the other columns): no vector of the column's length is made.
 print_block_rows <- 65536L
+
+# The infinitesimal jackknife's calibration (eb_prior()): ranger's grid of
+# the prior and penalty of a prior that cannot be normalised.
+ij_prior_points <- 1000L
+ij_prior_penalty <- 1000

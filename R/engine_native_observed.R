@@ -1,6 +1,7 @@
-# The native engine's set walk at observed points
-# (inst/include/modelprofiles/observed.h): the sums of the tables of
-# Friedman's H-statistics without the tables.
+# The native engine's walks beyond predictions: at observed points
+# (inst/include/modelprofiles/observed.h), the sums of the tables of
+# Friedman's H-statistics without the tables; and per tree, for the
+# per-tree bands (R/bands_trees.R).
 
 # Does the setup's engine evaluate observed_spec(), and walk each table of
 # curves as a set (the native engine)?
@@ -38,4 +39,87 @@ native_observed <- function(setup, spec) {
 observed_spec <- function(rows, cols, values, w, v = NULL, fitted = FALSE) {
   list(kind = "observed", rows = rows, cols = as.integer(cols), values = values, w = w, v = v,
        fitted = fitted)
+}
+
+# ---- The per-tree walk ---------------------------------------------------------
+
+#' Per-tree partial dependence of a forest
+#'
+#' For background rows `rows` of the setup (weights `w`), column `j` and grid
+#' values `z_1..z_G`, `theta[g, t, c] = sum_i w_i T_t(x_i^{j = z_g}) / sum_i
+#' w_i`, where `T_t` is tree t's prediction of output c on the scale where
+#' the forest's prediction is the mean of the trees' (a ranger or
+#' randomForest regression tree's leaf value, a probability tree's class
+#' fractions, a randomForest classification tree's one-hot vote). The mean
+#' over t is the forest's PD (to rounding).
+#'
+#' @param setup An `mp_setup` whose engine is the native one, for a forest
+#'   that averages its trees.
+#' @param j The profiled column of `setup$data`: position or name.
+#' @param grid The G grid values (of the column's type, any order).
+#' @param rows Background rows (1-based) to average over.
+#' @returns A G x T x outputs array (T trees; outputs the setup's profiled
+#'   outputs, named by their classes in the third dimension for a
+#'   classifier).
+#' @noRd
+tree_partial <- function(setup, j, grid, rows = seq_len(setup$n)) {
+  nm <- tree_forest(setup)
+  j <- tree_column(setup, j)
+  col <- setup$data[[j]]
+  k <- match(names(setup$data)[j], nm$features)
+  # A column the model does not read: every tree's curve is flat (k = NA
+  # leaves no feature free in the walks).
+  z <- if (is.na(k)) rep(0, length(grid)) else native_column(nm, k, column_values(col, grid), col)
+  theta <- native_tree_partial(nm, setup$native$X, rows, setup$weights[rows], k, z, setup$threads)
+  theta <- theta[, , setup$outputs$columns, drop = FALSE]
+  if (anyNA(theta)) native_missing(setup)
+  dimnames(theta) <- list(NULL, NULL, setup$outputs$classes)
+  theta
+}
+
+# The per-tree walk of tree_spec() `spec`: the rows' weighted sums of each
+# tree's predictions (G x T x outputs), attribute "n" the predictions they
+# stand for.
+native_trees <- function(setup, spec) {
+  theta <- tree_partial(setup, spec$cols, spec$grid[[1L]], spec$rows)
+  structure(theta * sum(spec$w), n = if (spec$count) length(spec$grid[[1L]]) * length(spec$rows) else 0)
+}
+
+# The compiled forest of a setup, when its trees are averaged (mean
+# aggregate, identity transform); a clear error otherwise.
+tree_forest <- function(setup) {
+  if (!inherits(setup, "mp_setup")) {
+    cli::cli_abort("{.arg setup} must be an {.cls mp_setup}, not {.obj_type_friendly {setup}}.", call = NULL)
+  }
+  nm <- setup$native$model
+  if (is.null(nm)) {
+    cls <- class(setup$model)[1L]
+    # (cli interpolates the message itself, not the text of a variable.)
+    msg <- if (!is.null(setup$linear)) {
+      "Per-tree profiles need the native tree engine; this setup evaluates a linear predictor, which has no trees."
+    } else {
+      "Per-tree profiles need the native tree engine; this setup calls {.fn predict} (engine {.val predict}, a {.arg predict_function} of your own, or a {.cls {cls}} model that the engine does not compile)."
+    }
+    cli::cli_abort(c(msg, i = "Use a ranger or randomForest forest with the model's own predict function."),
+                   call = setup$error_call)
+  }
+  if (!identical(nm$aggregate, "mean") || !identical(nm$transform, "identity")) {
+    cli::cli_abort(c(
+      "A {.cls {class(setup$model)[1L]}} model adds up its trees (boosting): the spread of its trees is not an uncertainty of its profile.",
+      i = "Per-tree profiles are for forests that average their trees (ranger, randomForest)."
+    ), call = setup$error_call)
+  }
+  nm
+}
+
+# Column j of the background as a position, from a position or a name.
+tree_column <- function(setup, j) {
+  cols <- names(setup$data)
+  pos <- NA_integer_
+  if (length(j) == 1L && is.character(j)) pos <- match(j, cols)
+  if (length(j) == 1L && is.numeric(j) && j %in% seq_along(cols)) pos <- as.integer(j)
+  if (is.na(pos)) {
+    cli::cli_abort("{.arg j} must name one column of the data, or give its position.", call = setup$error_call)
+  }
+  pos
 }

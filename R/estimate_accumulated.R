@@ -108,7 +108,7 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
   # themselves, whose other columns are then shared, not copied.
   direct <- uses_direct(setup, native)
   stack <- row_order(setup, length(rows), direct) == "observation"
-  keep_dy <- band_type(setup) != "none"
+  keep_dy <- setup$bands$per_row
   chunks <- row_chunks(length(rows), request_chunk_rows(setup, native) / 2)
   new_request(
     length(chunks),

@@ -42,7 +42,7 @@ accumulated_2d_request <- function(setup, js, intervals, levels = NULL) {
 # The bands of the surface (al_2d_bands()) for the differences d of one
 # output: se as a vector over the surface's cells, or reps (cells x B).
 ale_2d_bands <- function(setup, d, corners, a1, a2, w, z1, z2, numeric_pair, rows) {
-  if (band_type(setup) == "none") return(list())
+  if (!setup$bands$per_row) return(list())
   K1 <- length(z1) - 1L
   K2 <- length(z2) - 1L
   cell <- corners$pair + K1 * (a2[corners$pos] - 1L)

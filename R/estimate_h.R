@@ -128,7 +128,7 @@ h_request <- function(setup, packed, reduce_piece, init, finish) {
 # at the values (`pd_reps`, u x (B outputs)), the values of the rows
 # (`index`) and the resampled PD_-j (`not_reps`, n x (B outputs)).
 h_one_way_request <- function(setup, js) {
-  boot <- band_type(setup) == "bootstrap"
+  boot <- setup$bands$resampled
   if (!boot && walks_observed(setup)) return(h_one_way_walk(setup, js))
   n <- setup$n
   C <- setup$n_outputs
@@ -196,7 +196,7 @@ h_one_way_request <- function(setup, js) {
 # the list has attribute "reps": per pair, list(pd_reps (the resampled PD
 # at the pairs of values, u x (B outputs)), index (the rows' pairs)).
 h_two_way_request <- function(setup, pairs) {
-  boot <- band_type(setup) == "bootstrap"
+  boot <- setup$bands$resampled
   if (!boot && walks_observed(setup)) return(h_two_way_walk(setup, pairs))
   C <- setup$n_outputs
   w <- setup$weights

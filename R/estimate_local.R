@@ -31,7 +31,7 @@ kernel_request <- function(setup, j, grid, rows, bandwidth, lag, keep_ice, finis
       num <- matrix(0, G, C)
       # LD's analytic bands: the moments in the same pass (moment_row, see
       # curve_band_update()).
-      fused <- !lag && band_type(setup) == "analytic"
+      fused <- !lag && setup$bands$moments
       moments <- list()
       for (c in seq_len(C)) {
         s <- if (fused) {
@@ -53,7 +53,7 @@ kernel_request <- function(setup, j, grid, rows, bandwidth, lag, keep_ice, finis
                   dmin = dmin, kw = kw, bands = bands))
     },
     # (Kernel AL's bands need each row's curve; LD's are accumulated.)
-    keep = keep_ice || (lag && curves_for_bands(setup)), native = native,
+    keep = keep_ice || (lag && setup$bands$per_row), native = native,
     bands = if (!lag) list(w = w, kernel = list(z = z, x = x, dmin = dmin, bandwidth = bandwidth))
   )
 }

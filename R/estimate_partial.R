@@ -12,7 +12,8 @@
 # outputs), or compactly as the accumulators `ice_a` and `ice_slope` when
 # the linear engine gives them (see linear_ice()). The chunks follow the
 # engine and the row order (row_order()). `bands`: NULL, or the weights of
-# the means whose bands are accumulated (see curve_band_init()).
+# the means whose bands are accumulated (see curve_band_init(); the band
+# plan may add its own specifications to each chunk, curve_band_specs()).
 # `affine`: reduce_block() takes the linear engine's affine curves as they
 # come (else they are turned into their table first).
 curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, keep = FALSE,
@@ -23,8 +24,8 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
   chunk_rows <- request_chunk_rows(setup, native, linear)
   order <- if (length(cols) == 1L) row_order(setup, n, uses_direct(setup, native, linear)) else "observation"
   # Stacked rows per background row: G, or the linear engine's 2 when its
-  # curves are never made into a table (an identity link, no bands).
-  per_row <- if (lin && affine && setup$linear$identity && band_type(setup) == "none") 2 else G
+  # curves are never made into a table (an identity link, no bands of rows).
+  per_row <- if (lin && affine && setup$linear$identity && !setup$bands$per_row) 2 else G
   chunks <- if (order == "grid") {
     # A block of rows per predict() call, its G x block table within a
     # quarter of the budget (of chunk_floor() rows at least).
@@ -35,12 +36,16 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
   compact <- keep && lin
   new_request(
     length(chunks),
-    make = function(k) list(curve_spec(rows[chunks[[k]]], cols, grid, order)),
+    make = function(k) {
+      pos <- chunks[[k]]
+      c(list(curve_spec(rows[pos], cols, grid, order)),
+        if (!is.null(bands)) curve_band_specs(setup, rows[pos], cols, grid, bands$w[pos]))
+    },
     reduce = function(k, ys) {
       pos <- chunks[[k]]
       y <- ys[[1L]]
       curves <- if (inherits(y, "mp_affine")) y
-      if (!is.null(curves) && (!affine || affine_table(setup, curves, bands))) {
+      if (!is.null(curves) && (!affine || (!is.null(bands) && band_needs_table(setup, curves)))) {
         y <- affine_values(curves)
       }
       upd <- reduce_block(pos, if (affine && !is.null(curves)) curves else y)
@@ -53,7 +58,7 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
       if (!is.null(bands)) {
         row <- upd$moment_row
         upd$moment_row <- NULL
-        upd <- c(upd, curve_band_update(setup, k, y, G, rows, pos, bands, row))
+        upd <- c(upd, curve_band_update(setup, k, y, G, rows, pos, bands, row, ys[-1L]))
       }
       upd
     },
@@ -72,14 +77,6 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
     },
     native = native, linear = linear
   )
-}
-
-# Do the bands of affine curves need their table? Not the bootstrap's of
-# an identity link, whose resampled sums follow from the rows' intercepts
-# and slopes (curve_band_update()).
-affine_table <- function(setup, curves, bands) {
-  type <- band_type(setup)
-  !is.null(bands) && type != "none" && !curves$identity
 }
 
 # Do the ICE curves of columns `cols` come from the linear engine?
@@ -106,74 +103,58 @@ table_sums <- function(setup, y, G, w) {
   out
 }
 
-# PD of column j over `grid`: list(x, yhat (G x outputs), ice, ice_rows,
-# and the bands' se or reps, see curve_band_finish()).
-partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRUE, linear = TRUE) {
-  G <- length(grid)
+# PD of columns js (one or two) over `grid` (a list of G values per
+# column): finish(e) makes the estimate from e = list(yhat (G x outputs),
+# ice (kept curves, see curve_request()), and the bands' se or reps).
+# Without curves and bands of rows, the native engine's set walk gives each
+# chunk's weighted sums at the grid points, with no table of curves (or
+# each tree's, band_sums_spec()): chunks of a native_sums_chunks-th of the
+# rows (native_sums_min_rows at least), for progress and interrupts; they
+# depend on the rows only, so the numbers do not depend on the threads.
+pd_request <- function(setup, js, grid, rows, finish, keep = FALSE, native = TRUE, linear = FALSE) {
+  G <- length(grid[[1L]])
   w <- at_rows(setup$weights, rows)
-  if (!keep_ice && band_type(setup) %in% c("trees", "infjack") && !is.null(setup$native) && native) {
-    # The profile is the mean of the per-tree profiles that the bands walk
-    # the trees for (tree_bands()): no walk of its own.
-    return(known_request(list(x = grid, yhat = NULL, ice = NULL, ice_rows = rows), n = G * length(rows)))
+  if (keep || setup$bands$per_row || is.null(setup$native) || !native) {
+    return(curve_request(
+      setup, js, grid, rows,
+      reduce_block = function(pos, y) {
+        list(sums = if (inherits(y, "mp_affine")) affine_sums(y, w[pos]) else table_sums(setup, y, G, w[pos]))
+      },
+      init = function() list(sums = matrix(0, G, setup$n_outputs)),
+      finish = function(acc) {
+        yhat <- acc$sums / sum(w)
+        finish(c(list(yhat = yhat, ice = acc$ice), curve_band_finish(setup, acc, yhat, sum(w))))
+      },
+      keep = keep, native = native, linear = linear, bands = list(w = w), affine = TRUE
+    ))
   }
-  if (!keep_ice && band_type(setup) == "none" && !is.null(setup$native) && native) {
-    return(partial_sums_request(setup, j, list(column_values(setup$data[[j]], grid)), rows, w,
-                                function(yhat) list(x = grid, yhat = yhat, ice = NULL, ice_rows = rows)))
-  }
-  curve_request(
-    setup, j, list(column_values(setup$data[[j]], grid)), rows,
-    reduce_block = function(pos, y) {
-      list(sums = if (inherits(y, "mp_affine")) affine_sums(y, w[pos]) else table_sums(setup, y, G, w[pos]))
-    },
-    init = function() list(sums = matrix(0, G, setup$n_outputs)),
-    finish = function(acc) {
-      yhat <- acc$sums / sum(w)
-      c(list(x = grid, yhat = yhat, ice = acc$ice, ice_rows = rows),
-        curve_band_finish(setup, acc, yhat, sum(w)))
-    },
-    keep = keep_ice, native = native, linear = linear, bands = list(w = w), affine = TRUE
-  )
-}
-
-# PD of columns js (one or two) over `grid` (a list of G values per column)
-# by the native engine's set walk, when neither the curves nor their bands
-# are wanted: each chunk of rows gives the weighted sums of its predictions
-# at the grid points, with no table of curves; finish(yhat) makes the
-# estimate. Chunks of a native_sums_chunks-th of the rows (native_sums_min_rows
-# at least), for progress and interrupts; they depend on the rows only, so
-# the numbers do not depend on the threads.
-partial_sums_request <- function(setup, js, grid, rows, w, finish) {
   chunks <- row_chunks(length(rows), max(native_sums_min_rows, ceiling(length(rows) / native_sums_chunks)))
   new_request(
     length(chunks),
-    make = function(k) list(sums_spec(rows[chunks[[k]]], js, grid, w[chunks[[k]]])),
-    reduce = function(k, ys) list(sums = ys[[1L]]),
-    init = function() list(sums = matrix(0, length(grid[[1L]]), setup$n_outputs)),
-    finish = function(acc) finish(acc$sums / sum(w)),
+    make = function(k) list(band_sums_spec(setup, rows[chunks[[k]]], js, grid, w[chunks[[k]]])),
+    reduce = function(k, ys) band_sums_update(setup, ys[[1L]]),
+    init = function() c(list(sums = matrix(0, G, setup$n_outputs)), curve_band_init(setup, G, length(chunks), NULL)),
+    finish = function(acc) {
+      e <- band_sums_finish(setup, acc, sum(w))
+      finish(c(e[1L], list(ice = NULL), e[-1L]))
+    },
     native = TRUE
   )
+}
+
+# PD of column j over `grid`: list(x, yhat (G x outputs), ice, ice_rows,
+# and the bands' se or reps).
+partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRUE, linear = TRUE) {
+  pd_request(setup, j, list(column_values(setup$data[[j]], grid)), rows, keep = keep_ice, native = native,
+             linear = linear, finish = function(e) c(list(x = grid, yhat = e$yhat, ice = e$ice, ice_rows = rows), e[-(1:2)]))
 }
 
 # PD over all pairs of g1 x g2 (g1 fastest), each row stacked over the pair
 # grid: list(x1, x2, yhat (G1 G2 x outputs), and the bands' se or reps).
 partial_2d_request <- function(setup, js, g1, g2, rows = seq_len(setup$n)) {
-  G <- length(g1) * length(g2)
-  w <- at_rows(setup$weights, rows)
   grid <- list(column_values(setup$data[[js[1L]]], rep(g1, times = length(g2))),
                column_values(setup$data[[js[2L]]], rep(g2, each = length(g1))))
-  if (band_type(setup) == "none" && !is.null(setup$native)) {
-    return(partial_sums_request(setup, js, grid, rows, w, function(yhat) list(x1 = g1, x2 = g2, yhat = yhat)))
-  }
-  curve_request(
-    setup, js, grid, rows,
-    reduce_block = function(pos, y) list(sums = table_sums(setup, y, G, w[pos])),
-    init = function() list(sums = matrix(0, G, setup$n_outputs)),
-    finish = function(acc) {
-      yhat <- acc$sums / sum(w)
-      c(list(x1 = g1, x2 = g2, yhat = yhat), curve_band_finish(setup, acc, yhat, sum(w)))
-    },
-    bands = list(w = w)
-  )
+  pd_request(setup, js, grid, rows, function(e) c(list(x1 = g1, x2 = g2, yhat = e$yhat), e[-(1:2)]))
 }
 
 # Predictions at background rows `rows` (increasing, distinct): a request

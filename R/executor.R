@@ -55,7 +55,7 @@ curve_spec <- function(rows, cols, grid, order = "observation") {
 # Weighted sums over background rows `rows` (weights w) of the predictions
 # with columns `cols` (one or two) set to each of `grid` (a list of G values
 # per column): a G x outputs matrix, from the native engine only
-# (partial_sums_request()).
+# (pd_request()).
 sums_spec <- function(rows, cols, grid, w) {
   list(kind = "sums", rows = rows, cols = as.integer(cols), grid = grid, w = w)
 }
@@ -233,8 +233,10 @@ is_linear_curve <- function(setup, req, spec) {
 }
 
 # A specification's predictions from the native or linear engine, or NULL
-# when it goes through the predict function.
+# when it goes through the predict function (the band plan's per-tree
+# walks, tree_spec(), are the native engine's alone).
 direct_predictions <- function(setup, req, spec) {
+  if (spec$kind == "trees") return(native_trees(setup, spec))
   if (uses_direct(setup, req$native)) {
     if (spec$kind == "sums") return(native_sums(setup, spec$cols, spec$grid, spec$rows, spec$w))
     if (spec$kind == "observed") return(native_observed(setup, spec))

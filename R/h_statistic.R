@@ -208,7 +208,7 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
   w <- setup$weights
   js <- match(variables, names(setup$data))
   m <- min(pairs, length(variables))
-  boot <- band_type(setup) == "bootstrap"
+  boot <- setup$bands$resampled
   if (boot) {
     u <- vapply(js, function(j) length(h_distinct(setup, j)$first), numeric(1))
     check_h_bands_budget(setup, u, if (m >= 2L) choose(m, 2) else 0)
@@ -231,7 +231,7 @@ h_statistic <- function(x, data = NULL, predict_function = NULL, variables = NUL
   new_mp_h_statistic(list(
       overall = h_drop_replicates(overall), pairwise = h_drop_replicates(pw$table), total = total,
       total_bands = total_bands,
-      bands = if (boot) setup$bands,
+      bands = band_report(setup),
       replicates = if (boot) {
         list(overall = attr(overall, "replicates"), pairwise = attr(pw$table, "replicates"),
              total = matrix(reps$total, length(labels), setup$bands$B, byrow = TRUE,

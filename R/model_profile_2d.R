@@ -134,7 +134,7 @@ model_profile_2d <- function(x, data = NULL, predict_function = NULL, variables,
   replicates <- attr(agr, "replicates")
   attr(agr, "replicates") <- NULL
   new_mp_profile_2d(list(
-      agr_profiles = agr, bands = if (band_type(setup) != "none") setup$bands, replicates = replicates,
+      agr_profiles = agr, bands = band_report(setup), replicates = replicates,
       type = type, pairs = pairs, grids = grids,
       intervals = if (type == "accumulated") {
         stats::setNames(lapply(res, `[[`, "intervals"), vapply(pairs, paste, character(1), collapse = ":"))

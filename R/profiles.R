@@ -204,7 +204,7 @@ profile_maker <- function(setup, s, j, part, grid, bandwidth, keep, fitted, whol
         cli::cli_abort("{.field {v}} takes a single value among the background rows; its profile is not defined.", call = call)
       }
     }
-    if (curves_for_bands(setup) && uses_curves(s, kind)) {
+    if (setup$bands$per_row && uses_curves(s, kind)) {
       check_band_curves(setup, v, if (is.null(grid)) s$grid_points else length(grid), length(part$rows))
     }
     req <- estimator_request(setup, s, j, kind, part$rows, grid, bandwidth, keep, fitted)
@@ -215,7 +215,6 @@ profile_maker <- function(setup, s, j, part, grid, bandwidth, keep, fitted, whol
         key <- if (whole) v else paste0(v, " (", part$level, ")")
         unsupported$found[[key]] <- e$x[e$no_support]
       }
-      if (band_type(setup) %in% c("trees", "infjack")) e <- tree_bands(setup, j, grid, part$rows, e)
       e
     }
     req

@@ -64,7 +64,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
   attr(agr, "replicates") <- NULL
   new_mp_profile(list(
     agr_profiles = agr,
-    bands = result_bands(setup, replicates), replicates = replicates, settings = s,
+    bands = band_report(setup, replicates), replicates = replicates, settings = s,
     cp_profiles = if (length(cp)) new_mp_ice(cp, columns, at_rows(setup$rows, rows), grids),
     type = s$type, method = s$method, variables = present, label = setup$label,
     labels = label_parts$label, label_parts = label_parts,
@@ -82,15 +82,6 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     threads = setup$threads, engine = profile_engine(setup, s), groups = groups,
     steps = run$steps, steps_mid = if (!is.null(run$steps)) run$steps_mid, extrapolation = extrapolation_info(space), call = call
   ))
-}
-
-# The band setting a result reports (NULL without bands; for the trees'
-# spread, B is the number of trees).
-result_bands <- function(setup, replicates) {
-  if (band_type(setup) == "none") return(NULL)
-  b <- setup$bands
-  if (b$type %in% c("trees", "infjack")) b$B <- if (b$type == "trees") ncol(replicates) else NA_integer_
-  b
 }
 
 # Rows of data frames, without row names (and their "replicates"
@@ -119,20 +110,6 @@ agr_frame <- function(setup, v, e, rows, labels, mixed, group = NULL) {
   if (!is.null(e$extrapolation)) out$`_extrapolation_` <- rep(e$extrapolation, length(labels))
   if (!is.null(group)) out$`_groups_` <- group
   band_columns(out, setup, e)
-}
-
-# The band columns of an aggregated profile from its estimate e: `_se_`
-# (analytic bands), `_lower_` and `_upper_`; bootstrap replicates go with
-# the rows as attribute "replicates" (rows x B).
-band_columns <- function(out, setup, e) {
-  if (is.null(e$se) && is.null(e$reps)) return(out)
-  reps <- if (!is.null(e$reps)) replicate_rows(e$reps)
-  lim <- band_limits(e$yhat, setup$bands$level, e$se, reps)
-  if (!is.null(e$se)) out$`_se_` <- as.vector(e$se)
-  out$`_lower_` <- as.vector(lim$lower)
-  out$`_upper_` <- as.vector(lim$upper)
-  attr(out, "replicates") <- reps
-  out
 }
 
 # The subgroup (level) of each of the sorted background rows `rows`.

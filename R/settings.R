@@ -1,6 +1,7 @@
-# Settings objects of the entry points, like profile_bands() (R/bands.R):
-# the grids (`grid = profile_grids()`) and the subgroups (`groups =
-# profile_groups()` or `profile_clusters()`). A field left NULL takes the
+# Settings objects of the entry points: the grids (`grid =
+# profile_grids()`), the subgroups (`groups = profile_groups()` or
+# `profile_clusters()`) and the bands (`bands = profile_bands()`, its
+# checks; the band plan and arithmetic are R/bands*.R). A field left NULL takes the
 # entry point's default; grid_settings() and group_settings() resolve a
 # setting, with the fields DALEX's names and the old arguments gave
 # (front_door(), R/dalex.R), into the plain list the estimators read.
@@ -244,4 +245,117 @@ group_settings <- function(groups, given, defaults, call, clusters = FALSE) {
   }
   set <- if (inherits(groups, "mp_groups")) unclass(groups) else list(by = groups, expr = NULL)
   c(list(kind = "groups"), merge_setting(set, given$groups, defaults, "groups", "profile_groups", call))
+}
+
+# ---- Bands ------------------------------------------------------------------------
+
+# The kinds of bands: of the background rows' sampling (analytic,
+# bootstrap) and of a forest's trees (trees, infjack).
+band_kinds <- c("none", "analytic", "bootstrap", "trees", "infjack")
+
+#' @rdname profile_bands
+#' @param type The kind of bands: `"none"`, `"analytic"` (standard errors
+#'   from the per-row contributions), `"bootstrap"` (`B` resamples of the
+#'   background rows), or, for the partial dependence of a forest,
+#'   `"trees"` or `"infjack"` (see [model_profile()]). Each entry point
+#'   takes the kinds its `bands` argument lists.
+#' @param level Confidence level of the pointwise bands, a number between
+#'   0 and 1.
+#' @param B Number of bootstrap resamples (at least 10); used by
+#'   `type = "bootstrap"` only (`"trees"` takes every tree's profile).
+#' @returns `profile_bands()`: a band setting, a list of class `mp_bands`
+#'   with `type`, `level` and `B`.
+#' @export
+profile_bands <- function(type = c("bootstrap", "analytic", "none", "trees", "infjack"), level = 0.95, B = 200) {
+  call <- rlang::current_env()
+  type <- arg_one(type, eval(formals(profile_bands)$type), "type", call)
+  structure(band_values(type, level, B, call), class = "mp_bands")
+}
+
+#' @export
+print.mp_bands <- function(x, ...) {
+  cli::cat_line("<mp_bands> ", if (x$type == "none") "no bands" else band_text(x))
+  invisible(x)
+}
+
+# A band setting's values, checked: list(type, level, B); errors name
+# `level` and `B`, the arguments of `call`.
+band_values <- function(type, level, B, call) {
+  if (!is.numeric(level) || length(level) != 1L || !is.finite(level) || level <= 0 || level >= 1) {
+    cli::cli_abort("{.arg level} must be a single number between 0 and 1, such as 0.95, not {.val {format_value(level)}}.",
+                   call = call)
+  }
+  # (B is the bootstrap's alone: other kinds keep the default, unchecked.)
+  B <- if (type == "bootstrap") check_whole(B, "B", 10, call) else 200L
+  list(type = type, level = as.double(level), B = B)
+}
+
+# The `bands` argument of an entry point, checked: a kind (a string) or a
+# profile_bands() setting, of a kind in `types`. `level` and `B` are the
+# deprecated arguments of the entry point (NULL when not given): with a
+# kind, they set its level and number of resamples, as before. The
+# internal setting, list(type, level, B), is what it always was.
+check_bands <- function(bands, call, types = c("none", "analytic", "bootstrap"), level = NULL, B = NULL) {
+  if (inherits(bands, "mp_bands")) {
+    if (!is.null(level) || !is.null(B)) {
+      cli::cli_abort(c(
+        "Give {.arg level} and {.arg B} in {.arg bands}, not as arguments of their own.",
+        i = "For example {.code bands = profile_bands(\"{bands$type}\", level = 0.9, B = 100)}."
+      ), call = call)
+    }
+    if (!bands$type %in% types) {
+      cli::cli_abort("{.arg bands} must be of type {.or {.val {types}}}, not {.val {bands$type}}.", call = call)
+    }
+    return(unclass(bands))
+  }
+  if (!is.character(bands)) {
+    cli::cli_abort(c(
+      "{.arg bands} must be a kind of bands, such as {.val bootstrap}, or a {.fn profile_bands} setting, not {.obj_type_friendly {bands}}.",
+      i = "For example {.code bands = profile_bands(\"bootstrap\", level = 0.9, B = 100)}."
+    ), call = call)
+  }
+  if (length(bands) > 1L && !identical(bands, types)) {
+    cli::cli_abort(c(
+      "{.arg bands} must be one kind of bands, not {length(bands)}: {.val {bands}}.",
+      i = "One call draws one kind; e.g. {.code bands = {.val {bands[1L]}}}."
+    ), call = call)
+  }
+  type <- rlang::arg_match0(bands[1L], types, arg_nm = "bands", error_call = call)
+  band_values(type, level %||% 0.95, B %||% 200, call)
+}
+
+# The deprecated `level` and `B` arguments of an entry point (NULL when not
+# given): one warning per call, of class "deprecated", that says how to
+# give them in `bands`.
+warn_band_args <- function(bands, level, B, call) {
+  given <- c(level = !is.null(level), B = !is.null(B))
+  if (!any(given) || inherits(bands, "mp_bands")) return(invisible())
+  kind <- if (is.character(bands_kind(bands))) bands_kind(bands) else "bootstrap"
+  args <- c(sprintf("\"%s\"", kind), if (given[["level"]]) paste("level =", format_value(level)),
+            if (given[["B"]]) paste("B =", format_value(B)))
+  nm <- names(given)[given]
+  cli::cli_warn(c(
+    "The {.arg {nm}} argument{?s} {?is/are} deprecated.",
+    i = "Use {.code bands = profile_bands({paste(args, collapse = ', ')})}."
+  ), class = c("modelprofiles_deprecated", "deprecated"), call = call)
+}
+
+# The kind of bands an entry point's `bands` argument asks for (before it
+# is checked).
+bands_kind <- function(bands) if (inherits(bands, "mp_bands")) bands$type else bands[1L]
+
+# No bands: the setting of entry points that make none.
+no_bands <- function() list(type = "none", level = 0.95, B = 0L)
+
+# A band setting in words, for print methods.
+band_text <- function(b) {
+  what <- switch(b$type,
+    analytic = "analytic standard errors",
+    bootstrap = paste(b$B, "bootstrap resamples of the background rows"),
+    trees = paste("percentiles of", b$B, "trees' profiles"),
+    infjack = "infinitesimal jackknife over the trees",
+    refit = paste(b$B, "refits of the model"),
+    b$type
+  )
+  paste0(format(100 * b$level), "% pointwise, ", what)
 }

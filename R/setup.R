@@ -56,7 +56,7 @@ new_setup <- function(inputs, rows, class = NULL, engine = "predict", linear = F
     weights = if (is.null(inputs$weights)) rep(1, length(rows)) else as.double(at_rows(inputs$weights, rows)),
     weighted = !is.null(inputs$weights), native = NULL, linear = NULL, engine = "predict",
     compiled = inputs$compiled,
-    bands = inputs$bands %||% no_bands(), resamples = attr(rows, "resamples")
+    bands = band_plan(inputs$bands %||% no_bands()), resamples = attr(rows, "resamples")
   )
   if (!is.null(attr(setup$rows, "resamples"))) attr(setup$rows, "resamples") <- NULL
   setup <- scale_weights(setup)

@@ -10,7 +10,7 @@
 # order of the three band kinds rotates from run to run. The bands make no
 # prediction of their own: n_predictions must be equal across band kinds
 # (checked). keep_ice = FALSE, so that the cost of keeping the ICE curves
-# for the bands (curves_for_bands()) is part of what is measured.
+# for the bands (the band plan's per_row) is part of what is measured.
 #   R_LIBS=... Rscript inst/bench/bench-bands-cost.R   (BANDS_COST_RUNS, default 3)
 # BANDS_COST_CONFIGS: which configurations (indices into `configs`, e.g.
 # "2" for the lm on all 50,000 rows, the target of issue 32: bootstrap at

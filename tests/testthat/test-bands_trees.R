@@ -260,3 +260,64 @@ test_that("without curves, a profile with the trees' bands is the mean of the pe
     expect_identical(lean$n_predictions, full$n_predictions)
   }
 })
+
+test_that("the per-tree walk runs in the executor's chunks, with their progress: one chunk or many, the same bands", {
+  skip_if_not_installed("ranger")
+  d <- tree_data(300)
+  fit <- ranger::ranger(x = d$X, y = d$y, num.trees = 15, num.threads = 1, seed = 4)
+  per_tree <- function(st) predict(fit, st, predict.all = TRUE, num.threads = 1)$predictions
+  grid <- seq(-1.5, 1.5, length.out = 7)
+  ns <- asNamespace("modelprofiles")
+  walks <- new.env()
+  suppressMessages(trace("native_trees", bquote(assign("n", get("n", .(walks)) + 1, envir = .(walks))), print = FALSE,
+                         where = ns))
+  on.exit(suppressMessages(untrace("native_trees", where = ns)), add = TRUE)
+  opts <- options(progressr.enable = TRUE)
+  on.exit(options(opts), add = TRUE)
+  run <- function(budget) {
+    walks$n <- 0
+    walks$ticks <- 0
+    p <- withCallingHandlers(
+      model_profile(fit, d$X, variables = "a", variable_splits = list(a = grid), N = NULL, keep_ice = TRUE,
+                    bands = "trees", memory_budget = budget),
+      progression = function(cond) if (identical(cond$type, "update")) walks$ticks <- walks$ticks + 1
+    )
+    list(p = p, walks = walks$n, ticks = walks$ticks)
+  }
+  one <- run(256)
+  many <- run(0.1)
+  # A walk per chunk of the ICE curves, beside them (each chunk a step of
+  # progress, where progressr is installed).
+  expect_identical(one$walks, 1)
+  expect_gt(many$walks, 5)
+  if (requireNamespace("progressr", quietly = TRUE)) expect_identical(many$ticks, many$walks)
+  bf <- brute_tree_pd(per_tree, d$X, "a", grid)[, , 1L]
+  expect_equal(many$p$replicates, bf, tolerance = 1e-10)
+  expect_equal(many$p$agr_profiles, one$p$agr_profiles, tolerance = 1e-12)
+  expect_identical(many$p$n_predictions, one$p$n_predictions)
+  expect_identical(many$p$n_predictions, 7 * 300)
+})
+
+test_that("without curves, the per-tree walk is the native sums' chunks: several on many rows, the same as one walk", {
+  skip_on_cran()
+  skip_if_not_installed("ranger")
+  set.seed(2)
+  n <- 2 * native_sums_min_rows + 100
+  X <- data.frame(a = rnorm(n), b = rnorm(n))
+  fit <- ranger::ranger(x = X, y = X$a * X$b + rnorm(n, sd = 0.1), num.trees = 5, max.depth = 4,
+                        num.threads = 1, seed = 1)
+  grid <- c(-1, 0, 1)
+  ns <- asNamespace("modelprofiles")
+  walks <- new.env()
+  walks$n <- 0
+  suppressMessages(trace("native_trees", bquote(assign("n", get("n", .(walks)) + 1, envir = .(walks))), print = FALSE,
+                         where = ns))
+  on.exit(suppressMessages(untrace("native_trees", where = ns)), add = TRUE)
+  p <- suppressMessages(model_profile(fit, X, variables = "a", variable_splits = list(a = grid), N = NULL,
+                                      keep_ice = FALSE, bands = "trees"))
+  expect_identical(walks$n, 3)
+  th <- tree_partial(tree_setup(fit, X), "a", grid)[, , 1L]
+  expect_equal(p$replicates, th, tolerance = 1e-12)
+  expect_equal(p$agr_profiles$`_yhat_`, rowMeans(th), tolerance = 1e-12)
+  expect_identical(p$n_predictions, 3 * n)
+})

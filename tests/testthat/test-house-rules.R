@@ -47,6 +47,8 @@ test_that("each house rule finds what breaks it", {
   writeLines(c("export(entry)", "S3method(print,mp_thing)", "S3method(plot,mp_thing)"), file.path(root, "NAMESPACE"))
   writeLines("", file.path(root, "tests", "testthat", "test-estimate.R"))
   writeLines("", file.path(root, "tests", "testthat", "test-orphan.R"))
+  # (An allowance for a file that the tree lacks, to be lowered.)
+  rules$allow$band_kinds <- c("profiles.R" = 1)
   res <- rules$house_rules(root)
   v <- stats::setNames(lapply(res, `[[`, "violations"), vapply(res, `[[`, "", "title"))
   got <- function(pattern) any(grepl(pattern, unlist(v), fixed = TRUE))
