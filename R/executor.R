@@ -73,79 +73,109 @@ place <- function(value, at, dim = 1L) {
 # order: a list of their results, with attribute "n_predictions" (per
 # request). `progress`: a progressor (new_progress()) or NULL.
 execute <- function(setup, requests, progress = NULL) {
+  st <- new_run(setup, requests, progress)
+  st <- if (plan_workers() <= 1L) run_here(st) else stream_requests(st)
+  structure(st$results, n_predictions = st$counts, collected = st$collected)
+}
+
+# The state of a run of requests, one value (a list) that the steps below
+# and those of the stream of futures (R/executor_future*.R) take and
+# return: the requests, their results and the predictions counted, the
+# requests under way (`active`, in order: each with its request, its
+# accumulators, the chunks made and used), the requests started, and the
+# bytes of garbage the chunks left since the last collection (`garbage`);
+# the stream adds its own (stream_new()).
+# A request's accumulators are the one mutable part, an environment of
+# their own, each taken out, updated and put back: held in a value, an
+# accumulator as long as the background (the predictions at every row)
+# would be copied whole for every chunk.
+new_run <- function(setup, requests, progress) {
   n <- length(requests)
-  # The call's state, which start(), use() and finish() update in place:
-  # the results, the predictions counted, the requests under way and their
-  # accumulators.
-  st <- new.env(parent = emptyenv())
-  st$results <- vector("list", n)
-  st$counts <- numeric(n)
-  st$active <- vector("list", n)
-  st$accs <- vector("list", n)
-  # A request's accumulators are an environment of their own, each taken
-  # out, updated and put back: placed in a list (or updated through one),
-  # an accumulator as long as the background (the predictions at every row)
-  # would be copied whole for every chunk.
-  start <- function(r) {
-    req <- requests[[r]]
-    if (is.function(req)) req <- req()
-    st$active[[r]] <- req
-    st$accs[[r]] <- list2env(req$init(), parent = emptyenv())
-    req
-  }
-  use <- function(r, k, ys, n_made, ticked = TRUE) {
-    st$counts[r] <- st$counts[r] + n_made
-    upd <- st$active[[r]]$reduce(k, ys)
-    acc <- st$accs[[r]]
-    for (nm in names(upd)) {
-      u <- upd[[nm]]
-      a <- acc[[nm]]
-      acc[[nm]] <- NULL
-      if (!inherits(u, "mp_place")) {
-        a <- a + u
-      } else if (u$dim == 1L) {
-        a[u$at, ] <- u$value
-      } else {
-        a[, u$at, ] <- u$value
-      }
-      acc[[nm]] <- a
+  list(setup = setup, requests = requests, n = n, progress = progress,
+       results = vector("list", n), counts = numeric(n), active = list(), started = 0L,
+       garbage = 0)
+}
+
+# Every request in this process, chunk after chunk (the sequential plan).
+run_here <- function(st) {
+  for (r in seq_len(st$n)) {
+    st <- start_request(st)
+    req <- st$active[[1L]]$req
+    for (k in seq_len(req$K)) {
+      ys <- evaluate_chunk(st$setup, req, req$make(k))
+      st <- use_predictions(st, 1L, k, ys, attr(ys, "n"))
+      bytes <- chunk_garbage(st$setup, ys)
+      ys <- NULL
+      st <- add_garbage(st, bytes)
     }
-    # (Futures report their progress from the workers.)
-    if (ticked) tick(progress, st$active[[r]]$weight / st$active[[r]]$K)
+    st <- finish_request(st)
   }
-  finish <- function(r) {
-    st$counts[r] <- st$counts[r] + (st$active[[r]]$n_known %||% 0)
-    st$results[r] <- list(st$active[[r]]$finish(as.list(st$accs[[r]], all.names = TRUE)))
-    if (st$active[[r]]$K == 0L) tick(progress, st$active[[r]]$weight)
-    st$active[r] <- list(NULL)
-    st$accs[r] <- list(NULL)
-  }
-  collected <- NULL
-  if (plan_workers() <= 1L) {
-    # What the chunks leave behind (stacked data frames, the predict
-    # function's own copies, the predictions) is collected once it fills
-    # the budget's share of a chunk (at least 32 MiB, see chunk_policy()):
-    # R would otherwise keep the garbage of many chunks (its threshold
-    # grows with the data held); see collect_garbage().
-    made <- 0
-    for (r in seq_len(n)) {
-      req <- start(r)
-      for (k in seq_len(req$K)) {
-        ys <- evaluate_chunk(setup, req, req$make(k))
-        use(r, k, ys, attr(ys, "n"))
-        made <- made + chunk_garbage(setup, ys)
-        if (made >= (setup$gc_bytes %||% Inf)) {
-          rm(ys)
-          collect_garbage(made)
-          made <- 0
-        }
-      }
-      finish(r)
+  st
+}
+
+# The next request started: made (when it is a function), its
+# accumulators initialised, under way after the others.
+start_request <- function(st) {
+  r <- st$started + 1L
+  req <- st$requests[[r]]
+  if (is.function(req)) req <- req()
+  st$started <- r
+  st$active[[length(st$active) + 1L]] <- list(id = r, req = req, made = 0L, used = 0L,
+                                              acc = list2env(req$init(), parent = emptyenv()))
+  st
+}
+
+# Chunk k's predictions `ys` (n_made of them) to the reducer of the request
+# under way at position `a`, its updates added to (or placed in) its
+# accumulators. `ticked`: the chunk's progress is reported here (futures
+# report theirs from the workers).
+use_predictions <- function(st, a, k, ys, n_made, ticked = TRUE) {
+  run <- st$active[[a]]
+  st$counts[run$id] <- st$counts[run$id] + n_made
+  st$active[[a]]$used <- k
+  upd <- run$req$reduce(k, ys)
+  acc <- run$acc
+  for (nm in names(upd)) {
+    u <- upd[[nm]]
+    x <- acc[[nm]]
+    acc[[nm]] <- NULL
+    if (!inherits(u, "mp_place")) {
+      x <- x + u
+    } else if (u$dim == 1L) {
+      x[u$at, ] <- u$value
+    } else {
+      x[, u$at, ] <- u$value
     }
-  } else {
-    collected <- stream_requests(setup, n, start, use, finish, progress)
+    acc[[nm]] <- x
   }
-  structure(st$results, n_predictions = st$counts, collected = collected)
+  if (ticked) tick(st$progress, run$req$weight / run$req$K)
+  st
+}
+
+# The first request under way, its chunks all used: finished, its result
+# kept.
+finish_request <- function(st) {
+  run <- st$active[[1L]]
+  r <- run$id
+  st$counts[r] <- st$counts[r] + (run$req$n_known %||% 0)
+  st$results[r] <- list(run$req$finish(as.list(run$acc, all.names = TRUE)))
+  if (run$req$K == 0L) tick(st$progress, run$req$weight)
+  st$active <- st$active[-1L]
+  st
+}
+
+# What the chunks leave behind (stacked data frames, the predict
+# function's own copies, the predictions, `bytes` more of them) is
+# collected once it fills the budget's share of a chunk (at least 32 MiB,
+# see chunk_policy()): R would otherwise keep the garbage of many chunks
+# (its threshold grows with the data held); see collect_garbage().
+add_garbage <- function(st, bytes) {
+  st$garbage <- st$garbage + bytes
+  if (st$garbage >= (st$setup$gc_bytes %||% Inf)) {
+    collect_garbage(st$garbage)
+    st$garbage <- 0
+  }
+  st
 }
 
 # The specifications of a chunk that the native or linear engine evaluates
