@@ -48,11 +48,10 @@ tree_forest <- function(setup) {
   if (!inherits(setup, "mp_setup")) {
     cli::cli_abort("{.arg setup} must be an {.cls mp_setup}, not {.obj_type_friendly {setup}}.", call = NULL)
   }
-  nm <- setup$native$model
-  if (is.null(nm)) {
+  if (request_engine(setup) != "native") {
     cls <- class(setup$model)[1L]
     # (cli interpolates the message itself, not the text of a variable.)
-    msg <- if (!is.null(setup$linear)) {
+    msg <- if (request_engine(setup, native = FALSE, linear = TRUE) == "linear") {
       "Per-tree profiles need the native tree engine; this setup evaluates a linear predictor, which has no trees."
     } else {
       "Per-tree profiles need the native tree engine; this setup calls {.fn predict} (engine {.val predict}, a {.arg predict_function} of your own, or a {.cls {cls}} model that the engine does not compile)."
@@ -60,6 +59,7 @@ tree_forest <- function(setup) {
     cli::cli_abort(c(msg, i = "Use a ranger or randomForest forest with the model's own predict function."),
                    call = setup$error_call)
   }
+  nm <- setup$native$model
   if (!identical(nm$aggregate, "mean") || !identical(nm$transform, "identity")) {
     cli::cli_abort(c(
       "A {.cls {class(setup$model)[1L]}} model adds up its trees (boosting): the spread of its trees is not an uncertainty of its profile.",

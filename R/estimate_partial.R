@@ -19,12 +19,12 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
                           native = TRUE, linear = FALSE, bands = NULL, affine = FALSE) {
   G <- length(grid[[1L]])
   n <- length(rows)
-  lin <- linear_curves(setup, cols, linear)
+  lin <- request_engine(setup, native, linear, cols) == "linear"
   chunk_rows <- request_chunk_rows(setup, native, linear)
   order <- if (length(cols) == 1L) row_order(setup, n, uses_direct(setup, native, linear)) else "observation"
   # Stacked rows per background row: G, or the linear engine's 2 when its
   # curves are never made into a table (an identity link, no bands).
-  per_row <- if (lin && affine && setup$linear$identity && band_type(setup) == "none") 2 else G
+  per_row <- if (lin && affine && linear_identity(setup) && band_type(setup) == "none") 2 else G
   chunks <- if (order == "grid") {
     # A block of rows per predict() call, its G x block table within a
     # quarter of the budget (of chunk_floor() rows at least).
@@ -65,7 +65,7 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
     },
     finish = function(acc) {
       if (compact) {
-        acc$ice <- compact_curves(setup, acc$ice_a[, 1L], acc$ice_slope[, 1L], grid[[1L]])
+        acc$ice <- affine_curves(setup, acc$ice_a[, 1L], acc$ice_slope[, 1L], grid[[1L]], 1L, NULL)
         acc$ice_a <- acc$ice_slope <- NULL
       }
       finish(acc)
@@ -82,22 +82,6 @@ affine_table <- function(setup, curves, bands) {
   !is.null(bands) && type != "none" && !curves$identity
 }
 
-# Do the ICE curves of columns `cols` come from the linear engine?
-linear_curves <- function(setup, cols, linear) {
-  linear && is.null(setup$native) && !is.null(setup$linear) && length(cols) == 1L &&
-    names(setup$data)[cols] %in% setup$linear$variables
-}
-
-# Kept affine ICE curves: the rows' intercepts and slopes, and what turns
-# them into predictions (affine_values()), without the call's environment.
-compact_curves <- function(setup, a, slope, grid) {
-  lin <- setup$linear
-  structure(list(a = a, slope = slope, z = as.double(grid), linkinv = lin$linkinv,
-                 identity = lin$identity, shape = lin$shape, classes = lin$classes,
-                 columns = setup$outputs$columns, threads = 1L, error_call = NULL),
-            class = "mp_affine")
-}
-
 # Weighted sums over the rows of an observation-major table, per grid point
 # and output: a G x outputs matrix.
 table_sums <- function(setup, y, G, w) {
@@ -111,12 +95,13 @@ table_sums <- function(setup, y, G, w) {
 partial_request <- function(setup, j, grid, rows, keep_ice = FALSE, native = TRUE, linear = TRUE) {
   G <- length(grid)
   w <- at_rows(setup$weights, rows)
-  if (!keep_ice && band_type(setup) %in% c("trees", "infjack") && !is.null(setup$native) && native) {
+  engine <- request_engine(setup, native)
+  if (!keep_ice && band_type(setup) %in% c("trees", "infjack") && engine == "native") {
     # The profile is the mean of the per-tree profiles that the bands walk
     # the trees for (tree_bands()): no walk of its own.
     return(known_request(list(x = grid, yhat = NULL, ice = NULL, ice_rows = rows), n = G * length(rows)))
   }
-  if (!keep_ice && band_type(setup) == "none" && !is.null(setup$native) && native) {
+  if (!keep_ice && band_type(setup) == "none" && engine == "native") {
     return(partial_sums_request(setup, j, list(column_values(setup$data[[j]], grid)), rows, w,
                                 function(yhat) list(x = grid, yhat = yhat, ice = NULL, ice_rows = rows)))
   }
@@ -161,7 +146,7 @@ partial_2d_request <- function(setup, js, g1, g2, rows = seq_len(setup$n)) {
   w <- at_rows(setup$weights, rows)
   grid <- list(column_values(setup$data[[js[1L]]], rep(g1, times = length(g2))),
                column_values(setup$data[[js[2L]]], rep(g2, each = length(g1))))
-  if (band_type(setup) == "none" && !is.null(setup$native)) {
+  if (band_type(setup) == "none" && request_engine(setup) == "native") {
     return(partial_sums_request(setup, js, grid, rows, w, function(yhat) list(x1 = g1, x2 = g2, yhat = yhat)))
   }
   curve_request(

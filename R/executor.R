@@ -257,15 +257,11 @@ chunk_garbage <- function(setup, ys) {
   framed * (setup$row_bytes %||% 0) + 4 * 8 * sum(lengths(ys))
 }
 
-is_linear_curve <- function(setup, req, spec) {
-  req$linear && !is.null(setup$linear) && spec$kind == "curve" &&
-    length(spec$cols) == 1L && names(setup$data)[spec$cols] %in% setup$linear$variables
-}
-
 # A specification's predictions from the native or linear engine, or NULL
-# when it goes through the predict function.
+# when it goes through the predict function (request_engine()).
 direct_predictions <- function(setup, req, spec) {
-  if (uses_direct(setup, req$native)) {
+  engine <- request_engine(setup, req$native, req$linear && spec$kind == "curve", spec$cols)
+  if (engine == "native") {
     if (spec$kind == "sums") return(native_sums(setup, spec$cols, spec$grid, spec$rows, spec$w))
     if (spec$kind == "observed") return(native_observed(setup, spec))
     if (spec$kind == "curve" && length(spec$cols) <= 2L) {
@@ -274,9 +270,7 @@ direct_predictions <- function(setup, req, spec) {
     s <- as_stacked(spec)
     return(native_predict_stacked(setup, expand(s$rows), s$cols, lapply(s$values, expand)))
   }
-  if (is_linear_curve(setup, req, spec)) {
-    return(linear_ice(setup, spec$cols, spec$grid[[1L]], spec$rows))
-  }
+  if (engine == "linear") return(linear_ice(setup, spec$cols, spec$grid[[1L]], spec$rows))
   NULL
 }
 

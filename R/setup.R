@@ -210,11 +210,6 @@ request_chunk_rows <- function(setup, native = TRUE, linear = FALSE) {
   if (uses_direct(setup, native, linear)) setup$chunk_rows_direct else setup$chunk_rows_predict
 }
 
-# Does a request with these permissions use the native or linear engine?
-uses_direct <- function(setup, native = TRUE, linear = FALSE) {
-  (native && !is.null(setup$native)) || (linear && !is.null(setup$linear))
-}
-
 # Labels of the profiled outputs: the label, or `<label>.<class>` per class
 # of a multiclass model (or when several classes are chosen).
 output_labels <- function(setup, label = setup$label) {
