@@ -102,12 +102,13 @@ future_overhead_option <- function() {
 # its futures), kept for the entry point's call (a weak reference keyed on
 # its frame, setup$error_call: it goes with the call), whose next runs of
 # requests start from it: they need not predict here first to know that
-# they are worth the workers. The fixed part of its round trips is kept for
-# the plan (keep_plan_trip()).
+# they are worth the workers. The fixed part of its shortest round trip is
+# kept for the plan (keep_plan_trip()): the first future on a worker also
+# loads the model's package there, which the next calls do not pay again.
 keep_learnt <- function(st) {
   cost <- st$cost
   if (is.null(cost$forced) && length(cost$overheads)) {
-    keep_plan_trip(max(0, stats::median(cost$overheads) - future_trip_per_byte * cost$bytes))
+    keep_plan_trip(max(0, min(cost$overheads) - future_trip_per_byte * cost$bytes))
   }
   key <- st$setup$error_call
   if (!is.environment(key) || cost$busy_rows <= 0) return(invisible())
@@ -146,9 +147,9 @@ keep_plan_trip <- function(trip) {
 # CACHE (explicit, for the session): the round trips learnt per plan. Key:
 # the plan (plan_key(): its strategy and arguments, so that the same plan
 # set again, with new workers of the same kind, is the same key); value:
-# the fixed part of the median round trip of the last call's futures under
-# it (which replaces the one before: a plan whose cost changed is learnt
-# again by its next call). At most max_plan_trips plans, the most recent
+# the fixed part of the shortest round trip of the last call's futures
+# under it (which replaces the one before: a plan whose cost changed is
+# learnt again by its next call). At most max_plan_trips plans, the most recent
 # first. Only the first futures of a call use it (to decide whether to
 # turn to the workers and how much a future carries); nothing to clear
 # (`plan_trips$entries <- NULL` forgets every plan, as a new session).

@@ -10,15 +10,17 @@ test_that("request_engine(): native for trees, linear for a linear variable's cu
   inputs <- setup_inputs(fit_lm, X, NULL, NULL, NULL, 1L, 8, environment())
   rows <- seq_len(nrow(X))
   lin <- new_setup(inputs, rows, engine = "auto", linear = TRUE)
-  expect_identical(linear_model(fit_lm)$variables, c("a", "b", "f"))
+  expect_identical(linear_model(fit_lm)$variables, c("a", "b"))
   # The linear engine gives ICE curves of one of its variables, when the
   # request allows them; nothing else.
   expect_identical(request_engine(lin), "predict")
   expect_identical(request_engine(lin, linear = TRUE), "linear")
   expect_identical(request_engine(lin, linear = TRUE, cols = 2L), "linear")
   expect_identical(request_engine(lin, native = FALSE, linear = TRUE, cols = 1L), "linear")
-  # i enters through log(i); two columns are not one variable's curves.
+  # i enters through log(i), f as a factor; two columns are not one
+  # variable's curves.
   expect_identical(request_engine(lin, linear = TRUE, cols = 4L), "predict")
+  expect_identical(request_engine(lin, linear = TRUE, cols = 3L), "predict")
   expect_identical(request_engine(lin, linear = TRUE, cols = 1:2), "predict")
   expect_true(linear_identity(lin))
   # engine = "predict": neither.
