@@ -44,7 +44,7 @@ if (length(args) && args[1] == "run") {
     model_profile_2d = function() model_profile_2d(fit, X, N = 400, seed = 1, grid_points = 12,
                                                    engine = "predict",
                                                    variables = list(c("x1", "x2"), c("x3", "f"))),
-    h_statistic = function() h_statistic(fit, X, N = 250, pairs = 4, seed = 1, engine = "predict"),
+    h_statistic = function() h_statistic(fit, X, N = 90, pairs = 3, seed = 1, engine = "predict"),
     compare_profiles = function() compare_profiles(fit, X, N = 600, seed = 1, grid_points = 30,
                                                    engine = "predict", variables = c("x1", "x2", "x3"))
   )
