@@ -69,26 +69,21 @@ place <- function(value, at, dim = 1L) {
 
 # ---- Running requests ------------------------------------------------------------
 
-# Run `requests` (requests, or functions that make one when it starts) in
-# order: a list of their results, with attribute "n_predictions" (per
-# request). `progress`: a progressor (new_progress()) or NULL.
+# Run `requests` (or functions that make one when it starts) in order:
+# their results, attribute "n_predictions" (per request). `progress`: a
+# progressor (new_progress()) or NULL.
 execute <- function(setup, requests, progress = NULL) {
   st <- new_run(setup, requests, progress)
   st <- if (plan_workers() <= 1L) run_here(st) else stream_requests(st)
   structure(st$results, n_predictions = st$counts, collected = st$collected)
 }
 
-# The state of a run of requests, one value (a list) that the steps below
-# and those of the stream of futures (R/executor_future*.R) take and
-# return: the requests, their results and the predictions counted, the
-# requests under way (`active`, in order: each with its request, its
-# accumulators, the chunks made and used), the requests started, and the
-# bytes of garbage the chunks left since the last collection (`garbage`);
-# the stream adds its own (stream_new()).
-# A request's accumulators are the one mutable part, an environment of
-# their own, each taken out, updated and put back: held in a value, an
-# accumulator as long as the background (the predictions at every row)
-# would be copied whole for every chunk.
+# The state of a run, one value that the steps below and the stream's
+# (R/executor_future*.R, which adds its own, stream_new()) take and return:
+# results, predictions counted, the requests under way (`active`: request,
+# accumulators, chunks made and used), the garbage left (`garbage`, bytes).
+# Accumulators are the one mutable part (an environment per request): in a
+# value, one as long as the background would be copied for every chunk.
 new_run <- function(setup, requests, progress) {
   n <- length(requests)
   list(setup = setup, requests = requests, n = n, progress = progress,
@@ -105,7 +100,7 @@ run_here <- function(st) {
       ys <- evaluate_chunk(st$setup, req, req$make(k))
       st <- use_predictions(st, 1L, k, ys, attr(ys, "n"))
       bytes <- chunk_garbage(st$setup, ys)
-      ys <- NULL
+      ys <- NULL # (collectable)
       st <- add_garbage(st, bytes)
     }
     st <- finish_request(st)
@@ -113,22 +108,19 @@ run_here <- function(st) {
   st
 }
 
-# The next request started: made (when it is a function), its
-# accumulators initialised, under way after the others.
+# The next request started (made, when a function), after the others.
 start_request <- function(st) {
-  r <- st$started + 1L
+  st$started <- r <- st$started + 1L
   req <- st$requests[[r]]
   if (is.function(req)) req <- req()
-  st$started <- r
   st$active[[length(st$active) + 1L]] <- list(id = r, req = req, made = 0L, used = 0L,
                                               acc = list2env(req$init(), parent = emptyenv()))
   st
 }
 
-# Chunk k's predictions `ys` (n_made of them) to the reducer of the request
-# under way at position `a`, its updates added to (or placed in) its
-# accumulators. `ticked`: the chunk's progress is reported here (futures
-# report theirs from the workers).
+# Chunk k's predictions `ys` (n_made) to the reducer of the request under
+# way at `a`, its updates added to (or placed in) its accumulators.
+# `ticked`: progress reported here (futures report theirs from workers).
 use_predictions <- function(st, a, k, ys, n_made, ticked = TRUE) {
   run <- st$active[[a]]
   st$counts[run$id] <- st$counts[run$id] + n_made
@@ -152,23 +144,18 @@ use_predictions <- function(st, a, k, ys, n_made, ticked = TRUE) {
   st
 }
 
-# The first request under way, its chunks all used: finished, its result
-# kept.
+# The first request under way, its chunks all used, finished.
 finish_request <- function(st) {
   run <- st$active[[1L]]
-  r <- run$id
-  st$counts[r] <- st$counts[r] + (run$req$n_known %||% 0)
-  st$results[r] <- list(run$req$finish(as.list(run$acc, all.names = TRUE)))
+  st$counts[run$id] <- st$counts[run$id] + (run$req$n_known %||% 0)
+  st$results[run$id] <- list(run$req$finish(as.list(run$acc, all.names = TRUE)))
   if (run$req$K == 0L) tick(st$progress, run$req$weight)
   st$active <- st$active[-1L]
   st
 }
 
-# What the chunks leave behind (stacked data frames, the predict
-# function's own copies, the predictions, `bytes` more of them) is
-# collected once it fills the budget's share of a chunk (at least 32 MiB,
-# see chunk_policy()): R would otherwise keep the garbage of many chunks
-# (its threshold grows with the data held); see collect_garbage().
+# The chunks' garbage (`bytes` more), collected once it fills gc_bytes
+# (chunk_policy()): R would keep the garbage of many chunks otherwise.
 add_garbage <- function(st, bytes) {
   st$garbage <- st$garbage + bytes
   if (st$garbage >= (st$setup$gc_bytes %||% Inf)) {
@@ -180,7 +167,7 @@ add_garbage <- function(st, bytes) {
 
 # The specifications of a chunk that the native or linear engine evaluates
 # here, under any plan: list(out (their predictions, NULL for the others),
-# todo (the others' positions), n (the predictions made)).
+# todo (the others' positions), n (predictions made)).
 direct_part <- function(setup, req, specs) {
   out <- lapply(specs, function(s) direct_predictions(setup, req, s))
   todo <- which(vapply(out, is.null, logical(1)))
@@ -257,8 +244,8 @@ chunk_garbage <- function(setup, ys) {
   framed * (setup$row_bytes %||% 0) + 4 * 8 * sum(lengths(ys))
 }
 
-# A specification's predictions from the native or linear engine, or NULL
-# when it goes through the predict function (request_engine()).
+# A specification's predictions from the engine request_engine() gives, or
+# NULL for the predict function.
 direct_predictions <- function(setup, req, spec) {
   engine <- request_engine(setup, req$native, req$linear && spec$kind == "curve", spec$cols)
   if (engine == "native") {
