@@ -35,7 +35,7 @@ tree_partial <- function(setup, j, grid, rows = seq_len(setup$n)) {
   # A column the model does not read: every tree's curve is flat (k = NA
   # leaves no feature free in the walks).
   z <- if (is.na(k)) rep(0, length(grid)) else native_column(nm, k, column_values(col, grid), col)
-  theta <- native_tree_partial(nm, setup$native$X, rows, setup$weights[rows], k, z, setup$threads)
+  theta <- engine_tree_partial(setup, rows, k, z)
   theta <- theta[, , setup$outputs$columns, drop = FALSE]
   if (anyNA(theta)) native_missing(setup)
   dimnames(theta) <- list(NULL, NULL, setup$outputs$classes)
@@ -59,7 +59,7 @@ tree_forest <- function(setup) {
     cli::cli_abort(c(msg, i = "Use a ranger or randomForest forest with the model's own predict function."),
                    call = setup$error_call)
   }
-  nm <- setup$native$model
+  nm <- engine_model(setup)
   if (!identical(nm$aggregate, "mean") || !identical(nm$transform, "identity")) {
     cli::cli_abort(c(
       "A {.cls {class(setup$model)[1L]}} model adds up its trees (boosting): the spread of its trees is not an uncertainty of its profile.",

@@ -1,5 +1,7 @@
-# The engine as a plan: which engine makes a request's predictions, decided
-# here alone (estimators ask request_engine(), never the setup's engines):
+# The engine as a plan: which engine makes a request's predictions, chosen
+# for the setup once (prepare_engine()) and decided for a request here
+# alone (estimators ask request_engine(), request_chunk_rows() and
+# row_order(), never the setup's engines):
 # - "native": the setup's compiled tree ensemble (R/engine_native.R), for
 #   a request that allows it (`native`);
 # - "linear": the setup's linear predictor (R/engine_linear.R), for the ICE
@@ -7,7 +9,6 @@
 #   that allows them (`linear`);
 # - "predict": the predict function, through the executor's stacked rows
 #   (R/executor.R).
-# A setup has at most one of the two engines (new_setup()).
 request_engine <- function(setup, native = TRUE, linear = FALSE, cols = NULL) {
   if (native && !is.null(setup$native)) return("native")
   if (linear && !is.null(setup$linear) &&
@@ -21,6 +22,87 @@ request_engine <- function(setup, native = TRUE, linear = FALSE, cols = NULL) {
 uses_direct <- function(setup, native = TRUE, linear = FALSE) {
   request_engine(setup, native, linear) != "predict"
 }
+
+# A specification's predictions (evaluate_chunk(), R/executor.R) from the
+# engine request_engine() gives, or NULL for the predict function.
+direct_predictions <- function(setup, req, spec) {
+  engine <- request_engine(setup, req$native, req$linear && spec$kind == "curve", spec$cols)
+  if (engine == "native") {
+    if (spec$kind == "sums") return(native_sums(setup, spec$cols, spec$grid, spec$rows, spec$w))
+    if (spec$kind == "observed") return(native_observed(setup, spec))
+    if (spec$kind == "curve" && length(spec$cols) <= 2L) {
+      return(native_ice(setup, spec$cols, spec$grid, spec$rows))
+    }
+    s <- as_stacked(spec)
+    return(native_predict_stacked(setup, expand(s$rows), s$cols, lapply(s$values, expand)))
+  }
+  if (engine == "linear") return(linear_ice(setup, spec$cols, spec$grid[[1L]], spec$rows))
+  NULL
+}
+
+# The setup's engines (new_setup()): engine "auto" or "native" (see
+# model_profile()) tries the linear predictor (where `linear` allows it),
+# then the compiled tree ensemble; a setup has at most one of the two. The
+# native and linear engines stand in for the adapter's own predict
+# function only: a function the user wrote is the model.
+prepare_engine <- function(setup, engine, linear) {
+  own <- is_default_predictor(setup$predict_function)
+  if (engine == "native" && !own) {
+    cli::cli_abort(c(
+      "The native engine stands in for the model's own predict function only, not for {.arg predict_function}.",
+      i = "Leave out {.arg predict_function}, or use {.code engine = \"predict\"}."
+    ), call = setup$error_call)
+  }
+  if (own && engine != "predict") {
+    if (linear) setup$linear <- linear_prepare(setup)
+    if (is.null(setup$linear)) setup$native <- native_prepare(setup, engine, setup$error_call)
+    if (!is.null(setup$linear) || !is.null(setup$native)) setup$engine <- "native"
+  }
+  setup
+}
+
+# The native engine's predictions at background rows `rows` (the probe of
+# the outputs, probe_outputs()), or NULL without it.
+engine_probe <- function(setup, rows) {
+  if (!is.null(setup$native)) native_eval(setup$native$model, setup$native$X, rows)
+}
+
+# Bytes the native engine holds (chunk_memory()), or NULL without it: per
+# stacked row (its predictions and their copy and, for stacked
+# specifications, its value and source row; it builds no rows) and for the
+# call (the compiled model and its leaves).
+engine_bytes <- function(setup) {
+  nat <- setup$native
+  if (!is.null(nat)) list(row = native_row_bytes * (setup$n_columns + 2), held = nat$bytes + nat$leaves_bytes)
+}
+
+# The chunk size of a request: the budget's for the native and linear
+# engines, capped for predict().
+request_chunk_rows <- function(setup, native = TRUE, linear = FALSE) {
+  if (uses_direct(setup, native, linear)) setup$chunk_rows_direct else setup$chunk_rows_predict
+}
+
+# Order of the rows to predict for a request's ICE curves. "observation":
+# each background row repeated over the grid consecutively (fewest
+# predict() calls; tree ensembles predict such rows faster, as neighbouring
+# rows follow the same paths). "grid": one predict() call per grid value
+# over a block of rows whose other columns are shared, not copied (best for
+# many rows of a cheap model). "auto": observation order for tree
+# ensembles, the native and linear engines and fewer than grid_order_rows
+# rows, grid order otherwise; option `modelprofiles.row_order` overrides.
+row_order <- function(setup, n, native = TRUE, linear = FALSE) {
+  if (uses_direct(setup, native, linear)) return("observation")
+  opt <- getOption("modelprofiles.row_order", "auto")
+  if (!identical(opt, "auto")) return(match.arg(opt, c("observation", "grid")))
+  if (setup$adapter$tree || n < grid_order_rows) "observation" else "grid"
+}
+
+# The per-tree partial sums of a forest on the native engine
+# (tree_partial(), R/bands_trees.R), and its compiled model.
+engine_tree_partial <- function(setup, rows, k, z) {
+  native_tree_partial(setup$native$model, setup$native$X, rows, setup$weights[rows], k, z, setup$threads)
+}
+engine_model <- function(setup) setup$native$model
 
 # Are the linear engine's curves the predictions themselves (an identity
 # link: intercept and slope, with no table of the curves)?

@@ -21,7 +21,7 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
   n <- length(rows)
   lin <- request_engine(setup, native, linear, cols) == "linear"
   chunk_rows <- request_chunk_rows(setup, native, linear)
-  order <- if (length(cols) == 1L) row_order(setup, n, uses_direct(setup, native, linear)) else "observation"
+  order <- if (length(cols) == 1L) row_order(setup, n, native, linear) else "observation"
   # Stacked rows per background row: G, or the linear engine's 2 when its
   # curves are never made into a table (an identity link, no bands).
   per_row <- if (lin && affine && linear_identity(setup) && band_type(setup) == "none") 2 else G

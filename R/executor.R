@@ -1,4 +1,4 @@
-# The executor: the only code that predicts.
+# The executor: the code that predicts the profiles.
 #
 # Estimators describe what they need as requests (below): chunks of rows to
 # predict, a reducer that turns each chunk's predictions into updates of
@@ -242,23 +242,6 @@ chunk_garbage <- function(setup, ys) {
   # (The linear engine predicts stacked rows too, with their model matrix.)
   framed <- if (is.null(setup$linear)) attr(ys, "predicted") else 2 * attr(ys, "n")
   framed * (setup$row_bytes %||% 0) + 4 * 8 * sum(lengths(ys))
-}
-
-# A specification's predictions from the engine request_engine() gives, or
-# NULL for the predict function.
-direct_predictions <- function(setup, req, spec) {
-  engine <- request_engine(setup, req$native, req$linear && spec$kind == "curve", spec$cols)
-  if (engine == "native") {
-    if (spec$kind == "sums") return(native_sums(setup, spec$cols, spec$grid, spec$rows, spec$w))
-    if (spec$kind == "observed") return(native_observed(setup, spec))
-    if (spec$kind == "curve" && length(spec$cols) <= 2L) {
-      return(native_ice(setup, spec$cols, spec$grid, spec$rows))
-    }
-    s <- as_stacked(spec)
-    return(native_predict_stacked(setup, expand(s$rows), s$cols, lapply(s$values, expand)))
-  }
-  if (engine == "linear") return(linear_ice(setup, spec$cols, spec$grid[[1L]], spec$rows))
-  NULL
 }
 
 # Specifications as stacks of rows to predict through the predict function:

@@ -26,7 +26,7 @@ native_for <- function(engine, type, method, n, inputs) {
 # The engine a profile reports: "native" when the native or linear engine
 # stood in for the predict function.
 profile_engine <- function(setup, s) {
-  if (uses_direct(setup, s$native, s$type == "partial")) "native" else "predict"
+  if (request_engine(setup, s$native, s$type == "partial") == "predict") "predict" else "native"
 }
 
 # Profiles of `variables` within `parts` (see whole_part(), group_parts()):

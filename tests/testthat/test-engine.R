@@ -40,3 +40,23 @@ test_that("request_engine(): native for trees, linear for a linear variable's cu
   expect_true(uses_direct(lin, native = FALSE, linear = TRUE))
   expect_false(uses_direct(lin))
 })
+
+test_that("row order: observation order for trees, direct engines and small backgrounds", {
+  X <- data.frame(a = rnorm(3000), b = rnorm(3000))
+  fit <- lm(a ~ b, X)
+  s <- test_setup(fit, function(m, nd) predict(m, nd), X)
+  expect_identical(row_order(s, 3000), "grid")
+  expect_identical(row_order(s, grid_order_rows - 1), "observation")
+  # The linear engine's curves, where the request allows them, are made in
+  # observation order; a request that does not allow them predicts.
+  lin <- new_setup(setup_inputs(fit, X, NULL, NULL, NULL, 1L, 256, environment()), seq_len(3000),
+                   engine = "auto", linear = TRUE)
+  expect_identical(request_engine(lin, linear = TRUE), "linear")
+  expect_identical(row_order(lin, 3000, linear = TRUE), "observation")
+  expect_identical(row_order(lin, 3000), "grid")
+  expect_identical(request_chunk_rows(lin, linear = TRUE), lin$chunk_rows_direct)
+  expect_identical(request_chunk_rows(lin), lin$chunk_rows_predict)
+  old <- options(modelprofiles.row_order = "observation")
+  on.exit(options(old))
+  expect_identical(row_order(s, 3000), "observation")
+})
