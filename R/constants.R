@@ -45,8 +45,11 @@ future_trip_per_byte <- 1e-8
 # Plans whose round trip the session keeps (plan_trips).
 max_plan_trips <- 8L
 
-# Waiting for futures: pauses between polls, from the first to the longest.
+# Waiting for futures: pauses between polls, from the first to the longest
+# (longer for a future out for long: this share of the time it has been
+# out, the most it is collected late).
 future_poll_pause <- c(0.001, 0.02)
+future_poll_share <- 0.02
 
 # Before a call's first stack is timed here, chunks are made until this
 # many stacks per worker are queued (or the requests under way have no

@@ -18,11 +18,6 @@ request_engine <- function(setup, native = TRUE, linear = FALSE, cols = NULL) {
   "predict"
 }
 
-# Does a request with these permissions use the native or linear engine?
-uses_direct <- function(setup, native = TRUE, linear = FALSE) {
-  request_engine(setup, native, linear) != "predict"
-}
-
 # A specification's predictions (evaluate_chunk(), R/executor.R) from the
 # engine request_engine() gives, or NULL for the predict function.
 direct_predictions <- function(setup, req, spec) {
@@ -79,7 +74,7 @@ engine_bytes <- function(setup) {
 # The chunk size of a request: the budget's for the native and linear
 # engines, capped for predict().
 request_chunk_rows <- function(setup, native = TRUE, linear = FALSE) {
-  if (uses_direct(setup, native, linear)) setup$chunk_rows_direct else setup$chunk_rows_predict
+  if (request_engine(setup, native, linear) != "predict") setup$chunk_rows_direct else setup$chunk_rows_predict
 }
 
 # Order of the rows to predict for a request's ICE curves. "observation":
@@ -91,7 +86,7 @@ request_chunk_rows <- function(setup, native = TRUE, linear = FALSE) {
 # ensembles, the native and linear engines and fewer than grid_order_rows
 # rows, grid order otherwise; option `modelprofiles.row_order` overrides.
 row_order <- function(setup, n, native = TRUE, linear = FALSE) {
-  if (uses_direct(setup, native, linear)) return("observation")
+  if (request_engine(setup, native, linear) != "predict") return("observation")
   opt <- getOption("modelprofiles.row_order", "auto")
   if (!identical(opt, "auto")) return(match.arg(opt, c("observation", "grid")))
   if (setup$adapter$tree || n < grid_order_rows) "observation" else "grid"

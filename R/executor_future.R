@@ -175,8 +175,10 @@ function_globals <- function(setup) {
 globals_cache <- new.env(parent = emptyenv())
 
 # On a worker: stack each job's rows and predict them, reporting each
-# one's progress; the predictions and the seconds they took.
+# one's progress; the predictions, the seconds they took and when they
+# started.
 predict_on_worker <- function(model, predict_function, part, jobs, amounts, progress) {
+  started <- Sys.time()
   t0 <- proc.time()[[3L]]
   if (is.null(predict_function)) predict_function <- default_predict_function(model)
   ys <- vector("list", length(jobs))
@@ -184,7 +186,7 @@ predict_on_worker <- function(model, predict_function, part, jobs, amounts, prog
     ys[[i]] <- predict_function(model, stack_job(part, jobs[[i]], 1L))
     if (!is.null(progress) && amounts[i] > 0) progress(amount = amounts[i])
   }
-  list(ys = ys, seconds = proc.time()[[3L]] - t0)
+  list(ys = ys, seconds = proc.time()[[3L]] - t0, started = started)
 }
 
 # Packages a worker loads: this one, and the one whose predict() method the

@@ -113,29 +113,29 @@ free_workers <- function() {
   if (length(n) != 1L || is.na(n)) Inf else n
 }
 
-# The position in `pending` of a future that is resolved. Until the first
-# of them may be done (`due`), this sleeps (a second at a time); then it
-# polls them with pauses from future_poll_pause[1] growing to
-# future_poll_pause[2] (or, for a plan whose round trip `trip` is longer,
-# to a tenth of it, up to a second: a scheduler's resolved() asks the
+# The position in `pending` of a future that is resolved: they are polled
+# with pauses from future_poll_pause[1] growing to future_poll_pause[2],
+# or to future_poll_share of the time the first has been out (so that it
+# is collected at most that share of its time late, the delay that its
+# round trip learns), or, for a plan whose round trip `trip` is longer, to
+# a tenth of it; up to a second (a scheduler's resolved() asks the
 # scheduler). A poll of resolved() takes about half a millisecond of this
 # process per future, which the workers' cores would otherwise have.
-# resolved() also relays the workers' progress.
+# resolved() also relays the workers' progress. (Polls are not put off
+# until a future's work may be done, at the seconds per row timed: that
+# rate, timed on a small stack, counts predict()'s cost per call as if it
+# were per row, up to several times the rate of a future's larger stacks,
+# and a collection put off so long was learnt as the plan's round trip.)
 first_resolved <- function(pending, trip = 0) {
   pause <- future_poll_pause[1L]
-  longest <- min(1, max(future_poll_pause[2L], trip / 10))
-  due <- min(vapply(pending, function(p) p$due %||% 0, numeric(1)))
+  sent <- min(vapply(pending, `[[`, numeric(1), "sent"))
   repeat {
     for (i in seq_along(pending)) {
       if (isTRUE(future::resolved(pending[[i]]$future, timeout = 0))) return(i)
     }
-    early <- due - proc.time()[[3L]]
-    if (early > pause) {
-      Sys.sleep(min(1, early))
-    } else {
-      Sys.sleep(pause)
-      pause <- min(longest, pause * 1.5)
-    }
+    Sys.sleep(pause)
+    out <- proc.time()[[3L]] - sent
+    pause <- min(pause * 1.5, max(future_poll_pause[2L], trip / 10, future_poll_share * out), 1)
   }
 }
 

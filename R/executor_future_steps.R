@@ -191,10 +191,7 @@ send_batch <- function(st) {
     packages = st$shipped$packages, seed = NULL, lazy = FALSE
   )
   st$n_sent <- st$n_sent + 1L
-  # When it may be done, at the seconds per row so far (80% of them).
-  expected <- 0.8 * cost_rate(st$cost) * sum(unit_rows(b$units))
-  st$pending[[length(st$pending) + 1L]] <- list(future = f, units = b$units, seq = st$n_sent,
-                                                sent = sent, due = sent + expected)
+  st$pending[[length(st$pending) + 1L]] <- list(future = f, units = b$units, seq = st$n_sent, sent = sent)
   st$ahead <- NULL
   st
 }
@@ -206,7 +203,11 @@ collect_batch <- function(st, i) {
   res <- future::value(p$future)
   st$pending <- st$pending[-i]
   rows <- unit_rows(p$units)
-  st$cost <- cost_learn(st$cost, res$seconds, sum(rows), trip = proc.time()[[3L]] - p$sent - res$seconds)
+  # (The setup on the worker's clock: from the start of the future's
+  # evaluation to that of its work.)
+  setup <- as.numeric(res$started) - as.numeric(future::result(p$future)$started %||% res$started)
+  st$cost <- cost_learn(st$cost, res$seconds, sum(rows), trip = proc.time()[[3L]] - p$sent - res$seconds,
+                        setup = setup)
   for (j in seq_along(p$units)) {
     st <- place_piece(st, p$units[[j]], check_chunk(st$setup, res$ys[[j]], rows[j]))
   }

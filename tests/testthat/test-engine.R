@@ -34,11 +34,6 @@ test_that("request_engine(): native for trees, linear for a linear variable's cu
   expect_identical(request_engine(nat), "native")
   expect_identical(request_engine(nat, linear = TRUE, cols = 1L), "native")
   expect_identical(request_engine(nat, native = FALSE, linear = TRUE, cols = 1L), "predict")
-  # uses_direct(): any engine but predict().
-  expect_true(uses_direct(nat))
-  expect_false(uses_direct(nat, native = FALSE, linear = TRUE))
-  expect_true(uses_direct(lin, native = FALSE, linear = TRUE))
-  expect_false(uses_direct(lin))
 })
 
 test_that("row order: observation order for trees, direct engines and small backgrounds", {

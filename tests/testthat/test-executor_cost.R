@@ -2,8 +2,10 @@
 # after a call's own futures, the workers worth using and the rows of a
 # future, against the rules written out by hand.
 
-cost_of <- function(busy = 0, busy_rows = 0, overheads = numeric(), forced = NULL, prior = 0.05, bytes = 0) {
-  list(forced = forced, busy = busy, busy_rows = busy_rows, overheads = overheads, prior = prior, bytes = bytes)
+cost_of <- function(busy = 0, busy_rows = 0, overheads = numeric(), forced = NULL, prior = 0.05, bytes = 0,
+                    setups = numeric(length(overheads))) {
+  list(forced = forced, busy = busy, busy_rows = busy_rows, overheads = overheads, setups = setups,
+       prior = prior, bytes = bytes)
 }
 
 test_that("the round trip: the option's, the call's futures', or the prior", {
@@ -24,6 +26,11 @@ test_that("cost_learn() adds the seconds and rows timed, and a future's round tr
   expect_equal(cost$overheads, 0.07)
   # A negative round trip (the clocks' rounding) counts as none.
   expect_equal(cost_learn(cost, 0, 0, trip = -0.01)$overheads, c(0.07, 0))
+  # The worker's setup, within the round trip.
+  expect_equal(cost$setups, 0)
+  expect_equal(cost_learn(cost, 0, 0, trip = 0.3, setup = 0.2)$setups, c(0, 0.2))
+  expect_equal(cost_learn(cost, 0, 0, trip = 0.3, setup = 0.5)$setups, c(0, 0.3))
+  expect_equal(cost_learn(cost, 0, 0, trip = 0.3, setup = -1)$setups, c(0, 0))
   expect_equal(cost_rate(cost_of()), 0)
 })
 
@@ -80,4 +87,20 @@ test_that("a plan's round trip is learnt from a call's futures and kept for that
   future::plan("sequential")
   s <- model_profile(NULL, X, pf, variables = c("a", "b"), N = NULL, grid_points = 41, keep_ice = FALSE)
   expect_identical(m$agr_profiles, s$agr_profiles)
+})
+
+test_that("a plan keeps the shortest round trip of a call's futures, less the workers' setup and bytes", {
+  skip_if_not_installed("future")
+  old_entries <- plan_trips$entries
+  on.exit(plan_trips$entries <- old_entries, add = TRUE)
+  plan_trips$entries <- NULL
+  # Futures of 0.5 s (0.4 s attaching packages on a worker's first) and
+  # 0.3 s (0.05 s): 0.1 s, less 1e6 bytes at future_trip_per_byte.
+  cost <- cost_of(overheads = c(0.5, 0.3), setups = c(0.4, 0.05), bytes = 1e6)
+  keep_learnt(list(cost = cost, setup = list(error_call = NULL)))
+  expect_equal(plan_trip(), 0.1 - 1e6 * future_trip_per_byte)
+  # A round trip set by the option teaches the plan nothing.
+  plan_trips$entries <- NULL
+  keep_learnt(list(cost = cost_of(overheads = 0.2, forced = 0), setup = list(error_call = NULL)))
+  expect_null(plan_trip())
 })
