@@ -32,13 +32,10 @@ future_turn_trips <- 4
 
 # A future's round trip before the call's first futures are in (and no
 # call under the plan learnt it), in seconds: running workers (multisession,
-# multicore, cluster, mirai: 0.02 to 0.05 s on this machine, see
+# multicore, cluster, mirai: 0.02 to 0.05 s here, see
 # inst/bench/results/bench-parallel-first.txt), a new R process per future
-# (callr: about 0.5 s), a scheduler's job (batchtools: seconds to minutes);
-# plus these seconds a byte that every future carries (the model, the
-# predict function: serialised, sent and read). A plan whose round trip is
-# longer is learnt from the call's first futures, at the cost of a few
-# round trips.
+# (callr), a scheduler's job (batchtools); plus these seconds a byte that
+# every future carries (the model, the predict function).
 future_trip_prior <- c(workers = 0.05, process = 0.5, scheduler = 30)
 future_trip_per_byte <- 1e-8
 

@@ -63,9 +63,8 @@ engine_probe <- function(setup, rows) {
 }
 
 # Bytes the native engine holds (chunk_memory()), or NULL without it: per
-# stacked row (its predictions and their copy and, for stacked
-# specifications, its value and source row; it builds no rows) and for the
-# call (the compiled model and its leaves).
+# stacked row (its predictions, their copy, a value and a source row) and
+# for the call (the compiled model and its leaves).
 engine_bytes <- function(setup) {
   nat <- setup$native
   if (!is.null(nat)) list(row = native_row_bytes * (setup$n_columns + 2), held = nat$bytes + nat$leaves_bytes)
@@ -77,14 +76,12 @@ request_chunk_rows <- function(setup, native = TRUE, linear = FALSE) {
   if (request_engine(setup, native, linear) != "predict") setup$chunk_rows_direct else setup$chunk_rows_predict
 }
 
-# Order of the rows to predict for a request's ICE curves. "observation":
-# each background row repeated over the grid consecutively (fewest
-# predict() calls; tree ensembles predict such rows faster, as neighbouring
-# rows follow the same paths). "grid": one predict() call per grid value
-# over a block of rows whose other columns are shared, not copied (best for
-# many rows of a cheap model). "auto": observation order for tree
-# ensembles, the native and linear engines and fewer than grid_order_rows
-# rows, grid order otherwise; option `modelprofiles.row_order` overrides.
+# Order of the rows of a request's ICE curves: "observation" (each row
+# repeated over the grid: fewest predict() calls, fastest for trees) for
+# the native and linear engines, tree ensembles and fewer than
+# grid_order_rows rows, else "grid" (one predict() call per grid value over
+# rows whose other columns are shared); option modelprofiles.row_order
+# overrides.
 row_order <- function(setup, n, native = TRUE, linear = FALSE) {
   if (request_engine(setup, native, linear) != "predict") return("observation")
   opt <- getOption("modelprofiles.row_order", "auto")
@@ -101,6 +98,4 @@ engine_model <- function(setup) setup$native$model
 
 # Are the linear engine's curves the predictions themselves (an identity
 # link: intercept and slope, with no table of the curves)?
-linear_identity <- function(setup) {
-  isTRUE(setup$linear$identity)
-}
+linear_identity <- function(setup) isTRUE(setup$linear$identity)

@@ -3,31 +3,20 @@
 # (future(), resolved(), value(), cancel(), resetWorkers(), nbrOfWorkers(),
 # nbrOfFreeWorkers(), getGlobalsAndPackages()).
 #
-# A chunk's specifications are predicted as stacks of rows, one predict()
-# call each in this process (R/executor.R); a future carries consecutive
-# stacks (of one or several chunks, of one or several requests: one
-# stream for the whole call), the first and last of them possibly pieces
-# of a stack cut where the future's rows end, to a worker: the model, the
-# predict function with the globals it refers to, the distinct background
-# rows the stacks need and the profiled columns' values. The worker stacks
-# and predicts them. Chunks are used in the order they were made, once all
-# their stacks are in (a cut stack's pieces put together in order), so
-# that the numbers are those of the sequential plan, whatever the plan and
-# whichever future comes in first.
-#
-# Parallelism that never hurts: a call starts in this process, predicting
-# stack after stack and timing them, and turns to the workers only when
-# what is left of it is worth it (the cost model, R/executor_cost.R,
-# which learns a future's round trip from the call's own futures).
-#
-# The stream's state is the run's (new_run(), R/executor.R), extended by
-# stream_new() and advanced by small steps (stream_requests()), the same
-# steps as the sequential run's where they do the same. Sending a future
-# and reading one's value are not interrupted part way
-# (suspendInterrupts()), so that no worker is left with half a message; on an interrupt or an error the futures in flight
+# A future carries consecutive stacks of rows (of one or several chunks and
+# requests: one stream for the whole call; the first and last possibly
+# pieces of a stack) to a worker, with the model, the predict function and
+# its globals, the background rows the stacks need and the profiled
+# columns' values; the worker stacks and predicts them. Chunks are used in
+# the order they were made, once all their stacks are in, so the numbers
+# are the sequential plan's. A call starts in this process, timing its
+# stacks, and turns to the workers only when what is left is worth it (the
+# cost model, R/executor_cost.R). The state is the run's (new_run(),
+# R/executor.R), extended by stream_new() and advanced by small steps.
+# Sending a future and reading its value are not interrupted part way
+# (suspendInterrupts()); on an interrupt or an error the futures in flight
 # are cancelled (stream_abort()), which stops the workers of backends that
-# can be interrupted (multisession, multicore, callr, mirai); future
-# starts them again when they are next needed.
+# can be interrupted; future starts them again when next needed.
 
 # Number of workers of the current plan, or 1 when it is sequential or the
 # future package is absent (then it is not loaded either).
