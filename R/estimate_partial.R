@@ -65,7 +65,7 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
     },
     finish = function(acc) {
       if (compact) {
-        acc$ice <- affine_curves(setup, acc$ice_a[, 1L], acc$ice_slope[, 1L], grid[[1L]], 1L, NULL)
+        acc$ice <- linear_affine(setup, acc$ice_a[, 1L], acc$ice_slope[, 1L], grid[[1L]], 1L, NULL)
         acc$ice_a <- acc$ice_slope <- NULL
       }
       finish(acc)
