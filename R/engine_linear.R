@@ -93,7 +93,7 @@ linear_ice <- function(setup, j, grid, rows) {
   structure(linear_affine(setup, a, eta[n + seq_len(n)] - a, grid), n = 2 * n)
 }
 
-# Affine curves over `grid` (linear_affine()): the rows' intercepts `a` and slopes on the
+# Affine curves over `grid`: the rows' intercepts `a` and slopes on the
 # linear predictor's scale, and what turns them into predictions
 # (affine_values()). Kept curves (with the result) hold no call's
 # environment: threads = 1, error_call = NULL.
