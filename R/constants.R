@@ -30,19 +30,23 @@ future_overhead_share <- 0.05
 # predict() calls divide).
 future_turn_trips <- 4
 
-# A call's futures cost this many times the round trip of a future that
-# does nothing (they load the package and stack rows on the worker, carry
-# the predict function and a progressor: measured here, 2 to 3 times),
-# until the call's own are in.
-future_trip_factor <- 2
+# A future's round trip before the call's first futures are in (and no
+# call under the plan learnt it), in seconds: running workers (multisession,
+# multicore, cluster, mirai: 0.02 to 0.05 s here, see
+# inst/bench/results/bench-parallel-first.txt), a new R process per future
+# (callr), a scheduler's job (batchtools); plus these seconds a byte that
+# every future carries (the model, the predict function).
+future_trip_prior <- c(workers = 0.05, process = 0.5, scheduler = 30)
+future_trip_per_byte <- 1e-8
 
-# Waiting for futures: pauses between polls, from the first to the longest.
+# Plans whose round trip the session keeps (plan_trips).
+max_plan_trips <- 8L
+
+# Waiting for futures: pauses between polls, from the first to the longest
+# (longer for a future out for long: this share of the time it has been
+# out, the most it is collected late).
 future_poll_pause <- c(0.001, 0.02)
-
-# The payload with which a plan's cost per byte is measured, and the round
-# trip beyond which it is not (each future then costs more than its bytes).
-future_probe_bytes <- 4 * 2^20
-future_slow_trip <- 0.25
+future_poll_share <- 0.02
 
 # Before a call's first stack is timed here, chunks are made until this
 # many stacks per worker are queued (or the requests under way have no

@@ -90,12 +90,19 @@ linear_ice <- function(setup, j, grid, rows) {
   # error that names the rows' columns with such values.
   if (!all(is.finite(eta))) linear_nonfinite(setup, rows, eta, n)
   a <- eta[seq_len(n)]
-  curves <- structure(list(a = a, slope = eta[n + seq_len(n)] - a, z = as.double(grid),
-                           linkinv = lin$linkinv, identity = lin$identity, shape = lin$shape,
-                           classes = lin$classes, columns = setup$outputs$columns,
-                           threads = setup$threads, error_call = setup$error_call),
-                      class = "mp_affine")
-  structure(curves, n = 2 * n)
+  structure(linear_affine(setup, a, eta[n + seq_len(n)] - a, grid), n = 2 * n)
+}
+
+# Affine curves over `grid`: the rows' intercepts `a` and slopes on the
+# linear predictor's scale, and what turns them into predictions
+# (affine_values()). Kept curves (with the result) hold no call's
+# environment: threads = 1, error_call = NULL.
+linear_affine <- function(setup, a, slope, grid, threads = setup$threads, error_call = setup$error_call) {
+  lin <- setup$linear
+  structure(list(a = a, slope = slope, z = as.double(grid), linkinv = lin$linkinv,
+                 identity = lin$identity, shape = lin$shape, classes = lin$classes,
+                 columns = setup$outputs$columns, threads = threads, error_call = error_call),
+            class = "mp_affine")
 }
 
 # Background rows `rows` whose linear predictor (`eta`, at 0 and at 1 of

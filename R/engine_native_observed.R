@@ -5,7 +5,7 @@
 
 # Does the setup's engine evaluate observed_spec(), and walk each table of
 # curves as a set (the native engine)?
-walks_observed <- function(setup) uses_direct(setup)
+walks_observed <- function(setup) request_engine(setup) == "native"
 
 # The set walk at observed points (observed_spec() `spec`): list(points
 # (points x outputs: the rows' weighted sums at each point), rows (with

@@ -106,8 +106,7 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
   # Both predictions of a row in one predict() call of stacked rows (as for
   # ICE curves in observation order), or in two calls over the rows
   # themselves, whose other columns are then shared, not copied.
-  direct <- uses_direct(setup, native)
-  stack <- row_order(setup, length(rows), direct) == "observation"
+  stack <- row_order(setup, length(rows), native) == "observation"
   keep_dy <- setup$bands$per_row
   chunks <- row_chunks(length(rows), request_chunk_rows(setup, native) / 2)
   new_request(

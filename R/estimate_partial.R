@@ -20,12 +20,12 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
                           native = TRUE, linear = FALSE, bands = NULL, affine = FALSE) {
   G <- length(grid[[1L]])
   n <- length(rows)
-  lin <- linear_curves(setup, cols, linear)
+  lin <- request_engine(setup, native, linear, cols) == "linear"
   chunk_rows <- request_chunk_rows(setup, native, linear)
-  order <- if (length(cols) == 1L) row_order(setup, n, uses_direct(setup, native, linear)) else "observation"
+  order <- if (length(cols) == 1L) row_order(setup, n, native, linear) else "observation"
   # Stacked rows per background row: G, or the linear engine's 2 when its
   # curves are never made into a table (an identity link, no bands of rows).
-  per_row <- if (lin && affine && setup$linear$identity && !setup$bands$per_row) 2 else G
+  per_row <- if (lin && affine && linear_identity(setup) && !setup$bands$per_row) 2 else G
   chunks <- if (order == "grid") {
     # A block of rows per predict() call, its G x block table within a
     # quarter of the budget (of chunk_floor() rows at least).
@@ -70,29 +70,13 @@ curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, k
     },
     finish = function(acc) {
       if (compact) {
-        acc$ice <- compact_curves(setup, acc$ice_a[, 1L], acc$ice_slope[, 1L], grid[[1L]])
+        acc$ice <- linear_affine(setup, acc$ice_a[, 1L], acc$ice_slope[, 1L], grid[[1L]], 1L, NULL)
         acc$ice_a <- acc$ice_slope <- NULL
       }
       finish(acc)
     },
     native = native, linear = linear
   )
-}
-
-# Do the ICE curves of columns `cols` come from the linear engine?
-linear_curves <- function(setup, cols, linear) {
-  linear && is.null(setup$native) && !is.null(setup$linear) && length(cols) == 1L &&
-    names(setup$data)[cols] %in% setup$linear$variables
-}
-
-# Kept affine ICE curves: the rows' intercepts and slopes, and what turns
-# them into predictions (affine_values()), without the call's environment.
-compact_curves <- function(setup, a, slope, grid) {
-  lin <- setup$linear
-  structure(list(a = a, slope = slope, z = as.double(grid), linkinv = lin$linkinv,
-                 identity = lin$identity, shape = lin$shape, classes = lin$classes,
-                 columns = setup$outputs$columns, threads = 1L, error_call = NULL),
-            class = "mp_affine")
 }
 
 # Weighted sums over the rows of an observation-major table, per grid point
@@ -114,7 +98,7 @@ table_sums <- function(setup, y, G, w) {
 pd_request <- function(setup, js, grid, rows, finish, keep = FALSE, native = TRUE, linear = FALSE) {
   G <- length(grid[[1L]])
   w <- at_rows(setup$weights, rows)
-  if (keep || setup$bands$per_row || is.null(setup$native) || !native) {
+  if (keep || setup$bands$per_row || request_engine(setup, native) != "native") {
     return(curve_request(
       setup, js, grid, rows,
       reduce_block = function(pos, y) {

@@ -1,4 +1,4 @@
-# The executor: the only code that predicts.
+# The executor: the code that predicts the profiles.
 #
 # Estimators describe what they need as requests (below): chunks of rows to
 # predict, a reducer that turns each chunk's predictions into updates of
@@ -28,12 +28,9 @@ new_request <- function(n_chunks, make, reduce, init = function() list(),
             class = "mp_request")
 }
 
-# A result that needs no predictions, as a request; `n`: the predictions it
-# stands for, made elsewhere (counted when it finishes).
-known_request <- function(value, weight = 1, n = 0) {
-  req <- new_request(0L, NULL, NULL, finish = function(acc) value, weight = weight)
-  req$n_known <- n
-  req
+# A result that needs no predictions, as a request.
+known_request <- function(value, weight = 1) {
+  new_request(0L, NULL, NULL, finish = function(acc) value, weight = weight)
 }
 
 # Stacked rows: background rows `rows` (1-based; a vector, a pattern, or NULL
@@ -69,88 +66,104 @@ place <- function(value, at, dim = 1L) {
 
 # ---- Running requests ------------------------------------------------------------
 
-# Run `requests` (requests, or functions that make one when it starts) in
-# order: a list of their results, with attribute "n_predictions" (per
-# request). `progress`: a progressor (new_progress()) or NULL.
+# Run `requests` (or functions that make one when it starts) in order:
+# their results, attribute "n_predictions" (per request). `progress`: a
+# progressor (new_progress()) or NULL.
 execute <- function(setup, requests, progress = NULL) {
+  st <- new_run(setup, requests, progress)
+  st <- if (plan_workers() <= 1L) run_here(st) else stream_requests(st)
+  structure(st$results, n_predictions = st$counts, collected = st$collected)
+}
+
+# The state of a run, one value that the steps below and the stream's
+# (R/executor_future*.R, which adds its own, stream_new()) take and return:
+# results, predictions counted, the requests under way (`active`: request,
+# accumulators, chunks made and used), the garbage left (`garbage`, bytes).
+# Accumulators are the one mutable part (an environment per request): in a
+# value, one as long as the background would be copied for every chunk.
+new_run <- function(setup, requests, progress) {
   n <- length(requests)
-  # The call's state, which start(), use() and finish() update in place:
-  # the results, the predictions counted, the requests under way and their
-  # accumulators.
-  st <- new.env(parent = emptyenv())
-  st$results <- vector("list", n)
-  st$counts <- numeric(n)
-  st$active <- vector("list", n)
-  st$accs <- vector("list", n)
-  # A request's accumulators are an environment of their own, each taken
-  # out, updated and put back: placed in a list (or updated through one),
-  # an accumulator as long as the background (the predictions at every row)
-  # would be copied whole for every chunk.
-  start <- function(r) {
-    req <- requests[[r]]
-    if (is.function(req)) req <- req()
-    st$active[[r]] <- req
-    st$accs[[r]] <- list2env(req$init(), parent = emptyenv())
-    req
-  }
-  use <- function(r, k, ys, n_made, ticked = TRUE) {
-    st$counts[r] <- st$counts[r] + n_made
-    upd <- st$active[[r]]$reduce(k, ys)
-    acc <- st$accs[[r]]
-    for (nm in names(upd)) {
-      u <- upd[[nm]]
-      a <- acc[[nm]]
-      acc[[nm]] <- NULL
-      if (!inherits(u, "mp_place")) {
-        a <- a + u
-      } else if (u$dim == 1L) {
-        a[u$at, ] <- u$value
-      } else {
-        a[, u$at, ] <- u$value
-      }
-      acc[[nm]] <- a
+  list(setup = setup, requests = requests, n = n, progress = progress,
+       results = vector("list", n), counts = numeric(n), active = list(), started = 0L,
+       garbage = 0)
+}
+
+# Every request in this process, chunk after chunk (the sequential plan).
+run_here <- function(st) {
+  for (r in seq_len(st$n)) {
+    st <- start_request(st)
+    req <- st$active[[1L]]$req
+    for (k in seq_len(req$K)) {
+      ys <- evaluate_chunk(st$setup, req, req$make(k))
+      st <- use_predictions(st, 1L, k, ys, attr(ys, "n"))
+      bytes <- chunk_garbage(st$setup, ys)
+      ys <- NULL # (collectable)
+      st <- add_garbage(st, bytes)
     }
-    # (Futures report their progress from the workers.)
-    if (ticked) tick(progress, st$active[[r]]$weight / st$active[[r]]$K)
+    st <- finish_request(st)
   }
-  finish <- function(r) {
-    st$counts[r] <- st$counts[r] + (st$active[[r]]$n_known %||% 0)
-    st$results[r] <- list(st$active[[r]]$finish(as.list(st$accs[[r]], all.names = TRUE)))
-    if (st$active[[r]]$K == 0L) tick(progress, st$active[[r]]$weight)
-    st$active[r] <- list(NULL)
-    st$accs[r] <- list(NULL)
-  }
-  collected <- NULL
-  if (plan_workers() <= 1L) {
-    # What the chunks leave behind (stacked data frames, the predict
-    # function's own copies, the predictions) is collected once it fills
-    # the budget's share of a chunk (at least 32 MiB, see chunk_policy()):
-    # R would otherwise keep the garbage of many chunks (its threshold
-    # grows with the data held); see collect_garbage().
-    made <- 0
-    for (r in seq_len(n)) {
-      req <- start(r)
-      for (k in seq_len(req$K)) {
-        ys <- evaluate_chunk(setup, req, req$make(k))
-        use(r, k, ys, attr(ys, "n"))
-        made <- made + chunk_garbage(setup, ys)
-        if (made >= (setup$gc_bytes %||% Inf)) {
-          rm(ys)
-          collect_garbage(made)
-          made <- 0
-        }
-      }
-      finish(r)
+  st
+}
+
+# The next request started (made, when a function), after the others.
+start_request <- function(st) {
+  st$started <- r <- st$started + 1L
+  req <- st$requests[[r]]
+  if (is.function(req)) req <- req()
+  st$active[[length(st$active) + 1L]] <- list(id = r, req = req, made = 0L, used = 0L,
+                                              acc = list2env(req$init(), parent = emptyenv()))
+  st
+}
+
+# Chunk k's predictions `ys` (n_made) to the reducer of the request under
+# way at `a`, its updates added to (or placed in) its accumulators.
+# `ticked`: progress reported here (futures report theirs from workers).
+use_predictions <- function(st, a, k, ys, n_made, ticked = TRUE) {
+  run <- st$active[[a]]
+  st$counts[run$id] <- st$counts[run$id] + n_made
+  st$active[[a]]$used <- k
+  upd <- run$req$reduce(k, ys)
+  acc <- run$acc
+  for (nm in names(upd)) {
+    u <- upd[[nm]]
+    x <- acc[[nm]]
+    acc[[nm]] <- NULL
+    if (!inherits(u, "mp_place")) {
+      x <- x + u
+    } else if (u$dim == 1L) {
+      x[u$at, ] <- u$value
+    } else {
+      x[, u$at, ] <- u$value
     }
-  } else {
-    collected <- stream_requests(setup, n, start, use, finish, progress)
+    acc[[nm]] <- x
   }
-  structure(st$results, n_predictions = st$counts, collected = collected)
+  if (ticked) tick(st$progress, run$req$weight / run$req$K)
+  st
+}
+
+# The first request under way, its chunks all used, finished.
+finish_request <- function(st) {
+  run <- st$active[[1L]]
+  st$results[run$id] <- list(run$req$finish(as.list(run$acc, all.names = TRUE)))
+  if (run$req$K == 0L) tick(st$progress, run$req$weight)
+  st$active <- st$active[-1L]
+  st
+}
+
+# The chunks' garbage (`bytes` more), collected once it fills gc_bytes
+# (chunk_policy()): R would keep the garbage of many chunks otherwise.
+add_garbage <- function(st, bytes) {
+  st$garbage <- st$garbage + bytes
+  if (st$garbage >= (st$setup$gc_bytes %||% Inf)) {
+    collect_garbage(st$garbage)
+    st$garbage <- 0
+  }
+  st
 }
 
 # The specifications of a chunk that the native or linear engine evaluates
 # here, under any plan: list(out (their predictions, NULL for the others),
-# todo (the others' positions), n (the predictions made)).
+# todo (the others' positions), n (predictions made)).
 direct_part <- function(setup, req, specs) {
   out <- lapply(specs, function(s) direct_predictions(setup, req, s))
   todo <- which(vapply(out, is.null, logical(1)))
@@ -225,31 +238,6 @@ chunk_garbage <- function(setup, ys) {
   # (The linear engine predicts stacked rows too, with their model matrix.)
   framed <- if (is.null(setup$linear)) attr(ys, "predicted") else 2 * attr(ys, "n")
   framed * (setup$row_bytes %||% 0) + 4 * 8 * sum(lengths(ys))
-}
-
-is_linear_curve <- function(setup, req, spec) {
-  req$linear && !is.null(setup$linear) && spec$kind == "curve" &&
-    length(spec$cols) == 1L && names(setup$data)[spec$cols] %in% setup$linear$variables
-}
-
-# A specification's predictions from the native or linear engine, or NULL
-# when it goes through the predict function (the band plan's per-tree
-# walks, tree_spec(), are the native engine's alone).
-direct_predictions <- function(setup, req, spec) {
-  if (spec$kind == "trees") return(native_trees(setup, spec))
-  if (uses_direct(setup, req$native)) {
-    if (spec$kind == "sums") return(native_sums(setup, spec$cols, spec$grid, spec$rows, spec$w))
-    if (spec$kind == "observed") return(native_observed(setup, spec))
-    if (spec$kind == "curve" && length(spec$cols) <= 2L) {
-      return(native_ice(setup, spec$cols, spec$grid, spec$rows))
-    }
-    s <- as_stacked(spec)
-    return(native_predict_stacked(setup, expand(s$rows), s$cols, lapply(s$values, expand)))
-  }
-  if (is_linear_curve(setup, req, spec)) {
-    return(linear_ice(setup, spec$cols, spec$grid[[1L]], spec$rows))
-  }
-  NULL
 }
 
 # Specifications as stacks of rows to predict through the predict function:

@@ -3,35 +3,20 @@
 # (future(), resolved(), value(), cancel(), resetWorkers(), nbrOfWorkers(),
 # nbrOfFreeWorkers(), getGlobalsAndPackages()).
 #
-# A chunk's specifications are predicted as stacks of rows, one predict()
-# call each in this process (R/executor.R); a future carries consecutive
-# stacks (of one or several chunks, of one or several requests: one
-# stream for the whole call), the first and last of them possibly pieces
-# of a stack cut where the future's rows end, to a worker: the model, the
-# predict function with the globals it refers to, the distinct background
-# rows the stacks need and the profiled columns' values. The worker stacks
-# and predicts them. Chunks are used in the order they were made, once all
-# their stacks are in (a cut stack's pieces put together in order), so
-# that the numbers are those of the sequential plan, whatever the plan and
-# whichever future comes in first.
-#
-# Parallelism that never hurts: a call starts in this process, predicting
-# stack after stack and timing them, and turns to the workers only when
-# what is left of it gives two workers or more future_turn_trips round
-# trips of work each (a round trip measured once per plan, plan_cost(),
-# then from the call's futures); a cheap call stays here. A future
-# carries the rows whose work keeps its round trip under
-# future_overhead_share of it, as far as what is left allows. What a
-# stream learnt (seconds per row, round trips) serves the entry point's
-# next streams (keep_learnt()).
-#
-# The stream's state is one list (stream_new()) advanced by small steps
-# (stream_requests()). Sending a future and reading one's value are not
-# interrupted part way (suspendInterrupts()), so that no worker is left
-# with half a message; on an interrupt or an error the futures in flight
+# A future carries consecutive stacks of rows (of one or several chunks and
+# requests: one stream for the whole call; the first and last possibly
+# pieces of a stack) to a worker, with the model, the predict function and
+# its globals, the background rows the stacks need and the profiled
+# columns' values; the worker stacks and predicts them. Chunks are used in
+# the order they were made, once all their stacks are in, so the numbers
+# are the sequential plan's. A call starts in this process, timing its
+# stacks, and turns to the workers only when what is left is worth it (the
+# cost model, R/executor_cost.R). The state is the run's (new_run(),
+# R/executor.R), extended by stream_new() and advanced by small steps.
+# Sending a future and reading its value are not interrupted part way
+# (suspendInterrupts()); on an interrupt or an error the futures in flight
 # are cancelled (stream_abort()), which stops the workers of backends that
-# can be interrupted (multisession, multicore, callr, mirai); future
-# starts them again when they are next needed.
+# can be interrupted; future starts them again when next needed.
 
 # Number of workers of the current plan, or 1 when it is sequential or the
 # future package is absent (then it is not loaded either).
@@ -45,11 +30,11 @@ plan_workers <- function() {
 
 # ---- The stream ---------------------------------------------------------------
 
-# Run requests 1..n as a stream (see execute(), which gives start(r),
-# use(r, k, ys, n_made, ticked) and finish(r)). Returns the sequence
-# numbers of the futures in the order they were collected.
-stream_requests <- function(setup, n, start, use, finish, progress) {
-  st <- stream_new(setup, n, progress)
+# Run the requests of a run (new_run()) as a stream: the run's state,
+# with `collected`, the sequence numbers of the futures in the order they
+# were collected.
+stream_requests <- function(st) {
+  st <- stream_new(st)
   on.exit(stream_abort(st), add = TRUE)
   on.exit(keep_learnt(st), add = TRUE)
   repeat {
@@ -58,42 +43,37 @@ stream_requests <- function(setup, n, start, use, finish, progress) {
     if (action == "send") {
       suspendInterrupts(st <- send_batch(st))
     } else if (action == "wait") {
-      i <- first_resolved(st$pending, future_overhead(st))
+      i <- first_resolved(st$pending, cost_trip(st$cost))
       suspendInterrupts(st <- collect_batch(st, i))
     } else {
       st <- switch(action,
-        finish = finish_request(st, finish),
-        use = use_chunk(st, use),
+        finish = finish_request(st),
+        use = use_chunk(st),
         local = predict_here(st),
-        make = make_chunk(st, start),
-        prepare = prepare_batch(st, start),
+        make = make_chunk(st),
+        prepare = prepare_batch(st),
         stall = stall(st)
       )
     }
   }
-  st$collected
+  st
 }
 
-# The state of a stream: the requests under way (`active`, in order, each
-# with the number of chunks made and used), the chunks made and not used
+# The stream's part of the state: the chunks made and not used
 # (`chunks`, by key, used in the order `order`), the stacks waiting to be
 # predicted (`queue`, of `queued_rows` stacked rows), the batch made for
-# the next free worker (`ahead`),
-# the futures in flight (`pending`), and what the stream learnt: seconds of
-# prediction per stacked row (`busy` / `busy_rows`), the overheads of the
-# futures collected. `parallel`: the stacks go to the workers (else they are
-# predicted here).
-stream_new <- function(setup, n, progress) {
+# the next free worker (`ahead`), the futures in flight (`pending`), the
+# cost model (`cost`, R/executor_cost.R) and what the futures carry
+# (`shipped`). `parallel`: the stacks go to the workers (else they are
+# predicted here). (The requests under way, `active`, also count the
+# chunks made of each.)
+stream_new <- function(st) {
+  cost <- new_cost(st$setup)
   W <- plan_workers()
-  forced <- future_overhead_option()
-  learnt <- learnt_before(setup)
-  list(setup = setup, n = n, W = W, limit = W + 1L, progress = progress,
-       parallel = identical(forced, 0), forced = forced, cost = NULL, shipped = NULL,
-       overheads = learnt$overheads, busy = learnt$busy, busy_rows = learnt$busy_rows,
-       active = list(), started = 0L, sum_K = 0,
-       chunks = list(), order = character(), n_chunks = 0L, made_rows = 0, made_units = 0L,
-       queue = list(), queued_rows = 0, ahead = NULL, pending = list(), n_sent = 0L, collected = integer(),
-       made = 0)
+  c(st, list(W = W, limit = W + 1L, parallel = identical(cost$forced, 0), cost = cost, shipped = NULL,
+             sum_K = 0, chunks = list(), order = character(), n_chunks = 0L, made_rows = 0,
+             made_units = 0L, queue = list(), queued_rows = 0, ahead = NULL, pending = list(),
+             n_sent = 0L, collected = integer()))
 }
 
 # What the stream does next, in order of precedence: finish the first
@@ -110,7 +90,7 @@ next_action <- function(st) {
   if (!st$parallel) {
     # (Before the first stack is timed, chunks are made ahead so that the
     # smallest of their stacks is the one timed.)
-    if (st$busy_rows <= 0 && length(st$queue) < probe_pool * st$W && can_make(st)) return("make")
+    if (st$cost$busy_rows <= 0 && length(st$queue) < probe_pool * st$W && can_make(st)) return("make")
     if (length(st$queue)) return("local")
     if (can_make(st)) return("make")
     return(stream_end(st))
@@ -136,49 +116,6 @@ stream_end <- function(st) {
     stop("internal error: the stream of requests stalled", call. = FALSE)
   }
   "done"
-}
-
-# ---- The cost of a plan's futures ------------------------------------------------------
-
-# Per plan (keyed by the plan, plan_key(); the last few kept): the seconds of a
-# future's round trip with nothing to do (`fixed`) and per byte it carries
-# (`per_byte`), measured the first time a call considers the plan's
-# workers.
-plan_cost <- function() {
-  key <- plan_key(future::plan("next"))
-  for (e in plan_costs$entries) if (identical(e$plan, key, ignore.environment = TRUE)) return(e$cost)
-  cost <- measure_plan_cost()
-  plan_costs$entries <- c(list(list(plan = key, cost = cost)), utils::head(plan_costs$entries, 7L))
-  cost
-}
-plan_costs <- new.env(parent = emptyenv())
-
-# A plan as the key of its cost: its strategy and arguments, not the
-# backend it started (the same plan set again starts new workers of the
-# same kind) nor the call that set it.
-plan_key <- function(plan) {
-  attr(plan, "backend") <- NULL
-  attr(plan, "call") <- NULL
-  plan
-}
-
-# A future that does nothing, once to start the workers, then twice, timed
-# (the faster); then one carrying future_probe_bytes, unless a round trip
-# is already slow.
-measure_plan_cost <- function() {
-  round_trip <- function(payload) {
-    t0 <- proc.time()[[3L]]
-    suspendInterrupts(f <- future::future(quote(length(payload)), substitute = FALSE,
-                                          globals = list(payload = payload), packages = character(),
-                                          seed = NULL, lazy = FALSE))
-    future::value(f)
-    proc.time()[[3L]] - t0
-  }
-  first <- round_trip(NULL)
-  if (first > future_slow_trip) return(list(fixed = first, per_byte = 0))
-  fixed <- min(round_trip(NULL), round_trip(NULL))
-  big <- round_trip(raw(future_probe_bytes))
-  list(fixed = fixed, per_byte = max(0, big - fixed) / future_probe_bytes)
 }
 
 # ---- What travels ----------------------------------------------------------------------
@@ -227,8 +164,10 @@ function_globals <- function(setup) {
 globals_cache <- new.env(parent = emptyenv())
 
 # On a worker: stack each job's rows and predict them, reporting each
-# one's progress; the predictions and the seconds they took.
+# one's progress; the predictions, the seconds they took and when they
+# started.
 predict_on_worker <- function(model, predict_function, part, jobs, amounts, progress) {
+  started <- Sys.time()
   t0 <- proc.time()[[3L]]
   if (is.null(predict_function)) predict_function <- default_predict_function(model)
   ys <- vector("list", length(jobs))
@@ -236,7 +175,7 @@ predict_on_worker <- function(model, predict_function, part, jobs, amounts, prog
     ys[[i]] <- predict_function(model, stack_job(part, jobs[[i]], 1L))
     if (!is.null(progress) && amounts[i] > 0) progress(amount = amounts[i])
   }
-  list(ys = ys, seconds = proc.time()[[3L]] - t0)
+  list(ys = ys, seconds = proc.time()[[3L]] - t0, started = started)
 }
 
 # Packages a worker loads: this one, and the one whose predict() method the

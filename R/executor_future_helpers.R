@@ -1,5 +1,6 @@
 # Helpers of the executor's stream of futures (R/executor_future.R):
-# pieces of stacks, rows left, overheads, free workers, the end of a stream.
+# pieces of stacks, rows left, what futures carry, free workers, the end
+# of a stream.
 
 # ---- Helpers ------------------------------------------------------------------------
 
@@ -69,7 +70,7 @@ slice_values <- function(p, i) {
 # as they are known), while the workers wait; the whole stack when that
 # leaves less than as much again of it (or no workers).
 probe_rows <- function(st, u) {
-  if (st$busy_rows > 0 || st$W <= 1L) return(u$rows)
+  if (st$cost$busy_rows > 0 || st$W <= 1L) return(u$rows)
   k <- max(1, ceiling(rows_left(st) / probe_divisor))
   if (u$rows < 2 * k) u$rows else k
 }
@@ -97,52 +98,12 @@ rows_left <- function(st) {
   queued + per_chunk * (unmade + (st$n - st$started) * per_request)
 }
 
-# Rows of the next future: `least`, those whose work keeps the round trip
-# at most future_overhead_share of it (or, towards the end, the share of
-# what is left of each worker it keeps busy, so that none waits), and
-# `target`, more while much is left (half of each such worker's share, so
-# that the futures get smaller towards the end and the workers finish
-# together).
-future_rows <- function(st) {
-  left <- rows_left(st)
-  W <- useful_workers(st, left)
-  least <- 0
-  if (st$busy_rows > 0 && st$busy > 0) {
-    least <- future_overhead(st) / future_overhead_share / (st$busy / st$busy_rows)
-    least <- min(least, left / W)
-  }
-  c(least = least, target = max(least, left / (2 * W)))
-}
-
-# Seconds a future's round trip costs in this call: the option's, or the
-# median of those collected, or, from the plan's round trip and its cost
-# for the bytes that every future carries, future_trip_factor times that.
-future_overhead <- function(st) {
-  if (!is.null(st$forced)) return(st$forced)
-  if (length(st$overheads)) return(stats::median(st$overheads))
-  if (is.null(st$cost)) return(0)
-  future_trip_factor * (st$cost$fixed + st$cost$per_byte * (st$shipped_bytes %||% 0))
-}
-
-with_overhead <- function(st) {
-  if (!is.null(st$forced) || length(st$overheads)) return(st)
-  st <- with_shipped(st)
-  if (is.null(st$cost)) st$cost <- plan_cost()
-  st
-}
-
-# option modelprofiles.future_overhead: seconds a future's round trip
-# costs (0: every stack goes to the workers, as small as balance allows);
-# NULL (the default) measures it once per plan.
-future_overhead_option <- function() {
-  x <- getOption("modelprofiles.future_overhead")
-  if (is.numeric(x) && length(x) == 1L && !is.na(x) && x >= 0) as.numeric(x)
-}
-
+# What every future of the call carries (worker_globals()), found once,
+# and its size, for the cost model.
 with_shipped <- function(st) {
   if (!is.null(st$shipped)) return(st)
   st$shipped <- worker_globals(st$setup, st$progress)
-  st$shipped_bytes <- as.numeric(utils::object.size(st$shipped$globals))
+  st$cost$bytes <- as.numeric(utils::object.size(st$shipped$globals))
   st
 }
 
@@ -152,29 +113,29 @@ free_workers <- function() {
   if (length(n) != 1L || is.na(n)) Inf else n
 }
 
-# The position in `pending` of a future that is resolved. Until the first
-# of them may be done (`due`), this sleeps (a second at a time); then it
-# polls them with pauses from future_poll_pause[1] growing to
-# future_poll_pause[2] (or, for a plan whose round trip `trip` is longer,
-# to a tenth of it, up to a second: a scheduler's resolved() asks the
+# The position in `pending` of a future that is resolved: they are polled
+# with pauses from future_poll_pause[1] growing to future_poll_pause[2],
+# or to future_poll_share of the time the first has been out (so that it
+# is collected at most that share of its time late, the delay that its
+# round trip learns), or, for a plan whose round trip `trip` is longer, to
+# a tenth of it; up to a second (a scheduler's resolved() asks the
 # scheduler). A poll of resolved() takes about half a millisecond of this
 # process per future, which the workers' cores would otherwise have.
-# resolved() also relays the workers' progress.
+# resolved() also relays the workers' progress. (Polls are not put off
+# until a future's work may be done, at the seconds per row timed: that
+# rate, timed on a small stack, counts predict()'s cost per call as if it
+# were per row, up to several times the rate of a future's larger stacks,
+# and a collection put off so long was learnt as the plan's round trip.)
 first_resolved <- function(pending, trip = 0) {
   pause <- future_poll_pause[1L]
-  longest <- min(1, max(future_poll_pause[2L], trip / 10))
-  due <- min(vapply(pending, function(p) p$due %||% 0, numeric(1)))
+  sent <- min(vapply(pending, `[[`, numeric(1), "sent"))
   repeat {
     for (i in seq_along(pending)) {
       if (isTRUE(future::resolved(pending[[i]]$future, timeout = 0))) return(i)
     }
-    early <- due - proc.time()[[3L]]
-    if (early > pause) {
-      Sys.sleep(min(1, early))
-    } else {
-      Sys.sleep(pause)
-      pause <- min(longest, pause * 1.5)
-    }
+    Sys.sleep(pause)
+    out <- proc.time()[[3L]] - sent
+    pause <- min(pause * 1.5, max(future_poll_pause[2L], trip / 10, future_poll_share * out), 1)
   }
 }
 
@@ -197,28 +158,3 @@ stream_abort <- function(st) {
   try(future::resetWorkers(future::plan()), silent = TRUE)
   invisible()
 }
-
-# What a stream learnt (seconds of prediction per row, the overheads of
-# its futures), kept for the entry point's call (a weak reference keyed on
-# its frame, setup$error_call: it goes with the call), whose next runs of
-# requests start from it: they need not predict here first to know that
-# they are worth the workers.
-keep_learnt <- function(st) {
-  key <- st$setup$error_call
-  if (!is.environment(key) || st$busy_rows <= 0) return(invisible())
-  learnt_cache$ref <- rlang::new_weakref(key, st[c("busy", "busy_rows", "overheads")])
-  invisible()
-}
-
-learnt_before <- function(setup) {
-  none <- list(busy = 0, busy_rows = 0, overheads = numeric())
-  key <- setup$error_call
-  cached <- learnt_cache$ref
-  if (!is.environment(key) || is.null(cached) || !identical(rlang::wref_key(cached), key)) return(none)
-  rlang::wref_value(cached) %||% none
-}
-# CACHE (explicit): what a call's streams learnt of the workers. Key: the
-# entry point's frame (setup$error_call), held by a weak reference; value:
-# keep_learnt()'s timings. One entry, replaced by the next call and gone
-# with the call's frame; nothing to clear.
-learnt_cache <- new.env(parent = emptyenv())

@@ -4,38 +4,28 @@
 
 # ---- Steps -------------------------------------------------------------------------
 
-finish_request <- function(st, finish) {
-  finish(st$active[[1L]]$id)
-  st$active <- st$active[-1L]
-  st
-}
-
 # The first chunk's predictions, combined per specification, to its
 # request's reducer.
-use_chunk <- function(st, use) {
+use_chunk <- function(st) {
   key <- st$order[1L]
   ch <- st$chunks[[key]]
   if (length(ch$todo)) ch$out[ch$todo] <- ch$combine(ch$ys)
   st$chunks[[key]] <- NULL
   st$order <- st$order[-1L]
-  a <- request_at(st, ch$id)
-  st$active[[a]]$used <- ch$k
   # Stacks report their progress (here or on the workers); a chunk without
   # stacks when it is used.
-  use(ch$id, ch$k, structure(ch$out, n = ch$n), ch$n, ticked = !length(ch$todo))
-  st
+  use_predictions(st, request_at(st, ch$id), ch$k, structure(ch$out, n = ch$n), ch$n,
+                  ticked = !length(ch$todo))
 }
 
 # The next chunk of the first request with chunks to make (or the next
 # request started): what the native or linear engine gives is computed
 # here at once, the rest queued as stacks.
-make_chunk <- function(st, start) {
+make_chunk <- function(st) {
   a <- Position(function(x) x$made < x$req$K, st$active)
   if (is.na(a)) {
-    st$started <- st$started + 1L
-    req <- start(st$started)
-    st$active[[length(st$active) + 1L]] <- list(id = st$started, req = req, made = 0L, used = 0L)
-    st$sum_K <- st$sum_K + req$K
+    st <- start_request(st)
+    st$sum_K <- st$sum_K + st$active[[length(st$active)]]$req$K
     return(st)
   }
   k <- st$active[[a]]$made + 1L
@@ -87,68 +77,48 @@ new_chunk <- function(setup, a, k) {
 predict_here <- function(st) {
   st <- turn_parallel(st)
   if (st$parallel) return(st)
-  i <- if (st$busy_rows > 0) 1L else which.min(unit_rows(st$queue))
+  i <- if (st$cost$busy_rows > 0) 1L else which.min(unit_rows(st$queue))
   cut <- split_unit(st$queue[[i]], probe_rows(st, st$queue[[i]]))
   u <- cut$head
   if (is.null(cut$rest)) st$queue <- st$queue[-i] else st$queue[[i]] <- cut$rest
   st$queued_rows <- st$queued_rows - u$rows
   t0 <- proc.time()[[3L]]
   y <- predict_frame(st$setup, stack_job(st$setup$data, piece_spec(u), st$setup$threads))
-  st$busy <- st$busy + (proc.time()[[3L]] - t0)
-  st$busy_rows <- st$busy_rows + u$rows
+  st$cost <- cost_learn(st$cost, proc.time()[[3L]] - t0, u$rows)
   st <- place_piece(st, u, y)
   tick(st$progress, u$amount)
   # As the sequential executor: the garbage of the predict function's
   # stacks is collected once it reaches gc_bytes (see chunk_garbage()).
-  st$made <- st$made + u$rows * (st$setup$row_bytes %||% 0) + 4 * 8 * length(y)
-  if (st$made >= (st$setup$gc_bytes %||% Inf)) {
-    y <- NULL
-    collect_garbage(st$made)
-    st$made <- 0
-  }
-  st
+  bytes <- u$rows * (st$setup$row_bytes %||% 0) + 4 * 8 * length(y)
+  y <- NULL
+  add_garbage(st, bytes)
 }
 
 # The stream turns to the workers when what is left of the call, at the
-# seconds per row measured so far, gives two workers or more work of at
-# least future_turn_trips round trips each.
+# seconds per row measured so far, keeps two workers or more busy
+# (useful_workers()).
 turn_parallel <- function(st) {
-  if (st$parallel || st$W <= 1L || st$busy_rows <= 0) return(st)
+  if (st$parallel || st$W <= 1L || st$cost$busy_rows <= 0) return(st)
   left <- rows_left(st)
-  # (No plan's round trip takes less than a millisecond: a call smaller
-  # than that does not measure the plan. A round trip set by the option
-  # is not measured: the rule alone decides.)
-  if (is.null(st$forced) && st$busy / st$busy_rows * left < 2 * future_turn_trips * 0.001) return(st)
-  if (is.null(st$forced) && !length(st$overheads) && is.null(st$cost)) st$cost <- plan_cost()
-  # The plan's round trip alone first: what the futures carry (the
-  # predict function's globals, found in tens of milliseconds) is looked
-  # for only when that leaves the workers worth it.
-  if (useful_workers(st, left) < 2L) return(st)
+  # The round trip without the bytes the futures carry first: what they
+  # carry (the predict function's globals, found in tens of
+  # milliseconds) is looked for only when that leaves the workers worth
+  # it.
+  if (useful_workers(st$cost, st$W, left) < 2L) return(st)
   st <- with_shipped(st)
-  if (useful_workers(st, left) >= 2L) st$parallel <- TRUE
+  if (useful_workers(st$cost, st$W, left) >= 2L) st$parallel <- TRUE
   st
-}
-
-# The workers that `left` rows keep busy: as many as get work of
-# future_turn_trips round trips each (all of them when the round trip is
-# taken as free, or before a row was timed). (Stacks are cut into pieces of
-# any size, so the futures can carry that work, whatever the stacks.)
-useful_workers <- function(st, left) {
-  trip <- future_overhead(st)
-  if (trip <= 0 || st$busy_rows <= 0 || st$busy <= 0) return(st$W)
-  rate <- st$busy / st$busy_rows
-  as.integer(max(1, min(st$W, floor(rate * left / (future_turn_trips * trip)))))
 }
 
 # The next batch for a worker (`ahead`): chunks are made until the queue
 # holds a future's rows (future_rows()), then the stacks of a future taken
 # from it (the last one cut to size), their rows gathered.
-prepare_batch <- function(st, start) {
-  st <- with_overhead(st)
+prepare_batch <- function(st) {
+  st <- with_shipped(st)
   repeat {
-    size <- future_rows(st)
+    size <- future_rows(st$cost, st$W, rows_left(st))
     if ((length(st$queue) && st$queued_rows >= size[["target"]]) || !can_make(st)) break
-    st <- make_chunk(st, start)
+    st <- make_chunk(st)
   }
   if (!length(st$queue)) return(st)
   if (!can_make(st)) {
@@ -221,10 +191,7 @@ send_batch <- function(st) {
     packages = st$shipped$packages, seed = NULL, lazy = FALSE
   )
   st$n_sent <- st$n_sent + 1L
-  # When it may be done, at the seconds per row so far (80% of them).
-  expected <- if (st$busy_rows > 0) 0.8 * st$busy / st$busy_rows * sum(unit_rows(b$units)) else 0
-  st$pending[[length(st$pending) + 1L]] <- list(future = f, units = b$units, seq = st$n_sent,
-                                                sent = sent, due = sent + expected)
+  st$pending[[length(st$pending) + 1L]] <- list(future = f, units = b$units, seq = st$n_sent, sent = sent)
   st$ahead <- NULL
   st
 }
@@ -236,9 +203,11 @@ collect_batch <- function(st, i) {
   res <- future::value(p$future)
   st$pending <- st$pending[-i]
   rows <- unit_rows(p$units)
-  st$overheads <- c(st$overheads, max(0, proc.time()[[3L]] - p$sent - res$seconds))
-  st$busy <- st$busy + res$seconds
-  st$busy_rows <- st$busy_rows + sum(rows)
+  # (The setup on the worker's clock: from the start of the future's
+  # evaluation to that of its work.)
+  setup <- as.numeric(res$started) - as.numeric(future::result(p$future)$started %||% res$started)
+  st$cost <- cost_learn(st$cost, res$seconds, sum(rows), trip = proc.time()[[3L]] - p$sent - res$seconds,
+                        setup = setup)
   for (j in seq_along(p$units)) {
     st <- place_piece(st, p$units[[j]], check_chunk(st$setup, res$ys[[j]], rows[j]))
   }

@@ -21,7 +21,8 @@
 #' where it pays: a call starts in this process, timing the first 1/32 of
 #' its rows, and turns to the workers only when what is left gives two
 #' workers or more at least 4 round trips of a future each (the round trip
-#' is measured once per plan, then from the call's own futures); each
+#' is learnt from the call's own futures; before the first is in, the last
+#' call's under the same plan is assumed, or 50 ms for running workers); each
 #' future then carries enough rows that its round trip is under 5% of its
 #' work, where what is left allows, and the last futures share what is
 #' left equally. A cheap call (a linear model, a few thousand rows) stays

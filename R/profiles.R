@@ -26,7 +26,7 @@ native_for <- function(engine, type, method, n, inputs) {
 # The engine a profile reports: "native" when the native or linear engine
 # stood in for the predict function.
 profile_engine <- function(setup, s) {
-  if (uses_direct(setup, s$native, s$type == "partial")) "native" else "predict"
+  if (request_engine(setup, s$native, s$type == "partial") == "predict") "predict" else "native"
 }
 
 # Profiles of `variables` within `parts` (see whole_part(), group_parts()):
@@ -129,7 +129,7 @@ ice_kept <- function(setup, s, grids, parts, variables) {
       for (i in seq_along(variables)) {
         G <- if (is.null(grids[[i]])) s$grid_points else length(grids[[i]])
         m <- length(parts[[p]]$rows)
-        bytes <- if (s$type == "partial" && linear_curves(setup, js[i], TRUE)) {
+        bytes <- if (s$type == "partial" && request_engine(setup, linear = TRUE, cols = js[i]) == "linear") {
           m * ice_bytes_per_row
         } else {
           as.double(G) * m * setup$n_outputs * ice_bytes_per_point

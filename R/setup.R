@@ -60,20 +60,7 @@ new_setup <- function(inputs, rows, class = NULL, engine = "predict", linear = F
   )
   if (!is.null(attr(setup$rows, "resamples"))) attr(setup$rows, "resamples") <- NULL
   setup <- scale_weights(setup)
-  # The native and linear engines stand in for the adapter's own predict
-  # function only: a function the user wrote is the model.
-  own <- is_default_predictor(setup$predict_function)
-  if (engine == "native" && !own) {
-    cli::cli_abort(c(
-      "The native engine stands in for the model's own predict function only, not for {.arg predict_function}.",
-      i = "Leave out {.arg predict_function}, or use {.code engine = \"predict\"}."
-    ), call = call)
-  }
-  if (own && engine != "predict") {
-    if (linear) setup$linear <- linear_prepare(setup)
-    if (is.null(setup$linear)) setup$native <- native_prepare(setup, engine, call)
-    if (!is.null(setup$linear) || !is.null(setup$native)) setup$engine <- "native"
-  }
+  setup <- prepare_engine(setup, engine, linear)
   y <- probe_outputs(setup)
   setup$n_columns <- ncol(y)
   setup$outputs <- select_outputs(y, class, call, setup$adapter$positive)
@@ -103,12 +90,9 @@ probe_outputs <- function(setup) {
   first <- seq_len(min(setup$n, 1000L))
   complete <- which(do.call(stats::complete.cases, unname(lapply(setup$data, `[`, first))))
   probe <- if (length(complete)) utils::head(complete, 2L) else seq_len(min(setup$n, 2L))
-  y <- if (!is.null(setup$native)) {
-    native_eval(setup$native$model, setup$native$X, probe)
-  } else {
-    probe_predict(setup$predict_function, setup$model,
-                  stack_frame(setup$data, probe, threads = setup$threads), setup$error_call)
-  }
+  y <- engine_probe(setup, probe) %||%
+    probe_predict(setup$predict_function, setup$model, stack_frame(setup$data, probe, threads = setup$threads),
+                  setup$error_call)
   check_predictions(y, length(probe), call = setup$error_call, allow_na = TRUE,
                     classifier = identical(setup$adapter$task, "classification"))
 }
@@ -145,7 +129,7 @@ chunk_policy <- function(setup) {
   rows <- function(bytes) min(.Machine$integer.max, max(1, least, floor(budget_part(avail, "chunk") / bytes)))
   budget_rows <- rows(mem$predict_row)
   predict_rows <- min(budget_rows, max_chunk_rows)
-  direct_rows <- if (is.null(setup$native)) budget_rows else rows(mem$native_row)
+  direct_rows <- if (is.null(mem$native_row)) budget_rows else rows(mem$native_row)
   # The executor collects garbage once the chunks have left the "garbage"
   # share, but at least gc_min_bytes (a collection takes tens of
   # milliseconds; below that R's own collections keep the garbage small).
@@ -161,17 +145,15 @@ chunk_policy <- function(setup) {
 chunk_floor <- function() getOption("modelprofiles.min_chunk_rows", min_chunk_rows)
 
 # What chunk_policy() counts, in bytes: a stacked row through predict()
-# (the adapter's count), a stacked row of the native engine (which builds
-# no rows: its predictions and their copy and, for stacked specifications,
-# its value and source row; NULL without it), and what the call holds
-# besides the chunks (the background's weights, a double a row, and the
-# native engine's compiled model and leaves).
+# (the adapter's count), a stacked row of the native engine (NULL without
+# it, see engine_bytes()), and what the call holds besides the chunks (the
+# background's weights, a double a row, and the native engine's compiled
+# model and leaves).
 chunk_memory <- function(setup) {
   bytes <- vapply(setup$data, column_bytes, numeric(1))
-  native <- setup$native
-  list(predict_row = adapter_row_bytes(setup$adapter, bytes),
-       native_row = if (!is.null(native)) native_row_bytes * (setup$n_columns + 2),
-       held = 8 * setup$n + if (is.null(native)) 0 else native$bytes + native$leaves_bytes)
+  eng <- engine_bytes(setup)
+  list(predict_row = adapter_row_bytes(setup$adapter, bytes), native_row = eng$row,
+       held = 8 * setup$n + (eng$held %||% 0))
 }
 
 # The memory budget a call uses, in MiB: the user's, or, when that is less
@@ -202,34 +184,9 @@ column_bytes <- function(x) {
   switch(typeof(x), double = 8, integer = 4, logical = 4, character = 8, 8)
 }
 
-# The chunk size of a request: the budget's for the native and linear
-# engines, capped for predict().
-request_chunk_rows <- function(setup, native = TRUE, linear = FALSE) {
-  if (uses_direct(setup, native, linear)) setup$chunk_rows_direct else setup$chunk_rows_predict
-}
-
-# Does a request with these permissions use the native or linear engine?
-uses_direct <- function(setup, native = TRUE, linear = FALSE) {
-  (native && !is.null(setup$native)) || (linear && !is.null(setup$linear))
-}
-
 # Labels of the profiled outputs: the label, or `<label>.<class>` per class
 # of a multiclass model (or when several classes are chosen).
 output_labels <- function(setup, label = setup$label) {
   if (isTRUE(setup$outputs$suffix)) paste0(label, ".", setup$outputs$classes) else label
 }
 
-# Order of the rows to predict for ICE curves. "observation": each
-# background row repeated over the grid consecutively (fewest predict()
-# calls; tree ensembles predict such rows faster, as neighbouring rows
-# follow the same paths). "grid": one predict() call per grid value over a
-# block of rows whose other columns are shared, not copied (best for many
-# rows of a cheap model). "auto": observation order for tree ensembles,
-# the native and linear engines and fewer than grid_order_rows rows, grid
-# order otherwise; option `modelprofiles.row_order` overrides.
-row_order <- function(setup, n, direct = FALSE) {
-  if (direct) return("observation")
-  opt <- getOption("modelprofiles.row_order", "auto")
-  if (!identical(opt, "auto")) return(match.arg(opt, c("observation", "grid")))
-  if (setup$adapter$tree || n < grid_order_rows) "observation" else "grid"
-}

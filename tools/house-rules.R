@@ -27,17 +27,16 @@ allow <- list(
   # setup$bands$per_row etc., never its kind).
   band_kinds = c(),
   # setup$native, setup$linear and uses_direct() outside the engine and
-  # executor files (engine_*, executor*, native*), per file: the engine
-  # plan of issue 39 item 2 removes them (setup.R makes the setup's engine
-  # and its chunk sizes today).
-  engine_flags = c("estimate_accumulated.R" = 1, "estimate_partial.R" = 7, "profiles.R" = 1, "setup.R" = 13),
+  # executor files (engine*, executor*, native*), per file: none since the
+  # engine plan of issue 39 item 2 (R/engine.R).
+  engine_flags = c(),
   # Numeric literals of 1000 or more in function bodies outside
   # constants.R (sizes, counts of rows, bytes), per file.
   big_literals = c("adapter_trees.R" = 1, "engine_native.R" = 1, "setup.R" = 1),
   # Predictions outside the executor, per file: the probe of the outputs
   # (setup.R), native_agrees() (engine_native.R), the linear engine's
   # linear predictors (engine_linear.R).
-  predictions = c("engine_linear.R" = 2, "engine_native.R" = 1, "setup.R" = 3),
+  predictions = c("engine_linear.R" = 2, "engine_native.R" = 1, "setup.R" = 2),
   # Exported functions with more than 20 formals (deprecated ones, after
   # `...` with a NULL default, not counted): name = formals.
   formals = c()
@@ -60,7 +59,7 @@ bar <- list(file_lines = 400, function_lines = 80, r_lines = 15263, formals = 20
 
 # The files where a concern may be asked about.
 band_files <- "^bands.*\\.R$"
-engine_files <- "^(engine_.*|executor.*|native.*)\\.R$"
+engine_files <- "^(engine.*|executor.*|native.*)\\.R$"
 
 # Calls that predict: the model's predict function, called by the executor
 # (adapters define the families' predict functions), and the engines'
@@ -71,7 +70,7 @@ model_predict_calls <- c("predict", "predict_function", "probe_predict")
 model_predict_files <- "^(executor.*|adapter.*)\\.R$"
 engine_predict_calls <- c("native_eval", "native_eval_cached", "native_curves", "native_partial_sums",
                           "native_tree_partial", "native_points")
-engine_predict_files <- "^(executor.*|engine_.*|cpp)\\.R$"
+engine_predict_files <- "^(executor.*|engine.*|cpp)\\.R$"
 
 # ---- Reading the source ------------------------------------------------------------
 
@@ -243,7 +242,7 @@ check_concerns <- function(root, sources) {
   list(title = "Band kinds in the band files, engine flags in the engine and executor files",
        found = c(sprintf("the band plan's kind (band_type(), setup$bands$type) outside bands*.R: %d in %d files (%s)", sum(bands), length(bands),
                          fmt_counts(bands)),
-                 sprintf("setup$native, setup$linear, uses_direct() outside engine_*, executor*, native*: %d in %d files (%s)",
+                 sprintf("setup$native, setup$linear, uses_direct() outside engine*, executor*, native*: %d in %d files (%s)",
                          sum(flags), length(flags), fmt_counts(flags))),
        violations = c(ratchet(bands, allow$band_kinds, "band_type() calls"),
                       ratchet(flags, allow$engine_flags, "engine flags")))
@@ -344,7 +343,7 @@ check_predictions <- function(root, sources) {
   }, numeric(1))
   found <- found[found > 0]
   list(title = "Prediction only in the executor",
-       found = sprintf("predict()/predict functions outside executor*, adapter*; engine evaluations outside executor*, engine_*, cpp.R: %d in %d files (%s)",
+       found = sprintf("predict()/predict functions outside executor*, adapter*; engine evaluations outside executor*, engine*, cpp.R: %d in %d files (%s)",
                        sum(found), length(found), fmt_counts(found)),
        violations = ratchet(found, allow$predictions, "prediction calls"))
 }

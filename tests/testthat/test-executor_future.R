@@ -205,30 +205,6 @@ test_that("future.mirai gives the sequential plan's numbers", {
 
 # ---- Parallelism that never hurts --------------------------------------------------------
 
-test_that("a plan's round trip is measured once and kept for that plan", {
-  skip_if_not_installed("future", "1.40.0")
-  skip_on_cran()
-  old <- future::plan("multisession", workers = 2)
-  on.exit(future::plan(old), add = TRUE)
-  plan_costs$entries <- NULL
-  a <- plan_cost()
-  expect_length(plan_costs$entries, 1L)
-  expect_gt(a$fixed, 0)
-  expect_gte(a$per_byte, 0)
-  # A round trip is not free, nor seconds long, on this machine.
-  expect_lt(a$fixed, 5)
-  # Kept: the same numbers, not measured again, also for the same plan set
-  # again.
-  expect_identical(plan_cost(), a)
-  future::plan("sequential")
-  future::plan("multisession", workers = 2)
-  expect_identical(plan_cost(), a)
-  expect_length(plan_costs$entries, 1L)
-  future::plan("multisession", workers = 1)
-  b <- plan_cost()
-  expect_length(plan_costs$entries, 2L)
-})
-
 test_that("a cheap call under a plan stays in this process, with the same numbers", {
   skip_if_not_installed("future", "1.40.0")
   skip_on_cran()

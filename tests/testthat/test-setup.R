@@ -42,18 +42,6 @@ test_that("the outputs of a classifier are its classes; a user's function keeps 
   expect_error(new_setup(inputs, seq_len(32), engine = "native"), "own predict function only")
 })
 
-test_that("row order: observation order for trees, direct engines and small backgrounds", {
-  X <- data.frame(a = rnorm(3000), b = rnorm(3000))
-  fit <- lm(a ~ b, X)
-  s <- test_setup(fit, function(m, nd) predict(m, nd), X)
-  expect_identical(row_order(s, 3000), "grid")
-  expect_identical(row_order(s, grid_order_rows - 1), "observation")
-  expect_identical(row_order(s, 3000, direct = TRUE), "observation")
-  old <- options(modelprofiles.row_order = "observation")
-  on.exit(options(old))
-  expect_identical(row_order(s, 3000), "observation")
-})
-
 test_that("a budget below what a chunk of min_chunk_rows rows needs is raised to it, with one warning, and the numbers do not change", {
   # (The other tests run without the floor: helper-chunks.R.)
   withr::local_options(modelprofiles.min_chunk_rows = NULL)

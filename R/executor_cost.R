@@ -1,0 +1,144 @@
+# The executor's cost model, one object (new_cost()) that the stream of
+# futures holds as `st$cost` and updates as it learns (constants in
+# R/constants.R): `busy` / `busy_rows`, seconds of prediction per stacked
+# row (timed here on the call's first stack, then on the workers);
+# `overheads`, the round trips of the call's futures (from sending one to
+# its value, less the worker's seconds), and `setups`, what the worker spent
+# of each before its work; before the first is in, `prior` (the last call's
+# under the plan, plan_trips, or the backend's, plan_prior()) plus
+# future_trip_per_byte a byte that every future carries (`bytes`): nothing
+# is measured apart. `forced`: option modelprofiles.future_overhead.
+
+new_cost <- function(setup) {
+  learnt <- learnt_before(setup)
+  list(forced = future_overhead_option(), busy = learnt$busy, busy_rows = learnt$busy_rows,
+       overheads = learnt$overheads, setups = learnt$setups, prior = plan_trip() %||% plan_prior(), bytes = 0)
+}
+
+# Seconds of prediction a stacked row takes (0 before any was timed).
+cost_rate <- function(cost) {
+  if (cost$busy_rows > 0 && cost$busy > 0) cost$busy / cost$busy_rows else 0
+}
+
+# `seconds` of prediction timed for `rows` stacked rows (here or on a
+# worker); `trip`: a future's round trip, when they came from one, of
+# which the worker spent `setup` before its work.
+cost_learn <- function(cost, seconds, rows, trip = NULL, setup = 0) {
+  cost$busy <- cost$busy + seconds
+  cost$busy_rows <- cost$busy_rows + rows
+  if (!is.null(trip)) {
+    cost$overheads <- c(cost$overheads, max(0, trip))
+    cost$setups <- c(cost$setups, min(max(0, trip), max(0, setup)))
+  }
+  cost
+}
+
+# Seconds a future's round trip costs in this call.
+cost_trip <- function(cost) {
+  if (!is.null(cost$forced)) return(cost$forced)
+  if (length(cost$overheads)) return(stats::median(cost$overheads))
+  cost$prior + future_trip_per_byte * cost$bytes
+}
+
+# The fixed part of a round trip of the plan's futures, before any was
+# timed: a scheduler's job waits in a queue, a callr future starts an R
+# process; other backends' workers are running R processes.
+plan_prior <- function() {
+  p <- future::plan("next")
+  if (inherits(p, "batchtools")) return(future_trip_prior[["scheduler"]])
+  if (inherits(p, "callr")) return(future_trip_prior[["process"]])
+  future_trip_prior[["workers"]]
+}
+
+# The workers (of W) that `left` stacked rows keep busy: as many as get
+# work of future_turn_trips round trips each (all of them when the round
+# trip is taken as free, or before a row was timed).
+useful_workers <- function(cost, W, left) {
+  trip <- cost_trip(cost)
+  rate <- cost_rate(cost)
+  if (trip <= 0 || rate <= 0) return(W)
+  as.integer(max(1, min(W, floor(rate * left / (future_turn_trips * trip)))))
+}
+
+# Rows of the next future: `least`, those whose work keeps the round trip
+# at most future_overhead_share of it (or, towards the end, the share of
+# what is left of each worker it keeps busy, so that none waits), and
+# `target`, more while much is left (half of each such worker's share, so
+# that the futures get smaller towards the end and the workers finish
+# together).
+future_rows <- function(cost, W, left) {
+  W <- useful_workers(cost, W, left)
+  least <- 0
+  rate <- cost_rate(cost)
+  if (rate > 0) least <- min(cost_trip(cost) / future_overhead_share / rate, left / W)
+  c(least = least, target = max(least, left / (2 * W)))
+}
+
+# option modelprofiles.future_overhead: seconds a future's round trip
+# costs (0: every stack goes to the workers, as small as balance allows);
+# NULL (the default) learns it from the call's futures.
+future_overhead_option <- function() {
+  x <- getOption("modelprofiles.future_overhead")
+  if (is.numeric(x) && length(x) == 1L && !is.na(x) && x >= 0) as.numeric(x)
+}
+
+# ---- What calls learnt ---------------------------------------------------------------
+
+# What a stream learnt, kept for the entry point's call (whose next runs
+# of requests need not time a stack here first), and for the plan the
+# fixed part of its shortest round trip less the worker's setup (a call's
+# first future on a worker attaches the packages there, which the next
+# calls do not pay again; with as many futures as workers, each does).
+keep_learnt <- function(st) {
+  cost <- st$cost
+  if (is.null(cost$forced) && length(cost$overheads)) {
+    keep_plan_trip(max(0, min(cost$overheads - cost$setups) - future_trip_per_byte * cost$bytes))
+  }
+  key <- st$setup$error_call
+  if (!is.environment(key) || cost$busy_rows <= 0) return(invisible())
+  learnt_cache$ref <- rlang::new_weakref(key, cost[c("busy", "busy_rows", "overheads", "setups")])
+  invisible()
+}
+
+learnt_before <- function(setup) {
+  none <- list(busy = 0, busy_rows = 0, overheads = numeric(), setups = numeric())
+  key <- setup$error_call
+  cached <- learnt_cache$ref
+  if (!is.environment(key) || is.null(cached) || !identical(rlang::wref_key(cached), key)) return(none)
+  rlang::wref_value(cached) %||% none
+}
+# CACHE (explicit): what a call's streams learnt of the workers. Key: the
+# entry point's frame (setup$error_call), held by a weak reference; value:
+# keep_learnt()'s timings. One entry, replaced by the next call and gone
+# with the call's frame; nothing to clear.
+learnt_cache <- new.env(parent = emptyenv())
+
+# The fixed part of the round trip of the last call's futures under the
+# current plan, or NULL.
+plan_trip <- function() {
+  key <- plan_key(future::plan("next"))
+  for (e in plan_trips$entries) if (identical(e$plan, key, ignore.environment = TRUE)) return(e$trip)
+  NULL
+}
+
+keep_plan_trip <- function(trip) {
+  key <- plan_key(future::plan("next"))
+  keep <- Filter(function(e) !identical(e$plan, key, ignore.environment = TRUE), plan_trips$entries)
+  plan_trips$entries <- c(list(list(plan = key, trip = trip)), utils::head(keep, max_plan_trips - 1L))
+  invisible()
+}
+# CACHE (explicit, for the session): the round trips learnt per plan. Key:
+# plan_key() (the same plan set again is the same key); value: the fixed
+# part of the shortest round trip of the last call's futures under it. At
+# most max_plan_trips plans, the most recent first; read only for a call's
+# first futures; `plan_trips$entries <- NULL` forgets them all.
+plan_trips <- new.env(parent = emptyenv())
+
+# A plan as a key: its strategy and arguments, not the backend it started
+# (the same plan set again starts new workers of the same kind) nor the
+# call that set it.
+plan_key <- function(plan) {
+  attr(plan, "backend") <- NULL
+  attr(plan, "call") <- NULL
+  plan
+}
