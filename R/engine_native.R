@@ -225,8 +225,10 @@ native_missing <- function(setup) {
       i = "Use {.code engine = \"predict\"} to see what the model's own {.fn predict} does with it."
     ), call = setup$error_call)
   }
+  n <- counts[counts > 0]
+  where <- paste0(cols, " (", n, " row", ifelse(n == 1, "", "s"), ")")
   cli::cli_abort(c(
-    "The model cannot predict rows with missing values in {.field {cols}} ({counts[counts > 0]} row{?s}).",
+    "The model cannot predict rows with missing values in {where}.",
     i = "Impute them, or drop those rows from {.arg data}."
   ), call = setup$error_call)
 }

@@ -16,6 +16,9 @@
 start_call <- function(fn, env, dots, x, data, predict_function, label, weights, threads, memory_budget,
                        seed, engine, bands = NULL, types = NULL, level = NULL, B = NULL) {
   check_entry(missing(x), length(dots), names(dots), fn, env)
+  # Names of the user's call that R matched partially to a parameter
+  # (`variable` for `variables`): refused, with the hint.
+  check_arg_names(names(rlang::frame_call(env))[-1L], fn, env)
   warn_band_args(bands, level, B, env)
   engine <- rlang::arg_match(engine, c("auto", "native", "predict"), error_arg = "engine", error_call = env)
   restore_seed <- seed_call(seed, env)

@@ -9,10 +9,11 @@
 #' @param extrapolation Mark where a partial-dependence profile
 #'   extrapolates? Over the grid cells where more than half of the points
 #'   the profile averages lie outside the data (column `_extrapolation_`,
-#'   see [extrapolation]) a translucent veil is drawn, denser as that share
-#'   grows to 1 (the curves fade behind it), with a legend saying so (also
-#'   on the chart of a single profile, which has no legend otherwise);
-#'   nothing is drawn when no share exceeds one half, or with `FALSE`.
+#'   see [extrapolation]) a translucent veil is drawn (the curves fade
+#'   behind it), denser as that share grows to 1, with a legend saying so (also on the
+#'   chart of a single profile, which has no legend otherwise; with several
+#'   PD profiles, a cell's share is the largest of theirs); nothing is drawn
+#'   when no share exceeds one half, or with `FALSE`.
 #' @usage NULL
 NULL
 
@@ -23,9 +24,11 @@ extrapolation_plot_data <- function(objs, d, level = extrapolation_level) {
   if (!d$numeric_x || !d$x_kind %in% c("numeric", "Date")) return(NULL)
   vars <- if (is.factor(d$agr$`_vname_`)) levels(d$agr$`_vname_`) else unique(d$agr$`_vname_`)
   rows <- list()
+  sources <- 0L
   for (o in objs) {
     a <- o$agr_profiles
     if (is.null(a$`_extrapolation_`)) next
+    sources <- sources + 1L
     for (v in intersect(vars, unique(a$`_vname_`))) {
       s <- a[a$`_vname_` == v, c("_x_", "_extrapolation_")]
       x <- plot_x(s$`_x_`, d$x_kind)
@@ -45,6 +48,7 @@ extrapolation_plot_data <- function(objs, d, level = extrapolation_level) {
   out <- stats::aggregate(share ~ `_vname_` + lo + hi, data = out, FUN = max)
   out <- out[out$share > level, , drop = FALSE]
   if (!nrow(out)) return(NULL)
+  attr(out, "sources") <- sources
   if (d$x_kind == "Date") {
     out$lo <- as.Date(out$lo, origin = "1970-01-01")
     out$hi <- as.Date(out$hi, origin = "1970-01-01")
@@ -64,17 +68,23 @@ add_extrapolation_layer <- function(p, d, objs, show = TRUE, call = rlang::calle
   ext <- extrapolation_plot_data(objs, d)
   if (is.null(ext)) return(p)
   level <- extrapolation_level
-  p + ggplot2::geom_rect(
+  name <- if (isTRUE(attr(ext, "sources") > 1L)) {
+    "Shaded: a PD extrapolates; the largest\nshare, among the PD profiles, of the\npoints averaged there outside the data"
+  } else {
+    "Shaded: the PD extrapolates;\nshare of the points averaged\nthere that lie outside the data"
+  }
+  p <- p + ggplot2::geom_rect(
     data = ext, ggplot2::aes(xmin = .data$lo, xmax = .data$hi, alpha = .data$share),
     ymin = -Inf, ymax = Inf, fill = "#9b8fb0", colour = NA, inherit.aes = FALSE
   ) +
     ggplot2::scale_alpha_continuous(
-      name = "Shaded: the PD extrapolates;\nshare of the points averaged\nthere that lie outside the data",
+      name = name,
       limits = c(level, 1), range = c(0.15, 0.45), breaks = c(level, (1 + level) / 2, 1),
       labels = function(b) paste0(ifelse(b == level, "over ", ""), trimws(format(100 * b)), "%"),
       guide = ggplot2::guide_legend(title.position = "top", order = 3,
                                     override.aes = list(fill = "#9b8fb0"))
     )
+  p
 }
 
 # Has plot p the veil? (Its legend is then shown, also for one profile.)

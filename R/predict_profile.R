@@ -33,7 +33,8 @@
 #'   grids?
 #' @param type `"ceteris_paribus"`, DALEX's name of these profiles (the only
 #'   type).
-#' @param ... Must be empty.
+#' @param ... Arguments of the method (`predict_profile.default()` serves
+#'   models and explainers alike); every name in full.
 #' @returns The profiles as ingredients' `ceteris_paribus_explainer` table, a
 #'   data frame of class `c("mp_ice", "ceteris_paribus_explainer",
 #'   "data.frame")` (see [mp_ice]) with a row per grid point of each
@@ -57,13 +58,26 @@
 #'                        variable_splits_type = "quantiles")
 #' attr(cp2, "observations")
 #' @export
-predict_profile <- function(x, new_observation, variables = NULL, data = NULL, predict_function = NULL,
+predict_profile <- function(x, ...) {
+  env <- environment()
+  if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or a DALEX explainer.", call = env)
+  # Every name exact before R matches them to the method's parameters
+  # (`variable` would match four of them).
+  check_arg_names(...names(), "predict_profile", env)
+  UseMethod("predict_profile")
+}
+
+#' @rdname predict_profile
+#' @export
+predict_profile.default <- function(x, new_observation, variables = NULL, data = NULL, predict_function = NULL,
                             grid_points = 101, variable_splits_type = c("uniform", "quantiles"),
                             variable_splits = NULL, variable_splits_with_obs = FALSE, label = NULL,
                             class = NULL, engine = c("auto", "native", "predict"),
                             type = "ceteris_paribus", ...) {
   call <- rlang::current_env()
-  user_call <- sys.call()
+  # (The user's call, named by the generic, as rlang names `call`.)
+  user_call <- rlang::frame_call(call)
+  user_call[[1L]] <- quote(predict_profile)
   if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or a DALEX explainer.", call = call)
   if (missing(new_observation)) {
     cli::cli_abort("{.arg new_observation} is missing: give the rows to profile, e.g. {.code data[1, ]}.", call = call)
@@ -97,6 +111,14 @@ predict_profile <- function(x, new_observation, variables = NULL, data = NULL, p
       rlang_error = function(e) {
         # (The model predicted `data`: what fails on the observations is
         # likely a column they lack.)
+        na <- names(obs)[vapply(obs, anyNA, logical(1))]
+        if (length(na)) {
+          cli::cli_abort(c(
+            "The model failed on {.arg new_observation}, which has missing values in {.field {na}}.",
+            x = "{conditionMessage(e)}",
+            i = "Give {.arg new_observation} a value in every column the model uses, or use {.arg engine} = {.val predict} if the model's own {.fn predict} handles missing values."
+          ), call = user_call)
+        }
         if (length(lacking)) {
           why <- if ("x" %in% names(e$body)) e$body[names(e$body) == "x"][1L] else conditionMessage(e)
           cli::cli_abort(c(

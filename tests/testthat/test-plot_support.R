@@ -16,6 +16,10 @@ test_that("plot() shades where the PD extrapolates, with a legend; off by argume
   q <- plot(model_profile(NULL, s$d, predict_function = s$f, variables = "x3", grid_points = 11))
   expect_length(Filter(function(l) inherits(l$geom, "GeomRect"), q$layers), 0L)
   expect_error(plot(pd, extrapolation = NA), "extrapolation")
+  # Two PD profiles: the legend says the share is the largest of theirs.
+  pd2 <- model_profile(NULL, s$d, predict_function = function(m, newdata) 2 * s$f(m, newdata), grid_points = 11,
+                       keep_ice = FALSE, label = "twice")
+  expect_match(plot(pd, pd2)$scales$get_scales("alpha")$name, "the largest\nshare, among the PD profiles", fixed = TRUE)
 })
 
 test_that("a single profile's chart shows the veil's legend (and only it); without the veil, no legend", {

@@ -186,3 +186,22 @@ test_that("picture: one observation's profiles with its point marked", {
   cp <- predict_profile(fit, X["Fiat 128", ], data = X, grid_points = 21)
   expect_doppelganger("predict-profile-one-observation", plot(cp))
 })
+
+test_that("missing values are named by column and row count, and in new_observation by that argument", {
+  skip_if_not_installed("ranger")
+  set.seed(5)
+  d <- data.frame(x1 = runif(80), x2 = runif(80), x3 = runif(80))
+  rf <- ranger::ranger(y ~ ., transform(d, y = x1 + x2), num.trees = 10, seed = 1)
+  dn <- d
+  dn$x2[c(3, 10)] <- NA
+  dn$x3[5] <- NA
+  e <- expect_error(model_profile(rf, dn, variables = "x1", N = NULL), class = "rlang_error")
+  msg <- cli::ansi_strip(conditionMessage(e))
+  expect_match(msg, "missing values in x2 (2 rows) and x3 (1 row)", fixed = TRUE)
+  expect_match(msg, "drop those rows from `data`", fixed = TRUE)
+  o <- d[1, ]
+  o$x2 <- NA
+  e <- expect_error(predict_profile(rf, o, data = d, variables = "x1"), class = "rlang_error")
+  msg <- cli::ansi_strip(conditionMessage(e))
+  expect_match(msg, "The model failed on `new_observation`, which has missing values in x2", fixed = TRUE)
+})
