@@ -108,28 +108,7 @@ predict_profile.default <- function(x, new_observation, variables = NULL, data =
       model_profile(x, data = obs[rows, , drop = FALSE], predict_function = predict_function, variables = vars,
                     N = NULL, variable_splits = splits, label = label, class = class, engine = engine,
                     weights = rep(1, length(rows)), keep_ice = TRUE),
-      rlang_error = function(e) {
-        # (The model predicted `data`: what fails on the observations is
-        # likely a column they lack.)
-        na <- names(obs)[vapply(obs, anyNA, logical(1))]
-        if (length(na)) {
-          cli::cli_abort(c(
-            "The model failed on {.arg new_observation}, which has missing values in {.field {na}}.",
-            x = "{conditionMessage(e)}",
-            i = "Give {.arg new_observation} a value in every column the model uses, or use {.arg engine} = {.val predict} if the model's own {.fn predict} handles missing values."
-          ), call = user_call)
-        }
-        if (length(lacking)) {
-          why <- if ("x" %in% names(e$body)) e$body[names(e$body) == "x"][1L] else conditionMessage(e)
-          cli::cli_abort(c(
-            "The model failed on {.arg new_observation}, which lacks column{?s} of {.arg data}: {.field {lacking}}.",
-            x = "{why}",
-            i = "Give {.arg new_observation} every column the model uses, e.g. rows of {.arg data}: {.code data[1, ]}."
-          ), call = user_call)
-        }
-        e$call <- user_call
-        rlang::cnd_signal(e)
-      }
+      rlang_error = function(e) observation_failure(e, obs, lacking, user_call)
     )
   }
   res <- profile(g$variables, g$grids)
@@ -220,6 +199,30 @@ cp_grid <- function(x, grid_points, splits_type, own = NULL) {
 
 # The observations to profile: a data frame with at least one row, named
 # columns and row names.
+# An error of the model on the observations, said of them: a missing value
+# or a column of `data` they lack (the model predicted `data`); else the
+# error, in the user's call.
+observation_failure <- function(e, obs, lacking, user_call) {
+  na <- names(obs)[vapply(obs, anyNA, logical(1))]
+  if (length(na)) {
+    cli::cli_abort(c(
+      "The model failed on {.arg new_observation}, which has missing values in {.field {na}}.",
+      x = "{conditionMessage(e)}",
+      i = "Give {.arg new_observation} a value in every column the model uses, or use {.arg engine} = {.val predict} if the model's own {.fn predict} handles missing values."
+    ), call = user_call)
+  }
+  if (length(lacking)) {
+    why <- if ("x" %in% names(e$body)) e$body[names(e$body) == "x"][1L] else conditionMessage(e)
+    cli::cli_abort(c(
+      "The model failed on {.arg new_observation}, which lacks column{?s} of {.arg data}: {.field {lacking}}.",
+      x = "{why}",
+      i = "Give {.arg new_observation} every column the model uses, e.g. rows of {.arg data}: {.code data[1, ]}."
+    ), call = user_call)
+  }
+  e$call <- user_call
+  rlang::cnd_signal(e)
+}
+
 observation_rows <- function(new_observation, call) {
   if (is.matrix(new_observation)) {
     if (is.null(colnames(new_observation))) {
