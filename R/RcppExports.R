@@ -97,6 +97,10 @@ cpp_column_print <- function(x, rows) {
     .Call(`_modelprofiles_cpp_column_print`, x, rows)
 }
 
+cpp_weighted_sd <- function(x, w, block) {
+    .Call(`_modelprofiles_cpp_weighted_sd`, x, w, block)
+}
+
 cpp_lazy_column <- function(recipe, n, prototype) {
     .Call(`_modelprofiles_cpp_lazy_column`, recipe, n, prototype)
 }

@@ -156,6 +156,10 @@ numeric_column_print <- function(x, rows = NULL) {
   cpp_column_print(x, if (!is.null(rows)) as.integer(rows - 1L))
 }
 
+# support_scale()'s weighted standard deviation of a double or integer
+# column in C++ (NULL for other columns).
+weighted_sd <- function(x, w) cpp_weighted_sd(x, as.double(w), print_block_rows)
+
 # The number of infinite values of a numeric column (allocating nothing of
 # its length).
 n_infinite <- function(x) {

@@ -181,6 +181,8 @@ support_space <- function(setup, variables, q, exclude = NULL) {
 # column x over its observed values, 1 when it is not positive; two passes
 # over blocks of rows (no vector of a long column's length made).
 support_scale <- function(x, w) {
+  sd <- if (is.double(x) || is.integer(x)) weighted_sd(x, w)
+  if (!is.null(sd)) return(if (!is.finite(sd) || !(sd > 0)) 1 else sd)
   n <- length(x)
   starts <- seq.int(1, max(n, 1), by = print_block_rows)
   pass <- function(f) {

@@ -321,6 +321,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_weighted_sd
+SEXP cpp_weighted_sd(SEXP x, NumericVector w, double block);
+RcppExport SEXP _modelprofiles_cpp_weighted_sd(SEXP xSEXP, SEXP wSEXP, SEXP blockSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x(xSEXP);
+    Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< double >::type block(blockSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_weighted_sd(x, w, block));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_lazy_column
 SEXP cpp_lazy_column(SEXP recipe, double n, SEXP prototype);
 RcppExport SEXP _modelprofiles_cpp_lazy_column(SEXP recipeSEXP, SEXP nSEXP, SEXP prototypeSEXP) {
@@ -626,6 +638,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_all_same", (DL_FUNC) &_modelprofiles_cpp_all_same, 1},
     {"_modelprofiles_cpp_weighted_col_sums", (DL_FUNC) &_modelprofiles_cpp_weighted_col_sums, 2},
     {"_modelprofiles_cpp_column_print", (DL_FUNC) &_modelprofiles_cpp_column_print, 2},
+    {"_modelprofiles_cpp_weighted_sd", (DL_FUNC) &_modelprofiles_cpp_weighted_sd, 3},
     {"_modelprofiles_cpp_lazy_column", (DL_FUNC) &_modelprofiles_cpp_lazy_column, 3},
     {"_modelprofiles_cpp_native_leaves", (DL_FUNC) &_modelprofiles_cpp_native_leaves, 3},
     {"_modelprofiles_cpp_native_predict_cached", (DL_FUNC) &_modelprofiles_cpp_native_predict_cached, 7},

@@ -300,3 +300,22 @@ test_that("above the row limit a seeded subsample estimates the share within its
   expect_identical(v_sub[ok], v_full[ok])
   expect_output(print(sub), "estimated on a random subsample of 2,000 of the 6,000 background rows")
 })
+
+test_that("the scale of a numeric column is its weighted standard deviation over observed values", {
+  support_scale <- get("support_scale", envir = asNamespace("modelprofiles"))
+  set.seed(9)
+  for (n in c(7, 70000)) { # one block of rows, and two
+    x <- rnorm(n, 5, 3)
+    x[sample(n, 5)] <- NA
+    w <- runif(n)
+    ok <- !is.na(x)
+    m <- sum(w[ok] * x[ok]) / sum(w[ok])
+    expect_equal(support_scale(x, w), sqrt(sum(w[ok] * (x[ok] - m)^2) / sum(w[ok])), tolerance = 1e-13)
+    xi <- sample(c(1:9, NA), n, TRUE)
+    ok <- !is.na(xi)
+    m <- sum(w[ok] * xi[ok]) / sum(w[ok])
+    expect_equal(support_scale(xi, w), sqrt(sum(w[ok] * (xi[ok] - m)^2) / sum(w[ok])), tolerance = 1e-13)
+  }
+  # A constant column is scaled by 1.
+  expect_identical(support_scale(rep(2, 9), rep(1, 9)), 1)
+})
