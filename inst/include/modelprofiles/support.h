@@ -257,8 +257,12 @@ inline std::size_t support_axis_offsets(const SupportSpace& s, const SupportSpac
 // x_k -+ sqrt(lim - off[k]) and settled by evaluating that very sum at its
 // ends (the rounded sum is monotone in |z - x_k|, so the interval is exact);
 // a grid value is inside when an interval holds it (counted in `cover`,
-// differences over the sorted grid). A row missing x_k: off[k] + mismatch
-// for every grid value.
+// differences over the sorted grid). A candidate whose every grid value
+// within reach is in the block of grid values already covered (the union
+// of the counted intervals that meet) is skipped, without a search, when
+// the block's neighbours are certainly beyond its reach: most of them, as
+// the block soon spans the data. A row missing x_k: off[k] + mismatch for
+// every grid value.
 inline void support_axis_verdicts(const SupportSpace& rs, const SupportAxis& ax, const double* off,
                                   const int* cand, std::size_t c, double lim, unsigned char* out,
                                   std::size_t stride, SupportWork& w) {
@@ -284,6 +288,8 @@ inline void support_axis_verdicts(const SupportSpace& rs, const SupportAxis& ax,
   int* cover = w.cover.data();
   std::fill(cover, cover + G + 1, 0);
   bool all_in = false;
+  int clo = 0, chi = 0;
+  double below = inf, above = -inf;
   for (std::size_t t = 0; t < c && !all_in; ++t) {
     const int k = cand[t];
     const double o = off[k];
@@ -296,6 +302,12 @@ inline void support_axis_verdicts(const SupportSpace& rs, const SupportAxis& ax,
       const double d = zs[g] - xk;
       return d * d + o <= lim;
     };
+    // Skip a candidate that reaches no grid value outside the block
+    // [clo, chi) already covered: all the block's neighbours are at least
+    // `gap` from x_k, and gap^2 is beyond lim - off[k] by a margin far
+    // beyond rounding (so only when certain).
+    const double gap = std::min(xk - below, above - xk);
+    if (gap > 0 && gap * gap * (1.0 - 1e-9) > (lim - o) + 1e-9 * (lim + o)) continue;
     const double r = std::sqrt(std::max(0.0, lim - o));
     int lo = ax.locate(xk - r);
     int hi = ax.locate(xk + r);
@@ -306,6 +318,17 @@ inline void support_axis_verdicts(const SupportSpace& rs, const SupportAxis& ax,
     if (lo < hi) {
       ++cover[lo];
       --cover[hi];
+      // (The block: the union of counted intervals that meet it, or the
+      // widest.)
+      if (lo <= chi && hi >= clo && chi > clo) {
+        clo = std::min(clo, lo);
+        chi = std::max(chi, hi);
+      } else if (hi - lo > chi - clo) {
+        clo = lo;
+        chi = hi;
+      }
+      below = clo > 0 ? zs[clo - 1] : -inf;
+      above = zs[chi];
     }
   }
   int run = 0;
