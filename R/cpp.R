@@ -157,7 +157,7 @@ numeric_column_print <- function(x, rows = NULL) {
 }
 
 # support_scale()'s weighted standard deviation of a double or integer
-# column in C++ (NULL for other columns).
+# column, in blocks of print_block_rows as its R loop summed.
 weighted_sd <- function(x, w) cpp_weighted_sd(x, as.double(w), print_block_rows)
 
 # The number of infinite values of a numeric column (allocating nothing of

@@ -178,26 +178,11 @@ support_space <- function(setup, variables, q, exclude = NULL) {
 }
 
 # The weighted standard deviation (divisor the sum of weights) of numeric
-# column x over its observed values, 1 when it is not positive; two passes
-# over blocks of rows (no vector of a long column's length made).
+# column x (double or integer, as every numeric kind is) over its observed
+# values, 1 when it is not positive; in C++ (weighted_sd(), R/cpp.R), no
+# vector of a long column's length made.
 support_scale <- function(x, w) {
-  sd <- if (is.double(x) || is.integer(x)) weighted_sd(x, w)
-  if (!is.null(sd)) return(if (!is.finite(sd) || !(sd > 0)) 1 else sd)
-  n <- length(x)
-  starts <- seq.int(1, max(n, 1), by = print_block_rows)
-  pass <- function(f) {
-    out <- 0
-    for (s in starts) {
-      b <- if (n <= print_block_rows) NULL else seq.int(s, min(n, s + print_block_rows - 1))
-      xd <- if (is.null(b)) scale_numbers(x, x) else scale_numbers(x, x[b])
-      ok <- !is.na(xd)
-      out <- out + f(xd[ok], (if (is.null(b)) w else w[b])[ok])
-    }
-    out
-  }
-  s1 <- pass(function(x, w) c(sum(w), sum(w * x)))
-  m <- s1[2L] / s1[1L]
-  sd <- sqrt(pass(function(x, w) sum(w * (x - m)^2)) / s1[1L])
+  sd <- weighted_sd(x, w)
   if (!is.finite(sd) || !(sd > 0)) 1 else sd
 }
 

@@ -322,7 +322,7 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_weighted_sd
-SEXP cpp_weighted_sd(SEXP x, NumericVector w, double block);
+double cpp_weighted_sd(SEXP x, NumericVector w, double block);
 RcppExport SEXP _modelprofiles_cpp_weighted_sd(SEXP xSEXP, SEXP wSEXP, SEXP blockSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;

@@ -231,20 +231,20 @@ SEXP cpp_column_print(SEXP x, Nullable<IntegerVector> rows) {
 // The weighted standard deviation (divisor the sum of weights) of a double
 // or integer column over its observed values, as support_scale() computed
 // it in R: in blocks of `block` rows, each block's sums accumulated in long
-// double (as R's sum()) and added in double across blocks; two passes. NULL
-// for other columns and ALTREP columns without a data pointer. (R's loop
-// left each block's vectors to the collector: at 10^7 rows they raised the
-// peak of a profile by tens of MiB.)
-template <typename T, typename Missing>
-static double weighted_sd_of(const T* p, const double* w, R_xlen_t n, R_xlen_t block, Missing missing) {
-  double sw = 0, swx = 0;
+// double (as R's sum()) and added in double across blocks; two passes.
+// `value(i, v)` sets v to row i's value and says whether it is observed.
+// (R's loop left each block's vectors to the collector: at 10^7 rows they
+// raised the peak of a profile by tens of MiB.)
+template <typename Value>
+static double weighted_sd_of(Value value, const double* w, R_xlen_t n, R_xlen_t block) {
+  double sw = 0, swx = 0, v = 0;
   for (R_xlen_t s = 0; s < n; s += block) {
     const R_xlen_t e = std::min(n, s + block);
     long double a = 0, b = 0;
     for (R_xlen_t i = s; i < e; ++i) {
-      if (missing(p[i])) continue;
+      if (!value(i, v)) continue;
       a += w[i];
-      b += static_cast<double>(w[i] * static_cast<double>(p[i]));
+      b += static_cast<double>(w[i] * v);
     }
     sw += static_cast<double>(a);
     swx += static_cast<double>(b);
@@ -255,8 +255,8 @@ static double weighted_sd_of(const T* p, const double* w, R_xlen_t n, R_xlen_t b
     const R_xlen_t e = std::min(n, s + block);
     long double c = 0;
     for (R_xlen_t i = s; i < e; ++i) {
-      if (missing(p[i])) continue;
-      const double d = static_cast<double>(p[i]) - m;
+      if (!value(i, v)) continue;
+      const double d = v - m;
       c += static_cast<double>(w[i] * (d * d));
     }
     ss += static_cast<double>(c);
@@ -264,18 +264,28 @@ static double weighted_sd_of(const T* p, const double* w, R_xlen_t n, R_xlen_t b
   return std::sqrt(ss / sw);
 }
 
+// A double or integer column (an ALTREP one without a data pointer, such
+// as a compact sequence, read element by element, never expanded).
 // [[Rcpp::export(rng = false)]]
-SEXP cpp_weighted_sd(SEXP x, NumericVector w, double block) {
+double cpp_weighted_sd(SEXP x, NumericVector w, double block) {
   const R_xlen_t n = Rf_xlength(x);
   if (w.size() != n || !(block >= 1)) stop("weights do not fit the column");
-  if (ALTREP(x) && DATAPTR_OR_NULL(x) == nullptr) return R_NilValue;
   const R_xlen_t b = static_cast<R_xlen_t>(block);
-  switch (TYPEOF(x)) {
-  case REALSXP:
-    return wrap(weighted_sd_of(REAL(x), w.begin(), n, b, [](double v) { return std::isnan(v); }));
-  case INTSXP:
-    return wrap(weighted_sd_of(INTEGER(x), w.begin(), n, b, [](int v) { return v == NA_INTEGER; }));
-  default:
-    return R_NilValue;
+  const bool direct = !ALTREP(x) || DATAPTR_OR_NULL(x) != nullptr;
+  if (TYPEOF(x) == REALSXP) {
+    const double* p = direct ? REAL(x) : nullptr;
+    return weighted_sd_of([&](R_xlen_t i, double& v) {
+      v = p ? p[i] : REAL_ELT(x, i);
+      return !std::isnan(v);
+    }, w.begin(), n, b);
   }
+  if (TYPEOF(x) == INTSXP) {
+    const int* p = direct ? INTEGER(x) : nullptr;
+    return weighted_sd_of([&](R_xlen_t i, double& v) {
+      const int k = p ? p[i] : INTEGER_ELT(x, i);
+      v = k;
+      return k != NA_INTEGER;
+    }, w.begin(), n, b);
+  }
+  stop("a double or integer column is needed");
 }

@@ -316,6 +316,9 @@ test_that("the scale of a numeric column is its weighted standard deviation over
     m <- sum(w[ok] * xi[ok]) / sum(w[ok])
     expect_equal(support_scale(xi, w), sqrt(sum(w[ok] * (xi[ok] - m)^2) / sum(w[ok])), tolerance = 1e-13)
   }
-  # A constant column is scaled by 1.
+  # A compact sequence (ALTREP, read element by element), and a constant
+  # column, scaled by 1.
+  s <- seq_len(70001)
+  expect_equal(support_scale(s, rep(1, 70001)), sqrt(sum((s - mean(s))^2) / 70001), tolerance = 1e-13)
   expect_identical(support_scale(rep(2, 9), rep(1, 9)), 1)
 })
