@@ -18,7 +18,7 @@
 # future's fixed cost on the plan, measured apart here: the round trip of
 # a future that does nothing (`empty_trip_s`) and of one carrying the
 # model (`model_trip_s`, as each of a call's futures does).
-#   Rscript inst/bench/bench-parallel-first.R [reps]
+#   [BENCH_SCALE=4] Rscript inst/bench/bench-parallel-first.R [reps]
 # To compare versions in one run, interleaved: BENCH_LIBS="before=/lib/a,after=/lib/b"
 # (each a library holding a modelprofiles).
 args <- commandArgs(trailingOnly = TRUE)
@@ -33,19 +33,22 @@ if (length(args) && args[1] == "run") {
     library(future)
   })
   set.seed(1)
-  n <- 2000
+  # BENCH_SCALE = k: k times the rows and background rows (calls about k
+  # times longer; 4 gives calls of about 1.5 s on a quiet machine).
+  k <- as.numeric(Sys.getenv("BENCH_SCALE", "1"))
+  n <- 2000 * k
   X <- data.frame(x1 = rnorm(n), x2 = runif(n), x3 = rnorm(n), x4 = sample(1:8, n, TRUE),
                   x5 = rnorm(n), f = factor(sample(c("a", "b", "c"), n, TRUE)))
   y <- X$x1 * X$x2 + sin(X$x3) + X$x4 / 4 + (X$f == "b") * X$x1 + X$x5 + rnorm(n, sd = 0.3)
   fit <- randomForest::randomForest(X, y, ntree = 100)
   calls <- list(
-    model_profile = function() model_profile(fit, X, N = 600, seed = 1, grid_points = 41, engine = "predict",
+    model_profile = function() model_profile(fit, X, N = 600 * k, seed = 1, grid_points = 41, engine = "predict",
                                              variables = c("x1", "x2", "x3"), keep_ice = FALSE),
-    model_profile_2d = function() model_profile_2d(fit, X, N = 400, seed = 1, grid_points = 12,
+    model_profile_2d = function() model_profile_2d(fit, X, N = 400 * k, seed = 1, grid_points = 12,
                                                    engine = "predict",
                                                    variables = list(c("x1", "x2"), c("x3", "f"))),
-    h_statistic = function() h_statistic(fit, X, N = 90, pairs = 3, seed = 1, engine = "predict"),
-    compare_profiles = function() compare_profiles(fit, X, N = 600, seed = 1, grid_points = 30,
+    h_statistic = function() h_statistic(fit, X, N = 90 * k, pairs = 3, seed = 1, engine = "predict"),
+    compare_profiles = function() compare_profiles(fit, X, N = 600 * k, seed = 1, grid_points = 30,
                                                    engine = "predict", variables = c("x1", "x2", "x3"))
   )
   f <- calls[[entry]]
@@ -150,7 +153,8 @@ rows <- lapply(names(res), function(key) {
 })
 out <- do.call(rbind, rows)
 header <- c(
-  "# bench-parallel-first.R: randomForest (100 trees, 2,000 rows) through engine = \"predict\";",
+  sprintf("# bench-parallel-first.R: randomForest (100 trees, %s rows) through engine = \"predict\";",
+          format(2000 * as.numeric(Sys.getenv("BENCH_SCALE", "1")), big.mark = ",")),
   "# sequential vs plan(multisession, workers = 2) (warmed), first and second call of a fresh R session",
   paste0("# medians of ", reps, " interleaved replicates (a fresh process each), ", format(Sys.time()), "; R ",
          getRversion(), ", future ", packageVersion("future"), "; load average ",
