@@ -257,8 +257,7 @@ check_splits <- function(splits, data, variables, call, na_level = FALSE) {
       if (length(odd)) {
         cli::cli_abort("{.arg variable_splits${v}} has value{?s} that {.field {v}} cannot take: {.val {odd}}.", call = call)
       }
-      if (is.logical(col)) s <- as.logical(s) else s <- as.character(s)
-      splits[[v]] <- s
+      splits[[v]] <- if (is.logical(col)) as.logical(s) else as.character(s)
     }
   }
   splits
@@ -267,8 +266,7 @@ check_splits <- function(splits, data, variables, call, na_level = FALSE) {
 # Bandwidths: one for every variable, or named by (profiled) variable.
 check_bandwidth <- function(bandwidth, variables, call) {
   if (is.null(bandwidth)) return(list())
-  if (!is.numeric(bandwidth) || length(bandwidth) == 0L || anyNA(bandwidth) ||
-      any(!is.finite(bandwidth)) || any(bandwidth <= 0)) {
+  if (!is.numeric(bandwidth) || !length(bandwidth) || !all(is.finite(bandwidth) & bandwidth > 0)) {
     cli::cli_abort("{.arg bandwidth} must be positive finite numbers.", call = call)
   }
   bandwidth <- stats::setNames(as.double(bandwidth), names(bandwidth))
@@ -324,15 +322,11 @@ check_N <- function(N, call) {
 # cannot be profiled), or every column that can be (others skipped with a
 # message), less a groups or weights column named by the user.
 profile_variables <- function(inputs, variables, type, group_column, given_grids, call) {
-  data <- inputs$data
   explicit <- !is.null(variables)
-  if (!explicit) variables <- names(data)
-  variables <- check_variables(variables, data, call)
-  if (!explicit) {
-    variables <- setdiff(variables, c(group_column, attr(inputs$weights, "column")))
-  }
+  variables <- check_variables(variables %||% names(inputs$data), inputs$data, call)
+  if (!explicit) variables <- setdiff(variables, c(group_column, attr(inputs$weights, "column")))
   variables <- used_variables(inputs, variables, explicit, call)
-  usable_variables(data, variables, type, explicit, call, given_grids)
+  usable_variables(inputs$data, variables, type, explicit, call, given_grids)
 }
 
 # Arguments given that the estimator does not read (`given`: a logical

@@ -1,9 +1,3 @@
-# Effect sizes and importance of profiles: the ALE statistics of Okoli
-# (2023) (ALED, ALER, NALED, NALER, as the 'ale' package computes them) for
-# AL profiles, the PD-based importance of Greenwell et al. (2018) for
-# profiles of any type, and their percentile bands from bootstrap
-# replicates of the profiles.
-
 #' Effect sizes and variable importance
 #'
 #' `effect_sizes()` measures how much each profiled variable moves the

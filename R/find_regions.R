@@ -116,9 +116,8 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
   inputs <- start$inputs
   N <- check_N(N, env)
   variables <- profile_variables(inputs, variables, "partial", NULL, NULL, env)
-  splitters <- if (is.null(split_variables)) names(inputs$data) else {
+  splitters <- if (is.null(split_variables)) names(inputs$data) else
     check_variables(split_variables, inputs$data, env, arg = "split_variables")
-  }
   alone <- variables[vapply(variables, function(v) !length(setdiff(splitters, v)), logical(1))]
   if (length(alone)) {
     cli::cli_abort(c(

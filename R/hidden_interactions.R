@@ -1,7 +1,3 @@
-# Slopes of partial-dependence profiles, overall and in subgroups, with
-# their standard errors from the rows' own slopes: flat averages that hide
-# opposite movements, told from noise.
-
 #' Hidden interactions: flat profiles that slope in opposite directions in subgroups
 #'
 #' A partial-dependence profile is an average, and an average can cancel two
@@ -101,7 +97,6 @@
 #'   probabilities and the (weighted) standard deviation of the predictions
 #'   at the background rows otherwise, or a positive number (1: absolute
 #'   thresholds).
-#' @param N Number of background rows to sample when `data` has more; `NULL` uses all rows.
 #' @param grid The grid: a number of grid points, or a [profile_grids()]
 #'   setting, by default five values that occur (`points = 5`,
 #'   `type = "distinct"`; see [profile_grid()]).

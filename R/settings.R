@@ -209,12 +209,12 @@ merge_setting <- function(set, given, defaults, arg, maker, call) {
     }
     set[f] <- list(check_setting_field(f, given[[f]]$value, call, given[[f]]$arg))
   }
-  extra <- setdiff(names(Filter(Negate(is.null), set)), c(names(defaults), "expr", "by"))
+  given_fields <- names(Filter(Negate(is.null), set))
+  extra <- setdiff(given_fields, c(names(defaults), "expr", "by"))
   if (length(extra)) {
     cli::cli_abort("{.arg {arg}}: {.code {maker}({extra[1]} = )} does not apply here; it takes {.field {names(defaults)}}.",
                    call = call)
   }
-  given_fields <- names(Filter(Negate(is.null), set))
   for (f in names(defaults)) if (is.null(set[[f]])) set[f] <- list(defaults[[f]])
   set$given <- given_fields
   set
