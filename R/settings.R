@@ -1,10 +1,8 @@
-# Settings objects of the entry points: the grids (`grid =
-# profile_grids()`), the subgroups (`groups = profile_groups()` or
-# `profile_clusters()`) and the bands (`bands = profile_bands()`, its
-# checks; the band plan and arithmetic are R/bands*.R). A field left NULL takes the
-# entry point's default; grid_settings() and group_settings() resolve a
-# setting, with the fields DALEX's names and the old arguments gave
-# (front_door(), R/dalex.R), into the plain list the estimators read.
+# Settings objects of the entry points: the grids, the subgroups and the
+# bands (its checks; the band plan and arithmetic are R/bands*.R).
+# grid_settings() and group_settings() resolve a setting, with the fields
+# DALEX's names and the old arguments gave (front_door(), R/dalex.R), into
+# the plain list the estimators read.
 
 #' Settings of grids and subgroups
 #'
@@ -291,10 +289,9 @@ band_values <- function(type, level, B, call) {
 }
 
 # The `bands` argument of an entry point, checked: a kind (a string) or a
-# profile_bands() setting, of a kind in `types`. `level` and `B` are the
-# deprecated arguments of the entry point (NULL when not given): with a
-# kind, they set its level and number of resamples, as before. The
-# internal setting, list(type, level, B), is what it always was.
+# profile_bands() setting, of a kind in `types`, as list(type, level, B).
+# `level` and `B` are the deprecated arguments of the entry point (NULL
+# when not given): with a kind, they set its level and number of resamples.
 check_bands <- function(bands, call, types = c("none", "analytic", "bootstrap"), level = NULL, B = NULL) {
   if (inherits(bands, "mp_bands")) {
     if (!is.null(level) || !is.null(B)) {
