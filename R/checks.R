@@ -83,10 +83,8 @@ column_hint <- function(unknown, known) {
 # has, and more than a chunk can use (chunk_policy() caps a chunk at
 # .Machine$integer.max stacked rows).
 check_budget <- function(memory_budget, call) {
-  if (!is.numeric(memory_budget) || length(memory_budget) != 1L ||
-      is.na(memory_budget) || memory_budget <= 0) {
-    cli::cli_abort("{.arg memory_budget} must be a positive number of MiB, not {.val {format_value(memory_budget)}}.", call = call)
-  }
+  check_number(memory_budget, function(x) x > 0,
+               "{.arg memory_budget} must be a positive number of MiB, not {.val {format_value(x)}}.", call)
   min(as.double(memory_budget), max_memory_budget)
 }
 
@@ -295,6 +293,13 @@ check_flag <- function(x, arg, call) {
     shown <- if (is.atomic(x) && length(x) == 1L) x else format_value(x)
     cli::cli_abort("{.arg {arg}} must be {.code TRUE} or {.code FALSE}, not {.val {shown}}.", call = call)
   }
+  invisible(x)
+}
+
+# One number `x` for which `ok(x)` holds, else the error `message` (whose
+# glue may show the value, `{x}`), raised in `call`.
+check_number <- function(x, ok, message, call) {
+  if (!is.numeric(x) || length(x) != 1L || is.na(x) || !ok(x)) cli::cli_abort(message, call = call)
   invisible(x)
 }
 

@@ -98,10 +98,8 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
   depth <- check_whole(depth, "depth", 1, env)
   shares <- list(min_explained = min_explained, min_size = min_size, min_heterogeneity = min_heterogeneity)
   for (a in names(shares)) {
-    v <- shares[[a]]
-    if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0 || v >= 1) {
-      cli::cli_abort("{.arg {a}} must be one number in [0, 1), not {.val {format_value(v)}}.", call = env)
-    }
+    check_number(shares[[a]], function(x) x >= 0 && x < 1,
+                 paste0("{.arg ", a, "} must be one number in [0, 1), not {.val {format_value(x)}}."), env)
   }
   if (min_size > 0.5) {
     cli::cli_abort(c(

@@ -279,10 +279,8 @@ print.mp_bands <- function(x, ...) {
 # A band setting's values, checked: list(type, level, B); errors name
 # `level` and `B`, the arguments of `call`.
 band_values <- function(type, level, B, call) {
-  if (!is.numeric(level) || length(level) != 1L || !is.finite(level) || level <= 0 || level >= 1) {
-    cli::cli_abort("{.arg level} must be a single number between 0 and 1, such as 0.95, not {.val {format_value(level)}}.",
-                   call = call)
-  }
+  check_number(level, function(x) x > 0 && x < 1,
+               "{.arg level} must be a single number between 0 and 1, such as 0.95, not {.val {format_value(x)}}.", call)
   # (B is the bootstrap's alone: other kinds keep the default, unchecked.)
   B <- if (type == "bootstrap") check_whole(B, "B", 10, call) else 200L
   list(type = type, level = as.double(level), B = B)

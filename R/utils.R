@@ -59,10 +59,8 @@ sample_rows <- function(n, N, seed) {
 # nothing is promised). `env`: the entry point's frame, for errors.
 seed_call <- function(seed, env) {
   if (is.null(seed)) return(function() invisible())
-  if (!is.numeric(seed) || length(seed) != 1L || !is.finite(seed)) {
-    cli::cli_abort("{.arg seed} must be {.code NULL} or a single number, not {format_value(seed)}.",
-                   call = env)
-  }
+  check_number(seed, is.finite,
+               "{.arg seed} must be {.code NULL} or a single number, not {format_value(x)}.", env)
   restore <- rng_keeper()
   set.seed(seed)
   restore
