@@ -83,10 +83,8 @@ column_hint <- function(unknown, known) {
 # has, and more than a chunk can use (chunk_policy() caps a chunk at
 # .Machine$integer.max stacked rows).
 check_budget <- function(memory_budget, call) {
-  if (!is.numeric(memory_budget) || length(memory_budget) != 1L ||
-      is.na(memory_budget) || memory_budget <= 0) {
-    cli::cli_abort("{.arg memory_budget} must be a positive number of MiB, not {.val {format_value(memory_budget)}}.", call = call)
-  }
+  check_number(memory_budget, function(x) x > 0,
+               "{.arg memory_budget} must be a positive number of MiB, not {.val {format_value(x)}}.", call)
   min(as.double(memory_budget), max_memory_budget)
 }
 
@@ -257,8 +255,7 @@ check_splits <- function(splits, data, variables, call, na_level = FALSE) {
       if (length(odd)) {
         cli::cli_abort("{.arg variable_splits${v}} has value{?s} that {.field {v}} cannot take: {.val {odd}}.", call = call)
       }
-      if (is.logical(col)) s <- as.logical(s) else s <- as.character(s)
-      splits[[v]] <- s
+      splits[[v]] <- if (is.logical(col)) as.logical(s) else as.character(s)
     }
   }
   splits
@@ -267,8 +264,7 @@ check_splits <- function(splits, data, variables, call, na_level = FALSE) {
 # Bandwidths: one for every variable, or named by (profiled) variable.
 check_bandwidth <- function(bandwidth, variables, call) {
   if (is.null(bandwidth)) return(list())
-  if (!is.numeric(bandwidth) || length(bandwidth) == 0L || anyNA(bandwidth) ||
-      any(!is.finite(bandwidth)) || any(bandwidth <= 0)) {
+  if (!is.numeric(bandwidth) || !length(bandwidth) || !all(is.finite(bandwidth) & bandwidth > 0)) {
     cli::cli_abort("{.arg bandwidth} must be positive finite numbers.", call = call)
   }
   bandwidth <- stats::setNames(as.double(bandwidth), names(bandwidth))
@@ -300,6 +296,13 @@ check_flag <- function(x, arg, call) {
   invisible(x)
 }
 
+# One number `x` for which `ok(x)` holds, else the error `message` (whose
+# glue may show the value, `{x}`), raised in `call`.
+check_number <- function(x, ok, message, call) {
+  if (!is.numeric(x) || length(x) != 1L || is.na(x) || !ok(x)) cli::cli_abort(message, call = call)
+  invisible(x)
+}
+
 # One value of a choice argument whose default is `choices`: several values
 # (`type = c("partial", "accumulated")`) is an error that says so and what
 # to do instead (`hint`), not arg_match()'s "must be one of ..., not
@@ -324,15 +327,11 @@ check_N <- function(N, call) {
 # cannot be profiled), or every column that can be (others skipped with a
 # message), less a groups or weights column named by the user.
 profile_variables <- function(inputs, variables, type, group_column, given_grids, call) {
-  data <- inputs$data
   explicit <- !is.null(variables)
-  if (!explicit) variables <- names(data)
-  variables <- check_variables(variables, data, call)
-  if (!explicit) {
-    variables <- setdiff(variables, c(group_column, attr(inputs$weights, "column")))
-  }
+  variables <- check_variables(variables %||% names(inputs$data), inputs$data, call)
+  if (!explicit) variables <- setdiff(variables, c(group_column, attr(inputs$weights, "column")))
   variables <- used_variables(inputs, variables, explicit, call)
-  usable_variables(data, variables, type, explicit, call, given_grids)
+  usable_variables(inputs$data, variables, type, explicit, call, given_grids)
 }
 
 # Arguments given that the estimator does not read (`given`: a logical

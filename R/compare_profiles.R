@@ -154,6 +154,9 @@ quiet_left_out <- function(expr, s) {
 # The three distances of a comparison, in order: the profiles of each.
 distance_pairs <- list(pd_al = c("pd", "al"), ld_al = c("ld", "al"), pd_ld = c("pd", "ld"))
 distance_names <- names(distance_pairs)
+# The columns of the distances with their bands, in order.
+distance_band_names <- as.vector(rbind(distance_names, paste0(distance_names, "_lower"),
+                                       paste0(distance_names, "_upper")))
 
 # The distances between the three profiles of each variable and label,
 # largest first: list(table, replicates). With bootstrap bands (the
@@ -167,30 +170,25 @@ profile_distances <- function(profiles, variables, setup) {
   pd <- profiles$pd
   w <- pd$weights %||% rep(1, length(pd$rows))
   boot <- setup$bands$resampled
+  a <- profiles$al$agr_profiles
   rows <- list()
   reps <- list()
   for (v in variables) {
     xi <- pd$observed[[v]]
     for (lab in pd$labels) {
       g <- lapply(profiles, profile_at, v = v, label = lab, x = xi)
-      a <- profiles$al$agr_profiles
-      alp <- a$`_yhat_`[a$`_vname_` == v & a$`_label_` == lab]
-      row <- data.frame(variable = v, label = lab, stringsAsFactors = FALSE)
-      for (k in distance_names) {
-        row[[k]] <- centred_distance(g[[distance_pairs[[k]][1L]]], g[[distance_pairs[[k]][2L]]], w)
-      }
-      row$al_range <- diff(range(alp))
-      row$pd_al_extrapolated <- extrapolated_difference(pd, v, lab, xi, g$pd, g$al, w)
+      d <- vapply(distance_pairs, function(pr) centred_distance(g[[pr[1L]]], g[[pr[2L]]], w), numeric(1))
       if (boot) {
         r <- distance_replicates(profiles, v, lab, xi, w, setup$resamples)
         reps[[length(reps) + 1L]] <- r
-        lim <- band_limits(unlist(row[distance_names]), setup$bands$level, reps = r)
-        for (k in seq_along(distance_names)) {
-          row[[paste0(distance_names[k], "_lower")]] <- lim$lower[k]
-          row[[paste0(distance_names[k], "_upper")]] <- lim$upper[k]
-        }
+        lim <- band_limits(d, setup$bands$level, reps = r)
+        d <- stats::setNames(as.vector(rbind(d, lim$lower, lim$upper)), distance_band_names)
       }
-      rows[[length(rows) + 1L]] <- row
+      rows[[length(rows) + 1L]] <- data.frame(
+        variable = v, label = lab, as.list(d),
+        al_range = diff(range(a$`_yhat_`[a$`_vname_` == v & a$`_label_` == lab])),
+        pd_al_extrapolated = extrapolated_difference(pd, v, lab, xi, g$pd, g$al, w), stringsAsFactors = FALSE
+      )
     }
   }
   distances <- do.call(rbind, rows)
@@ -198,9 +196,6 @@ profile_distances <- function(profiles, variables, setup) {
   distances <- distances[o, , drop = FALSE]
   rownames(distances) <- NULL
   if (boot) {
-    distances <- distances[c("variable", "label", as.vector(rbind(
-      distance_names, paste0(distance_names, "_lower"), paste0(distance_names, "_upper")
-    )), "al_range", "pd_al_extrapolated")]
     reps <- lapply(stats::setNames(seq_along(distance_names), distance_names), function(k) {
       do.call(rbind, lapply(reps[o], function(r) r[k, ]))
     })
@@ -257,9 +252,7 @@ extrapolated_difference <- function(pd, v, label, xi, g, h, w) {
 
 centred_distance <- function(g, h, w) {
   ok <- !is.na(g) & !is.na(h)
-  g <- g[ok]
-  h <- h[ok]
   w <- w[ok]
-  d <- (g - sum(w * g) / sum(w)) - (h - sum(w * h) / sum(w))
+  d <- (g[ok] - sum(w * g[ok]) / sum(w)) - (h[ok] - sum(w * h[ok]) / sum(w))
   sqrt(sum(w * d^2) / sum(w))
 }

@@ -1,8 +1,3 @@
-# The fictional subscriber table and its depth-6 classification tree (the
-# datasets of the vignette "What the average hides"). The helpers of that
-# example (subscriber_features(), the tree's predict() and print() methods)
-# are not in the namespace: inst/examples/subscriber.R defines them.
-
 #' Fictional subscriber table
 #'
 #' A generated table of 1,260 fictional subscribers of a metered service, with

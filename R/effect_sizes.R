@@ -1,9 +1,3 @@
-# Effect sizes and importance of profiles: the ALE statistics of Okoli
-# (2023) (ALED, ALER, NALED, NALER, as the 'ale' package computes them) for
-# AL profiles, the PD-based importance of Greenwell et al. (2018) for
-# profiles of any type, and their percentile bands from bootstrap
-# replicates of the profiles.
-
 #' Effect sizes and variable importance
 #'
 #' `effect_sizes()` measures how much each profiled variable moves the
@@ -151,8 +145,7 @@ curve_statistics <- function(y, kind, al, wts, ref) {
   } else {
     NA_real_
   }
-  if (!al) return(c(importance = imp))
-  c(importance = imp, ale_statistics(y, wts, ref))
+  c(importance = imp, if (al) ale_statistics(y, wts, ref))
 }
 
 # ALED, ALER, NALED and NALER of an AL curve y (see ?effect_sizes): `wts`
@@ -172,8 +165,8 @@ ale_statistics <- function(y, wts, ref) {
   n <- n[ok]
   aler <- range(g, na.rm = TRUE)
   norm <- if (!is.null(ref)) percentile_shift(ref)
-  out <- c(aled = sum(n * abs(dev)) / sum(n), aler_min = aler[1L], aler_max = aler[2L],
-           naled = NA_real_, naler_min = NA_real_, naler_max = NA_real_)
+  out <- none
+  out[c("aled", "aler_min", "aler_max")] <- c(sum(n * abs(dev)) / sum(n), aler)
   if (!is.null(norm)) {
     out[["naled"]] <- sum(n * abs(norm(dev))) / sum(n)
     out[c("naler_min", "naler_max")] <- norm(aler)

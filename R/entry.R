@@ -1,18 +1,15 @@
-# The start that the entry points share (model_profile(),
-# model_profile_2d(), compare_profiles(), h_statistic(),
-# hidden_interactions(), find_regions()), in one place
-# (tools/house-rules.R checks that every entry point calls it).
+# The start that every entry point shares (tools/house-rules.R checks that
+# each calls it).
 
 # In order: no unknown argument in `dots` and `x` given (check_entry(),
 # naming `fn`'s help page), the deprecated `level` and `B` (one warning),
 # `engine`, the seed set (seed_call()), the inputs (setup_inputs()) and
 # the band setting of `bands` among `types` (check_bands(); none for an
-# entry point without `bands`). `env` is the
-# entry point's frame, for errors. Returns list(inputs, engine,
-# restore_seed): the entry point registers
-# `on.exit(start$restore_seed(), add = TRUE)` at once, so that it owns its
-# exit; should a check here fail after the seed was set, the seed is put
-# back here.
+# entry point without `bands`). `env` is the entry point's frame, for
+# errors. Returns list(inputs, engine, restore_seed): the entry point
+# registers `on.exit(start$restore_seed(), add = TRUE)` at once, so that it
+# owns its exit; should a check here fail after the seed was set, the seed
+# is put back here.
 start_call <- function(fn, env, dots, x, data, predict_function, label, weights, threads, memory_budget,
                        seed, engine, bands = NULL, types = NULL, level = NULL, B = NULL) {
   check_entry(missing(x), length(dots), names(dots), fn, env)
@@ -69,13 +66,10 @@ entry_args <- function(fn) {
 
 # "Did you mean" lines for unknown argument names (nearest_names()).
 arg_hints <- function(unknown, known) {
-  out <- character()
-  for (u in unknown) {
-    near <- nearest_names(u, known)
-    if (length(near)) {
-      out <- c(out, i = paste0("{.arg ", u, "} is not an argument; did you mean ",
-                               paste0("{.arg ", near, "}", collapse = " or "), "? Names are matched in full."))
-    }
-  }
-  out
+  near <- lapply(unknown, nearest_names, known = known)
+  has <- lengths(near) > 0L
+  if (!any(has)) return(character())
+  meant <- vapply(near[has], function(n) paste0("{.arg ", n, "}", collapse = " or "), character(1))
+  stats::setNames(paste0("{.arg ", unknown[has], "} is not an argument; did you mean ", meant,
+                         "? Names are matched in full."), rep("i", sum(has)))
 }

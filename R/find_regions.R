@@ -98,10 +98,8 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
   depth <- check_whole(depth, "depth", 1, env)
   shares <- list(min_explained = min_explained, min_size = min_size, min_heterogeneity = min_heterogeneity)
   for (a in names(shares)) {
-    v <- shares[[a]]
-    if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0 || v >= 1) {
-      cli::cli_abort("{.arg {a}} must be one number in [0, 1), not {.val {format_value(v)}}.", call = env)
-    }
+    check_number(shares[[a]], function(x) x >= 0 && x < 1,
+                 paste0("{.arg ", a, "} must be one number in [0, 1), not {.val {format_value(x)}}."), env)
   }
   if (min_size > 0.5) {
     cli::cli_abort(c(
@@ -116,9 +114,8 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
   inputs <- start$inputs
   N <- check_N(N, env)
   variables <- profile_variables(inputs, variables, "partial", NULL, NULL, env)
-  splitters <- if (is.null(split_variables)) names(inputs$data) else {
+  splitters <- if (is.null(split_variables)) names(inputs$data) else
     check_variables(split_variables, inputs$data, env, arg = "split_variables")
-  }
   alone <- variables[vapply(variables, function(v) !length(setdiff(splitters, v)), logical(1))]
   if (length(alone)) {
     cli::cli_abort(c(
@@ -132,12 +129,11 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
                      i = "Choose one with {.arg class}, e.g. {.code class = {.val {setup$outputs$classes[1L]}}}."),
                    call = env)
   }
-  rows <- seq_len(setup$n)
   grids <- lapply(stats::setNames(variables, variables), function(v) {
     make_grid(inputs$data[[v]], gs$points, gs$type, FALSE, inputs$weights)
   })
   js <- match(variables, names(setup$data))
-  reqs <- Map(function(j, g) partial_request(setup, j, g, rows, keep_ice = TRUE), js, grids)
+  reqs <- Map(function(j, g) partial_request(setup, j, g, seq_len(setup$n), keep_ice = TRUE), js, grids)
   res <- execute(setup, unname(reqs), new_progress(length(variables)))
   w <- setup$weights
   found <- lapply(seq_along(variables), function(i) {
@@ -145,9 +141,7 @@ find_regions <- function(x, data = NULL, predict_function = NULL, variables = NU
     region_tree(setup, variables[i], Y, w, setdiff(splitters, variables[i]), depth, min_explained,
                 min_size * sum(w), min_heterogeneity)
   })
-  agr <- bind_rows(lapply(seq_along(variables), function(i) {
-    region_profiles(variables[i], grids[[i]], found[[i]], w, level)
-  }))
+  agr <- bind_rows(Map(region_profiles, variables, grids, found, MoreArgs = list(w = w, level = level)))
   new_mp_regions(list(
     agr_profiles = agr,
     splits = bind_rows(lapply(found, `[[`, "splits")),
@@ -202,17 +196,16 @@ region_tree <- function(setup, v, Y, w, splitters, depth, min_explained, min_w, 
                                           h = region_heterogeneity(centred, w, part))
     }
   }
-  left <- sum(vapply(final, `[[`, numeric(1), "h"))
+  h <- vapply(final, `[[`, numeric(1), "h")
+  labels <- vapply(final, `[[`, character(1), "label")
+  members <- lapply(final, `[[`, "rows")
   list(
-    members = lapply(final, `[[`, "rows"), labels = vapply(final, `[[`, character(1), "label"),
-    Y = Y,
-    splits = if (length(splits)) do.call(rbind, splits),
-    regions = data.frame(variable = v, region = vapply(final, `[[`, character(1), "label"),
-                         n = vapply(final, function(f) length(f$rows), integer(1)),
-                         weight = vapply(final, function(f) sum(w[f$rows]), numeric(1)),
-                         heterogeneity = vapply(final, `[[`, numeric(1), "h"), stringsAsFactors = FALSE),
+    members = members, labels = labels, Y = Y, splits = if (length(splits)) do.call(rbind, splits),
+    regions = data.frame(variable = v, region = labels, n = lengths(members),
+                         weight = vapply(members, function(r) sum(w[r]), numeric(1)), heterogeneity = h,
+                         stringsAsFactors = FALSE),
     summary = data.frame(variable = v, heterogeneity = h0, share_of_variation = share,
-                         explained = if (h0 > 0) 1 - left / h0 else 0, regions = length(final),
+                         explained = if (h0 > 0) 1 - sum(h) / h0 else 0, regions = length(final),
                          stringsAsFactors = FALSE)
   )
 }

@@ -364,12 +364,9 @@ h_ratio <- function(num, denom) {
 # over the outputs, in the order of the variables.
 h_pair_candidates <- function(num, m) {
   v <- rownames(num)
-  cand <- character()
-  for (c in seq_len(ncol(num))) {
-    vv <- num[, c]
-    pos <- which(vv > 0)
-    pos <- pos[order(-vv[pos])]
-    cand <- union(cand, v[utils::head(pos, m)])
-  }
+  cand <- unlist(lapply(seq_len(ncol(num)), function(c) {
+    pos <- which(num[, c] > 0)
+    v[utils::head(pos[order(-num[pos, c])], m)]
+  }))
   v[v %in% cand]
 }

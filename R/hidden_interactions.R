@@ -1,7 +1,3 @@
-# Slopes of partial-dependence profiles, overall and in subgroups, with
-# their standard errors from the rows' own slopes: flat averages that hide
-# opposite movements, told from noise.
-
 #' Hidden interactions: flat profiles that slope in opposite directions in subgroups
 #'
 #' A partial-dependence profile is an average, and an average can cancel two
@@ -101,7 +97,6 @@
 #'   probabilities and the (weighted) standard deviation of the predictions
 #'   at the background rows otherwise, or a positive number (1: absolute
 #'   thresholds).
-#' @param N Number of background rows to sample when `data` has more; `NULL` uses all rows.
 #' @param grid The grid: a number of grid points, or a [profile_grids()]
 #'   setting, by default five values that occur (`points = 5`,
 #'   `type = "distinct"`; see [profile_grid()]).
@@ -229,16 +224,14 @@ hidden_interactions <- function(x, data = NULL, predict_function = NULL, variabl
 check_slope_rule <- function(rule, level, ratio, flat, sloped, scale, given, env) {
   thresholds <- list(flat = flat, sloped = sloped, ratio = ratio)
   for (th in names(thresholds)) {
-    v <- thresholds[[th]]
-    if (!is.numeric(v) || length(v) != 1L || is.na(v) || v < 0) {
-      cli::cli_abort("{.arg {th}} must be a non-negative number.", call = env)
-    }
+    check_number(thresholds[[th]], function(x) x >= 0,
+                 paste0("{.arg ", th, "} must be a non-negative number."), env)
   }
-  if (!is.numeric(level) || length(level) != 1L || !is.finite(level) || level <= 0 || level >= 1) {
-    cli::cli_abort("{.arg level} must be a single number between 0 and 1, such as 0.95.", call = env)
-  }
-  if (!is.null(scale) && (!is.numeric(scale) || length(scale) != 1L || !is.finite(scale) || scale <= 0)) {
-    cli::cli_abort("{.arg scale} must be {.code NULL} or a positive number.", call = env)
+  check_number(level, function(x) x > 0 && x < 1,
+               "{.arg level} must be a single number between 0 and 1, such as 0.95.", env)
+  if (!is.null(scale)) {
+    check_number(scale, function(x) is.finite(x) && x > 0,
+                 "{.arg scale} must be {.code NULL} or a positive number.", env)
   }
   unused <- if (rule == "intervals") {
     c("flat", "sloped", "scale")[c(given[["flat"]], given[["sloped"]], !is.null(scale))]

@@ -2,8 +2,6 @@
 # of the whole and of every subgroup, then the slopes, their standard
 # errors and the rules.
 
-# ---- One pass over the ICE curves ------------------------------------------------
-
 # The profiles of `variables` over all background rows and within the
 # subgroups of every grouping (`grouped`: group_parts() per grouping), and
 # each row's own slope, from one prediction of the ICE curves of every
@@ -120,8 +118,6 @@ row_slopes <- function(y, G, ends) {
   y[at + ends[2L], 1L] - y[at + ends[1L], 1L]
 }
 
-# ---- Slopes, their standard errors and the rules -------------------------------------
-
 # Slopes of every profile, one row per subgroup and variable ("all" first,
 # then each grouping's subgroups in order), with their standard errors,
 # intervals at `level`, p-values of a zero slope and, over the subgroup
@@ -141,7 +137,7 @@ slope_table <- function(setup, run, grouped, variables, level) {
                last = last, slope = slope, se = se, lower = slope - z * se, upper = slope + z * se,
                p_value = zero_slope_p(slope, se), stringsAsFactors = FALSE)
   }
-  out <- lapply(variables, function(v) {
+  out <- bind_rows(lapply(variables, function(v) {
     all <- one(run$whole$raw[[1L]][[v]], seq_len(setup$n), v, "all", "all", setup$n)
     subs <- lapply(names(grouped), function(name) {
       parts <- grouped[[name]]$parts
@@ -151,9 +147,7 @@ slope_table <- function(setup, run, grouped, variables, level) {
       }))
     })
     do.call(rbind, c(list(all), subs))
-  })
-  out <- do.call(rbind, out)
-  rownames(out) <- NULL
+  }))
   sub <- out$subgroup != "all"
   out$p_holm <- NA_real_
   out$p_holm[sub] <- stats::p.adjust(out$p_value[sub], method = "holm")
@@ -175,7 +169,7 @@ zero_slope_p <- function(slope, se) {
 # subgroups, the numbers of subgroups distinguishably rising and falling,
 # and the rule's `flat` and `hidden`.
 slope_summary <- function(slopes, variables, rule, ratio, flat, sloped) {
-  out <- do.call(rbind, lapply(variables, function(v) {
+  bind_rows(lapply(variables, function(v) {
     s <- slopes[slopes$variable == v, , drop = FALSE]
     a <- s[s$subgroup == "all", , drop = FALSE]
     all <- a$slope
@@ -201,6 +195,4 @@ slope_summary <- function(slopes, variables, rule, ratio, flat, sloped) {
       flat = is_flat, hidden = hidden, stringsAsFactors = FALSE
     )
   }))
-  rownames(out) <- NULL
-  out
 }

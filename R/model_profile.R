@@ -346,22 +346,17 @@ model_profile.default <- function(x, data = NULL, predict_function = NULL, varia
   rows <- setup_rows(inputs, N, seed)
   s$native <- native_for(start$engine, type, method, length(rows), inputs)
   setup <- new_setup(inputs, rows, class, if (s$native) start$engine else "predict", linear = type == "partial")
-  parts <- whole_part(setup)
-  info <- NULL
-  if (!is.null(grouping)) {
-    gp <- group_parts(setup, grouping$values, sub$bins, sub$min_size, grouping$title)
-    parts <- gp$parts
-    info <- gp$info
-  }
+  gp <- if (is.null(grouping)) list(parts = whole_part(setup)) else
+    group_parts(setup, grouping$values, sub$bins, sub$min_size, grouping$title)
+  parts <- gp$parts
   run <- run_profiles(setup, inputs, s, variables, parts, new_progress(length(variables) * length(parts)))
-  res <- profile_result(setup, inputs, s, variables, parts, run, call, info, sub$al_shift %||% "group")
+  res <- profile_result(setup, inputs, s, variables, parts, run, call, gp$info, sub$al_shift %||% "group")
   if (identical(sub$kind, "clusters")) res <- cluster_result(res, run$raw[[1L]], sub$k, sub$center, env)
   res
 }
 
 # DALEX's call, model_profile(explainer, variables, N): its positions
-# mapped to names and handed on to the default method (the front door;
-# DALEX's names of arguments are front_door()'s, R/dalex.R).
+# mapped to names and handed on to the default method.
 #' @rdname model_profile
 #' @export
 model_profile.explainer <- function(x, variables = NULL, N = 1000, ...) {
@@ -374,8 +369,7 @@ model_profile.explainer <- function(x, variables = NULL, N = 1000, ...) {
     ), call = env)
   }
   # A data frame or matrix given second is the background data, as for a
-  # model (the package's own order).
-  # (The slot it took then takes its default, the default method's.)
+  # model (the package's own order); the slot it took takes its default.
   data <- NULL
   if (is.data.frame(variables) || is.matrix(variables)) {
     data <- variables

@@ -1,10 +1,8 @@
-# Settings objects of the entry points: the grids (`grid =
-# profile_grids()`), the subgroups (`groups = profile_groups()` or
-# `profile_clusters()`) and the bands (`bands = profile_bands()`, its
-# checks; the band plan and arithmetic are R/bands*.R). A field left NULL takes the
-# entry point's default; grid_settings() and group_settings() resolve a
-# setting, with the fields DALEX's names and the old arguments gave
-# (front_door(), R/dalex.R), into the plain list the estimators read.
+# Settings objects of the entry points: the grids, the subgroups and the
+# bands (its checks; the band plan and arithmetic are R/bands*.R).
+# grid_settings() and group_settings() resolve a setting, with the fields
+# DALEX's names and the old arguments gave (front_door(), R/dalex.R), into
+# the plain list the estimators read.
 
 #' Settings of grids and subgroups
 #'
@@ -209,12 +207,12 @@ merge_setting <- function(set, given, defaults, arg, maker, call) {
     }
     set[f] <- list(check_setting_field(f, given[[f]]$value, call, given[[f]]$arg))
   }
-  extra <- setdiff(names(Filter(Negate(is.null), set)), c(names(defaults), "expr", "by"))
+  given_fields <- names(Filter(Negate(is.null), set))
+  extra <- setdiff(given_fields, c(names(defaults), "expr", "by"))
   if (length(extra)) {
     cli::cli_abort("{.arg {arg}}: {.code {maker}({extra[1]} = )} does not apply here; it takes {.field {names(defaults)}}.",
                    call = call)
   }
-  given_fields <- names(Filter(Negate(is.null), set))
   for (f in names(defaults)) if (is.null(set[[f]])) set[f] <- list(defaults[[f]])
   set$given <- given_fields
   set
@@ -281,20 +279,17 @@ print.mp_bands <- function(x, ...) {
 # A band setting's values, checked: list(type, level, B); errors name
 # `level` and `B`, the arguments of `call`.
 band_values <- function(type, level, B, call) {
-  if (!is.numeric(level) || length(level) != 1L || !is.finite(level) || level <= 0 || level >= 1) {
-    cli::cli_abort("{.arg level} must be a single number between 0 and 1, such as 0.95, not {.val {format_value(level)}}.",
-                   call = call)
-  }
+  check_number(level, function(x) x > 0 && x < 1,
+               "{.arg level} must be a single number between 0 and 1, such as 0.95, not {.val {format_value(x)}}.", call)
   # (B is the bootstrap's alone: other kinds keep the default, unchecked.)
   B <- if (type == "bootstrap") check_whole(B, "B", 10, call) else 200L
   list(type = type, level = as.double(level), B = B)
 }
 
 # The `bands` argument of an entry point, checked: a kind (a string) or a
-# profile_bands() setting, of a kind in `types`. `level` and `B` are the
-# deprecated arguments of the entry point (NULL when not given): with a
-# kind, they set its level and number of resamples, as before. The
-# internal setting, list(type, level, B), is what it always was.
+# profile_bands() setting, of a kind in `types`, as list(type, level, B).
+# `level` and `B` are the deprecated arguments of the entry point (NULL
+# when not given): with a kind, they set its level and number of resamples.
 check_bands <- function(bands, call, types = c("none", "analytic", "bootstrap"), level = NULL, B = NULL) {
   if (inherits(bands, "mp_bands")) {
     if (!is.null(level) || !is.null(B)) {

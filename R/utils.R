@@ -52,20 +52,15 @@ sample_rows <- function(n, N, seed) {
 
 # With a `seed`, seed the random-number stream for the rest of an entry
 # point's call and return the function that leaves the session's stream as
-# it was before the call; the entry point calls it on exit
-# (`on.exit(restore(), add = TRUE)`), however it exits and
-# whatever random numbers were drawn meanwhile (by the draw of the rows, or
-# by the model's predict(), as ranger's draws a seed): the saved
-# .Random.seed is put back, or removed when there was none. The draws of
-# with_seed() inside the call then give the same rows as before. With
-# `seed = NULL`, nothing is done (and nothing is promised). `env`: the
-# entry point's frame, for errors.
+# it was before the call, which the entry point calls on exit, whatever was
+# drawn meanwhile (by the draw of the rows, or by the model's predict(), as
+# ranger's draws a seed). The draws of with_seed() inside the call then
+# give the same rows as before. With `seed = NULL`, nothing is done (and
+# nothing is promised). `env`: the entry point's frame, for errors.
 seed_call <- function(seed, env) {
   if (is.null(seed)) return(function() invisible())
-  if (!is.numeric(seed) || length(seed) != 1L || !is.finite(seed)) {
-    cli::cli_abort("{.arg seed} must be {.code NULL} or a single number, not {format_value(seed)}.",
-                   call = env)
-  }
+  check_number(seed, is.finite,
+               "{.arg seed} must be {.code NULL} or a single number, not {format_value(x)}.", env)
   restore <- rng_keeper()
   set.seed(seed)
   restore
@@ -127,7 +122,6 @@ format_value <- function(x) {
   format(x)
 }
 
-# The background rows of `data` (no copy when they are all its rows).
 # x at `rows` (distinct row numbers within 1..length(x)): x itself, not a
 # copy, when they are all of its rows.
 at_rows <- function(x, rows) if (length(rows) == length(x)) x else x[rows]
@@ -142,13 +136,12 @@ row_union <- function(sets, n) {
   which(mark)
 }
 
+# The background rows of `data` (no copy when they are all its rows).
 background_rows <- function(data, rows) {
-  if (length(rows) == nrow(data)) return(data)
-  data[rows, , drop = FALSE]
+  if (length(rows) == nrow(data)) data else data[rows, , drop = FALSE]
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a
-
 
 # A warning that names the user's call: `call` (an entry point's frame, or
 # a call) as the call the user wrote, with the function's name where it was

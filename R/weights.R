@@ -6,7 +6,6 @@
 resolve_weights <- function(weights, x, data, call) {
   from_explainer <- is.null(weights) && is_explainer(x)
   if (from_explainer) weights <- unpack_explainer(x)$weights
-  from_explainer <- from_explainer && !is.null(weights)
   if (is.null(weights)) return(NULL)
   column <- NULL
   if (is.character(weights) && length(weights) == 1L) {
