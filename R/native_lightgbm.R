@@ -1,9 +1,7 @@
-# Converter of lightgbm boosters (class lgb.Booster) into the flat
-# tree-ensemble format of the native engine (an `mp_native` list; see
-# new_native() in R/native.R). NULL when the booster uses something the format
-# cannot express exactly (the caller then falls back on predict()). This file
-# reads the model text into flat node vectors; R/native_lightgbm_trees.R
-# turns them into the format's nodes.
+# Converter of lightgbm boosters (lgb.Booster) into the native engine's
+# `mp_native` (new_native(), R/native.R), or NULL as in R/native_boost.R.
+# This file reads the model text into flat node vectors;
+# R/native_lightgbm_trees.R turns them into the format's nodes.
 #
 # Source of the structure: the model text (booster$save_model_to_string()),
 # in which lightgbm prints thresholds and leaf values with 17 significant
@@ -59,7 +57,10 @@
 
 #' @exportS3Method native_model lgb.Booster
 native_model.lgb.Booster <- function(model, fingerprint = NULL) {
-  lgb_native_parts(if (is.list(fingerprint)) fingerprint else lgb_parts(model))
+  parts <- if (is.list(fingerprint)) fingerprint else lgb_parts(model)
+  if (is.null(parts)) return(NULL)
+  tryCatch(lgb_native(parts$text, best_iter = parts$best_iter, sigmoid_param = parts$sigmoid),
+           lgb_refuse = function(e) NULL)
 }
 
 # What the converter reads of a booster: list(text, best_iter, sigmoid), or
@@ -72,12 +73,6 @@ lgb_parts <- function(model) {
   if (!is.character(text) || length(text) != 1L || is.na(text)) return(NULL)
   list(text = text, best_iter = tryCatch(model$best_iter, error = function(e) NULL),
        sigmoid = tryCatch(model$params$sigmoid, error = function(e) NULL))
-}
-
-lgb_native_parts <- function(parts) {
-  if (is.null(parts)) return(NULL)
-  tryCatch(lgb_native(parts$text, best_iter = parts$best_iter, sigmoid_param = parts$sigmoid),
-           lgb_refuse = function(e) NULL)
 }
 
 #' @exportS3Method native_fingerprint lgb.Booster
@@ -116,17 +111,9 @@ lgb_native <- function(text, best_iter = NULL, sigmoid_param = NULL, general = F
   trees <- lgb_tree_lines(sections$body, objective$K, best_iter)
   nodes <- lgb_nodes(trees, length(features), objective$scale)
   nodes$cat_sets <- lgb_cat_sets(nodes, trees)
-  conv <- list(
-    threshold = lgb_thresholds(nodes),
-    miss_left = lgb_missing_left(nodes),
-    direct = lgb_direct(nodes)
-  )
+  conv <- lgb_conversion(nodes)
   n_trees <- trees$n_trees
-  rebuild <- if (general) {
-    rep(TRUE, n_trees)
-  } else {
-    tabulate(nodes$node_tree[!conv$direct], n_trees) > 0L
-  }
+  rebuild <- general | tabulate(nodes$node_tree[!conv$direct], n_trees) > 0L
   parts <- list()
   if (any(!rebuild)) parts$simple <- lgb_simple_trees(nodes, conv, !rebuild)
   if (any(rebuild)) {
@@ -275,8 +262,7 @@ lgb_nodes <- function(trees, p, scale) {
   n_cat <- lgb_ints(lgb_field(trees, "num_cat"))
   n_inner <- n_leaves - 1L
   keys <- c("split_feature", "threshold", "decision_type", "left_child", "right_child")
-  words <- lapply(keys, function(k) lgb_words(lgb_field(trees, k)))
-  names(words) <- keys
+  words <- lapply(stats::setNames(nm = keys), function(k) lgb_words(lgb_field(trees, k)))
   leaf_words <- lgb_words(lgb_field(trees, "leaf_value"))
   if (!all(vapply(words, function(w) all(lengths(w) == n_inner), logical(1))) ||
       any(lengths(leaf_words) != n_leaves)) {

@@ -22,54 +22,34 @@
 
 # Split conversion ------------------------------------------------------------
 
-# The format's thresholds of the numeric splits: the drop of tiny values
-# folded in (None, NaN), and [-kZ, kZ] put on the default child's side
-# (Zero; exact where lgb_direct() holds).
-lgb_thresholds <- function(nodes) {
+# Each split's conversion: `threshold`, the format's threshold of a numeric
+# split, the drop of tiny values folded in (None, NaN) and [-kZ, kZ] put on
+# the default child's side (Zero; exact where `direct`); `miss_left`, does
+# NaN go left at a numeric split (where 0.0 goes for None, else the default
+# child); `direct`, is the split one node of the format (every None and NaN
+# split, a Zero split whose default child borders [-kZ, kZ], a categorical
+# split sending category 0 right)?
+lgb_conversion <- function(nodes) {
   thr <- nodes$thr
-  t_new <- thr
   num <- !nodes$is_cat
   nn <- num & nodes$mtype != 1L
-  adj <- nn & thr >= -LGB_KZ & thr < 0
-  t_new[adj] <- LGB_KZ_BELOW
-  adj <- nn & thr >= 0 & thr < LGB_KZ
-  t_new[adj] <- LGB_KZ
   z <- num & nodes$mtype == 1L
   zl <- z & nodes$default_left
   zr <- z & !nodes$default_left
-  t_new[zl] <- pmax(thr[zl], LGB_KZ)
-  t_new[zr] <- pmin(thr[zr], LGB_KZ_BELOW)
-  t_new
-}
-
-# Whether NaN goes left at a numeric split: where 0.0 goes (None), else to
-# the default child (NaN, Zero).
-lgb_missing_left <- function(nodes) {
-  num <- !nodes$is_cat
-  miss_left <- logical(length(nodes$thr))
-  nn <- num & nodes$mtype != 1L
-  miss_left[nn] <- ifelse(nodes$mtype[nn] == 0L, 0 <= nodes$thr[nn], nodes$default_left[nn])
-  z <- num & nodes$mtype == 1L
+  threshold <- thr
+  threshold[nn & thr >= -LGB_KZ & thr < 0] <- LGB_KZ_BELOW
+  threshold[nn & thr >= 0 & thr < LGB_KZ] <- LGB_KZ
+  threshold[zl] <- pmax(thr[zl], LGB_KZ)
+  threshold[zr] <- pmin(thr[zr], LGB_KZ_BELOW)
+  miss_left <- logical(length(thr))
+  miss_left[nn] <- ifelse(nodes$mtype[nn] == 0L, 0 <= thr[nn], nodes$default_left[nn])
   miss_left[z] <- nodes$default_left[z]
-  miss_left
-}
-
-# Whether a split is one node of the format: every None and NaN split; a
-# Zero split whose default child borders [-kZ, kZ]; a categorical split
-# sending category 0 right.
-lgb_direct <- function(nodes) {
-  thr <- nodes$thr
   direct <- rep(TRUE, length(thr))
-  z <- !nodes$is_cat & nodes$mtype == 1L
-  zl <- z & nodes$default_left
-  zr <- z & !nodes$default_left
   direct[zl] <- thr[zl] >= LGB_KZ_BELOW
   direct[zr] <- thr[zr] <= LGB_KZ
-  if (any(nodes$is_cat)) {
-    direct[nodes$is_cat] <- vapply(nodes$cat_sets[nodes$is_cat], function(s) !(0L %in% s),
-                                   logical(1))
-  }
-  direct
+  direct[nodes$is_cat] <- vapply(nodes$cat_sets[nodes$is_cat], function(s) !(0L %in% s),
+                                 logical(1))
+  list(threshold = threshold, miss_left = miss_left, direct = direct)
 }
 
 # The table (0/1 for the codes 1..max) of the categories `s` (0-based
@@ -139,13 +119,7 @@ lgb_rebuilt_trees <- function(nodes, conv, rebuild, general, max_rebuilt) {
     out$local <- seq_along(out$feature) - 1L
     built[[k]] <- out
   }
-  fields <- names(built[[1L]])
-  combined <- lapply(fields, function(k) {
-    v <- lapply(built, `[[`, k)
-    if (identical(k, "cats")) do.call(c, v) else unlist(v, use.names = FALSE)
-  })
-  names(combined) <- fields
-  combined
+  lapply(stats::setNames(nm = names(built[[1L]])), lgb_column, parts = built)
 }
 
 # Rebuild one tree (lightgbm's arrays of its inner nodes and its leaf
@@ -203,8 +177,13 @@ lgb_pieces <- function(thr, is_cat, default_left, mtype, cats) {
       nan <- if (mtype == 0L) zero_dest else go_default
     }
   }
+  c(lgb_merge(brk, dest), nan = nan)
+}
+
+# Pieces merged: the breakpoints between two pieces of one destination dropped.
+lgb_merge <- function(brk, dest) {
   change <- dest[-1L] != dest[-length(dest)]
-  list(brk = brk[change], dest = dest[c(TRUE, change)], nan = nan)
+  list(brk = brk[change], dest = dest[c(TRUE, change)])
 }
 
 # The nodes of the subtree of node `ref` (lightgbm's: inner node ref, or
@@ -222,19 +201,11 @@ lgb_emit <- function(tree, ref, lo, hi, nanok, room) {
   P <- tree$pieces[[u]]
   a <- lo[h]
   b <- hi[h]
-  brk <- P$brk
-  dest <- P$dest
   if (a > -Inf || b < Inf) {
-    inside <- c(brk, Inf) > a & c(-Inf, brk) < b
-    brk <- brk[brk > a & brk < b]
-    dest <- dest[inside]
-    if (length(dest) > 1L) {
-      change <- dest[-1L] != dest[-length(dest)]
-      brk <- brk[change]
-      dest <- dest[c(TRUE, change)]
-    }
+    inside <- c(P$brk, Inf) > a & c(-Inf, P$brk) < b
+    P <- c(lgb_merge(P$brk[P$brk > a & P$brk < b], P$dest[inside]), nan = P$nan)
   }
-  lgb_chain(tree, u, h, brk, dest, P$nan, nanok[h], lo, hi, nanok, room)
+  lgb_chain(tree, u, h, P$brk, P$dest, P$nan, nanok[h], lo, hi, nanok, room)
 }
 
 # The nodes of the direct split u (its own node) over its two subtrees.
