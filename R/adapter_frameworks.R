@@ -16,9 +16,7 @@ model_adapter.svm <- function(model) {
     )
     return(new_adapter("svm", function(model, newdata) {
       p <- attr(stats::predict(model, newdata, probability = TRUE), "probabilities")
-      p <- p[, classes, drop = FALSE]
-      colnames(p) <- classes
-      p
+      p[, classes, drop = FALSE]
     }, task = "classification", classes = classes, positive = classes[2L], refuse = refuse))
   }
   new_adapter("svm", function(model, newdata) as.vector(stats::predict(model, newdata)),
@@ -31,19 +29,15 @@ model_adapter.svm <- function(model) {
 #' @export
 model_adapter.train <- function(model) {
   label <- framework_label(model$method, "caret")
-  if (identical(model$modelType, "Classification")) {
-    classes <- as.character(model$levels)
-    inner <- caret_native(model, classes)
+  if (!identical(model$modelType, "Classification")) {
     return(framework_adapter("train", function(model, newdata) {
-      p <- as.matrix(stats::predict(model, newdata, type = "prob"))
-      p <- p[, classes, drop = FALSE]
-      colnames(p) <- classes
-      p
-    }, inner, task = "classification", classes = classes,
-    positive = if (length(classes) == 2L) classes[2L], label = label))
+      as.vector(stats::predict(model, newdata))
+    }, caret_native(model, NULL), label = label))
   }
-  framework_adapter("train", function(model, newdata) as.vector(stats::predict(model, newdata)),
-                    caret_native(model, NULL), label = label)
+  classes <- as.character(model$levels)
+  framework_adapter("train", function(model, newdata) {
+    as.matrix(stats::predict(model, newdata, type = "prob"))[, classes, drop = FALSE]
+  }, caret_native(model, classes), task = "classification", classes = classes, label = label)
 }
 
 # parsnip's model_fit and workflows' workflow: type = "prob" gives a tibble
@@ -75,18 +69,17 @@ framework_label <- function(inner, framework) {
 }
 
 tidy_adapter <- function(family, mode, classes, label = family, inner = NULL) {
-  if (identical(mode, "classification")) {
+  if (!identical(mode, "classification")) {
     return(framework_adapter(family, function(model, newdata) {
-      p <- stats::predict(model, newdata, type = "prob")
-      p <- as.matrix(as.data.frame(p)[paste0(".pred_", classes)])
-      colnames(p) <- classes
-      p
-    }, inner, task = "classification", classes = classes,
-    positive = if (length(classes) == 2L) classes[2L], label = label))
+      as.data.frame(stats::predict(model, newdata))[[".pred"]]
+    }, inner, label = label))
   }
   framework_adapter(family, function(model, newdata) {
-    as.data.frame(stats::predict(model, newdata))[[".pred"]]
-  }, inner, label = label)
+    p <- stats::predict(model, newdata, type = "prob")
+    p <- as.matrix(as.data.frame(p)[paste0(".pred_", classes)])
+    colnames(p) <- classes
+    p
+  }, inner, task = "classification", classes = classes, label = label)
 }
 
 # mlr3 learners (R6 objects): the probabilities of a classifier trained
@@ -97,23 +90,23 @@ model_adapter.Learner <- function(model) {
   family <- class(model)[1L]
   # The learner's id, e.g. "classif.ranger".
   label <- if (is.character(model$id) && length(model$id) == 1L) model$id else family
-  if (identical(model$task_type, "classif")) {
-    task <- model$state$train_task
-    classes <- if (!is.null(task)) as.character(task$class_names)
-    positive <- if (!is.null(task) && length(classes) == 2L) as.character(task$positive)
-    refuse <- if (!identical(model$predict_type, "prob")) c(
-      "The mlr3 learner predicts classes, not probabilities.",
-      i = "Set {.code learner$predict_type = \"prob\"} before training it, or give a {.arg predict_function}."
-    )
+  if (!identical(model$task_type, "classif")) {
     return(framework_adapter(family, function(model, newdata) {
-      p <- model$predict_newdata(newdata)$prob
-      if (!is.null(classes)) p <- p[, classes, drop = FALSE]
-      p
-    }, mlr3_native(model, classes), task = "classification", classes = classes,
-    positive = positive, refuse = refuse, label = label))
+      model$predict_newdata(newdata)$response
+    }, mlr3_native(model, NULL), label = label))
   }
-  framework_adapter(family, function(model, newdata) model$predict_newdata(newdata)$response,
-                    mlr3_native(model, NULL), label = label)
+  task <- model$state$train_task
+  classes <- if (!is.null(task)) as.character(task$class_names)
+  refuse <- if (!identical(model$predict_type, "prob")) c(
+    "The mlr3 learner predicts classes, not probabilities.",
+    i = "Set {.code learner$predict_type = \"prob\"} before training it, or give a {.arg predict_function}."
+  )
+  framework_adapter(family, function(model, newdata) {
+    p <- model$predict_newdata(newdata)$prob
+    if (is.null(classes)) p else p[, classes, drop = FALSE]
+  }, mlr3_native(model, classes), task = "classification", classes = classes,
+  positive = if (length(classes) == 2L) as.character(task$positive), refuse = refuse,
+  label = label)
 }
 
 # The native engine in a framework's place ----------------------------------
@@ -132,11 +125,15 @@ model_adapter.Learner <- function(model) {
 # the native engine compiles in its place. The rows are predicted fastest
 # in the order the model inside prefers, and its predict() holds at least
 # what that model's holds per row; its iterations are reported, and so are
-# its native_min_rows and in-bag counts.
-framework_adapter <- function(family, predict, inner, refuse = NULL, ...) {
-  native <- is.null(refuse) && !is.null(inner$model)
-  new_adapter(family, predict, native = native, tree = isTRUE(inner$tree), refuse = refuse,
-              copies = max(2, inner$copies), row_bytes = inner$row_bytes %||% function(bytes) 0,
+# its native_min_rows and in-bag counts. Of two classes, the second is
+# profiled by default.
+framework_adapter <- function(family, predict, inner, classes = NULL,
+                              positive = if (length(classes) == 2L) classes[2L],
+                              refuse = NULL, ...) {
+  new_adapter(family, predict, classes = classes, positive = positive,
+              native = is.null(refuse) && !is.null(inner$model), tree = isTRUE(inner$tree),
+              refuse = refuse, copies = max(2, inner$copies),
+              row_bytes = inner$row_bytes %||% function(bytes) 0,
               iterations = inner$iterations, inner = inner,
               native_min_rows = inner$native_min_rows %||% 0, inbag_counts = inner$inbag_counts, ...)
 }

@@ -17,9 +17,7 @@
 #     column that is not numeric keeps the predict path)?
 #   * why: why the native engine does not stand in (NULL when it does);
 #   * tree, copies, row_bytes, iterations, native_min_rows, inbag_counts:
-#     the model's row order, memory per predicted row, boosting iterations,
-#     rows from which the native engine pays and in-bag counts (its
-#     adapter's).
+#     those of the model's own adapter (iterations: unless given).
 framework_native <- function(model, why = NULL, features = NULL, outputs = NULL,
                              numeric = FALSE, iterations = NULL) {
   own <- tryCatch(model_adapter(model), error = function(e) NULL)
@@ -41,6 +39,12 @@ binary_outputs <- function(p_first) {
 # The classes of a multiclass booster: class k is output codes[k].
 multiclass_outputs <- function(codes) {
   list(from = as.character(codes), complement = rep(FALSE, length(codes)))
+}
+
+# The outputs of a booster's classes: of two, its one output (the first
+# class's probability when p_first); of more, outputs `codes`.
+class_outputs <- function(classes, p_first, codes = seq_along(classes) - 1L) {
+  if (length(classes) == 2L) binary_outputs(p_first) else multiclass_outputs(codes)
 }
 
 # The data columns of a formula's terms, when the model sees them as they
@@ -97,28 +101,18 @@ parsnip_native <- function(fit) {
 # train_lightgbm(): label 1 for the second level, 0..K-1 in level order, a
 # factor's codes from 0) read the columns through as.matrix().
 parsnip_outputs <- function(fit, inner) {
-  classes <- as.character(fit$lvl)
-  classifier <- identical(fit$spec$mode, "classification")
-  if (inherits(inner, "xgb.Booster")) {
-    if (identical(xgb_objective(inner), "binary:logitraw")) {
-      return(list(why = "parsnip transforms the margin of an xgboost binary:logitraw model."))
-    }
-    if (!classifier) return(list(numeric = TRUE))
-    level <- fit$spec$eng_args$event_level
-    level <- if (is.null(level)) "first" else rlang::get_expr(level)
-    if (!identical(level, "first") && !identical(level, "second")) {
-      return(list(why = "parsnip's event_level is not \"first\" or \"second\"."))
-    }
-    outputs <- if (length(classes) == 2L) binary_outputs(identical(level, "first")) else
-      multiclass_outputs(seq_along(classes) - 1L)
-    return(list(outputs = outputs, numeric = TRUE))
+  xgb <- inherits(inner, "xgb.Booster")
+  if (!xgb && !inherits(inner, "lgb.Booster")) return(list())
+  if (xgb && identical(xgb_objective(inner), "binary:logitraw")) {
+    return(list(why = "parsnip transforms the margin of an xgboost binary:logitraw model."))
   }
-  if (inherits(inner, "lgb.Booster")) {
-    if (!classifier) return(list(numeric = TRUE))
-    outputs <- if (length(classes) == 2L) binary_outputs(FALSE) else multiclass_outputs(seq_along(classes) - 1L)
-    return(list(outputs = outputs, numeric = TRUE))
+  if (!identical(fit$spec$mode, "classification")) return(list(numeric = TRUE))
+  level <- if (xgb) fit$spec$eng_args$event_level else "second"
+  level <- if (is.null(level)) "first" else rlang::get_expr(level)
+  if (!identical(level, "first") && !identical(level, "second")) {
+    return(list(why = "parsnip's event_level is not \"first\" or \"second\"."))
   }
-  list()
+  list(outputs = class_outputs(as.character(fit$lvl), identical(level, "first")), numeric = TRUE)
 }
 
 # workflows: the mold's blueprint (a formula, the variables as they are, or
@@ -182,32 +176,30 @@ caret_methods <- c("ranger", "rf", "xgbTree", "gbm")
 caret_native <- function(model, classes) {
   inner <- model$finalModel
   method <- model$method
+  bounds <- model$control$predictionBounds
   why <- if (!is.null(model$preProcess)) {
     "caret's preProcess transforms the columns."
   } else if (!isTRUE(method %in% caret_methods)) {
     paste0("caret's method \"", method, "\" is not one whose model the native engine compiles (",
            paste(caret_methods, collapse = ", "), ").")
+  } else if (!is.null(bounds) && !(is.logical(bounds) && !anyNA(bounds) && !any(bounds))) {
+    "caret bounds the predictions (predictionBounds)."
   }
-  bounds <- model$control$predictionBounds
-  if (is.null(why) && !is.null(bounds) && !(is.logical(bounds) && !anyNA(bounds) && !any(bounds))) {
-    why <- "caret bounds the predictions (predictionBounds)."
-  }
+  pre <- if (is.null(why) && inherits(model, "train.formula")) formula_columns(model$terms)
+  why <- why %||% pre$why
   if (!is.null(why)) return(framework_native(inner, why))
-  pre <- if (inherits(model, "train.formula")) formula_columns(model$terms)
-  if (!is.null(pre$why)) return(framework_native(inner, pre$why))
   outputs <- NULL
   iterations <- NULL
-  binary <- length(classes) == 2L
   if (identical(method, "xgbTree")) {
     if (identical(xgb_objective(inner), "binary:logitraw")) {
       return(framework_native(inner, "caret transforms the margin of an xgboost binary:logitraw model."))
     }
-    if (length(classes)) outputs <- if (binary) binary_outputs(TRUE) else multiclass_outputs(seq_along(classes) - 1L)
+    if (length(classes)) outputs <- class_outputs(classes, TRUE)
   }
   if (identical(method, "gbm")) {
     dist <- inner$distribution$name
     if (length(classes) && !identical(dist, "multinomial")) {
-      if (!binary || !isTRUE(dist %in% c("bernoulli", "adaboost"))) {
+      if (length(classes) != 2L || !isTRUE(dist %in% c("bernoulli", "adaboost"))) {
         return(framework_native(inner, paste0("caret's probabilities of a gbm of distribution \"", dist, "\" are not the model's.")))
       }
       outputs <- binary_outputs(TRUE)
@@ -261,7 +253,7 @@ mlr3_native <- function(model, classes) {
       return(framework_native(inner, "the mlr3 learner's xgboost objective is not binary:logistic or multi:softprob."))
     }
     K <- length(classes)
-    if (K) outputs <- if (K == 2L) binary_outputs(TRUE) else multiclass_outputs(K - seq_len(K))
+    if (K) outputs <- class_outputs(classes, TRUE, K - seq_len(K))
     numeric <- TRUE
   }
   framework_native(inner, outputs = outputs, numeric = numeric)

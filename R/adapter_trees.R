@@ -12,18 +12,9 @@ model_adapter.ranger <- function(model) {
   row_bytes <- function(bytes) {
     if (is.numeric(trees) && length(trees) == 1L) 8 * trees + 4 * length(bytes) else 0
   }
-  prepare <- ranger_prepare(model)
-  if (identical(type, "Probability estimation")) {
-    classes <- ranger_classes(model)
-    return(new_adapter("ranger", function(model, newdata) {
-      p <- stats::predict(model, data = newdata, verbose = FALSE)$predictions
-      colnames(p) <- classes
-      p
-    }, task = "classification", classes = classes, positive = ranger_positive(model, classes),
-    native = TRUE, row_bytes = row_bytes, tree = TRUE, prepare = prepare,
-    inbag_counts = ranger_inbag, all_columns = TRUE))
-  }
-  refuse <- switch(type %||% "",
+  prob <- identical(type, "Probability estimation")
+  classes <- if (prob) ranger_classes(model)
+  refuse <- if (!prob) switch(type %||% "",
     Regression = NULL,
     Classification = c(
       "A ranger classification forest predicts classes, not probabilities.",
@@ -33,9 +24,13 @@ model_adapter.ranger <- function(model) {
       i = "Give a {.arg predict_function} that returns one number per row.")
   )
   new_adapter("ranger", function(model, newdata) {
-    stats::predict(model, data = newdata, verbose = FALSE)$predictions
-  }, native = TRUE, row_bytes = row_bytes, tree = TRUE, refuse = refuse, prepare = prepare,
-  inbag_counts = ranger_inbag, all_columns = TRUE)
+    p <- stats::predict(model, data = newdata, verbose = FALSE)$predictions
+    if (prob) colnames(p) <- classes
+    p
+  }, task = if (prob) "classification" else "regression", classes = classes,
+  positive = ranger_positive(model, classes), native = TRUE, row_bytes = row_bytes, tree = TRUE,
+  refuse = refuse, prepare = ranger_prepare(model), inbag_counts = ranger_inbag,
+  all_columns = TRUE)
 }
 
 # The in-bag counts of a ranger forest grown with keep.inbag = TRUE (a list
@@ -53,7 +48,7 @@ ranger_prepare <- function(model) {
   vars <- f$independent.variable.names
   lv <- f$covariate.levels
   if (!is.character(vars)) return(NULL)
-  coded <- if (is.null(lv)) vars else vars[vapply(seq_along(vars), function(k) is.null(lv[[k]]), logical(1))]
+  coded <- vars[vapply(seq_along(vars), function(k) is.null(lv[[k]]), logical(1))]
   function(data) {
     for (v in intersect(coded, names(data))) {
       if (is.character(data[[v]])) data[[v]] <- factor(data[[v]])
@@ -95,22 +90,20 @@ ranger_positive <- function(model, classes) {
 #' @export
 model_adapter.randomForest <- function(model) {
   type <- model$type
-  if (identical(type, "classification")) {
-    classes <- as.character(model$classes)
-    return(new_adapter("randomForest", function(model, newdata) {
-      p <- stats::predict(model, newdata, type = "prob")
-      p <- matrix(as.double(p), nrow(p), ncol(p))
-      colnames(p) <- classes
-      p
-    }, task = "classification", classes = classes, positive = classes[2L],
-    native = TRUE, copies = 4, tree = TRUE, inbag_counts = randomForest_inbag, all_columns = TRUE))
+  classifier <- identical(type, "classification")
+  classes <- if (classifier) as.character(model$classes)
+  refuse <- if (!classifier && !identical(type, "regression")) {
+    "Unsupervised randomForest models do not predict; give a {.arg predict_function}."
   }
   # randomForest's predict() copies its input more than most: a 26.7 MiB
   # chunk raised the peak by 3.7 times its size (4 copies counted).
   new_adapter("randomForest", function(model, newdata) {
-    as.vector(stats::predict(model, newdata))
-  }, native = TRUE, copies = 4, tree = TRUE, inbag_counts = randomForest_inbag, all_columns = TRUE,
-  refuse = if (!identical(type, "regression")) "Unsupervised randomForest models do not predict; give a {.arg predict_function}.")
+    if (!classifier) return(as.vector(stats::predict(model, newdata)))
+    p <- stats::predict(model, newdata, type = "prob")
+    matrix(as.double(p), nrow(p), ncol(p), dimnames = list(NULL, classes))
+  }, task = if (classifier) "classification" else "regression", classes = classes,
+  positive = classes[2L], native = TRUE, copies = 4, tree = TRUE,
+  inbag_counts = randomForest_inbag, all_columns = TRUE, refuse = refuse)
 }
 
 # The in-bag counts of a randomForest grown with keep.inbag = TRUE (a rows x
@@ -132,12 +125,8 @@ model_adapter.gbm <- function(model) {
   if (is.na(n_trees)) n_trees <- fitted
   new_adapter("gbm", function(model, newdata) {
     p <- stats::predict(model, newdata, n.trees = n_trees, type = "response")
-    if (length(dim(p)) == 3L) {
-      p <- matrix(p, dim(p)[1L], dim(p)[2L])
-      colnames(p) <- classes
-      return(p)
-    }
-    as.vector(p)
+    if (length(dim(p)) != 3L) return(as.vector(p))
+    matrix(p, dim(p)[1L], dim(p)[2L], dimnames = list(NULL, classes))
   }, task = if (multi || dist %in% c("bernoulli", "adaboost")) "classification" else "regression",
   classes = classes, native = TRUE, tree = TRUE, iterations = c(used = n_trees, fitted = fitted))
 }
@@ -186,15 +175,11 @@ xgb_config <- function(model) {
   if (!is.character(config) || length(config) != 1L) NA_character_ else config
 }
 
-# The first string value of "field":"value" in a JSON text (NA if absent).
-json_string_field <- function(json, field) {
-  m <- regmatches(json, regexec(paste0('"', field, '":"([^"]*)"'), json))[[1L]]
-  if (length(m) < 2L) NA_character_ else m[2L]
-}
-
-# The "name" of the JSON object "field":{"name":"..."} (NA if absent).
-json_object_name <- function(json, field) {
-  m <- regmatches(json, regexec(paste0('"', field, '":\\{"name":"([^"]*)"'), json))[[1L]]
+# The first string value of "field":"value" in a JSON text, or with
+# `object` the "name" of the object "field":{"name":"..."} (NA if absent).
+json_field <- function(json, field, object = FALSE) {
+  value <- if (object) '":\\{"name":"([^"]*)"' else '":"([^"]*)"'
+  m <- regmatches(json, regexec(paste0('"', field, value), json))[[1L]]
   if (length(m) < 2L) NA_character_ else m[2L]
 }
 
@@ -203,7 +188,7 @@ xgb_objective <- function(model) {
   if (is.character(objective) && length(objective) == 1L) return(objective)
   config <- xgb_config(model)
   if (is.na(config)) return("")
-  out <- json_object_name(config, "objective")
+  out <- json_field(config, "objective", object = TRUE)
   if (is.na(out)) "" else out
 }
 
@@ -212,7 +197,7 @@ xgb_num_class <- function(model) {
   if (length(k) == 1L && !is.na(k)) return(k)
   config <- xgb_config(model)
   if (is.na(config)) return(NA_integer_)
-  suppressWarnings(as.integer(json_string_field(config, "num_class")))
+  suppressWarnings(as.integer(json_field(config, "num_class")))
 }
 
 # lightgbm: the rows as a numeric matrix; multiclass probabilities named by
@@ -236,12 +221,10 @@ model_adapter.lgb.Booster <- function(model) {
   new_adapter("lgb.Booster", function(model, newdata) {
     x <- feature_matrix(newdata, features, "lightgbm model")
     p <- stats::predict(model, x)
-    if (multi && !is.matrix(p)) p <- matrix(p, nrow(x), k, byrow = TRUE)
-    if (multi) {
-      colnames(p) <- classes
-      return(p)
-    }
-    as.vector(p)
+    if (!multi) return(as.vector(p))
+    if (!is.matrix(p)) p <- matrix(p, nrow(x), k, byrow = TRUE)
+    colnames(p) <- classes
+    p
   }, task = if (classifier) "classification" else "regression", classes = classes,
   native = TRUE, tree = TRUE, native_min_rows = 2000, iterations = boosting_iterations(
     tryCatch(model$best_iter, error = function(e) NULL),
