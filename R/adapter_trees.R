@@ -29,13 +29,10 @@ model_adapter.ranger <- function(model) {
     p
   }, task = if (prob) "classification" else "regression", classes = classes,
   positive = ranger_positive(model, classes), native = TRUE, row_bytes = row_bytes, tree = TRUE,
-  refuse = refuse, prepare = ranger_prepare(model), inbag_counts = ranger_inbag,
-  all_columns = TRUE)
+  refuse = refuse, prepare = ranger_prepare(model), all_columns = TRUE,
+  # Of a forest grown with keep.inbag = TRUE, a list with a vector per tree.
+  inbag_counts = function(model) model$inbag.counts)
 }
-
-# The in-bag counts of a ranger forest grown with keep.inbag = TRUE (a list
-# with a vector per tree), else NULL.
-ranger_inbag <- function(model) model$inbag.counts
 
 # A forest grown on character columns without stored levels (ranger's
 # default for unordered factors) codes them at predict() by factor() of the
@@ -102,19 +99,14 @@ model_adapter.randomForest <- function(model) {
     p <- stats::predict(model, newdata, type = "prob")
     matrix(as.double(p), nrow(p), ncol(p), dimnames = list(NULL, classes))
   }, task = if (classifier) "classification" else "regression", classes = classes,
-  positive = classes[2L], native = TRUE, copies = 4, tree = TRUE,
-  inbag_counts = randomForest_inbag, all_columns = TRUE, refuse = refuse)
+  positive = classes[2L], native = TRUE, copies = 4, tree = TRUE, all_columns = TRUE,
+  # Of a forest grown with keep.inbag = TRUE, a rows x trees matrix.
+  inbag_counts = function(model) model$inbag, refuse = refuse)
 }
 
-# The in-bag counts of a randomForest grown with keep.inbag = TRUE (a rows x
-# trees matrix), else NULL.
-randomForest_inbag <- function(model) model$inbag
-
 # gbm: predict.gbm() with the iterations it uses when n.trees is not given
-# (gbm_predict_trees(): the best of the held-out rows or of the
-# cross-validation when the model was fitted with them, else all), given
-# explicitly so that it says nothing; the native engine compiles the same
-# trees.
+# (gbm_predict_trees()), given explicitly so that it says nothing; the
+# native engine compiles the same trees.
 #' @export
 model_adapter.gbm <- function(model) {
   dist <- model$distribution$name
@@ -144,11 +136,8 @@ model_adapter.xgb.Booster <- function(model) {
       i = paste0("Refit it with objective \"", codes[[objective]], "\", or give a {.arg predict_function} that returns probabilities.")
     )))
   }
-  classes <- NULL
-  if (identical(objective, "multi:softprob")) {
-    k <- xgb_num_class(model)
-    if (!is.na(k) && k > 1L) classes <- as.character(seq_len(k) - 1L)
-  }
+  k <- if (identical(objective, "multi:softprob")) xgb_num_class(model) else NA
+  classes <- if (!is.na(k) && k > 1L) as.character(seq_len(k) - 1L)
   classifier <- objective %in% c("binary:logistic", "reg:logistic", "binary:logitraw", "multi:softprob")
   features <- model$feature_names
   new_adapter("xgb.Booster", function(model, newdata) {
@@ -201,14 +190,12 @@ xgb_num_class <- function(model) {
 }
 
 # lightgbm: the rows as a numeric matrix; multiclass probabilities named by
-# lightgbm's labels 0..K-1. engine = "auto" compiles a booster (not
-# compiled already) for the interval methods from 2,000 stacked rows per
-# variable (native_min_rows): measured by inst/bench/bench-native-al.R,
-# where compiling costs less than one call of predict() on a few hundred
-# rows for ranger, randomForest, gbm and xgboost (ranger's and
-# randomForest's predict() rebuild the forest at each call), and repays
-# itself from about 2,000 stacked rows for lightgbm (whose model text takes
-# longest to read).
+# lightgbm's labels 0..K-1. native_min_rows = 2,000 (inst/bench/
+# bench-native-al.R): compiling costs less than one predict() call on a few
+# hundred rows for the other tree families (ranger's and randomForest's
+# predict() rebuild the forest at each call), but repays itself from about
+# 2,000 stacked rows per variable for lightgbm, whose model text takes
+# longest to read.
 #' @export
 model_adapter.lgb.Booster <- function(model) {
   params <- model$params

@@ -222,22 +222,17 @@ gbm_leaf_values <- function(nodes, n_trees, n_classes, scale) {
 # prediction is not a transform of the margin (multi:softmax, binary:hinge,
 # ranking, survival), categorical splits, and boosters without feature names
 # (predict() then reads the columns by position).
+# The serialisation is read in C++ (xgb_read(),
+# inst/include/modelprofiles/xgboost.h): the fingerprint's, when given.
 
 #' @exportS3Method native_model xgb.Booster
 native_model.xgb.Booster <- function(model, fingerprint = NULL) {
-  xgb_native(model, if (is.list(fingerprint) && is.raw(fingerprint$ubj)) fingerprint$ubj)
-}
-
-# The mp_native of a booster, read (in C++: xgb_read(),
-# inst/include/modelprofiles/xgboost.h) from its UBJSON serialisation `ubj`
-# (made here when NULL), or NULL.
-xgb_native <- function(model, ubj = NULL) {
   if (!requireNamespace("xgboost", quietly = TRUE)) return(NULL)
+  ubj <- if (is.list(fingerprint)) fingerprint$ubj
   model <- tryCatch(xgboost::xgb.Booster.complete(model, saveraw = FALSE),
                     error = function(e) NULL)
   if (is.null(model)) return(NULL)
   features <- model$feature_names
-  # Without feature names, predict() reads the columns by position.
   if (is.null(features) || anyNA(features) || anyDuplicated(features)) return(NULL)
   features <- as.character(features)
   if (!is.raw(ubj)) {

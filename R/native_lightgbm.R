@@ -116,9 +116,7 @@ lgb_native <- function(text, best_iter = NULL, sigmoid_param = NULL, general = F
   rebuild <- general | tabulate(nodes$node_tree[!conv$direct], n_trees) > 0L
   parts <- list()
   if (any(!rebuild)) parts$simple <- lgb_simple_trees(nodes, conv, !rebuild)
-  if (any(rebuild)) {
-    parts$rebuilt <- lgb_rebuilt_trees(nodes, conv, rebuild, general, max_rebuilt)
-  }
+  if (any(rebuild)) parts$rebuilt <- lgb_rebuilt_trees(nodes, conv, rebuild, general, max_rebuilt)
   lgb_assemble(parts, n_trees, objective, features)
 }
 

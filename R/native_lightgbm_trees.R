@@ -22,13 +22,9 @@
 
 # Split conversion ------------------------------------------------------------
 
-# Each split's conversion: `threshold`, the format's threshold of a numeric
-# split, the drop of tiny values folded in (None, NaN) and [-kZ, kZ] put on
-# the default child's side (Zero; exact where `direct`); `miss_left`, does
-# NaN go left at a numeric split (where 0.0 goes for None, else the default
-# child); `direct`, is the split one node of the format (every None and NaN
-# split, a Zero split whose default child borders [-kZ, kZ], a categorical
-# split sending category 0 right)?
+# Each split's conversion, as above: the format's `threshold` of a numeric
+# split (exact where `direct`), `miss_left` (does NaN go left at a numeric
+# split?) and `direct` (is the split one node of the format?).
 lgb_conversion <- function(nodes) {
   thr <- nodes$thr
   num <- !nodes$is_cat
