@@ -109,20 +109,9 @@ model_adapter.Learner <- function(model) {
   label = label)
 }
 
-# The native engine in a framework's place ----------------------------------
-#
-# A framework's model (parsnip, workflows, caret, mlr3) is a forest or a
-# booster inside a wrapper that prepares the columns and names the classes.
-# When the wrapper passes the data's columns to the model inside as they are,
-# the native engine compiles that model and stands in for the framework's
-# predict(): the numbers are the same and so are the class names (those of
-# the framework, in its order). Where the preprocessing changes the columns
-# (recipe steps that transform or rename them, caret's preProcess, formulas
-# that turn factors into indicator columns or compute terms, mlr3 pipelines),
-# the framework's predict() is used, and the adapter's `inner$why` says why.
-
-# The adapter of a framework's model: `inner` (framework_native()) is what
-# the native engine compiles in its place. The rows are predicted fastest
+# The adapter of a framework's model: `inner` (framework_native(), in
+# R/adapter_frameworks_native.R) is what the native engine compiles in its
+# place. The rows are predicted fastest
 # in the order the model inside prefers, and its predict() holds at least
 # what that model's holds per row; its iterations are reported, and so are
 # its native_min_rows and in-bag counts. Of two classes, the second is

@@ -1,23 +1,25 @@
-# The native engine behind the framework adapters (R/adapter_frameworks.R):
-# the fitted model inside a parsnip, workflows, caret or mlr3 object, its
-# columns and its outputs.
+# The native engine in a framework's place (R/adapter_frameworks.R). A
+# framework's model (parsnip, workflows, caret, mlr3) is a forest or a
+# booster inside a wrapper that prepares the columns and names the classes.
+# When the wrapper passes the data's columns to the model inside as they are,
+# the native engine compiles that model and stands in for the framework's
+# predict(): the numbers are the same and so are the class names (those of
+# the framework, in its order). Where the preprocessing changes the columns
+# (recipe steps that transform or rename them, caret's preProcess, formulas
+# that turn factors into indicator columns or compute terms, mlr3 pipelines),
+# the framework's predict() is used, and the adapter's `inner$why` says why.
 
-# What the native engine compiles in a framework's place (the adapter's
-# `inner`): a list of
-#   * model: the model inside, when its own adapter has the native engine
-#     and `why` is NULL; else NULL;
-#   * features: the data column that each of its features is, named by the
-#     feature (NULL: the features are the data's columns of the same names);
-#   * outputs: NULL when the compiled outputs must be the framework's
-#     classes in its order (a forest's classes; checked by native_prepare()),
-#     else how each class comes from them: list(from = the compiled output of
-#     each class (NA: the one output of a binary booster), complement = TRUE
-#     where the class is 1 minus it);
-#   * numeric: does the framework pass the columns through as.matrix() (a
-#     column that is not numeric keeps the predict path)?
-#   * why: why the native engine does not stand in (NULL when it does);
-#   * tree, copies, row_bytes, iterations, native_min_rows, inbag_counts:
-#     those of the model's own adapter (iterations: unless given).
+# The adapter's `inner` (see ?model_adapter): `model` (NULL unless its own
+# adapter has the native engine and `why` is NULL), `features` (named by
+# the feature; NULL: the data's columns of the same names), `outputs` (NULL
+# when the compiled outputs must be the framework's classes in its order, a
+# forest's, checked by native_prepare(); else list(from = the compiled
+# output of each class, NA for the one output of a binary booster,
+# complement = TRUE where the class is 1 minus it)), `numeric` (does the
+# framework pass the columns through as.matrix(), so that a column that is
+# not numeric keeps the predict path?), `why`, and the model's own
+# adapter's tree, copies, row_bytes, iterations (unless given),
+# native_min_rows and inbag_counts.
 framework_native <- function(model, why = NULL, features = NULL, outputs = NULL,
                              numeric = FALSE, iterations = NULL) {
   own <- tryCatch(model_adapter(model), error = function(e) NULL)
@@ -68,8 +70,7 @@ formula_columns <- function(terms, indicators = "traditional", classes = attr(te
       "its formula turns factors (or logical columns) into indicator columns (model.matrix())."
     }))
   }
-  features <- c(cols, cols)
-  names(features) <- c(labels, cols)
+  features <- stats::setNames(c(cols, cols), c(labels, cols))
   list(features = features[!duplicated(names(features))])
 }
 

@@ -60,11 +60,8 @@ ranger_prepare <- function(model) {
 # factor response in level order (the sorted codes), but the values of a
 # numeric response in that first-appearance order, without names.
 ranger_classes <- function(model) {
-  f <- model$forest
-  cv <- ranger_column_values(f)
-  if (is.null(cv)) return(NULL)
-  if (!is.null(f$levels)) return(as.character(f$levels[cv]))
-  as.character(cv)
+  cv <- ranger_column_values(model$forest)
+  if (!is.null(cv)) as.character(model$forest$levels[cv] %||% cv)
 }
 
 # The class values (of forest$class.values) of predict()'s columns, in order.

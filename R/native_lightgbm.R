@@ -173,12 +173,9 @@ lgb_objective <- function(header, sigmoid_param) {
   scale <- if (identical(tokens[1L], "binary")) lgb_sigmoid(tokens, sigmoid_param) else 1
   K <- suppressWarnings(as.integer(lgb_header_value(header, "num_tree_per_iteration")))
   n_class <- suppressWarnings(as.integer(lgb_header_value(header, "num_class")))
-  if (is.na(K) || is.na(n_class) || K < 1L || K != n_class) lgb_refuse()
-  if (identical(transform, "softmax")) {
-    if (K < 2L || !identical(lgb_token_value(tokens, "num_class"), as.double(K))) lgb_refuse()
-  } else if (K != 1L) {
-    lgb_refuse()
-  }
+  softmax <- identical(transform, "softmax")
+  if (is.na(K) || is.na(n_class) || K < 1L || K != n_class || softmax != (K > 1L)) lgb_refuse()
+  if (softmax && !identical(lgb_token_value(tokens, "num_class"), as.double(K))) lgb_refuse()
   average <- "average_output" %in% header
   if (average && K != 1L) lgb_refuse()
   list(transform = transform, scale = scale, K = K, average = average)
