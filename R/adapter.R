@@ -298,12 +298,12 @@ user_predictor <- function(f, as_matrix, call) {
 is_explainer <- function(x) inherits(x, "explainer")
 
 # What the entry points take from `x`, the one place that reads an
-# explainer: for a model, list(model = x) (the rest NULL or FALSE); for an
-# explainer, its model, data, predict function (NULL for DALEX's default,
-# DALEX::yhat, for which the package's own gives the same numbers with all
-# classes named), label (DALEX's, kept as it is) and weights, and `as_matrix`:
-# its predict function gets rows in the class of its data (a matrix when
-# the explainer's data is one). Each stands in for an argument not given.
+# explainer: for a model, list(model = x, as_matrix = FALSE); for an
+# explainer, its model, data, predict function (NULL for DALEX's default, for
+# which the package's own gives the same numbers with all classes named),
+# label (DALEX's, kept as it is), weights, and `as_matrix`: does its predict
+# function get a matrix (its data's class)? Each stands in for an argument
+# not given.
 unpack_explainer <- function(x) {
   if (!is_explainer(x)) return(list(model = x, as_matrix = FALSE))
   list(model = x$model, data = x$data,

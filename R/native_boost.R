@@ -36,8 +36,10 @@ native_model.gbm <- function(model, fingerprint = NULL) {
   if (is.null(vars)) return(NULL)
   classes <- gbm_classes(model, dist)
   if (is.null(classes)) return(NULL)
-  trees <- gbm_trees(model, classes$n)
-  if (is.null(trees)) return(NULL)
+  # The trees predict() uses: those of the first gbm_predict_trees() iterations.
+  n_trees <- gbm_predict_trees(model) * classes$n
+  if (is.na(n_trees) || length(model$trees) < n_trees) return(NULL)
+  trees <- model$trees[seq_len(n_trees)]
   nominal <- vars$var_type > 0L
   ordered <- !nominal & vapply(vars$var_levels, is.character, logical(1))
   feature_levels <- lapply(seq_along(nominal), function(j) {
@@ -99,14 +101,6 @@ gbm_classes <- function(model, dist) {
   classes <- if (multi) as.character(model$classes)
   if (if (multi) length(classes) != n_classes else n_classes != 1L) return(NULL)
   list(n = n_classes, names = classes)
-}
-
-# The trees predict() uses (the first gbm_predict_trees() iterations of
-# n_classes trees), or NULL.
-gbm_trees <- function(model, n_classes) {
-  n_trees <- gbm_predict_trees(model)
-  if (is.na(n_trees) || length(model$trees) < n_trees * n_classes) return(NULL)
-  model$trees[seq_len(n_trees * n_classes)]
 }
 
 # The iterations predict.gbm() uses when n.trees is not given (gbm 2.1.8.1,

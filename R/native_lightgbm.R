@@ -97,12 +97,11 @@ lgb_refuse <- function() {
                  list(message = "not supported", call = NULL)))
 }
 
-# The mp_native of a lightgbm model text, or the condition "lgb_refuse".
-# best_iter: the booster's best_iter (predict() uses that many iterations
-# when > 0); sigmoid_param: the booster's sigmoid parameter, if any.
-# general = TRUE rebuilds every tree by lgb_emit_tree() (for the tests: it
-# must give the same predictions as the direct conversion); max_rebuilt caps
-# the nodes of the rebuilt trees in all.
+# The mp_native of a lightgbm model text, or the condition "lgb_refuse";
+# best_iter and sigmoid_param: the booster's (see above). general = TRUE
+# rebuilds every tree by lgb_emit_tree() (for the tests: it must give the
+# same predictions as the direct conversion); max_rebuilt caps the nodes of
+# the rebuilt trees in all.
 lgb_native <- function(text, best_iter = NULL, sigmoid_param = NULL, general = FALSE,
                        max_rebuilt = LGB_MAX_REBUILT) {
   sections <- lgb_sections(text)
