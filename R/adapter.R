@@ -227,6 +227,12 @@ print.mp_adapter <- function(x, ...) {
   invisible(x)
 }
 
+# Predictions of a classifier, a column per class, named by the classes.
+class_columns <- function(p, classes) {
+  colnames(p) <- classes
+  p
+}
+
 # Bytes held per stacked row while a chunk is predicted: the stacked row,
 # its prediction, the copies the model's predict() makes, and what else it
 # holds per row (see the family's adapter).
@@ -285,7 +291,6 @@ user_predictor <- function(f, as_matrix, call) {
   }
   one <- !is.primitive(f) && length(args) == 1L && !identical(args, "...")
   if (!one && !as_matrix) return(f)
-  force(f)
   if (one) {
     if (as_matrix) return(function(model, newdata) f(as.matrix(newdata)))
     return(function(model, newdata) f(newdata))

@@ -76,9 +76,7 @@ tidy_adapter <- function(family, mode, classes, label = family, inner = NULL) {
   }
   framework_adapter(family, function(model, newdata) {
     p <- stats::predict(model, newdata, type = "prob")
-    p <- as.matrix(as.data.frame(p)[paste0(".pred_", classes)])
-    colnames(p) <- classes
-    p
+    class_columns(as.matrix(as.data.frame(p)[paste0(".pred_", classes)]), classes)
   }, inner, task = "classification", classes = classes, label = label)
 }
 

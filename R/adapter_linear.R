@@ -28,9 +28,7 @@ glm_adapter <- function(model, family, linear) {
     classes <- binomial_classes(model)
     return(new_adapter(family, function(model, newdata) {
       p <- as.vector(stats::predict(model, newdata, type = "response"))
-      out <- cbind(1 - p, p)
-      colnames(out) <- classes
-      out
+      class_columns(cbind(1 - p, p), classes)
     }, task = "classification", classes = classes, positive = classes[2L], linear = linear))
   }
   new_adapter(family, function(model, newdata) {
@@ -57,9 +55,7 @@ model_adapter.multinom <- function(model) {
   new_adapter("multinom", function(model, newdata) {
     p <- stats::predict(model, newdata, type = "probs")
     # Two classes: nnet gives the probability of the second one.
-    if (!is.matrix(p)) p <- cbind(1 - p, p)
-    colnames(p) <- classes
-    p
+    class_columns(if (is.matrix(p)) p else cbind(1 - p, p), classes)
   }, task = "classification", classes = classes, positive = classes[2L])
 }
 
@@ -96,9 +92,7 @@ glmnet_adapter <- function(fit, s, refuse = NULL, family = "glmnet") {
     p <- stats::predict(model, newx = x, s = s, type = "response")
     if (length(dim(p)) == 3L) p <- matrix(p, dim(p)[1L], dim(p)[2L])
     if (kind == "lognet") p <- cbind(1 - as.vector(p), as.vector(p))
-    if (is.null(classes)) return(as.vector(p))
-    colnames(p) <- classes
-    p
+    if (is.null(classes)) as.vector(p) else class_columns(p, classes)
   }
   new_adapter(family, predict, task = if (classifier) "classification" else "regression",
               classes = classes, positive = if (length(classes) == 2L) classes[2L],

@@ -25,8 +25,7 @@ model_adapter.ranger <- function(model) {
   )
   new_adapter("ranger", function(model, newdata) {
     p <- stats::predict(model, data = newdata, verbose = FALSE)$predictions
-    if (prob) colnames(p) <- classes
-    p
+    if (prob) class_columns(p, classes) else p
   }, task = if (prob) "classification" else "regression", classes = classes,
   positive = ranger_positive(model, classes), native = TRUE, row_bytes = row_bytes, tree = TRUE,
   refuse = refuse, prepare = ranger_prepare(model), all_columns = TRUE,
@@ -206,9 +205,7 @@ model_adapter.lgb.Booster <- function(model) {
     x <- feature_matrix(newdata, features, "lightgbm model")
     p <- stats::predict(model, x)
     if (!multi) return(as.vector(p))
-    if (!is.matrix(p)) p <- matrix(p, nrow(x), k, byrow = TRUE)
-    colnames(p) <- classes
-    p
+    class_columns(if (is.matrix(p)) p else matrix(p, nrow(x), k, byrow = TRUE), classes)
   }, task = if (classifier) "classification" else "regression", classes = classes,
   native = TRUE, tree = TRUE, native_min_rows = 2000, iterations = boosting_iterations(
     tryCatch(model$best_iter, error = function(e) NULL),
