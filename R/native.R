@@ -14,11 +14,13 @@ native_model <- function(model, fingerprint = NULL) UseMethod("native_model")
 native_model.default <- function(model, fingerprint = NULL) NULL
 
 # Assemble an mp_native object from node arrays (global 0-based indices),
-# with the storage types the C++ side reads.
-new_native <- function(features, feature_levels, tree_start, feature, threshold, left,
-                       right, missing, cat_start, cat_len, cat_left, rule, value,
-                       aggregate, base, transform, float32 = FALSE, outputs = NULL,
-                       source = "") {
+# with the storage types the C++ side reads; by default, the features are
+# numbers and no split is categorical.
+new_native <- function(features, feature_levels = rep(list(NULL), length(features)),
+                       tree_start, feature, threshold, left, right, missing,
+                       cat_start = rep(-1L, length(feature)), cat_len = rep(0L, length(feature)),
+                       cat_left = integer(), rule, value, aggregate, base, transform,
+                       float32 = FALSE, outputs = NULL, source = "") {
   value <- as.matrix(value)
   storage.mode(value) <- "double"
   structure(

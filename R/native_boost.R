@@ -247,14 +247,12 @@ native_model.xgb.Booster <- function(model, fingerprint = NULL) {
   value[cbind(which(leaf), group[leaf] + 1L)] <- x$leaf_value[nodes][leaf]
   base <- xgb_base(settings$link[1L], settings$base_score)
   if (!is.finite(base)) return(NULL)
-  n_nodes <- length(nodes)
   new_native(
-    features = features, feature_levels = rep(list(NULL), length(features)),
-    tree_start = x$tree_start[seq_len(n_trees + 1L)], feature = x$feature[nodes],
-    threshold = x$threshold[nodes], left = x$left[nodes], right = x$right[nodes],
-    missing = x$missing[nodes], cat_start = rep(-1L, n_nodes), cat_len = rep(0L, n_nodes),
-    cat_left = integer(), rule = 1L, value = value, aggregate = "sum",
-    base = rep(base, settings$n_groups), transform = settings$link[2L], float32 = TRUE,
+    features = features, tree_start = x$tree_start[seq_len(n_trees + 1L)],
+    feature = x$feature[nodes], threshold = x$threshold[nodes], left = x$left[nodes],
+    right = x$right[nodes], missing = x$missing[nodes], rule = 1L, value = value,
+    aggregate = "sum", base = rep(base, settings$n_groups), transform = settings$link[2L],
+    float32 = TRUE,
     outputs = if (settings$n_groups > 1L) as.character(seq_len(settings$n_groups) - 1L),
     source = "xgb.Booster"
   )

@@ -333,8 +333,7 @@ lgb_assemble <- function(parts, n_trees, objective, features) {
   leaf <- feature < 0L
   value[cbind(which(leaf), ((tree[leaf] - 1L) %% K) + 1L)] <- lgb_column(parts, "value")[ord][leaf]
   new_native(
-    features = features, feature_levels = rep(list(NULL), length(features)),
-    tree_start = tree_start, feature = feature,
+    features = features, tree_start = tree_start, feature = feature,
     threshold = lgb_column(parts, "threshold")[ord],
     left = globalise(lgb_column(parts, "left")[ord]),
     right = globalise(lgb_column(parts, "right")[ord]),
