@@ -60,10 +60,7 @@ model_adapter <- function(model) UseMethod("model_adapter")
 
 #' @export
 model_adapter.default <- function(model) {
-  new_adapter(
-    family = class(model)[1L],
-    predict = function(model, newdata) stats::predict(model, newdata)
-  )
+  new_adapter(class(model)[1L], function(model, newdata) stats::predict(model, newdata))
 }
 
 #' @export
