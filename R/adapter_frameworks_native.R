@@ -246,16 +246,11 @@ mlr3_native <- function(model, classes) {
   if (length(other)) {
     return(framework_native(inner, paste0("the mlr3 learner's predict parameters (", paste(other, collapse = ", "), ") may change the numbers.")))
   }
-  outputs <- NULL
-  numeric <- FALSE
-  if (inherits(inner, "xgb.Booster")) {
-    objective <- xgb_objective(inner)
-    if (length(classes) && !isTRUE(objective %in% c("binary:logistic", "multi:softprob"))) {
-      return(framework_native(inner, "the mlr3 learner's xgboost objective is not binary:logistic or multi:softprob."))
-    }
-    K <- length(classes)
-    if (K) outputs <- class_outputs(classes, TRUE, K - seq_len(K))
-    numeric <- TRUE
+  xgb <- inherits(inner, "xgb.Booster")
+  K <- length(classes)
+  if (xgb && K && !isTRUE(xgb_objective(inner) %in% c("binary:logistic", "multi:softprob"))) {
+    return(framework_native(inner, "the mlr3 learner's xgboost objective is not binary:logistic or multi:softprob."))
   }
-  framework_native(inner, outputs = outputs, numeric = numeric)
+  outputs <- if (xgb && K) class_outputs(classes, TRUE, K - seq_len(K))
+  framework_native(inner, outputs = outputs, numeric = xgb)
 }
