@@ -134,9 +134,9 @@ lgb_emit_tree <- function(sf, thr, t_new, miss_left, direct, is_cat, default_lef
   hot_f <- unique(sf[!direct])
   hot <- sf %in% hot_f
   pieces <- vector("list", length(sf))
-  for (u in which(hot)) {
-    pieces[[u]] <- lgb_pieces(thr[u], is_cat[u], default_left[u], mtype[u], cat_sets[[u]])
-  }
+  pieces[hot] <- lapply(which(hot), function(u) {
+    lgb_pieces(thr[u], is_cat[u], default_left[u], mtype[u], cat_sets[[u]])
+  })
   tree <- list(sf = sf, t_new = t_new, miss_left = miss_left, is_cat = is_cat, lc = lc,
                rc = rc, cat_sets = cat_sets, lv = lv, hot = hot, hot_f = hot_f,
                pieces = pieces, p1 = lgb_below(1))
@@ -260,11 +260,8 @@ lgb_chain <- function(tree, u, h, brk, dest, nand, nanp, lo, hi, nanok, room) {
   lo[h] <- b1
   nanok[h] <- nanp && !nan_left
   room_r <- room - 1L - length(l)
-  r <- if (np == 2L) {
-    lgb_emit(tree, c2, lo, hi, nanok, room_r)
-  } else {
+  r <- if (np == 2L) lgb_emit(tree, c2, lo, hi, nanok, room_r) else
     lgb_chain(tree, u, h, brk[-1L], dest[-1L], nand, nanp && !nan_left, lo, hi, nanok, room_r)
-  }
   lgb_join(tree$sf[u], b1, NULL, l, r, nan_left = nan_left)
 }
 
@@ -293,15 +290,9 @@ lgb_flatten <- function(subtree) {
   at <- seq_along(subtree) - 1L
   left <- ifelse(leaf, -1L, at + 1L)
   right <- ifelse(leaf, -1L, at + 1L + as.integer(m[5L, ]))
-  list(
-    feature = feature,
-    threshold = m[2L, ],
-    left = left,
-    right = right,
-    missing = ifelse(m[3L, ] == 1, left, right),
-    cats = lapply(subtree, attr, which = "cats", exact = TRUE),
-    value = m[4L, ]
-  )
+  list(feature = feature, threshold = m[2L, ], left = left, right = right,
+       missing = ifelse(m[3L, ] == 1, left, right),
+       cats = lapply(subtree, attr, which = "cats", exact = TRUE), value = m[4L, ])
 }
 
 # Assembly ----------------------------------------------------------------------
