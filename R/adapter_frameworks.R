@@ -7,20 +7,21 @@
 #' @export
 model_adapter.svm <- function(model) {
   type <- model$type
-  if (isTRUE(type %in% c(0L, 1L))) {
-    # The levels with rows in the training data, in level order.
-    classes <- as.character(model$levels[sort(unique(model$labels))])
-    refuse <- if (!isTRUE(model$compprob)) c(
-      "The svm predicts classes, not probabilities.",
-      i = "Fit it with {.code probability = TRUE}, or give a {.arg predict_function} that returns probabilities."
-    )
-    return(new_adapter("svm", function(model, newdata) {
-      p <- attr(stats::predict(model, newdata, probability = TRUE), "probabilities")
-      p[, classes, drop = FALSE]
-    }, task = "classification", classes = classes, positive = classes[2L], refuse = refuse))
+  classifier <- isTRUE(type %in% c(0L, 1L))
+  # The levels with rows in the training data, in level order.
+  classes <- if (classifier) as.character(model$levels[sort(unique(model$labels))])
+  refuse <- if (classifier && !isTRUE(model$compprob)) {
+    c("The svm predicts classes, not probabilities.",
+      i = "Fit it with {.code probability = TRUE}, or give a {.arg predict_function} that returns probabilities.")
+  } else if (identical(type, 2L)) {
+    "A one-class svm predicts classes; give a {.arg predict_function}."
   }
-  new_adapter("svm", function(model, newdata) as.vector(stats::predict(model, newdata)),
-              refuse = if (identical(type, 2L)) "A one-class svm predicts classes; give a {.arg predict_function}.")
+  new_adapter("svm", function(model, newdata) {
+    if (!classifier) return(as.vector(stats::predict(model, newdata)))
+    p <- attr(stats::predict(model, newdata, probability = TRUE), "probabilities")
+    p[, classes, drop = FALSE]
+  }, task = if (classifier) "classification" else "regression", classes = classes,
+  positive = classes[2L], refuse = refuse)
 }
 
 # caret's train: class probabilities (type = "prob") of a classifier, in the

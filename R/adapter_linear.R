@@ -24,16 +24,13 @@ model_adapter.gam <- function(model) glm_adapter(model, class(model)[1L], linear
 # (named by binomial_classes()).
 glm_adapter <- function(model, family, linear) {
   fam <- tryCatch(stats::family(model)$family, error = function(e) "")
-  if (fam %in% c("binomial", "quasibinomial")) {
-    classes <- binomial_classes(model)
-    return(new_adapter(family, function(model, newdata) {
-      p <- as.vector(stats::predict(model, newdata, type = "response"))
-      class_columns(cbind(1 - p, p), classes)
-    }, task = "classification", classes = classes, positive = classes[2L], linear = linear))
-  }
+  binomial <- fam %in% c("binomial", "quasibinomial")
+  classes <- if (binomial) binomial_classes(model)
   new_adapter(family, function(model, newdata) {
-    as.vector(stats::predict(model, newdata, type = "response"))
-  }, linear = linear)
+    p <- as.vector(stats::predict(model, newdata, type = "response"))
+    if (binomial) class_columns(cbind(1 - p, p), classes) else p
+  }, task = if (binomial) "classification" else "regression", classes = classes,
+  positive = classes[2L], linear = linear)
 }
 
 # Class names of a binomial glm: the levels of a factor response, FALSE/TRUE
