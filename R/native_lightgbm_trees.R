@@ -14,11 +14,10 @@
 #   of the threshold; a categorical split sending category 0 left) sends a
 #   union of intervals to one child, which one node of the format cannot
 #   say: such a tree is rebuilt (lgb_emit_tree()), the split expanded into
-#   two or three nodes and the subtrees it reaches twice copied. The copies
-#   know the interval their feature lies in, so the splits that the path
-#   already decides are dropped and the copies stay small. A tree that
-#   would grow over 16 times its size, or rebuilt trees of more than
-#   LGB_MAX_REBUILT nodes in all, give NULL.
+#   two or three nodes and the subtrees it reaches twice copied (small: a
+#   copy drops the splits its path decides). A tree that would grow over 16
+#   times its size, or rebuilt trees of more than LGB_MAX_REBUILT nodes in
+#   all, give NULL.
 
 # Split conversion ------------------------------------------------------------
 
