@@ -93,7 +93,7 @@ model_adapter.randomForest <- function(model) {
   new_adapter("randomForest", function(model, newdata) {
     if (!classifier) return(as.vector(stats::predict(model, newdata)))
     p <- stats::predict(model, newdata, type = "prob")
-    matrix(as.double(p), nrow(p), ncol(p), dimnames = list(NULL, classes))
+    class_columns(matrix(as.double(p), nrow(p), ncol(p)), classes)
   }, task = if (classifier) "classification" else "regression", classes = classes,
   positive = classes[2L], native = TRUE, copies = 4, tree = TRUE, all_columns = TRUE,
   # Of a forest grown with keep.inbag = TRUE, a rows x trees matrix.
@@ -114,7 +114,7 @@ model_adapter.gbm <- function(model) {
   new_adapter("gbm", function(model, newdata) {
     p <- stats::predict(model, newdata, n.trees = n_trees, type = "response")
     if (length(dim(p)) != 3L) return(as.vector(p))
-    matrix(p, dim(p)[1L], dim(p)[2L], dimnames = list(NULL, classes))
+    class_columns(matrix(p, dim(p)[1L], dim(p)[2L]), classes)
   }, task = if (multi || dist %in% c("bernoulli", "adaboost")) "classification" else "regression",
   classes = classes, native = TRUE, tree = TRUE, iterations = c(used = n_trees, fitted = fitted))
 }
@@ -171,18 +171,14 @@ json_field <- function(json, field, object = FALSE) {
 xgb_objective <- function(model) {
   objective <- model$params$objective
   if (is.character(objective) && length(objective) == 1L) return(objective)
-  config <- xgb_config(model)
-  if (is.na(config)) return("")
-  out <- json_field(config, "objective", object = TRUE)
+  out <- json_field(xgb_config(model), "objective", object = TRUE)
   if (is.na(out)) "" else out
 }
 
 xgb_num_class <- function(model) {
   k <- suppressWarnings(as.integer(model$params$num_class))
   if (length(k) == 1L && !is.na(k)) return(k)
-  config <- xgb_config(model)
-  if (is.na(config)) return(NA_integer_)
-  suppressWarnings(as.integer(json_field(config, "num_class")))
+  suppressWarnings(as.integer(json_field(xgb_config(model), "num_class")))
 }
 
 # lightgbm: the rows as a numeric matrix; multiclass probabilities named by
