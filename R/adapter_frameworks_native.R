@@ -131,8 +131,7 @@ workflow_native <- function(model, fit) {
   # The parsnip fit's features are the molded columns, by name unless it
   # maps them; those are the data's columns through the blueprint.
   molded <- if (is.null(view$features)) stats::setNames(names(pre$features), names(pre$features)) else view$features
-  features <- pre$features[molded]
-  names(features) <- names(molded)
+  features <- stats::setNames(pre$features[molded], names(molded))
   view$features <- features[!is.na(features)]
   view
 }

@@ -74,8 +74,7 @@ lgb_simple_trees <- function(nodes, conv, simple) {
     local = c(sequence(L - 1L) - 1L, (L - 1L)[rep(seq_along(L), L)] + sequence(L) - 1L),
     feature = c(nodes$sf[st], rep(-1L, n_leaf)),
     threshold = c(ifelse(inner_cat, 0, conv$threshold[st]), rep(0, n_leaf)),
-    left = c(left, rep(-1L, n_leaf)),
-    right = c(right, rep(-1L, n_leaf)),
+    left = c(left, rep(-1L, n_leaf)), right = c(right, rep(-1L, n_leaf)),
     missing = c(ifelse(inner_cat, right, ifelse(conv$miss_left[st], left, right)),
                 rep(-1L, n_leaf)),
     cats = c(lapply(which(st), function(u) {
