@@ -1,11 +1,7 @@
-# Model adapters: the one place that knows model families.
-#
-# model_adapter(model) answers, for a fitted model, everything the rest of
-# the package needs to know about its family: the default predict function
-# and its scale, the class names in the order of that function's columns,
-# which engines give the model's own numbers, the copies its predict() makes
-# (for the memory budget) and the order of rows it predicts fastest. One S3
-# method per family, in R/adapter*.R; nothing else tests model classes.
+# Model adapters: the one place that knows model families. model_adapter()
+# answers everything the rest of the package needs to know of a model's
+# family (see its help page), one S3 method per family in R/adapter*.R;
+# nothing else tests model classes.
 
 #' What modelprofiles knows about a model family
 #'
@@ -64,10 +60,7 @@ model_adapter <- function(model) UseMethod("model_adapter")
 
 #' @export
 model_adapter.default <- function(model) {
-  new_adapter(
-    family = class(model)[1L],
-    predict = function(model, newdata) stats::predict(model, newdata)
-  )
+  new_adapter(class(model)[1L], function(model, newdata) stats::predict(model, newdata))
 }
 
 #' @export
@@ -84,23 +77,19 @@ model_adapter.NULL <- function(model) {
               refuse = "There is no model: give {.arg x} or a {.arg predict_function}.")
 }
 
-# The constructor. `predict` is marked as the package's own (the engines
-# may stand in for it, see native_prepare() and linear_prepare()); `row_bytes(bytes)` gives the bytes
-# a predict() call holds per row beyond its copies of the row (bytes: of
-# each column of a row); `refuse`, when not NULL, is why the default predict
-# function cannot give probabilities (raised when it is used).
-# `iterations`: of a boosting model, c(used, fitted), the iterations that
-# `predict` uses (gbm's default choice, the best of early stopping) of those
-# fitted. `inner`: of a framework's model (R/adapter_frameworks.R), the model
-# inside that the native engine compiles in its place (see
-# framework_native()). `prepare`: NULL, or a function of the background
-# data that returns it as the default predict function needs it (applied
-# once, before any row is stacked; see resolve_inputs()).
-# `native_min_rows`: the stacked rows (per variable) from which engine =
-# "auto" compiles the model for the interval methods when it is not
-# compiled already (native_pays()). `inbag_counts`: NULL, or of a forest
+# The constructor of the fields of ?model_adapter. `predict` is marked as
+# the package's own (the engines may stand in for it, see native_prepare()
+# and linear_prepare()); `row_bytes(bytes)`: the bytes a predict() call
+# holds per row beyond its copies of the row (bytes: of each column of a
+# row); `refuse`, when not NULL, is why the default predict function cannot
+# give probabilities (raised when it is used); `prepare`: NULL, or a
+# function of the background data that returns it as the default predict
+# function needs it (applied once, before any row is stacked; see
+# resolve_inputs()); `native_min_rows`: the stacked rows (per variable) from
+# which engine = "auto" compiles a model not compiled already for the
+# interval methods (native_pays()); `inbag_counts`: NULL, or of a forest
 # that may keep them, function(model) giving its trees' in-bag counts (NULL
-# when it was grown without them; see tree_inbag()). `all_columns`: does
+# when it was grown without them; see tree_inbag()); `all_columns`: does
 # predict() need every predictor the model was fitted on (a forest's, which
 # says only that "one or more" are missing; see used_variables())?
 new_adapter <- function(family, predict, task = "regression", classes = NULL,
@@ -110,10 +99,7 @@ new_adapter <- function(family, predict, task = "regression", classes = NULL,
                         prepare = NULL, native_min_rows = 0, inbag_counts = NULL,
                         all_columns = FALSE) {
   if (is.null(refuse)) refuse <- load_family_package(family)
-  if (!is.null(refuse)) {
-    why <- refuse
-    predict <- function(model, newdata) cli::cli_abort(why, call = NULL)
-  }
+  if (!is.null(refuse)) predict <- function(model, newdata) cli::cli_abort(refuse, call = NULL)
   structure(
     list(
       family = family, label = label,
@@ -188,8 +174,6 @@ used_variables <- function(inputs, variables, explicit, call) {
   if (!is_default_predictor(inputs$predict_function)) return(variables)
   used <- model_variables(inputs$model)
   if (is.null(used)) return(variables)
-  # A forest's predict() needs every predictor it was grown on, and says
-  # only that "one or more" are not found.
   absent <- setdiff(used, names(inputs$data))
   if (length(absent) && isTRUE(inputs$adapter$all_columns)) {
     cli::cli_abort(c(
@@ -240,6 +224,12 @@ print.mp_adapter <- function(x, ...) {
   invisible(x)
 }
 
+# Predictions of a classifier, a column per class, named by the classes.
+class_columns <- function(p, classes) {
+  colnames(p) <- classes
+  p
+}
+
 # Bytes held per stacked row while a chunk is predicted: the stacked row,
 # its prediction, the copies the model's predict() makes, and what else it
 # holds per row (see the family's adapter).
@@ -278,8 +268,7 @@ is_default_predictor <- function(f) {
 #' @export
 default_predict_function <- function(model) model_adapter(model)$predict
 
-# DALEX's default predict function (DALEX::yhat), for which the package's
-# own gives the same numbers with all classes named.
+# DALEX's default predict function (DALEX::yhat)?
 is_dalex_default <- function(f) {
   is.function(f) && requireNamespace("DALEX", quietly = TRUE) &&
     identical(f, get0("yhat", envir = asNamespace("DALEX"), inherits = FALSE))
@@ -299,7 +288,6 @@ user_predictor <- function(f, as_matrix, call) {
   }
   one <- !is.primitive(f) && length(args) == 1L && !identical(args, "...")
   if (!one && !as_matrix) return(f)
-  force(f)
   if (one) {
     if (as_matrix) return(function(model, newdata) f(as.matrix(newdata)))
     return(function(model, newdata) f(newdata))
@@ -312,12 +300,12 @@ user_predictor <- function(f, as_matrix, call) {
 is_explainer <- function(x) inherits(x, "explainer")
 
 # What the entry points take from `x`, the one place that reads an
-# explainer: for a model, list(model = x) (the rest NULL or FALSE); for an
-# explainer, its model, data, predict function (NULL for DALEX's default,
-# DALEX::yhat, for which the package's own gives the same numbers with all
-# classes named), label (DALEX's, kept as it is) and weights, and `as_matrix`:
-# its predict function gets rows in the class of its data (a matrix when
-# the explainer's data is one). Each stands in for an argument not given.
+# explainer: for a model, list(model = x, as_matrix = FALSE); for an
+# explainer, its model, data, predict function (NULL for DALEX's default, for
+# which the package's own gives the same numbers with all classes named),
+# label (DALEX's, kept as it is), weights, and `as_matrix`: does its predict
+# function get a matrix (its data's class)? Each stands in for an argument
+# not given.
 unpack_explainer <- function(x) {
   if (!is_explainer(x)) return(list(model = x, as_matrix = FALSE))
   list(model = x$model, data = x$data,

@@ -7,22 +7,21 @@
 #' @export
 model_adapter.svm <- function(model) {
   type <- model$type
-  if (isTRUE(type %in% c(0L, 1L))) {
-    # The levels with rows in the training data, in level order.
-    classes <- as.character(model$levels[sort(unique(model$labels))])
-    refuse <- if (!isTRUE(model$compprob)) c(
-      "The svm predicts classes, not probabilities.",
-      i = "Fit it with {.code probability = TRUE}, or give a {.arg predict_function} that returns probabilities."
-    )
-    return(new_adapter("svm", function(model, newdata) {
-      p <- attr(stats::predict(model, newdata, probability = TRUE), "probabilities")
-      p <- p[, classes, drop = FALSE]
-      colnames(p) <- classes
-      p
-    }, task = "classification", classes = classes, positive = classes[2L], refuse = refuse))
+  classifier <- isTRUE(type %in% c(0L, 1L))
+  # The levels with rows in the training data, in level order.
+  classes <- if (classifier) as.character(model$levels[sort(unique(model$labels))])
+  refuse <- if (classifier && !isTRUE(model$compprob)) {
+    c("The svm predicts classes, not probabilities.",
+      i = "Fit it with {.code probability = TRUE}, or give a {.arg predict_function} that returns probabilities.")
+  } else if (identical(type, 2L)) {
+    "A one-class svm predicts classes; give a {.arg predict_function}."
   }
-  new_adapter("svm", function(model, newdata) as.vector(stats::predict(model, newdata)),
-              refuse = if (identical(type, 2L)) "A one-class svm predicts classes; give a {.arg predict_function}.")
+  new_adapter("svm", function(model, newdata) {
+    if (!classifier) return(as.vector(stats::predict(model, newdata)))
+    p <- attr(stats::predict(model, newdata, probability = TRUE), "probabilities")
+    p[, classes, drop = FALSE]
+  }, task = if (classifier) "classification" else "regression", classes = classes,
+  positive = classes[2L], refuse = refuse)
 }
 
 # caret's train: class probabilities (type = "prob") of a classifier, in the
@@ -31,19 +30,15 @@ model_adapter.svm <- function(model) {
 #' @export
 model_adapter.train <- function(model) {
   label <- framework_label(model$method, "caret")
-  if (identical(model$modelType, "Classification")) {
-    classes <- as.character(model$levels)
-    inner <- caret_native(model, classes)
+  if (!identical(model$modelType, "Classification")) {
     return(framework_adapter("train", function(model, newdata) {
-      p <- as.matrix(stats::predict(model, newdata, type = "prob"))
-      p <- p[, classes, drop = FALSE]
-      colnames(p) <- classes
-      p
-    }, inner, task = "classification", classes = classes,
-    positive = if (length(classes) == 2L) classes[2L], label = label))
+      as.vector(stats::predict(model, newdata))
+    }, caret_native(model, NULL), label = label))
   }
-  framework_adapter("train", function(model, newdata) as.vector(stats::predict(model, newdata)),
-                    caret_native(model, NULL), label = label)
+  classes <- as.character(model$levels)
+  framework_adapter("train", function(model, newdata) {
+    as.matrix(stats::predict(model, newdata, type = "prob"))[, classes, drop = FALSE]
+  }, caret_native(model, classes), task = "classification", classes = classes, label = label)
 }
 
 # parsnip's model_fit and workflows' workflow: type = "prob" gives a tibble
@@ -75,18 +70,15 @@ framework_label <- function(inner, framework) {
 }
 
 tidy_adapter <- function(family, mode, classes, label = family, inner = NULL) {
-  if (identical(mode, "classification")) {
+  if (!identical(mode, "classification")) {
     return(framework_adapter(family, function(model, newdata) {
-      p <- stats::predict(model, newdata, type = "prob")
-      p <- as.matrix(as.data.frame(p)[paste0(".pred_", classes)])
-      colnames(p) <- classes
-      p
-    }, inner, task = "classification", classes = classes,
-    positive = if (length(classes) == 2L) classes[2L], label = label))
+      as.data.frame(stats::predict(model, newdata))[[".pred"]]
+    }, inner, label = label))
   }
   framework_adapter(family, function(model, newdata) {
-    as.data.frame(stats::predict(model, newdata))[[".pred"]]
-  }, inner, label = label)
+    p <- stats::predict(model, newdata, type = "prob")
+    class_columns(as.matrix(as.data.frame(p)[paste0(".pred_", classes)]), classes)
+  }, inner, task = "classification", classes = classes, label = label)
 }
 
 # mlr3 learners (R6 objects): the probabilities of a classifier trained
@@ -97,46 +89,39 @@ model_adapter.Learner <- function(model) {
   family <- class(model)[1L]
   # The learner's id, e.g. "classif.ranger".
   label <- if (is.character(model$id) && length(model$id) == 1L) model$id else family
-  if (identical(model$task_type, "classif")) {
-    task <- model$state$train_task
-    classes <- if (!is.null(task)) as.character(task$class_names)
-    positive <- if (!is.null(task) && length(classes) == 2L) as.character(task$positive)
-    refuse <- if (!identical(model$predict_type, "prob")) c(
-      "The mlr3 learner predicts classes, not probabilities.",
-      i = "Set {.code learner$predict_type = \"prob\"} before training it, or give a {.arg predict_function}."
-    )
+  if (!identical(model$task_type, "classif")) {
     return(framework_adapter(family, function(model, newdata) {
-      p <- model$predict_newdata(newdata)$prob
-      if (!is.null(classes)) p <- p[, classes, drop = FALSE]
-      p
-    }, mlr3_native(model, classes), task = "classification", classes = classes,
-    positive = positive, refuse = refuse, label = label))
+      model$predict_newdata(newdata)$response
+    }, mlr3_native(model, NULL), label = label))
   }
-  framework_adapter(family, function(model, newdata) model$predict_newdata(newdata)$response,
-                    mlr3_native(model, NULL), label = label)
+  task <- model$state$train_task
+  classes <- if (!is.null(task)) as.character(task$class_names)
+  refuse <- if (!identical(model$predict_type, "prob")) c(
+    "The mlr3 learner predicts classes, not probabilities.",
+    i = "Set {.code learner$predict_type = \"prob\"} before training it, or give a {.arg predict_function}."
+  )
+  framework_adapter(family, function(model, newdata) {
+    p <- model$predict_newdata(newdata)$prob
+    if (is.null(classes)) p else p[, classes, drop = FALSE]
+  }, mlr3_native(model, classes), task = "classification", classes = classes,
+  positive = if (length(classes) == 2L) as.character(task$positive), refuse = refuse,
+  label = label)
 }
 
-# The native engine in a framework's place ----------------------------------
-#
-# A framework's model (parsnip, workflows, caret, mlr3) is a forest or a
-# booster inside a wrapper that prepares the columns and names the classes.
-# When the wrapper passes the data's columns to the model inside as they are,
-# the native engine compiles that model and stands in for the framework's
-# predict(): the numbers are the same and so are the class names (those of
-# the framework, in its order). Where the preprocessing changes the columns
-# (recipe steps that transform or rename them, caret's preProcess, formulas
-# that turn factors into indicator columns or compute terms, mlr3 pipelines),
-# the framework's predict() is used, and the adapter's `inner$why` says why.
-
-# The adapter of a framework's model: `inner` (framework_native()) is what
-# the native engine compiles in its place. The rows are predicted fastest
+# The adapter of a framework's model: `inner` (framework_native(), in
+# R/adapter_frameworks_native.R) is what the native engine compiles in its
+# place. The rows are predicted fastest
 # in the order the model inside prefers, and its predict() holds at least
 # what that model's holds per row; its iterations are reported, and so are
-# its native_min_rows and in-bag counts.
-framework_adapter <- function(family, predict, inner, refuse = NULL, ...) {
-  native <- is.null(refuse) && !is.null(inner$model)
-  new_adapter(family, predict, native = native, tree = isTRUE(inner$tree), refuse = refuse,
-              copies = max(2, inner$copies), row_bytes = inner$row_bytes %||% function(bytes) 0,
+# its native_min_rows and in-bag counts. Of two classes, the second is
+# profiled by default.
+framework_adapter <- function(family, predict, inner, classes = NULL,
+                              positive = if (length(classes) == 2L) classes[2L],
+                              refuse = NULL, ...) {
+  new_adapter(family, predict, classes = classes, positive = positive,
+              native = is.null(refuse) && !is.null(inner$model), tree = isTRUE(inner$tree),
+              refuse = refuse, copies = max(2, inner$copies),
+              row_bytes = inner$row_bytes %||% function(bytes) 0,
               iterations = inner$iterations, inner = inner,
               native_min_rows = inner$native_min_rows %||% 0, inbag_counts = inner$inbag_counts, ...)
 }

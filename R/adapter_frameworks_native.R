@@ -1,25 +1,25 @@
-# The native engine behind the framework adapters (R/adapter_frameworks.R):
-# the fitted model inside a parsnip, workflows, caret or mlr3 object, its
-# columns and its outputs.
+# The native engine in a framework's place (R/adapter_frameworks.R). A
+# framework's model (parsnip, workflows, caret, mlr3) is a forest or a
+# booster inside a wrapper that prepares the columns and names the classes.
+# When the wrapper passes the data's columns to the model inside as they are,
+# the native engine compiles that model and stands in for the framework's
+# predict(): the numbers are the same and so are the class names (those of
+# the framework, in its order). Where the preprocessing changes the columns
+# (recipe steps that transform or rename them, caret's preProcess, formulas
+# that turn factors into indicator columns or compute terms, mlr3 pipelines),
+# the framework's predict() is used, and the adapter's `inner$why` says why.
 
-# What the native engine compiles in a framework's place (the adapter's
-# `inner`): a list of
-#   * model: the model inside, when its own adapter has the native engine
-#     and `why` is NULL; else NULL;
-#   * features: the data column that each of its features is, named by the
-#     feature (NULL: the features are the data's columns of the same names);
-#   * outputs: NULL when the compiled outputs must be the framework's
-#     classes in its order (a forest's classes; checked by native_prepare()),
-#     else how each class comes from them: list(from = the compiled output of
-#     each class (NA: the one output of a binary booster), complement = TRUE
-#     where the class is 1 minus it);
-#   * numeric: does the framework pass the columns through as.matrix() (a
-#     column that is not numeric keeps the predict path)?
-#   * why: why the native engine does not stand in (NULL when it does);
-#   * tree, copies, row_bytes, iterations, native_min_rows, inbag_counts:
-#     the model's row order, memory per predicted row, boosting iterations,
-#     rows from which the native engine pays and in-bag counts (its
-#     adapter's).
+# The adapter's `inner` (see ?model_adapter): `model` (NULL unless its own
+# adapter has the native engine and `why` is NULL), `features` (named by
+# the feature; NULL: the data's columns of the same names), `outputs` (NULL
+# when the compiled outputs must be the framework's classes in its order, a
+# forest's, checked by native_prepare(); else list(from = the compiled
+# output of each class, NA for the one output of a binary booster,
+# complement = TRUE where the class is 1 minus it)), `numeric` (does the
+# framework pass the columns through as.matrix(), so that a column that is
+# not numeric keeps the predict path?), `why`, and the model's own
+# adapter's tree, copies, row_bytes, iterations (unless given),
+# native_min_rows and inbag_counts.
 framework_native <- function(model, why = NULL, features = NULL, outputs = NULL,
                              numeric = FALSE, iterations = NULL) {
   own <- tryCatch(model_adapter(model), error = function(e) NULL)
@@ -43,6 +43,12 @@ multiclass_outputs <- function(codes) {
   list(from = as.character(codes), complement = rep(FALSE, length(codes)))
 }
 
+# The outputs of a booster's classes: of two, its one output (the first
+# class's probability when p_first); of more, outputs `codes`.
+class_outputs <- function(classes, p_first, codes = seq_along(classes) - 1L) {
+  if (length(classes) == 2L) binary_outputs(p_first) else multiclass_outputs(codes)
+}
+
 # The data columns of a formula's terms, when the model sees them as they
 # are: list(features) (the column of each model.frame() or model.matrix()
 # column name), or list(why). indicators: "none" (parsnip's and hardhat's
@@ -64,8 +70,7 @@ formula_columns <- function(terms, indicators = "traditional", classes = attr(te
       "its formula turns factors (or logical columns) into indicator columns (model.matrix())."
     }))
   }
-  features <- c(cols, cols)
-  names(features) <- c(labels, cols)
+  features <- stats::setNames(c(cols, cols), c(labels, cols))
   list(features = features[!duplicated(names(features))])
 }
 
@@ -97,28 +102,18 @@ parsnip_native <- function(fit) {
 # train_lightgbm(): label 1 for the second level, 0..K-1 in level order, a
 # factor's codes from 0) read the columns through as.matrix().
 parsnip_outputs <- function(fit, inner) {
-  classes <- as.character(fit$lvl)
-  classifier <- identical(fit$spec$mode, "classification")
-  if (inherits(inner, "xgb.Booster")) {
-    if (identical(xgb_objective(inner), "binary:logitraw")) {
-      return(list(why = "parsnip transforms the margin of an xgboost binary:logitraw model."))
-    }
-    if (!classifier) return(list(numeric = TRUE))
-    level <- fit$spec$eng_args$event_level
-    level <- if (is.null(level)) "first" else rlang::get_expr(level)
-    if (!identical(level, "first") && !identical(level, "second")) {
-      return(list(why = "parsnip's event_level is not \"first\" or \"second\"."))
-    }
-    outputs <- if (length(classes) == 2L) binary_outputs(identical(level, "first")) else
-      multiclass_outputs(seq_along(classes) - 1L)
-    return(list(outputs = outputs, numeric = TRUE))
+  xgb <- inherits(inner, "xgb.Booster")
+  if (!xgb && !inherits(inner, "lgb.Booster")) return(list())
+  if (xgb && identical(xgb_objective(inner), "binary:logitraw")) {
+    return(list(why = "parsnip transforms the margin of an xgboost binary:logitraw model."))
   }
-  if (inherits(inner, "lgb.Booster")) {
-    if (!classifier) return(list(numeric = TRUE))
-    outputs <- if (length(classes) == 2L) binary_outputs(FALSE) else multiclass_outputs(seq_along(classes) - 1L)
-    return(list(outputs = outputs, numeric = TRUE))
+  if (!identical(fit$spec$mode, "classification")) return(list(numeric = TRUE))
+  level <- if (xgb) fit$spec$eng_args$event_level else "second"
+  level <- if (is.null(level)) "first" else rlang::get_expr(level)
+  if (!identical(level, "first") && !identical(level, "second")) {
+    return(list(why = "parsnip's event_level is not \"first\" or \"second\"."))
   }
-  list()
+  list(outputs = class_outputs(as.character(fit$lvl), identical(level, "first")), numeric = TRUE)
 }
 
 # workflows: the mold's blueprint (a formula, the variables as they are, or
@@ -136,8 +131,7 @@ workflow_native <- function(model, fit) {
   # The parsnip fit's features are the molded columns, by name unless it
   # maps them; those are the data's columns through the blueprint.
   molded <- if (is.null(view$features)) stats::setNames(names(pre$features), names(pre$features)) else view$features
-  features <- pre$features[molded]
-  names(features) <- names(molded)
+  features <- stats::setNames(pre$features[molded], names(molded))
   view$features <- features[!is.na(features)]
   view
 }
@@ -182,32 +176,30 @@ caret_methods <- c("ranger", "rf", "xgbTree", "gbm")
 caret_native <- function(model, classes) {
   inner <- model$finalModel
   method <- model$method
+  bounds <- model$control$predictionBounds
   why <- if (!is.null(model$preProcess)) {
     "caret's preProcess transforms the columns."
   } else if (!isTRUE(method %in% caret_methods)) {
     paste0("caret's method \"", method, "\" is not one whose model the native engine compiles (",
            paste(caret_methods, collapse = ", "), ").")
+  } else if (!is.null(bounds) && !(is.logical(bounds) && !anyNA(bounds) && !any(bounds))) {
+    "caret bounds the predictions (predictionBounds)."
   }
-  bounds <- model$control$predictionBounds
-  if (is.null(why) && !is.null(bounds) && !(is.logical(bounds) && !anyNA(bounds) && !any(bounds))) {
-    why <- "caret bounds the predictions (predictionBounds)."
-  }
+  pre <- if (is.null(why) && inherits(model, "train.formula")) formula_columns(model$terms)
+  why <- why %||% pre$why
   if (!is.null(why)) return(framework_native(inner, why))
-  pre <- if (inherits(model, "train.formula")) formula_columns(model$terms)
-  if (!is.null(pre$why)) return(framework_native(inner, pre$why))
   outputs <- NULL
   iterations <- NULL
-  binary <- length(classes) == 2L
   if (identical(method, "xgbTree")) {
     if (identical(xgb_objective(inner), "binary:logitraw")) {
       return(framework_native(inner, "caret transforms the margin of an xgboost binary:logitraw model."))
     }
-    if (length(classes)) outputs <- if (binary) binary_outputs(TRUE) else multiclass_outputs(seq_along(classes) - 1L)
+    if (length(classes)) outputs <- class_outputs(classes, TRUE)
   }
   if (identical(method, "gbm")) {
     dist <- inner$distribution$name
     if (length(classes) && !identical(dist, "multinomial")) {
-      if (!binary || !isTRUE(dist %in% c("bernoulli", "adaboost"))) {
+      if (length(classes) != 2L || !isTRUE(dist %in% c("bernoulli", "adaboost"))) {
         return(framework_native(inner, paste0("caret's probabilities of a gbm of distribution \"", dist, "\" are not the model's.")))
       }
       outputs <- binary_outputs(TRUE)
@@ -253,16 +245,11 @@ mlr3_native <- function(model, classes) {
   if (length(other)) {
     return(framework_native(inner, paste0("the mlr3 learner's predict parameters (", paste(other, collapse = ", "), ") may change the numbers.")))
   }
-  outputs <- NULL
-  numeric <- FALSE
-  if (inherits(inner, "xgb.Booster")) {
-    objective <- xgb_objective(inner)
-    if (length(classes) && !isTRUE(objective %in% c("binary:logistic", "multi:softprob"))) {
-      return(framework_native(inner, "the mlr3 learner's xgboost objective is not binary:logistic or multi:softprob."))
-    }
-    K <- length(classes)
-    if (K) outputs <- if (K == 2L) binary_outputs(TRUE) else multiclass_outputs(K - seq_len(K))
-    numeric <- TRUE
+  xgb <- inherits(inner, "xgb.Booster")
+  K <- length(classes)
+  if (xgb && K && !isTRUE(xgb_objective(inner) %in% c("binary:logistic", "multi:softprob"))) {
+    return(framework_native(inner, "the mlr3 learner's xgboost objective is not binary:logistic or multi:softprob."))
   }
-  framework_native(inner, outputs = outputs, numeric = numeric)
+  outputs <- if (xgb && K) class_outputs(classes, TRUE, K - seq_len(K))
+  framework_native(inner, outputs = outputs, numeric = xgb)
 }

@@ -24,18 +24,13 @@ model_adapter.gam <- function(model) glm_adapter(model, class(model)[1L], linear
 # (named by binomial_classes()).
 glm_adapter <- function(model, family, linear) {
   fam <- tryCatch(stats::family(model)$family, error = function(e) "")
-  if (fam %in% c("binomial", "quasibinomial")) {
-    classes <- binomial_classes(model)
-    return(new_adapter(family, function(model, newdata) {
-      p <- as.vector(stats::predict(model, newdata, type = "response"))
-      out <- cbind(1 - p, p)
-      colnames(out) <- classes
-      out
-    }, task = "classification", classes = classes, positive = classes[2L], linear = linear))
-  }
+  binomial <- fam %in% c("binomial", "quasibinomial")
+  classes <- if (binomial) binomial_classes(model)
   new_adapter(family, function(model, newdata) {
-    as.vector(stats::predict(model, newdata, type = "response"))
-  }, linear = linear)
+    p <- as.vector(stats::predict(model, newdata, type = "response"))
+    if (binomial) class_columns(cbind(1 - p, p), classes) else p
+  }, task = if (binomial) "classification" else "regression", classes = classes,
+  positive = classes[2L], linear = linear)
 }
 
 # Class names of a binomial glm: the levels of a factor response, FALSE/TRUE
@@ -56,12 +51,8 @@ model_adapter.multinom <- function(model) {
   classes <- as.character(model$lev)
   new_adapter("multinom", function(model, newdata) {
     p <- stats::predict(model, newdata, type = "probs")
-    if (!is.matrix(p)) {
-      # Two classes: nnet gives the probability of the second one.
-      p <- cbind(1 - p, p)
-    }
-    colnames(p) <- classes
-    p
+    # Two classes: nnet gives the probability of the second one.
+    class_columns(if (is.matrix(p)) p else cbind(1 - p, p), classes)
   }, task = "classification", classes = classes, positive = classes[2L])
 }
 
@@ -84,32 +75,25 @@ model_adapter.glmnet <- function(model) {
 
 #' @export
 model_adapter.cv.glmnet <- function(model) {
-  adapter <- glmnet_adapter(model$glmnet.fit, "lambda.1se", cv = TRUE)
-  adapter$family <- "cv.glmnet"
-  adapter
+  glmnet_adapter(model$glmnet.fit, "lambda.1se", family = "cv.glmnet")
 }
 
-glmnet_adapter <- function(fit, s, refuse = NULL, cv = FALSE) {
+glmnet_adapter <- function(fit, s, refuse = NULL, family = "glmnet") {
   beta <- if (is.list(fit$beta)) fit$beta[[1L]] else fit$beta
   features <- rownames(beta)
-  classes <- if (!is.null(fit$classnames)) as.character(fit$classnames)
   kind <- class(fit)[1L]
+  classifier <- kind %in% c("lognet", "multnet")
+  classes <- if (classifier && !is.null(fit$classnames)) as.character(fit$classnames)
   predict <- function(model, newdata) {
     x <- glmnet_rows(newdata, features)
     p <- stats::predict(model, newx = x, s = s, type = "response")
     if (length(dim(p)) == 3L) p <- matrix(p, dim(p)[1L], dim(p)[2L])
     if (kind == "lognet") p <- cbind(1 - as.vector(p), as.vector(p))
-    if (!is.null(classes) && kind %in% c("lognet", "multnet")) {
-      colnames(p) <- classes
-      return(p)
-    }
-    as.vector(p)
+    if (is.null(classes)) as.vector(p) else class_columns(p, classes)
   }
-  two <- kind %in% c("lognet", "multnet") && length(classes) == 2L
-  new_adapter(if (cv) "cv.glmnet" else "glmnet", predict,
-              task = if (kind %in% c("lognet", "multnet")) "classification" else "regression",
-              classes = if (kind %in% c("lognet", "multnet")) classes,
-              positive = if (two) classes[2L], refuse = refuse)
+  new_adapter(family, predict, task = if (classifier) "classification" else "regression",
+              classes = classes, positive = if (length(classes) == 2L) classes[2L],
+              refuse = refuse)
 }
 
 # The numeric matrix of a glmnet fit's columns (by name) from rows.

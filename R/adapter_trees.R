@@ -12,18 +12,9 @@ model_adapter.ranger <- function(model) {
   row_bytes <- function(bytes) {
     if (is.numeric(trees) && length(trees) == 1L) 8 * trees + 4 * length(bytes) else 0
   }
-  prepare <- ranger_prepare(model)
-  if (identical(type, "Probability estimation")) {
-    classes <- ranger_classes(model)
-    return(new_adapter("ranger", function(model, newdata) {
-      p <- stats::predict(model, data = newdata, verbose = FALSE)$predictions
-      colnames(p) <- classes
-      p
-    }, task = "classification", classes = classes, positive = ranger_positive(model, classes),
-    native = TRUE, row_bytes = row_bytes, tree = TRUE, prepare = prepare,
-    inbag_counts = ranger_inbag, all_columns = TRUE))
-  }
-  refuse <- switch(type %||% "",
+  prob <- identical(type, "Probability estimation")
+  classes <- if (prob) ranger_classes(model)
+  refuse <- if (!prob) switch(type %||% "",
     Regression = NULL,
     Classification = c(
       "A ranger classification forest predicts classes, not probabilities.",
@@ -33,14 +24,14 @@ model_adapter.ranger <- function(model) {
       i = "Give a {.arg predict_function} that returns one number per row.")
   )
   new_adapter("ranger", function(model, newdata) {
-    stats::predict(model, data = newdata, verbose = FALSE)$predictions
-  }, native = TRUE, row_bytes = row_bytes, tree = TRUE, refuse = refuse, prepare = prepare,
-  inbag_counts = ranger_inbag, all_columns = TRUE)
+    p <- stats::predict(model, data = newdata, verbose = FALSE)$predictions
+    if (prob) class_columns(p, classes) else p
+  }, task = if (prob) "classification" else "regression", classes = classes,
+  positive = ranger_positive(model, classes), native = TRUE, row_bytes = row_bytes, tree = TRUE,
+  refuse = refuse, prepare = ranger_prepare(model), all_columns = TRUE,
+  # Of a forest grown with keep.inbag = TRUE, a list with a vector per tree.
+  inbag_counts = function(model) model$inbag.counts)
 }
-
-# The in-bag counts of a ranger forest grown with keep.inbag = TRUE (a list
-# with a vector per tree), else NULL.
-ranger_inbag <- function(model) model$inbag.counts
 
 # A forest grown on character columns without stored levels (ranger's
 # default for unordered factors) codes them at predict() by factor() of the
@@ -53,7 +44,7 @@ ranger_prepare <- function(model) {
   vars <- f$independent.variable.names
   lv <- f$covariate.levels
   if (!is.character(vars)) return(NULL)
-  coded <- if (is.null(lv)) vars else vars[vapply(seq_along(vars), function(k) is.null(lv[[k]]), logical(1))]
+  coded <- vars[vapply(seq_along(vars), function(k) is.null(lv[[k]]), logical(1))]
   function(data) {
     for (v in intersect(coded, names(data))) {
       if (is.character(data[[v]])) data[[v]] <- factor(data[[v]])
@@ -68,11 +59,8 @@ ranger_prepare <- function(model) {
 # factor response in level order (the sorted codes), but the values of a
 # numeric response in that first-appearance order, without names.
 ranger_classes <- function(model) {
-  f <- model$forest
-  cv <- ranger_column_values(f)
-  if (is.null(cv)) return(NULL)
-  if (!is.null(f$levels)) return(as.character(f$levels[cv]))
-  as.character(cv)
+  cv <- ranger_column_values(model$forest)
+  if (!is.null(cv)) as.character(model$forest$levels[cv] %||% cv)
 }
 
 # The class values (of forest$class.values) of predict()'s columns, in order.
@@ -95,33 +83,26 @@ ranger_positive <- function(model, classes) {
 #' @export
 model_adapter.randomForest <- function(model) {
   type <- model$type
-  if (identical(type, "classification")) {
-    classes <- as.character(model$classes)
-    return(new_adapter("randomForest", function(model, newdata) {
-      p <- stats::predict(model, newdata, type = "prob")
-      p <- matrix(as.double(p), nrow(p), ncol(p))
-      colnames(p) <- classes
-      p
-    }, task = "classification", classes = classes, positive = classes[2L],
-    native = TRUE, copies = 4, tree = TRUE, inbag_counts = randomForest_inbag, all_columns = TRUE))
+  classifier <- identical(type, "classification")
+  classes <- if (classifier) as.character(model$classes)
+  refuse <- if (!classifier && !identical(type, "regression")) {
+    "Unsupervised randomForest models do not predict; give a {.arg predict_function}."
   }
   # randomForest's predict() copies its input more than most: a 26.7 MiB
   # chunk raised the peak by 3.7 times its size (4 copies counted).
   new_adapter("randomForest", function(model, newdata) {
-    as.vector(stats::predict(model, newdata))
-  }, native = TRUE, copies = 4, tree = TRUE, inbag_counts = randomForest_inbag, all_columns = TRUE,
-  refuse = if (!identical(type, "regression")) "Unsupervised randomForest models do not predict; give a {.arg predict_function}.")
+    if (!classifier) return(as.vector(stats::predict(model, newdata)))
+    p <- stats::predict(model, newdata, type = "prob")
+    class_columns(matrix(as.double(p), nrow(p), ncol(p)), classes)
+  }, task = if (classifier) "classification" else "regression", classes = classes,
+  positive = classes[2L], native = TRUE, copies = 4, tree = TRUE, all_columns = TRUE,
+  # Of a forest grown with keep.inbag = TRUE, a rows x trees matrix.
+  inbag_counts = function(model) model$inbag, refuse = refuse)
 }
 
-# The in-bag counts of a randomForest grown with keep.inbag = TRUE (a rows x
-# trees matrix), else NULL.
-randomForest_inbag <- function(model) model$inbag
-
 # gbm: predict.gbm() with the iterations it uses when n.trees is not given
-# (gbm_predict_trees(): the best of the held-out rows or of the
-# cross-validation when the model was fitted with them, else all), given
-# explicitly so that it says nothing; the native engine compiles the same
-# trees.
+# (gbm_predict_trees()), given explicitly so that it says nothing; the
+# native engine compiles the same trees.
 #' @export
 model_adapter.gbm <- function(model) {
   dist <- model$distribution$name
@@ -132,12 +113,8 @@ model_adapter.gbm <- function(model) {
   if (is.na(n_trees)) n_trees <- fitted
   new_adapter("gbm", function(model, newdata) {
     p <- stats::predict(model, newdata, n.trees = n_trees, type = "response")
-    if (length(dim(p)) == 3L) {
-      p <- matrix(p, dim(p)[1L], dim(p)[2L])
-      colnames(p) <- classes
-      return(p)
-    }
-    as.vector(p)
+    if (length(dim(p)) != 3L) return(as.vector(p))
+    class_columns(matrix(p, dim(p)[1L], dim(p)[2L]), classes)
   }, task = if (multi || dist %in% c("bernoulli", "adaboost")) "classification" else "regression",
   classes = classes, native = TRUE, tree = TRUE, iterations = c(used = n_trees, fitted = fitted))
 }
@@ -155,11 +132,8 @@ model_adapter.xgb.Booster <- function(model) {
       i = paste0("Refit it with objective \"", codes[[objective]], "\", or give a {.arg predict_function} that returns probabilities.")
     )))
   }
-  classes <- NULL
-  if (identical(objective, "multi:softprob")) {
-    k <- xgb_num_class(model)
-    if (!is.na(k) && k > 1L) classes <- as.character(seq_len(k) - 1L)
-  }
+  k <- if (identical(objective, "multi:softprob")) xgb_num_class(model) else NA
+  classes <- if (!is.na(k) && k > 1L) as.character(seq_len(k) - 1L)
   classifier <- objective %in% c("binary:logistic", "reg:logistic", "binary:logitraw", "multi:softprob")
   features <- model$feature_names
   new_adapter("xgb.Booster", function(model, newdata) {
@@ -186,44 +160,34 @@ xgb_config <- function(model) {
   if (!is.character(config) || length(config) != 1L) NA_character_ else config
 }
 
-# The first string value of "field":"value" in a JSON text (NA if absent).
-json_string_field <- function(json, field) {
-  m <- regmatches(json, regexec(paste0('"', field, '":"([^"]*)"'), json))[[1L]]
-  if (length(m) < 2L) NA_character_ else m[2L]
-}
-
-# The "name" of the JSON object "field":{"name":"..."} (NA if absent).
-json_object_name <- function(json, field) {
-  m <- regmatches(json, regexec(paste0('"', field, '":\\{"name":"([^"]*)"'), json))[[1L]]
+# The first string value of "field":"value" in a JSON text, or with
+# `object` the "name" of the object "field":{"name":"..."} (NA if absent).
+json_field <- function(json, field, object = FALSE) {
+  value <- if (object) '":\\{"name":"([^"]*)"' else '":"([^"]*)"'
+  m <- regmatches(json, regexec(paste0('"', field, value), json))[[1L]]
   if (length(m) < 2L) NA_character_ else m[2L]
 }
 
 xgb_objective <- function(model) {
   objective <- model$params$objective
   if (is.character(objective) && length(objective) == 1L) return(objective)
-  config <- xgb_config(model)
-  if (is.na(config)) return("")
-  out <- json_object_name(config, "objective")
+  out <- json_field(xgb_config(model), "objective", object = TRUE)
   if (is.na(out)) "" else out
 }
 
 xgb_num_class <- function(model) {
   k <- suppressWarnings(as.integer(model$params$num_class))
   if (length(k) == 1L && !is.na(k)) return(k)
-  config <- xgb_config(model)
-  if (is.na(config)) return(NA_integer_)
-  suppressWarnings(as.integer(json_string_field(config, "num_class")))
+  suppressWarnings(as.integer(json_field(xgb_config(model), "num_class")))
 }
 
 # lightgbm: the rows as a numeric matrix; multiclass probabilities named by
-# lightgbm's labels 0..K-1. engine = "auto" compiles a booster (not
-# compiled already) for the interval methods from 2,000 stacked rows per
-# variable (native_min_rows): measured by inst/bench/bench-native-al.R,
-# where compiling costs less than one call of predict() on a few hundred
-# rows for ranger, randomForest, gbm and xgboost (ranger's and
-# randomForest's predict() rebuild the forest at each call), and repays
-# itself from about 2,000 stacked rows for lightgbm (whose model text takes
-# longest to read).
+# lightgbm's labels 0..K-1. native_min_rows = 2,000 (inst/bench/
+# bench-native-al.R): compiling costs less than one predict() call on a few
+# hundred rows for the other tree families (ranger's and randomForest's
+# predict() rebuild the forest at each call), but repays itself from about
+# 2,000 stacked rows per variable for lightgbm, whose model text takes
+# longest to read.
 #' @export
 model_adapter.lgb.Booster <- function(model) {
   params <- model$params
@@ -236,12 +200,8 @@ model_adapter.lgb.Booster <- function(model) {
   new_adapter("lgb.Booster", function(model, newdata) {
     x <- feature_matrix(newdata, features, "lightgbm model")
     p <- stats::predict(model, x)
-    if (multi && !is.matrix(p)) p <- matrix(p, nrow(x), k, byrow = TRUE)
-    if (multi) {
-      colnames(p) <- classes
-      return(p)
-    }
-    as.vector(p)
+    if (!multi) return(as.vector(p))
+    class_columns(if (is.matrix(p)) p else matrix(p, nrow(x), k, byrow = TRUE), classes)
   }, task = if (classifier) "classification" else "regression", classes = classes,
   native = TRUE, tree = TRUE, native_min_rows = 2000, iterations = boosting_iterations(
     tryCatch(model$best_iter, error = function(e) NULL),

@@ -1,18 +1,12 @@
 # Converters of tree ensembles into the package's flat representation
-# (class "mp_native", the format new_native() assembles): native_model(model)
-# converts a fitted model, or returns NULL when the model (or one of its
-# settings) is not supported. R/engine_native.R compiles, caches and
-# evaluates the result (through R/cpp.R); R/native_boost.R and
-# R/native_lightgbm.R (with R/native_lightgbm_trees.R) hold the converters of
-# boosted trees.
+# (class "mp_native"): native_model(model) converts a fitted model, or
+# returns NULL when the model (or one of its settings) is not supported.
+# R/engine_native.R compiles, caches and evaluates the result; boosted
+# trees are converted in R/native_boost.R and R/native_lightgbm*.R.
 
-# Compile a fitted model into the flat tree-ensemble format, or NULL when it
-# is not supported. Methods for ranger and randomForest are below; other
-# converters (gbm, xgboost) add methods of their own. The methods are
-# registered (@exportS3Method), so that they are found from any caller; the
-# generic itself is internal. `fingerprint`: the model's
-# native_fingerprint(), when it was read already (a booster's converter
-# then reads it rather than the model again); other converters ignore it.
+# The generic is internal; its methods are registered (@exportS3Method) so
+# that any caller finds them. `fingerprint`: the model's native_fingerprint(),
+# when read already (a booster's converter then reads it, not the model).
 native_model <- function(model, fingerprint = NULL) UseMethod("native_model")
 
 #' @exportS3Method
@@ -20,35 +14,39 @@ native_model <- function(model, fingerprint = NULL) UseMethod("native_model")
 native_model.default <- function(model, fingerprint = NULL) NULL
 
 # Assemble an mp_native object from node arrays (global 0-based indices),
-# with the storage types the C++ side reads.
-new_native <- function(features, feature_levels, tree_start, feature, threshold, left,
-                       right, missing, cat_start, cat_len, cat_left, rule, value,
-                       aggregate, base, transform, float32 = FALSE, outputs = NULL,
-                       source = "") {
+# with the storage types the C++ side reads; by default, the features are
+# numbers and no split is categorical.
+new_native <- function(features, feature_levels = rep(list(NULL), length(features)),
+                       tree_start, feature, threshold, left, right, missing,
+                       cat_start = rep(-1L, length(feature)), cat_len = rep(0L, length(feature)),
+                       cat_left = integer(), rule, value, aggregate, base, transform,
+                       float32 = FALSE, outputs = NULL, source = "") {
   value <- as.matrix(value)
   storage.mode(value) <- "double"
   structure(
     list(
-      kind = "trees",
-      features = as.character(features),
-      feature_levels = feature_levels,
-      tree_start = as.integer(tree_start),
-      feature = as.integer(feature),
-      threshold = as.double(threshold),
-      left = as.integer(left),
-      right = as.integer(right),
-      missing = as.integer(missing),
-      cat_start = as.integer(cat_start),
-      cat_len = as.integer(cat_len),
-      cat_left = as.integer(cat_left),
-      rule = as.integer(rule),
-      value = value,
-      aggregate = aggregate,
-      base = as.double(base),
-      transform = transform,
-      float32 = isTRUE(float32),
-      outputs = outputs,
-      source = source
+      kind = "trees", features = as.character(features), feature_levels = feature_levels,
+      tree_start = as.integer(tree_start), feature = as.integer(feature),
+      threshold = as.double(threshold), left = as.integer(left), right = as.integer(right),
+      missing = as.integer(missing), cat_start = as.integer(cat_start),
+      cat_len = as.integer(cat_len), cat_left = as.integer(cat_left), rule = as.integer(rule),
+      value = value, aggregate = aggregate, base = as.double(base), transform = transform,
+      float32 = isTRUE(float32), outputs = outputs, source = source
+    ),
+    class = "mp_native"
+  )
+}
+
+# A forest packed in C++ as it is read (`cache`, each tree checked as any
+# compiled model's), whose trees are averaged: a forest of 500 deep trees
+# has tens of millions of nodes, whose flat arrays would take over a GB.
+packed_native <- function(features, feature_levels, outputs, source, cache) {
+  structure(
+    list(
+      kind = "packed", features = features, feature_levels = feature_levels,
+      rule = 0L, aggregate = "mean", base = rep(0, max(1L, length(outputs))),
+      transform = "identity", float32 = FALSE, outputs = outputs, source = source,
+      cache = cache
     ),
     class = "mp_native"
   )
@@ -61,14 +59,13 @@ term_column <- function(x) {
   if (is.symbol(e)) as.character(e) else NA_character_
 }
 
-# ranger: regression and probability forests (converted by ranger_pack(),
-# in C++: inst/include/modelprofiles/ranger.h). A node is a leaf when both
-# its children are 0; a
-# numeric (ordered) split sends x <= value left; a partition split on an
-# unordered factor sends level k right when bit k - 1 of the mask
-# floor(value) is set (64 bits: the number of levels is not kept in the
-# forest). ranger averages the trees (the sum in tree order divided by the
-# number of trees), as the C++ side does, so the numbers are the same.
+# ranger: regression and probability forests (packed by ranger_pack(), in
+# C++: inst/include/modelprofiles/ranger.h). A node is a leaf when both its
+# children are 0; a numeric (ordered) split sends x <= value left; a
+# partition split on an unordered factor sends level k right when bit k - 1
+# of the mask floor(value) is set (64 bits: the number of levels is not kept
+# in the forest). ranger averages the trees (the sum in tree order divided by
+# the number of trees), as the C++ side does, so the numbers are the same.
 # Factor codes: with respect.unordered.factors = "order" the forest keeps the
 # (reordered) levels and predict() recodes the data by level name; with
 # "ignore" and "partition" predict() uses data.matrix() codes of the data as
@@ -78,37 +75,22 @@ term_column <- function(x) {
 native_model.ranger <- function(model, fingerprint = NULL) {
   f <- model$forest
   if (is.null(f) || !is.null(f$dependent.varID)) return(NULL)
-  if (!identical(f$treetype, "Regression") && !identical(f$treetype, "Probability estimation")) {
-    return(NULL)
-  }
+  regression <- identical(f$treetype, "Regression")
+  if (!regression && !identical(f$treetype, "Probability estimation")) return(NULL)
   features <- f$independent.variable.names
   p <- length(features)
   ordered <- as.logical(f$is.ordered)
   if (p == 0L || length(ordered) != p) return(NULL)
-  feature_levels <- vector("list", p)
-  if (!is.null(f$covariate.levels)) {
-    for (k in seq_len(p)) {
-      lv <- f$covariate.levels[[k]]
-      if (!is.null(lv)) feature_levels[k] <- list(as.character(lv))
-    }
-  }
+  feature_levels <- lapply(seq_len(p), function(k) {
+    lv <- f$covariate.levels[[k]]
+    if (!is.null(lv)) as.character(lv)
+  })
   ntree <- as.integer(f$num.trees)
   if (length(f$child.nodeIDs) != ntree || any(lengths(f$child.nodeIDs) != 2L)) return(NULL)
-  if (identical(f$treetype, "Regression")) {
-    counts <- NULL
-    cols <- 1L
-    outputs <- NULL
-  } else {
-    # The leaf counts are in the order of class.values; predict()'s columns
-    # in the order of ranger_column_values().
-    counts <- f$terminal.class.counts
-    outputs <- ranger_classes(model)
-    cols <- match(ranger_column_values(f), f$class.values)
-  }
-  # Straight into the packed nodes, a tree at a time (each checked as any
-  # compiled model's trees): a forest of 500 deep trees has tens of millions
-  # of nodes, and the flat arrays of the whole forest would take over a GB.
-  # NULL when the forest is malformed.
+  # The leaf counts are in the order of class.values; predict()'s columns in
+  # the order of ranger_column_values().
+  counts <- if (!regression) f$terminal.class.counts
+  cols <- if (regression) 1L else match(ranger_column_values(f), f$class.values)
   as_dbl <- function(v) if (is.double(v)) v else as.double(v)
   cache <- ranger_pack(
     lapply(f$child.nodeIDs, function(ch) as_dbl(ch[[1L]])),
@@ -117,15 +99,7 @@ native_model.ranger <- function(model, fingerprint = NULL) {
     if (is.null(counts)) NULL else lapply(counts, function(tc) lapply(tc, as_dbl)), cols
   )
   if (is.null(cache)) return(NULL)
-  structure(
-    list(
-      kind = "packed", features = features, feature_levels = feature_levels,
-      rule = 0L, aggregate = "mean", base = rep(0, max(1L, length(cols))),
-      transform = "identity", float32 = FALSE, outputs = outputs, source = "ranger",
-      cache = cache
-    ),
-    class = "mp_native"
-  )
+  packed_native(features, feature_levels, if (!regression) ranger_classes(model), "ranger", cache)
 }
 
 # randomForest: regression and classification forests (formula and x/y
@@ -133,12 +107,11 @@ native_model.ranger <- function(model, fingerprint = NULL) {
 # unordered factor with ncat levels sends level k left when bit k - 1 of
 # xbestsplit is set. A regression forest averages the node predictions; a
 # classification leaf votes for its class (one-hot values), so the mean over
-# trees is predict(type = "prob") with norm.votes. Converted straight into
-# the packed nodes by randomforest_pack()
-# (inst/include/modelprofiles/randomforest.h), a tree at a time, each checked
-# as any compiled model's trees. Not supported: bias-corrected
-# regression (corr.bias = TRUE), unsupervised forests, formulas with
-# transformed terms, and factors of more than 32 levels.
+# trees is predict(type = "prob") with norm.votes. Packed by
+# randomforest_pack() (inst/include/modelprofiles/randomforest.h). Not
+# supported: bias-corrected regression (corr.bias = TRUE), unsupervised
+# forests, formulas with transformed terms, and factors of more than 32
+# levels.
 #' @exportS3Method
 #' @noRd
 native_model.randomForest <- function(model, fingerprint = NULL) {
@@ -156,11 +129,12 @@ native_model.randomForest <- function(model, fingerprint = NULL) {
     labels <- attr(model$terms, "term.labels")
     if (anyNA(vapply(labels, term_column, character(1)))) return(NULL)
   }
-  feature_levels <- rf_feature_levels(f$xlevels, p)
+  feature_levels <- lapply(seq_len(p), function(k) {
+    lv <- f$xlevels[[k]]
+    if (is.character(lv)) lv
+  })
   if (any(ncat > 1L & vapply(feature_levels, is.null, logical(1)))) return(NULL)
   classes <- if (identical(type, "classification")) as.character(model$classes)
-  # Straight into the packed nodes, a tree at a time, in C++ (as ranger's):
-  # NULL when the forest is malformed.
   int <- function(x) if (is.integer(x)) x else suppressWarnings(as.integer(x))
   cache <- randomforest_pack(
     int(f$ndbigtree), as.integer(f$nrnodes)[1L], int(f$nodestatus), int(f$bestvar),
@@ -168,26 +142,5 @@ native_model.randomForest <- function(model, fingerprint = NULL) {
     length(classes)
   )
   if (is.null(cache)) return(NULL)
-  K <- max(1L, length(classes))
-  structure(
-    list(
-      kind = "packed", features = features, feature_levels = feature_levels,
-      rule = 0L, aggregate = "mean", base = rep(0, K), transform = "identity",
-      float32 = FALSE, outputs = classes, source = "randomForest", cache = cache
-    ),
-    class = "mp_native"
-  )
-}
-
-# The factor levels of the features (NULL for a numeric one) from the
-# forest's xlevels.
-rf_feature_levels <- function(xlevels, p) {
-  feature_levels <- vector("list", p)
-  if (!is.null(xlevels)) {
-    for (k in seq_len(p)) {
-      lv <- xlevels[[k]]
-      if (is.character(lv)) feature_levels[k] <- list(lv)
-    }
-  }
-  feature_levels
+  packed_native(features, feature_levels, classes, "randomForest", cache)
 }

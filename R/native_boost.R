@@ -1,7 +1,6 @@
-# Converters of boosted tree ensembles (gbm, xgboost) into the flat
-# tree-ensemble format of the native engine (an `mp_native` list; see
-# new_native() in R/native.R). Each returns NULL when the model uses something the
-# format cannot express exactly (the caller then falls back on predict()).
+# Converters of boosted tree ensembles (gbm, xgboost) into the native
+# engine's `mp_native` (new_native(), R/native.R): NULL when the model uses
+# something the format cannot express exactly (predict() is then used).
 
 # gbm ---------------------------------------------------------------------
 
@@ -17,9 +16,7 @@
 # of a leaf) over the trees of the first iterations; trees are stored
 # iteration by iteration, one per class within an iteration (multinomial).
 # The iterations are those predict.gbm() uses by default
-# (gbm_predict_trees(): the best of the held-out rows or of the
-# cross-validation when the model was fitted with them, else all), as the
-# gbm adapter's predict function does.
+# (gbm_predict_trees()), as the gbm adapter's predict function does.
 # predict.gbm codes factors by level name against var.levels (the levels
 # present in training, in order), so a level unknown to the model becomes NA
 # and takes the MissingNode, as the format's unknown level -> NaN does.
@@ -39,8 +36,10 @@ native_model.gbm <- function(model, fingerprint = NULL) {
   if (is.null(vars)) return(NULL)
   classes <- gbm_classes(model, dist)
   if (is.null(classes)) return(NULL)
-  trees <- gbm_trees(model, classes$n)
-  if (is.null(trees)) return(NULL)
+  # The trees predict() uses: those of the first gbm_predict_trees() iterations.
+  n_trees <- gbm_predict_trees(model) * classes$n
+  if (is.na(n_trees) || length(model$trees) < n_trees) return(NULL)
+  trees <- model$trees[seq_len(n_trees)]
   nominal <- vars$var_type > 0L
   ordered <- !nominal & vapply(vars$var_levels, is.character, logical(1))
   feature_levels <- lapply(seq_along(nominal), function(j) {
@@ -97,25 +96,11 @@ gbm_variables <- function(model) {
 # The number of outputs (classes of a multinomial model) and their names
 # (NULL for one output), or NULL when inconsistent.
 gbm_classes <- function(model, dist) {
-  n_classes <- model$num.classes
-  if (is.null(n_classes)) n_classes <- 1L
-  n_classes <- as.integer(n_classes)
-  classes <- NULL
-  if (identical(dist, "multinomial")) {
-    classes <- as.character(model$classes)
-    if (length(classes) != n_classes) return(NULL)
-  } else if (n_classes != 1L) {
-    return(NULL)
-  }
+  n_classes <- as.integer(model$num.classes %||% 1L)
+  multi <- identical(dist, "multinomial")
+  classes <- if (multi) as.character(model$classes)
+  if (if (multi) length(classes) != n_classes else n_classes != 1L) return(NULL)
   list(n = n_classes, names = classes)
-}
-
-# The trees predict() uses (the first gbm_predict_trees() iterations of
-# n_classes trees), or NULL.
-gbm_trees <- function(model, n_classes) {
-  n_trees <- gbm_predict_trees(model)
-  if (is.na(n_trees) || length(model$trees) < n_trees * n_classes) return(NULL)
-  model$trees[seq_len(n_trees * n_classes)]
 }
 
 # The iterations predict.gbm() uses when n.trees is not given (gbm 2.1.8.1,
@@ -146,33 +131,28 @@ gbm_predict_trees <- function(model) {
 # LeftNode, RightNode, MissingNode), numeric thresholds (ordered factors
 # shifted to the format's codes 1..K), or NULL when malformed.
 gbm_nodes <- function(trees, p, nominal, ordered) {
-  col <- function(k) unlist(lapply(trees, `[[`, k), use.names = FALSE)
-  split_var <- as.integer(col(1L))
-  split_code <- as.double(col(2L))
-  left <- as.integer(col(3L))
-  right <- as.integer(col(4L))
-  missing <- as.integer(col(5L))
+  cols <- lapply(1:5, function(k) unlist(lapply(trees, `[[`, k), use.names = FALSE))
+  split_var <- as.integer(cols[[1L]])
+  split_code <- as.double(cols[[2L]])
   sizes <- lengths(lapply(trees, `[[`, 1L))
   n_nodes <- length(split_var)
-  if (any(sizes < 1L) || length(split_code) != n_nodes || length(left) != n_nodes ||
-      length(right) != n_nodes || length(missing) != n_nodes) {
-    return(NULL)
-  }
+  if (any(sizes < 1L) || any(lengths(cols) != n_nodes)) return(NULL)
   tree_start <- as.integer(cumsum(c(0, sizes)))
   offset <- rep(tree_start[-length(tree_start)], sizes)
   inner <- split_var >= 0L
   if (any(split_var[inner] >= p)) return(NULL)
   var <- pmax(split_var, 0L) + 1L # 1-based variable of a split (1 at leaves)
   globalise <- function(i) as.integer(ifelse(inner & i >= 0L, i + offset, -1L))
-  left <- globalise(left)
-  right <- globalise(right)
+  left <- globalise(as.integer(cols[[3L]]))
+  right <- globalise(as.integer(cols[[4L]]))
+  missing <- globalise(as.integer(cols[[5L]]))
   if (any(left[inner] < 0L | right[inner] < 0L)) return(NULL)
   threshold <- numeric(n_nodes)
   num <- inner & !nominal[var]
   threshold[num] <- split_code[num] + ifelse(ordered[var[num]], 1, 0)
   split_var[!inner] <- -1L
   list(tree_start = tree_start, sizes = sizes, feature = split_var, threshold = threshold,
-       left = left, right = right, missing = globalise(missing), split_code = split_code,
+       left = left, right = right, missing = missing, split_code = split_code,
        inner = inner, var = var)
 }
 
@@ -236,22 +216,17 @@ gbm_leaf_values <- function(nodes, n_trees, n_classes, scale) {
 # prediction is not a transform of the margin (multi:softmax, binary:hinge,
 # ranking, survival), categorical splits, and boosters without feature names
 # (predict() then reads the columns by position).
+# The serialisation is read in C++ (xgb_read(),
+# inst/include/modelprofiles/xgboost.h): the fingerprint's, when given.
 
 #' @exportS3Method native_model xgb.Booster
 native_model.xgb.Booster <- function(model, fingerprint = NULL) {
-  xgb_native(model, if (is.list(fingerprint) && is.raw(fingerprint$ubj)) fingerprint$ubj)
-}
-
-# The mp_native of a booster, read (in C++: xgb_read(),
-# inst/include/modelprofiles/xgboost.h) from its UBJSON serialisation `ubj`
-# (made here when NULL), or NULL.
-xgb_native <- function(model, ubj = NULL) {
   if (!requireNamespace("xgboost", quietly = TRUE)) return(NULL)
+  ubj <- if (is.list(fingerprint)) fingerprint$ubj
   model <- tryCatch(xgboost::xgb.Booster.complete(model, saveraw = FALSE),
                     error = function(e) NULL)
   if (is.null(model)) return(NULL)
   features <- model$feature_names
-  # Without feature names, predict() reads the columns by position.
   if (is.null(features) || anyNA(features) || anyDuplicated(features)) return(NULL)
   features <- as.character(features)
   if (!is.raw(ubj)) {
@@ -272,14 +247,12 @@ xgb_native <- function(model, ubj = NULL) {
   value[cbind(which(leaf), group[leaf] + 1L)] <- x$leaf_value[nodes][leaf]
   base <- xgb_base(settings$link[1L], settings$base_score)
   if (!is.finite(base)) return(NULL)
-  n_nodes <- length(nodes)
   new_native(
-    features = features, feature_levels = rep(list(NULL), length(features)),
-    tree_start = x$tree_start[seq_len(n_trees + 1L)], feature = x$feature[nodes],
-    threshold = x$threshold[nodes], left = x$left[nodes], right = x$right[nodes],
-    missing = x$missing[nodes], cat_start = rep(-1L, n_nodes), cat_len = rep(0L, n_nodes),
-    cat_left = integer(), rule = 1L, value = value, aggregate = "sum",
-    base = rep(base, settings$n_groups), transform = settings$link[2L], float32 = TRUE,
+    features = features, tree_start = x$tree_start[seq_len(n_trees + 1L)],
+    feature = x$feature[nodes], threshold = x$threshold[nodes], left = x$left[nodes],
+    right = x$right[nodes], missing = x$missing[nodes], rule = 1L, value = value,
+    aggregate = "sum", base = rep(base, settings$n_groups), transform = settings$link[2L],
+    float32 = TRUE,
     outputs = if (settings$n_groups > 1L) as.character(seq_len(settings$n_groups) - 1L),
     source = "xgb.Booster"
   )

@@ -6,10 +6,9 @@
 # packed for the C++ loops kept in `cache` (an external pointer; without it,
 # or after the object was saved and loaded, each call packs them again). NULL
 # when the model is not supported. A converter may instead return the packing
-# itself (kind "packed", as ranger's does: checked as it is packed), which
-# lives only as long as the R session.
+# itself (kind "packed", checked as it is packed), which lives only as long
+# as the R session.
 native_compile <- function(model, fingerprint = NULL) {
-  # (A booster's converter reads its fingerprint, when given.)
   nm <- native_model(model, fingerprint)
   if (is.null(nm)) return(NULL)
   if (identical(nm$kind, "packed")) return(nm)
@@ -19,32 +18,23 @@ native_compile <- function(model, fingerprint = NULL) {
   nm
 }
 
-# CACHE (explicit): the call's store of compiled models. Key: the model
-# (identical(), plus its fingerprint for a booster whose content lives
-# outside R); value: its compilation. Lifetime: one call of an entry
-# point; nothing outlives it, so there is nothing to clear (a compilation
-# the user keeps is a compile_model() result, dropped with rm()). See the
-# section "Caches" of ?compile_model.
-#
-# Compilations live as long as the call that made them: `store` (an
-# environment, made by setup_inputs() for each call and shared by all its
-# setups: a profile per subgroup, the three of compare_profiles(), ...)
-# keeps each model compiled in the call, so it is compiled once. A model
-# the user compiled with compile_model() arrives in the store already. An
-# entry is the model itself (a reference, so no copy: identical() is
-# immediate for the same object and decides for equal ones), its
-# fingerprint for a model whose content lives outside the R object
-# (native_fingerprint(): an xgb.Booster's serialised booster, a lightgbm
-# booster's model text, which can change in place) and the compilation
-# (NULL for a model that cannot be compiled).
+# CACHE (explicit): the call's store of compiled models, an environment
+# made by setup_inputs() for each call and shared by all its setups (a
+# profile per subgroup, the three of compare_profiles(), ...), so that a
+# model is compiled once per call; a compile_model() result arrives in it
+# already. Lifetime: one call of an entry point, so nothing needs clearing
+# (see the section "Caches" of ?compile_model). An entry is the model (a
+# reference, no copy: identical() is immediate for the same object and
+# decides for equal ones), its native_fingerprint() (the content of a
+# booster outside R, which can change in place) and its compilation (NULL
+# for a model that cannot be compiled).
 native_store <- function(compiled = NULL) {
   store <- new.env(parent = emptyenv())
   store$entries <- if (!is.null(compiled)) list(compiled$entry) else list()
   store
 }
 
-# The compilation of `model` from the store, else compiled now and kept
-# there.
+# The compilation of `model` from the store, else compiled now and kept.
 native_compile_cached <- function(model, store) {
   fp <- native_fingerprint(model)
   k <- native_store_find(store, model, fp)

@@ -1,9 +1,7 @@
-# Converter of lightgbm boosters (class lgb.Booster) into the flat
-# tree-ensemble format of the native engine (an `mp_native` list; see
-# new_native() in R/native.R). NULL when the booster uses something the format
-# cannot express exactly (the caller then falls back on predict()). This file
-# reads the model text into flat node vectors; R/native_lightgbm_trees.R
-# turns them into the format's nodes.
+# Converter of lightgbm boosters (lgb.Booster) into the native engine's
+# `mp_native` (new_native(), R/native.R), or NULL as in R/native_boost.R.
+# This file reads the model text into flat node vectors;
+# R/native_lightgbm_trees.R turns them into the format's nodes.
 #
 # Source of the structure: the model text (booster$save_model_to_string()),
 # in which lightgbm prints thresholds and leaf values with 17 significant
@@ -59,7 +57,10 @@
 
 #' @exportS3Method native_model lgb.Booster
 native_model.lgb.Booster <- function(model, fingerprint = NULL) {
-  lgb_native_parts(if (is.list(fingerprint)) fingerprint else lgb_parts(model))
+  parts <- if (is.list(fingerprint)) fingerprint else lgb_parts(model)
+  if (is.null(parts)) return(NULL)
+  tryCatch(lgb_native(parts$text, best_iter = parts$best_iter, sigmoid_param = parts$sigmoid),
+           lgb_refuse = function(e) NULL)
 }
 
 # What the converter reads of a booster: list(text, best_iter, sigmoid), or
@@ -72,12 +73,6 @@ lgb_parts <- function(model) {
   if (!is.character(text) || length(text) != 1L || is.na(text)) return(NULL)
   list(text = text, best_iter = tryCatch(model$best_iter, error = function(e) NULL),
        sigmoid = tryCatch(model$params$sigmoid, error = function(e) NULL))
-}
-
-lgb_native_parts <- function(parts) {
-  if (is.null(parts)) return(NULL)
-  tryCatch(lgb_native(parts$text, best_iter = parts$best_iter, sigmoid_param = parts$sigmoid),
-           lgb_refuse = function(e) NULL)
 }
 
 #' @exportS3Method native_fingerprint lgb.Booster
@@ -102,12 +97,11 @@ lgb_refuse <- function() {
                  list(message = "not supported", call = NULL)))
 }
 
-# The mp_native of a lightgbm model text, or the condition "lgb_refuse".
-# best_iter: the booster's best_iter (predict() uses that many iterations
-# when > 0); sigmoid_param: the booster's sigmoid parameter, if any.
-# general = TRUE rebuilds every tree by lgb_emit_tree() (for the tests: it
-# must give the same predictions as the direct conversion); max_rebuilt caps
-# the nodes of the rebuilt trees in all.
+# The mp_native of a lightgbm model text, or the condition "lgb_refuse";
+# best_iter and sigmoid_param: the booster's (see above). general = TRUE
+# rebuilds every tree by lgb_emit_tree() (for the tests: it must give the
+# same predictions as the direct conversion); max_rebuilt caps the nodes of
+# the rebuilt trees in all.
 lgb_native <- function(text, best_iter = NULL, sigmoid_param = NULL, general = FALSE,
                        max_rebuilt = LGB_MAX_REBUILT) {
   sections <- lgb_sections(text)
@@ -116,22 +110,12 @@ lgb_native <- function(text, best_iter = NULL, sigmoid_param = NULL, general = F
   trees <- lgb_tree_lines(sections$body, objective$K, best_iter)
   nodes <- lgb_nodes(trees, length(features), objective$scale)
   nodes$cat_sets <- lgb_cat_sets(nodes, trees)
-  conv <- list(
-    threshold = lgb_thresholds(nodes),
-    miss_left = lgb_missing_left(nodes),
-    direct = lgb_direct(nodes)
-  )
+  conv <- lgb_conversion(nodes)
   n_trees <- trees$n_trees
-  rebuild <- if (general) {
-    rep(TRUE, n_trees)
-  } else {
-    tabulate(nodes$node_tree[!conv$direct], n_trees) > 0L
-  }
+  rebuild <- general | tabulate(nodes$node_tree[!conv$direct], n_trees) > 0L
   parts <- list()
   if (any(!rebuild)) parts$simple <- lgb_simple_trees(nodes, conv, !rebuild)
-  if (any(rebuild)) {
-    parts$rebuilt <- lgb_rebuilt_trees(nodes, conv, rebuild, general, max_rebuilt)
-  }
+  if (any(rebuild)) parts$rebuilt <- lgb_rebuilt_trees(nodes, conv, rebuild, general, max_rebuilt)
   lgb_assemble(parts, n_trees, objective, features)
 }
 
@@ -188,12 +172,9 @@ lgb_objective <- function(header, sigmoid_param) {
   scale <- if (identical(tokens[1L], "binary")) lgb_sigmoid(tokens, sigmoid_param) else 1
   K <- suppressWarnings(as.integer(lgb_header_value(header, "num_tree_per_iteration")))
   n_class <- suppressWarnings(as.integer(lgb_header_value(header, "num_class")))
-  if (is.na(K) || is.na(n_class) || K < 1L || K != n_class) lgb_refuse()
-  if (identical(transform, "softmax")) {
-    if (K < 2L || !identical(lgb_token_value(tokens, "num_class"), as.double(K))) lgb_refuse()
-  } else if (K != 1L) {
-    lgb_refuse()
-  }
+  softmax <- identical(transform, "softmax")
+  if (is.na(K) || is.na(n_class) || K < 1L || K != n_class || softmax != (K > 1L)) lgb_refuse()
+  if (softmax && !identical(lgb_token_value(tokens, "num_class"), as.double(K))) lgb_refuse()
   average <- "average_output" %in% header
   if (average && K != 1L) lgb_refuse()
   list(transform = transform, scale = scale, K = K, average = average)
@@ -275,8 +256,7 @@ lgb_nodes <- function(trees, p, scale) {
   n_cat <- lgb_ints(lgb_field(trees, "num_cat"))
   n_inner <- n_leaves - 1L
   keys <- c("split_feature", "threshold", "decision_type", "left_child", "right_child")
-  words <- lapply(keys, function(k) lgb_words(lgb_field(trees, k)))
-  names(words) <- keys
+  words <- lapply(stats::setNames(nm = keys), function(k) lgb_words(lgb_field(trees, k)))
   leaf_words <- lgb_words(lgb_field(trees, "leaf_value"))
   if (!all(vapply(words, function(w) all(lengths(w) == n_inner), logical(1))) ||
       any(lengths(leaf_words) != n_leaves)) {

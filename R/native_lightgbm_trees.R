@@ -14,62 +14,37 @@
 #   of the threshold; a categorical split sending category 0 left) sends a
 #   union of intervals to one child, which one node of the format cannot
 #   say: such a tree is rebuilt (lgb_emit_tree()), the split expanded into
-#   two or three nodes and the subtrees it reaches twice copied. The copies
-#   know the interval their feature lies in, so the splits that the path
-#   already decides are dropped and the copies stay small. A tree that
-#   would grow over 16 times its size, or rebuilt trees of more than
-#   LGB_MAX_REBUILT nodes in all, give NULL.
+#   two or three nodes and the subtrees it reaches twice copied (small: a
+#   copy drops the splits its path decides). A tree that would grow over 16
+#   times its size, or rebuilt trees of more than LGB_MAX_REBUILT nodes in
+#   all, give NULL.
 
 # Split conversion ------------------------------------------------------------
 
-# The format's thresholds of the numeric splits: the drop of tiny values
-# folded in (None, NaN), and [-kZ, kZ] put on the default child's side
-# (Zero; exact where lgb_direct() holds).
-lgb_thresholds <- function(nodes) {
+# Each split's conversion, as above: the format's `threshold` of a numeric
+# split (exact where `direct`), `miss_left` (does NaN go left at a numeric
+# split?) and `direct` (is the split one node of the format?).
+lgb_conversion <- function(nodes) {
   thr <- nodes$thr
-  t_new <- thr
   num <- !nodes$is_cat
   nn <- num & nodes$mtype != 1L
-  adj <- nn & thr >= -LGB_KZ & thr < 0
-  t_new[adj] <- LGB_KZ_BELOW
-  adj <- nn & thr >= 0 & thr < LGB_KZ
-  t_new[adj] <- LGB_KZ
   z <- num & nodes$mtype == 1L
   zl <- z & nodes$default_left
   zr <- z & !nodes$default_left
-  t_new[zl] <- pmax(thr[zl], LGB_KZ)
-  t_new[zr] <- pmin(thr[zr], LGB_KZ_BELOW)
-  t_new
-}
-
-# Whether NaN goes left at a numeric split: where 0.0 goes (None), else to
-# the default child (NaN, Zero).
-lgb_missing_left <- function(nodes) {
-  num <- !nodes$is_cat
-  miss_left <- logical(length(nodes$thr))
-  nn <- num & nodes$mtype != 1L
-  miss_left[nn] <- ifelse(nodes$mtype[nn] == 0L, 0 <= nodes$thr[nn], nodes$default_left[nn])
-  z <- num & nodes$mtype == 1L
+  threshold <- thr
+  threshold[nn & thr >= -LGB_KZ & thr < 0] <- LGB_KZ_BELOW
+  threshold[nn & thr >= 0 & thr < LGB_KZ] <- LGB_KZ
+  threshold[zl] <- pmax(thr[zl], LGB_KZ)
+  threshold[zr] <- pmin(thr[zr], LGB_KZ_BELOW)
+  miss_left <- logical(length(thr))
+  miss_left[nn] <- ifelse(nodes$mtype[nn] == 0L, 0 <= thr[nn], nodes$default_left[nn])
   miss_left[z] <- nodes$default_left[z]
-  miss_left
-}
-
-# Whether a split is one node of the format: every None and NaN split; a
-# Zero split whose default child borders [-kZ, kZ]; a categorical split
-# sending category 0 right.
-lgb_direct <- function(nodes) {
-  thr <- nodes$thr
   direct <- rep(TRUE, length(thr))
-  z <- !nodes$is_cat & nodes$mtype == 1L
-  zl <- z & nodes$default_left
-  zr <- z & !nodes$default_left
   direct[zl] <- thr[zl] >= LGB_KZ_BELOW
   direct[zr] <- thr[zr] <= LGB_KZ
-  if (any(nodes$is_cat)) {
-    direct[nodes$is_cat] <- vapply(nodes$cat_sets[nodes$is_cat], function(s) !(0L %in% s),
-                                   logical(1))
-  }
-  direct
+  direct[nodes$is_cat] <- vapply(nodes$cat_sets[nodes$is_cat], function(s) !(0L %in% s),
+                                 logical(1))
+  list(threshold = threshold, miss_left = miss_left, direct = direct)
 }
 
 # The table (0/1 for the codes 1..max) of the categories `s` (0-based
@@ -99,8 +74,7 @@ lgb_simple_trees <- function(nodes, conv, simple) {
     local = c(sequence(L - 1L) - 1L, (L - 1L)[rep(seq_along(L), L)] + sequence(L) - 1L),
     feature = c(nodes$sf[st], rep(-1L, n_leaf)),
     threshold = c(ifelse(inner_cat, 0, conv$threshold[st]), rep(0, n_leaf)),
-    left = c(left, rep(-1L, n_leaf)),
-    right = c(right, rep(-1L, n_leaf)),
+    left = c(left, rep(-1L, n_leaf)), right = c(right, rep(-1L, n_leaf)),
     missing = c(ifelse(inner_cat, right, ifelse(conv$miss_left[st], left, right)),
                 rep(-1L, n_leaf)),
     cats = c(lapply(which(st), function(u) {
@@ -139,13 +113,7 @@ lgb_rebuilt_trees <- function(nodes, conv, rebuild, general, max_rebuilt) {
     out$local <- seq_along(out$feature) - 1L
     built[[k]] <- out
   }
-  fields <- names(built[[1L]])
-  combined <- lapply(fields, function(k) {
-    v <- lapply(built, `[[`, k)
-    if (identical(k, "cats")) do.call(c, v) else unlist(v, use.names = FALSE)
-  })
-  names(combined) <- fields
-  combined
+  lapply(stats::setNames(nm = names(built[[1L]])), lgb_column, parts = built)
 }
 
 # Rebuild one tree (lightgbm's arrays of its inner nodes and its leaf
@@ -164,9 +132,9 @@ lgb_emit_tree <- function(sf, thr, t_new, miss_left, direct, is_cat, default_lef
   hot_f <- unique(sf[!direct])
   hot <- sf %in% hot_f
   pieces <- vector("list", length(sf))
-  for (u in which(hot)) {
-    pieces[[u]] <- lgb_pieces(thr[u], is_cat[u], default_left[u], mtype[u], cat_sets[[u]])
-  }
+  pieces[hot] <- lapply(which(hot), function(u) {
+    lgb_pieces(thr[u], is_cat[u], default_left[u], mtype[u], cat_sets[[u]])
+  })
   tree <- list(sf = sf, t_new = t_new, miss_left = miss_left, is_cat = is_cat, lc = lc,
                rc = rc, cat_sets = cat_sets, lv = lv, hot = hot, hot_f = hot_f,
                pieces = pieces, p1 = lgb_below(1))
@@ -203,8 +171,13 @@ lgb_pieces <- function(thr, is_cat, default_left, mtype, cats) {
       nan <- if (mtype == 0L) zero_dest else go_default
     }
   }
+  c(lgb_merge(brk, dest), nan = nan)
+}
+
+# Pieces merged: the breakpoints between two pieces of one destination dropped.
+lgb_merge <- function(brk, dest) {
   change <- dest[-1L] != dest[-length(dest)]
-  list(brk = brk[change], dest = dest[c(TRUE, change)], nan = nan)
+  list(brk = brk[change], dest = dest[c(TRUE, change)])
 }
 
 # The nodes of the subtree of node `ref` (lightgbm's: inner node ref, or
@@ -222,19 +195,11 @@ lgb_emit <- function(tree, ref, lo, hi, nanok, room) {
   P <- tree$pieces[[u]]
   a <- lo[h]
   b <- hi[h]
-  brk <- P$brk
-  dest <- P$dest
   if (a > -Inf || b < Inf) {
-    inside <- c(brk, Inf) > a & c(-Inf, brk) < b
-    brk <- brk[brk > a & brk < b]
-    dest <- dest[inside]
-    if (length(dest) > 1L) {
-      change <- dest[-1L] != dest[-length(dest)]
-      brk <- brk[change]
-      dest <- dest[c(TRUE, change)]
-    }
+    inside <- c(P$brk, Inf) > a & c(-Inf, P$brk) < b
+    P <- c(lgb_merge(P$brk[P$brk > a & P$brk < b], P$dest[inside]), nan = P$nan)
   }
-  lgb_chain(tree, u, h, brk, dest, P$nan, nanok[h], lo, hi, nanok, room)
+  lgb_chain(tree, u, h, P$brk, P$dest, P$nan, nanok[h], lo, hi, nanok, room)
 }
 
 # The nodes of the direct split u (its own node) over its two subtrees.
@@ -293,11 +258,8 @@ lgb_chain <- function(tree, u, h, brk, dest, nand, nanp, lo, hi, nanok, room) {
   lo[h] <- b1
   nanok[h] <- nanp && !nan_left
   room_r <- room - 1L - length(l)
-  r <- if (np == 2L) {
-    lgb_emit(tree, c2, lo, hi, nanok, room_r)
-  } else {
+  r <- if (np == 2L) lgb_emit(tree, c2, lo, hi, nanok, room_r) else
     lgb_chain(tree, u, h, brk[-1L], dest[-1L], nand, nanp && !nan_left, lo, hi, nanok, room_r)
-  }
   lgb_join(tree$sf[u], b1, NULL, l, r, nan_left = nan_left)
 }
 
@@ -326,15 +288,9 @@ lgb_flatten <- function(subtree) {
   at <- seq_along(subtree) - 1L
   left <- ifelse(leaf, -1L, at + 1L)
   right <- ifelse(leaf, -1L, at + 1L + as.integer(m[5L, ]))
-  list(
-    feature = feature,
-    threshold = m[2L, ],
-    left = left,
-    right = right,
-    missing = ifelse(m[3L, ] == 1, left, right),
-    cats = lapply(subtree, attr, which = "cats", exact = TRUE),
-    value = m[4L, ]
-  )
+  list(feature = feature, threshold = m[2L, ], left = left, right = right,
+       missing = ifelse(m[3L, ] == 1, left, right),
+       cats = lapply(subtree, attr, which = "cats", exact = TRUE), value = m[4L, ])
 }
 
 # Assembly ----------------------------------------------------------------------
@@ -366,8 +322,7 @@ lgb_assemble <- function(parts, n_trees, objective, features) {
   leaf <- feature < 0L
   value[cbind(which(leaf), ((tree[leaf] - 1L) %% K) + 1L)] <- lgb_column(parts, "value")[ord][leaf]
   new_native(
-    features = features, feature_levels = rep(list(NULL), length(features)),
-    tree_start = tree_start, feature = feature,
+    features = features, tree_start = tree_start, feature = feature,
     threshold = lgb_column(parts, "threshold")[ord],
     left = globalise(lgb_column(parts, "left")[ord]),
     right = globalise(lgb_column(parts, "right")[ord]),

@@ -32,9 +32,12 @@ test_that("boosting_iterations(): the best iteration when set, else all", {
 
 test_that("JSON fields and feature columns are read by name", {
   json <- '{"learner":{"objective":{"name":"reg:squarederror"},"num_class":"3"}}'
-  expect_identical(json_string_field(json, "num_class"), "3")
-  expect_identical(json_object_name(json, "objective"), "reg:squarederror")
-  expect_identical(json_string_field(json, "absent"), NA_character_)
+  expect_identical(json_field(json, "num_class"), "3")
+  expect_identical(json_field(json, "objective", object = TRUE), "reg:squarederror")
+  expect_identical(json_field(json, "absent"), NA_character_)
+  expect_identical(json_field(json, "absent", object = TRUE), NA_character_)
+  # No configuration (xgboost absent or unreadable): NA.
+  expect_identical(json_field(NA_character_, "num_class"), NA_character_)
   expect_identical(feature_columns(c("cutVery_Good", "x"), c("x", "cutVery Good")),
                    c("cutVery Good", "x"))
   X <- data.frame(b = 1:2, a = 3:4)
