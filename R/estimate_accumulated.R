@@ -4,18 +4,14 @@
 # variable is shifted by the weighted mean prediction over the rows it uses
 # (from `fitted`, the predictions at the background rows, requested before).
 
-# The weighted mean of `fitted` over background rows `rows`, per output.
-mean_at <- function(setup, fitted, rows) {
+# The shift of an AL estimate, kept with it: `shift`, the weighted mean of
+# `fitted` (per output) over the background rows `rows` (those where the
+# variable is observed), and `shift_weight`, the sum of their weights (to
+# pool the shifts of subgroups).
+al_shift <- function(setup, fitted, rows) {
   f <- if (length(rows) == nrow(fitted)) fitted else fitted[rows, , drop = FALSE]
-  weighted_col_means(f, at_rows(setup$weights, rows))
-}
-
-# The shift an AL estimate was given, kept with it: `shift`, the mean
-# prediction `mean_pred` (per output) over the background rows `rows` it was
-# taken over (those where the variable is observed), and `shift_weight`,
-# the sum of their weights (to pool the shifts of subgroups).
-al_shift_fields <- function(setup, mean_pred, rows) {
-  list(shift = unname(as.double(mean_pred)), shift_weight = sum(at_rows(setup$weights, rows)))
+  list(shift = unname(as.double(weighted_col_means(f, at_rows(setup$weights, rows)))),
+       shift_weight = sum(at_rows(setup$weights, rows)))
 }
 
 # AL profiles of subgroups on a shift common to them (al_shift = "common",
@@ -44,7 +40,7 @@ al_common_shift <- function(raw) {
 }
 
 # The `mean_prediction` of an AL result: the shift each profile was given
-# (al_shift_fields(), after al_common_shift()). A vector named by the
+# (al_shift(), after al_common_shift()). A vector named by the
 # profile labels (`labels`: the outputs of each part in turn) when every
 # variable has the same shift within a label (always, unless the variables
 # are missing in different rows); else a matrix with a row per variable
@@ -134,19 +130,18 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
       if (keep_dy) list(dy = matrix(0, length(rows), setup$n_outputs)) else list(sums = matrix(0, K, setup$n_outputs + 1L))
     },
     finish = function(acc) {
-      mean_pred <- mean_at(setup, fitted, observed)
+      sh <- al_shift(setup, fitted, observed)
       yhat <- matrix(0, K + 1L, setup$n_outputs)
       bands <- vector("list", setup$n_outputs)
       for (c in seq_len(setup$n_outputs)) {
         s <- if (keep_dy) interval_sums(acc$dy, k, w, K, c) else list(sum = acc$sums[, c], wsum = acc$sums[, setup$n_outputs + 1L])
-        yhat[, c] <- accumulate_center(s$sum / s$wsum, s$wsum) + mean_pred[c]
+        yhat[, c] <- accumulate_center(s$sum / s$wsum, s$wsum) + sh$shift[c]
         if (keep_dy) {
           bands[[c]] <- al_interval_bands(setup, acc$dy[, c], k, w, K, s, rows, fitted[observed, c],
                                           observed, setup$weights[observed], c)
         }
       }
-      c(list(x = edge_values, yhat = yhat, intervals = K), al_shift_fields(setup, mean_pred, observed),
-        bind_output_bands(bands))
+      c(list(x = edge_values, yhat = yhat, intervals = K), sh, bind_output_bands(bands))
     },
     native = native
   )
@@ -169,27 +164,25 @@ accumulated_kernel_request <- function(setup, j, grid_points, rows, bandwidth, k
     if (whole_scale(col)) z <- unique(round(z))
   }
   kernel_request(setup, j, z, rows, bandwidth, TRUE, keep_ice, native = native, finish = function(k) {
-    mean_pred <- mean_at(setup, fitted, k$rows)
+    sh <- al_shift(setup, fitted, k$rows)
     yhat <- matrix(0, length(z), ncol(k$num))
     bands <- vector("list", ncol(k$num))
-    kw <- if (!is.null(k$ice)) k$kw()
-    # The centring is over the rows within the grid (a user's grid may not
-    # reach every row; as interval AL's edges).
-    # DALEX's centring (center = TRUE): the profile's unweighted mean over
-    # its grid points is the mean prediction.
+    kw <- if (setup$bands$per_row) k$kw()
+    # Centred over the rows within the grid, or as DALEX (center = TRUE):
+    # the profile's unweighted mean over its grid points.
     centring <- if (dalex_centre) list(x = z, w = rep(1, length(z)), inside = 1) else
       kernel_centring(setup, z, k$x, k$w, names(setup$data)[j])
     for (c in seq_len(ncol(k$num))) {
       g <- cumsum(c(0, k$num[-1L, c] / k$den[-1L]))
       centre <- sum(centring$w * stats::approx(z, g, centring$x)$y) / sum(centring$w)
-      yhat[, c] <- g - centre + mean_pred[c]
+      yhat[, c] <- g - centre + sh$shift[c]
       if (!is.null(kw)) {
         bands[[c]] <- al_kernel_bands(setup, matrix(k$ice[, , c], length(z)), kw, z, k$x, k$w,
                                       fitted[k$rows, c], k$rows, centring)
       }
     }
     c(list(x = column_values(col, z), yhat = yhat, ice = if (keep_ice) k$ice, ice_rows = k$rows),
-      al_shift_fields(setup, mean_pred, k$rows), bind_output_bands(bands))
+      sh, bind_output_bands(bands))
   })
 }
 
@@ -247,16 +240,16 @@ accumulated_levels_request <- function(setup, j, levels, rows, fitted, na_level 
     init = function() list(d = matrix(0, length(pos), setup$n_outputs)),
     finish = function(acc) {
       p <- as.vector(tapply(w, factor(o, levels = seq_len(K)), sum, default = 0))
-      mean_pred <- mean_at(setup, fitted, rows)
+      sh <- al_shift(setup, fitted, rows)
       yhat <- matrix(0, K, setup$n_outputs)
       bands <- vector("list", setup$n_outputs)
       for (c in seq_len(setup$n_outputs)) {
         s <- interval_sums(acc$d, pair, w[pos], K - 1L, c)
         g <- c(0, cumsum(s$sum / s$wsum))
-        yhat[, c] <- g - sum(g * p) / sum(p) + mean_pred[c]
+        yhat[, c] <- g - sum(g * p) / sum(p) + sh$shift[c]
         bands[[c]] <- al_levels_bands(setup, acc$d[, c], pos, pair, o, w, f[, c], rows, K, c)
       }
-      c(list(x = levels, yhat = yhat), al_shift_fields(setup, mean_pred, rows), bind_output_bands(bands))
+      c(list(x = levels, yhat = yhat), sh, bind_output_bands(bands))
     },
     native = native
   )
