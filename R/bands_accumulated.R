@@ -65,18 +65,15 @@ al_interval_bands <- function(setup, dy, k, w, K, s, rows, f_obs, observed, w_ob
 }
 
 # Standard errors of interval AL, h = A m - c + the mean prediction, by
-# linearisation over the rows: each row's influence is that on its
-# interval's mean local effect (A[, k] w (d - m_k) / W_k), on the mean
-# prediction (w (f - mean f) / W) and, through the interval shares that
-# weigh the centring c, -w (mid_k - c) / W (mid_k the midpoint of the
-# accumulated effects over its interval). The edges are sample quantiles,
-# so the shares are not fixed: leaving this term out (holding them fixed)
-# makes the bands too wide, and centring the predictions within the
-# intervals as if they were strata makes them far too narrow when the
-# variable is correlated with the others. The interval means get their own
-# small-sample factor n_eff / (n_eff - 1) (1 for a single row), the rest
-# that of all rows. `at`: the positions of the interval rows among the rows
-# of the shift (f, weights w_f).
+# linearisation: each row's influence on its interval's mean local effect
+# (A[, k] w (d - m_k) / W_k), on the mean prediction (w (f - mean f) / W)
+# and, through the interval shares that weigh the centring c, -w (mid_k -
+# c) / W (mid_k the midpoint of the accumulated effects over interval k).
+# The edges are sample quantiles, so the shares are not fixed: without this
+# term the bands are too wide; centring the predictions within intervals
+# as strata makes them far too narrow for correlated variables. Small-sample
+# factors as linear_profile_se(). `at`: the interval rows' positions among
+# the rows of the shift (f, weights w_f).
 interval_al_se <- function(A, d, k, w, s, at, f, w_f) {
   K <- ncol(A)
   m <- s$sum / s$wsum
@@ -97,16 +94,15 @@ interval_al_se <- function(A, d, k, w, s, at, f, w_f) {
 
 # Bands of AL of a categorical variable (accumulated_levels_request()) for
 # output c: contributions d at entries `pos` (rows 1..n of `rows`) in pairs
-# of adjacent levels `pair` (K - 1 of them), the rows' levels o, weights
-# w and predictions f.
-al_levels_bands <- function(setup, d, pos, pair, o, w, f, rows, K, output) {
+# of adjacent levels `pair`, with their sums s (interval_sums()), the rows'
+# levels o, weights w and predictions f, the levels' weights p (K).
+al_levels_bands <- function(setup, d, s, pos, pair, o, w, f, p, rows, output) {
+  K <- length(p)
   profile <- function(m, p) {
     g <- c(0, cumsum(m))
     g - sum(g * p) / sum(p)
   }
-  s <- interval_sums(matrix(d), pair, w[pos], K - 1L)
   if (setup$bands$moments) {
-    p <- as.vector(tapply(w, factor(o, levels = seq_len(K)), sum, default = 0))
     A <- linear_map(function(m) profile(m, p), K - 1L)
     shares <- profile(s$sum / s$wsum, p)[o]
     return(list(se = linear_profile_se(A, d, pos, pair, w, s$sum / s$wsum, s$wsum, f, shares,

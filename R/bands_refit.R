@@ -143,13 +143,9 @@ check_refit_background <- function(profile, background, call) {
 same_values <- function(x, y) {
   if (length(x) != length(y)) return(rep(FALSE, max(length(x), length(y))))
   num <- function(v) (is.numeric(v) || inherits(v, c("Date", "POSIXt", "difftime"))) && !is.factor(v)
-  if (num(x) && num(y)) {
-    a <- as.double(x)
-    b <- as.double(y)
-  } else {
-    a <- as.character(x)
-    b <- as.character(y)
-  }
+  as_ <- if (num(x) && num(y)) as.double else as.character
+  a <- as_(x)
+  b <- as_(y)
   (is.na(a) & is.na(b)) | (!is.na(a) & !is.na(b) & a == b)
 }
 

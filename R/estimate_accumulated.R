@@ -14,11 +14,10 @@ al_shift <- function(setup, fitted, rows) {
        shift_weight = sum(at_rows(setup$weights, rows)))
 }
 
-# AL profiles of subgroups on a shift common to them (al_shift = "common",
-# DALEX's convention): per variable, the mean prediction over the rows of
-# all subgroups in which it is profiled (the subgroups' shifts pooled with
-# their weights), instead of each subgroup's own. `raw`: per part, per
-# variable, the estimates (NULL where not profiled).
+# AL profiles of subgroups on a common shift (al_shift = "common", DALEX's
+# convention): per variable, the subgroups' shifts pooled with their
+# weights. `raw`: per part, per variable, the estimates (NULL where not
+# profiled).
 al_common_shift <- function(raw) {
   vars <- unique(unlist(lapply(raw, names)))
   for (v in vars) {
@@ -39,13 +38,11 @@ al_common_shift <- function(raw) {
   raw
 }
 
-# The `mean_prediction` of an AL result: the shift each profile was given
-# (al_shift(), after al_common_shift()). A vector named by the
-# profile labels (`labels`: the outputs of each part in turn) when every
-# variable has the same shift within a label (always, unless the variables
-# are missing in different rows); else a matrix with a row per variable
-# and a column per label (NA where a variable is not profiled). NULL for
-# the profiles that are not shifted (PD, LD).
+# The `mean_prediction` of an AL result, the shift each profile was given:
+# a vector named by the profile labels (`labels`: the outputs of each part
+# in turn) when every variable has the same shift within a label (unless
+# variables are missing in different rows); else a variables x labels
+# matrix (NA where not profiled). NULL for PD and LD.
 al_mean_prediction <- function(raw, variables, labels) {
   C <- length(labels) %/% max(1L, length(raw))
   M <- matrix(NA_real_, length(variables), length(labels), dimnames = list(variables, labels))
@@ -72,8 +69,7 @@ al_mean_prediction <- function(raw, variables, labels) {
 accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edges = NULL,
                                          native = TRUE) {
   rows <- observed_rows(setup, j, rows)
-  # The rows of the profile's shift: those where the variable is observed
-  # (also when the user's edges leave some of them out).
+  # The shift's rows, also those the user's edges leave out.
   observed <- rows
   col <- setup$data[[j]]
   x <- as.double(at_rows(col, rows))
@@ -99,9 +95,8 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
   }
   # A row's edge values are patterns of the edges, by index.
   edge_values <- column_values(col, edges)
-  # Both predictions of a row in one predict() call of stacked rows (as for
-  # ICE curves in observation order), or in two calls over the rows
-  # themselves, whose other columns are then shared, not copied.
+  # Both predictions of a row in one call of stacked rows (in observation
+  # order), or two calls over the rows themselves, sharing their columns.
   stack <- row_order(setup, length(rows), native) == "observation"
   keep_dy <- setup$bands$per_row
   chunks <- row_chunks(length(rows), request_chunk_rows(setup, native) / 2)
@@ -122,8 +117,7 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
       m <- length(chunk)
       dy <- if (stack) ys[[1L]][m + seq_len(m), , drop = FALSE] - ys[[1L]][seq_len(m), , drop = FALSE] else ys[[1L]] - ys[[2L]]
       if (keep_dy) return(list(dy = place(dy, chunk)))
-      # Without bands, only the interval sums are kept, not a local effect
-      # per row.
+      # Without bands, only the interval sums.
       list(sums = interval_sum_table(dy, k[chunk], w[chunk], K))
     },
     init = function() {
@@ -148,15 +142,13 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
 }
 
 # Kernel AL of column j on an even grid of grid_points values over the
-# observed rows (of whole numbers for integer and Date columns): list(x,
-# yhat, ice, ice_rows). Centred over the rows (the weighted mean of the
-# profile at the rows' values is the mean prediction), or with
+# observed rows (whole numbers for integer and Date columns), or the user's
+# `grid`: list(x, yhat, ice, ice_rows). Centred over the rows, or with
 # `dalex_centre` over the grid points, as DALEX centres it.
 accumulated_kernel_request <- function(setup, j, grid_points, rows, bandwidth, keep_ice, fitted,
                                        native = TRUE, grid = NULL, dalex_centre = FALSE) {
   col <- setup$data[[j]]
   if (!is.null(grid)) {
-    # The user's grid (variable_splits), in increasing order.
     z <- sort(unique(as.double(grid)))
   } else {
     x <- as.double(col[observed_rows(setup, j, rows)])
@@ -186,10 +178,9 @@ accumulated_kernel_request <- function(setup, j, grid_points, rows, bandwidth, k
   })
 }
 
-# The rows that centre a kernel AL profile on grid z: list(x, w), the rows'
-# values moved into the grid's range (so that approx() is defined) and
-# their weights, 0 for rows outside it (with a warning, as interval AL's
-# edges leave rows out), and `inside` (1 when every row is).
+# The rows that centre a kernel AL profile on grid z: list(x, w, inside),
+# the rows' values moved into the grid's range (for approx()), their
+# weights, 0 outside it (with a warning), and `inside` (1 when all are).
 kernel_centring <- function(setup, z, x, w, name) {
   lo <- z[1L]
   hi <- z[length(z)]
@@ -247,7 +238,7 @@ accumulated_levels_request <- function(setup, j, levels, rows, fitted, na_level 
         s <- interval_sums(acc$d, pair, w[pos], K - 1L, c)
         g <- c(0, cumsum(s$sum / s$wsum))
         yhat[, c] <- g - sum(g * p) / sum(p) + sh$shift[c]
-        bands[[c]] <- al_levels_bands(setup, acc$d[, c], pos, pair, o, w, f[, c], rows, K, c)
+        bands[[c]] <- al_levels_bands(setup, acc$d[, c], s, pos, pair, o, w, f[, c], p, rows, c)
       }
       c(list(x = levels, yhat = yhat), sh, bind_output_bands(bands))
     },

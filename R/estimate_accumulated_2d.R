@@ -66,11 +66,13 @@ ale_2d_surface <- function(d, pos, cl, w) {
   out
 }
 
+# The sums of the weights w (a vector, or a matrix with a row per index)
+# per index 1..n.
 tabulate_weighted <- function(index, w, n) {
-  out <- numeric(n)
   s <- rowsum(w, index)
-  out[as.integer(rownames(s))] <- s[, 1]
-  out
+  out <- matrix(0, n, NCOL(w))
+  out[as.integer(rownames(s)), ] <- s
+  if (is.matrix(w)) out else out[, 1L]
 }
 
 # Numeric x numeric: each row's second difference over the corners of its

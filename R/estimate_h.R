@@ -135,7 +135,8 @@ h_one_way_request <- function(setup, js) {
   packed <- h_tables(setup, as.list(js))
   tables <- lapply(packed$tables, function(tb) {
     tb$W <- as.vector(rowsum(w, tb$index, reorder = TRUE))
-    if (boot) tb$Wb <- h_value_weights(tb, cw)
+    # The value weights of each resample (u x B).
+    if (boot) tb$Wb <- tabulate_weighted(tb$index, cw, tb$G)
     tb
   })
   G <- vapply(tables, `[[`, numeric(1), "G")
