@@ -22,7 +22,9 @@ cluster_result <- function(res, raw, k, center, call) {
   # One block of curves per variable and output: a G x n matrix each.
   blocks <- unlist(lapply(res$variables, function(v) {
     ice <- curves_array(raw[[v]]$ice, length(raw[[v]]$x), n, length(res$labels))
-    lapply(seq_along(res$labels), function(c) list(v = v, c = c, curves = matrix(ice[, , c], ncol = n)))
+    lapply(seq_along(res$labels), function(c) {
+      list(v = v, c = c, curves = matrix(ice[, , c], ncol = n))
+    })
   }), recursive = FALSE)
   M <- do.call(rbind, lapply(blocks, `[[`, "curves")) # all grid points x rows
   if (center) M <- sweep(M, 2L, colMeans(M))

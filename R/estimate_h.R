@@ -160,12 +160,15 @@ h_one_way_request <- function(setup, js) {
       upd
     },
     init = function() {
-      c(list(fitted = matrix(0, n, C)), h_zeros(G, "sums", C), h_zeros(rep(n, length(G)), "not", C),
-        if (boot) c(h_zeros(G, "sums_reps", BC), h_zeros(rep(n, length(G)), "not_reps", BC)))
+      N <- rep(n, length(G))
+      c(list(fitted = matrix(0, n, C)), h_zeros(G, "sums", C), h_zeros(N, "not", C),
+        if (boot) c(h_zeros(G, "sums_reps", BC), h_zeros(N, "not_reps", BC)))
     },
     finish = function(acc) {
       ts <- seq_along(tables)
-      pd <- lapply(ts, function(t) acc[[h_key("sums", t)]][tables[[t]]$index, , drop = FALSE] / sum(w))
+      pd <- lapply(ts, function(t) {
+        acc[[h_key("sums", t)]][tables[[t]]$index, , drop = FALSE] / sum(w)
+      })
       out <- list(pd = pd, not = unname(acc[h_key("not", ts)]), fitted = acc$fitted)
       if (boot) {
         out$pd_reps <- lapply(ts, function(t) h_boot_pd(setup, acc[[h_key("sums_reps", t)]], cw))
@@ -207,7 +210,8 @@ h_two_way_request <- function(setup, pairs) {
       })
       if (boot) {
         attr(out, "reps") <- lapply(seq_along(tables), function(t) {
-          list(pd_reps = h_boot_pd(setup, acc[[h_key("sums_reps", t)]], cw), index = tables[[t]]$index)
+          list(pd_reps = h_boot_pd(setup, acc[[h_key("sums_reps", t)]], cw),
+               index = tables[[t]]$index)
         })
       }
       out
@@ -253,7 +257,8 @@ h_one_way_walk <- function(setup, js) {
         h_zeros(rep(n, length(js)), "not", C))
     },
     finish = function(acc) {
-      list(pd = unname(acc[h_key("pd", seq_along(js))]), not = unname(acc[h_key("not", seq_along(js))]),
+      ts <- seq_along(js)
+      list(pd = unname(acc[h_key("pd", ts)]), not = unname(acc[h_key("not", ts)]),
            fitted = acc$fitted)
     }
   )
@@ -272,7 +277,8 @@ h_two_way_walk <- function(setup, pairs) {
       list(observed_spec(rows, pairs[[t]], lapply(pairs[[t]], function(j) setup$data[[j]][first]), w))
     },
     reduce = function(t, ys) {
-      stats::setNames(list(ys[[1L]]$points[tables[[t]]$index, , drop = FALSE] / sum(w)), h_key("pd", t))
+      pd <- ys[[1L]]$points[tables[[t]]$index, , drop = FALSE] / sum(w)
+      stats::setNames(list(pd), h_key("pd", t))
     },
     init = function() h_zeros(rep(setup$n, length(pairs)), "pd", setup$n_outputs),
     finish = function(acc) unname(acc[h_key("pd", seq_along(pairs))])

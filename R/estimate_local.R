@@ -12,10 +12,10 @@ observed_rows <- function(setup, j, rows, na_level = FALSE) {
 }
 
 # Kernel-weighted sums over the ICE curves of column j on `grid` (of the
-# predictions, or with lag = TRUE of their consecutive grid differences)
-# for the observed rows among `rows`; finish(k) gets list(num (G x
-# outputs), den (G), ice, rows, x, w, dmin, kw, bands), kw() the G x m
-# kernel weights times the rows' weights, bands those of the means (LD).
+# predictions, or with lag = TRUE of their grid differences) for the
+# observed rows among `rows`; finish(k) gets list(num (G x outputs), den
+# (G), ice, rows, x, w, dmin, kw (), bands (LD's)), kw() the G x m kernel
+# weights times the rows' weights.
 kernel_request <- function(setup, j, grid, rows, bandwidth, lag, keep_ice, finish, native = TRUE) {
   rows <- observed_rows(setup, j, rows)
   col <- setup$data[[j]]
@@ -29,8 +29,7 @@ kernel_request <- function(setup, j, grid, rows, bandwidth, lag, keep_ice, finis
     setup, j, list(column_values(col, grid)), rows,
     reduce_block = function(pos, y) {
       num <- matrix(0, G, C)
-      # LD's analytic bands: the moments in the same pass (moment_row, see
-      # curve_band_update()).
+      # LD's analytic bands: the moments in the same pass (curve_band_update()).
       fused <- !lag && setup$bands$moments
       moments <- list()
       for (c in seq_len(C)) {
