@@ -187,12 +187,10 @@ al_edges <- function(x, K, w = NULL) {
 # the data with each row repeated w times.
 weighted_quantile1 <- function(x, w, p) column_quantiles(as.double(x), p, 1L, w)
 
-# Values of a profiled column for the stacked rows: same storage and class as
-# the column so that predict() sees the type it was trained on (integer for
-# an integer column when the values are whole; a Date, POSIXct or difftime
-# column's class, time zone and units). `values` are levels or values of a
-# categorical column, or numbers on the column's numeric scale (or values of
-# its class).
+# Values of a profiled column for the stacked rows, of the column's storage
+# and class so that predict() sees the type it was trained on. `values`:
+# levels or values of a categorical column, or numbers on the column's
+# numeric scale (or values of its class).
 column_values <- function(col, values) {
   if (is.factor(col)) {
     codes <- match(as.character(values), levels(col))
@@ -210,11 +208,10 @@ column_values <- function(col, values) {
   out
 }
 
-# Type-7 quantiles (stats::quantile's default) with case weights, defined on
-# the data with each row repeated w times (the k-th smallest of them is the
-# first x whose cumulative weight reaches k); weights of 1 give
-# stats::quantile() itself. (Equal weights other than 1 do not: the data
-# repeated twice have other type-7 quantiles.)
+# Type-7 quantiles with case weights, defined on the data with each row
+# repeated w times (the k-th smallest is the first x whose cumulative weight
+# reaches k); weights of 1 give stats::quantile() itself (equal weights
+# other than 1 do not).
 weighted_quantile7 <- function(x, w, p, col = 1L) {
   w <- as.double(w)
   column_quantiles(x, p, 7L, if (!(all_same(w) && (!length(w) || w[1L] == 1))) w, col)
@@ -258,11 +255,9 @@ bw_nrd0_of <- function(x, w) {
   0.9 * lo * n^(-0.2)
 }
 
-# The grid point whose cell holds each value: for a numeric grid, cells lie
-# between the midpoints of neighbouring grid values, the outer ones as wide
-# on the outside as on the inside (cell_edges()); for a categorical grid,
-# the level itself (a missing value belongs to an NA level). NA when a value
-# is in no cell.
+# The grid point whose cell holds each value (NA in none): for a numeric
+# grid, cells between the midpoints of neighbouring grid values
+# (cell_edges()); for a categorical grid, the level itself (NA for NA).
 cell_index <- function(x, grid) {
   if (column_kind(grid) != "numeric") return(match(as.character(x), as.character(grid)))
   x <- scale_numbers(grid, x)
