@@ -1,19 +1,14 @@
 # Bands of profiles: the band plan and the arithmetic every estimator
-# shares. The sampling bands (analytic, bootstrap) come from what the
-# estimators hold (ICE curves, each row's local effects and weight), with
-# no extra prediction; a forest's per-tree bands (R/bands_trees.R) from a
-# walk of its trees in the chunks of a PD. Formulas: ?profile_bands
-# (R/bands_doc.R); the setting, profile_bands(), is in R/settings.R.
+# shares. The sampling bands come from what the estimators hold, with no
+# extra prediction; a forest's per-tree bands from a walk of its trees in
+# the chunks of a PD (R/bands_trees.R). Formulas: ?profile_bands.
 
 # ---- The band plan ------------------------------------------------------------
 
-# The band plan of a setup (`setup$bands`), chosen once by new_setup()
-# from the setting list(type, level, B): the setting, and what estimators
-# hand the plan's operations (ARCHITECTURE.md lists them), never its kind:
-# `per_row`, each row's contributions (sampling bands); `moments`, each
-# chunk's moments (analytic); `resampled`, the sums of the resamples
-# (bootstrap; setup$resamples, drawn once per call); `trees`, the per-tree
-# walk (trees, infjack) that curve_band_specs() adds to a PD's chunks.
+# The band plan of a setup (`setup$bands`, new_setup()): the setting
+# list(type, level, B) and what estimators hand the plan's operations
+# (ARCHITECTURE.md): `per_row`, each row's contributions; `moments`, each
+# chunk's moments; `resampled`, the resamples' sums; `trees`, the per-tree walk.
 band_plan <- function(setting) {
   type <- setting$type
   c(setting[c("type", "level", "B")],
@@ -65,10 +60,9 @@ table_se <- function(Y, k, m) {
   weighted_mean_se(q, sum(k), sum(k^2))
 }
 
-# The standard errors of a profile that is a linear function of per-row
-# contributions, from the sums over rows of their squared influences on
-# each value of the profile (`ss`, influence_ss(); the influences sum to 0
-# over rows), with the small-sample factor of the rows' weights w.
+# The standard errors of a profile linear in per-row contributions, from
+# the sums over rows of their squared influences (`ss`, influence_ss()),
+# with the small-sample factor of the rows' weights w.
 influence_se <- function(ss, w) {
   n_eff <- sum(w)^2 / sum(w^2)
   if (!(n_eff > 1 + 1e-9)) return(rep(NA_real_, length(ss)))
@@ -83,10 +77,8 @@ linear_map <- function(f, K) {
 
 # ---- Band limits ------------------------------------------------------------------
 
-# The replicates of estimates (an array with the replicates along its
-# second dimension: G x B or G x B x outputs) as a matrix with a row per
-# estimate (G fastest, then outputs, as as.vector(yhat)) and a column per
-# replicate.
+# Replicates (G x B or G x B x outputs) as a matrix with a row per
+# estimate (G fastest, then outputs, as as.vector(yhat)).
 replicate_rows <- function(reps) {
   d <- dim(reps)
   matrix(aperm(array(reps, c(d[1L], d[2L], prod(d[-(1:2)]))), c(1L, 3L, 2L)), ncol = d[2L])
@@ -112,13 +104,12 @@ band_limits <- function(yhat, level, se = NULL, reps = NULL) {
 
 # ---- Bands of means of ICE curves ---------------------------------------------------
 
-# The bands of weighted means of ICE curves (PD, kernel LD, 2-D PD) are
-# accumulated chunk by chunk, as the means are, without keeping the
-# curves. `spec`: list(w (the rows' weights), kernel (NULL, or list(z, x,
-# dmin, bandwidth) for kernel weights times w)). Analytic: each chunk's
-# moments (grid_moments(), about the chunk's first row), combined exactly
-# at the end; bootstrap: the replicates' weighted sums, added up; per tree:
-# each chunk's per-tree walk (curve_band_specs()), added up.
+# The bands of weighted means of ICE curves (PD, kernel LD, 2-D PD),
+# accumulated chunk by chunk without keeping the curves. `spec`: list(w
+# (the rows' weights), kernel (NULL, or list(z, x, dmin, bandwidth) for
+# kernel weights times w)). Analytic: each chunk's moments (grid_moments(),
+# about its first row), combined exactly at the end; bootstrap: the
+# replicates' weighted sums; per tree: each chunk's per-tree walk.
 
 # Accumulators for n_chunks chunks of G grid points.
 curve_band_init <- function(setup, G, n_chunks, spec) {
@@ -132,24 +123,21 @@ curve_band_init <- function(setup, G, n_chunks, spec) {
   )
 }
 
-# What the plan adds to a chunk of curves of columns `cols` over `grid`
-# for background rows `rows` (weights w): the per-tree walk.
+# What the plan adds to a chunk of curves: the per-tree walk.
 curve_band_specs <- function(setup, rows, cols, grid, w) {
   if (setup$bands$trees) list(tree_spec(rows, cols, grid, w, count = FALSE))
 }
 
 # The updates of chunk k: predictions y (G x m per output, or the linear
-# engine's affine curves of an identity link, for the bootstrap) of
-# background rows rows[pos]; `row`: the chunk's moments, which a kernel reducer computes
-# in the pass of its sums (kernel_sums_moments()), or NULL for row weights;
-# `walked`: the results of curve_band_specs().
+# engine's affine curves of an identity link) of background rows rows[pos];
+# `row`: the chunk's moments from a kernel reducer's pass
+# (kernel_sums_moments()), or NULL; `walked`: curve_band_specs()' results.
 curve_band_update <- function(setup, k, y, G, rows, pos, spec, row = NULL, walked = list()) {
-  type <- setup$bands$type
   if (setup$bands$trees) return(list(trees = walked[[1L]]))
   w <- spec$w[pos]
   kern <- spec$kernel
   C <- setup$n_outputs
-  if (type == "analytic") {
+  if (setup$bands$moments) {
     v <- row %||% if (inherits(y, "mp_affine")) {
       affine_moments(y, w)
     } else {
@@ -157,7 +145,7 @@ curve_band_update <- function(setup, k, y, G, rows, pos, spec, row = NULL, walke
     }
     return(list(moments = place(matrix(v, 1L), k)))
   }
-  if (type != "bootstrap") return(list())
+  if (!setup$bands$resampled) return(list())
   idx <- rows[pos]
   if (inherits(y, "mp_affine")) {
     # Identity-link affine curves a + z slope: their resampled weighted sums
@@ -176,9 +164,8 @@ curve_band_update <- function(setup, k, y, G, rows, pos, spec, row = NULL, walke
 }
 
 # grid_moments() of identity-link affine curves a + z slope (one output)
-# with row weights w, without their G x rows table: about the first row's
-# curve, each row's difference is da + z ds, so the moments are quadratics
-# in z of five sums over the rows.
+# without their table: about the first row's curve, each row's difference
+# is da + z ds, so the moments are quadratics in z of five sums.
 affine_moments <- function(curves, w) {
   z <- curves$z
   k2 <- w^2
@@ -207,24 +194,19 @@ curve_band_finish <- function(setup, acc, yhat, W) {
     return(list(se = se))
   }
   if (is.null(acc$bnum)) return(list())
-  B <- setup$bands$B
   den <- acc$bden[rep_len(seq_len(nrow(acc$bden)), G), , drop = FALSE]
-  reps <- array(acc$bnum, c(G, B, C)) / rep(den, times = C)
-  list(reps = reps)
+  list(reps = array(acc$bnum, c(G, setup$bands$B, C)) / rep(den, times = C))
 }
 
 # Do the bands need the table of the linear engine's affine curves? Not
-# those of an identity link, whose moments and resampled sums follow from
-# the rows' intercepts and slopes (curve_band_update()).
+# those of an identity link (curve_band_update()).
 band_needs_table <- function(setup, curves) setup$bands$per_row && !curves$identity
 
 # ---- Bands of the native engine's sums ------------------------------------------------
 
-# The native engine's weighted sums over background rows `rows` (weights
-# w) at `grid`, when no row's contribution is needed: of the predictions,
-# or each tree's (the per-tree walk, which stands in for them). At the end,
-# the profile yhat (the trees' mean) and its bands from the sums (weights'
-# sum W).
+# The native engine's weighted sums at `grid` when no row's contribution
+# is needed: of the predictions, or each tree's (the per-tree walk). At the
+# end, the profile yhat (the trees' mean) and its bands (weights' sum W).
 band_sums_spec <- function(setup, rows, cols, grid, w) {
   if (setup$bands$trees) tree_spec(rows, cols, grid, w, count = TRUE) else sums_spec(rows, cols, grid, w)
 }
@@ -248,29 +230,33 @@ na_where <- function(bands, bad) {
 
 # The bands of weighted means over consecutive groups of values (group g
 # holds y[offsets[g] + 1 .. offsets[g + 1]], of background rows `rows`,
-# weights w; `means`: the groups' means): list(se (groups)) or list(reps
-# (groups x B)), or an empty list.
+# weights w, means `means`): list(se) or list(reps (groups x B)), or list().
 group_bands <- function(setup, y, w, offsets, means, rows) {
-  type <- setup$bands$type
   sizes <- diff(offsets)
-  if (type == "analytic") {
+  if (setup$bands$moments) {
     d <- group_sums((y - rep(means, sizes))^2, w^2, offsets, setup$threads)
     return(list(se = weighted_mean_se(d$sum, weighted_counts(rep(seq_along(sizes), sizes), w, length(sizes)), d$wsum)))
   }
-  if (type != "bootstrap") return(list())
+  if (!setup$bands$resampled) return(list())
   s <- resample_sums(setup, rows, y, w, rep(seq_along(sizes), sizes), length(sizes))
   reps <- s$sum / s$wsum
   reps[sizes == 0L, ] <- NA_real_
   list(reps = reps)
 }
 
-# Group bands (group_bands(), one per output) as accumulator updates placed
-# at grid points `at`: se into a G x outputs matrix, reps into a
-# G x (B outputs) one.
-place_bands <- function(bands, at) {
+# Per-output bands (lists of se vectors or reps matrices) as one estimate's
+# se (values x outputs) or reps (values x B x outputs).
+bind_output_bands <- function(bands) {
   if (!length(bands) || !length(bands[[1L]])) return(list())
-  if (!is.null(bands[[1L]]$se)) return(list(se = place(do.call(cbind, lapply(bands, `[[`, "se")), at)))
-  list(reps = place(do.call(cbind, lapply(bands, `[[`, "reps")), at))
+  if (!is.null(bands[[1L]]$se)) return(list(se = do.call(cbind, lapply(bands, `[[`, "se"))))
+  reps <- lapply(bands, `[[`, "reps")
+  list(reps = array(unlist(reps), c(dim(reps[[1L]]), length(reps))))
+}
+
+# Group bands (one per output) as accumulator updates placed at grid points
+# `at`: se into a G x outputs matrix, reps into a G x (B outputs) one.
+place_bands <- function(bands, at) {
+  lapply(bind_output_bands(bands), function(b) place(matrix(b, nrow(b)), at))
 }
 
 # The accumulators of placed bands, and the bands they make (se, or reps
@@ -312,10 +298,9 @@ check_band_curves <- function(setup, v, G, m) {
 }
 
 # Estimates with their bands as text, "estimate [lower, upper]", each
-# number to `digits` significant digits.
+# number to `digits` significant digits, formatted on its own (format() of
+# a column would pad all to the longest one's digits: false zeros).
 interval_text <- function(est, lower, upper, digits = 4) {
-  # (Each number on its own: format() of a column would pad all of them
-  # to the longest one's digits, printing rounded values with false zeros.)
   f <- function(v) vapply(signif(v, digits), format, character(1), digits = digits)
   paste0(f(est), " [", f(lower), ", ", f(upper), "]")
 }

@@ -1,19 +1,10 @@
 # Bands of accumulated-local profiles. An AL profile is a linear function
-# of means of per-row contributions (the interval means of local effects,
-# the means of kernel-weighted differences, the cell means of second
-# differences), given the edges and the (weighted) counts that weigh its
-# centring, plus, for one-variable profiles, the mean prediction it is
-# shifted by. Analytic bands propagate each row's influence on those means
-# through the map exactly (its matrix, linear_map()), so that the
-# covariance the centring constant and the shift bring is kept; bootstrap
-# bands recompute the profile with each resample's counts as weights.
-
-# Influence of each row on the means of groups `cell` (one entry per
-# contribution d; `pos` the row of each, 1..n) with row weights w: an
-# entries vector w (d - m) / W of its group.
-group_influence <- function(d, cell, w_entries, means, wsum) {
-  w_entries * (d - means[cell]) / wsum[cell]
-}
+# of means of per-row contributions, given the edges and the counts that
+# weigh its centring, plus the mean prediction it is shifted by (one
+# variable). Analytic bands propagate each row's influence on those means
+# through the map's matrix (linear_map()), keeping the covariance the
+# centring and the shift bring; bootstrap bands recompute the profile with
+# each resample's counts as weights.
 
 # The standard errors of profile = A m (+ the mean prediction over rows
 # with predictions f): from the contributions d (entries at rows `pos` of
@@ -25,7 +16,7 @@ group_influence <- function(d, cell, w_entries, means, wsum) {
 # profile by w_r J[, cell_r] (through its cell's count, 2-D AL), or NULL.
 linear_profile_se <- function(A, d, pos, cell, w, means, wsum, f = NULL, shares = NULL, by_count = NULL,
                               threads = 1L) {
-  a <- group_influence(d, cell, w[pos], means, wsum)
+  a <- w[pos] * (d - means[cell]) / wsum[cell]
   # Each group's mean gets its own small-sample factor n_eff / (n_eff - 1)
   # (as interval AL's intervals; a 2-D AL cell may hold a few rows), the
   # rest that of all rows (influence_se()).
@@ -34,8 +25,7 @@ linear_profile_se <- function(A, d, pos, cell, w, means, wsum, f = NULL, shares 
   if (!is.null(f)) s <- w * (f - sum(w * f) / sum(w)) / sum(w)
   if (!is.null(shares)) s <- (s %||% 0) - w * shares / sum(w)
   if (!is.null(by_count)) {
-    # Row r also moves the profile by w_r J[, cell_r] (J = by_count$map):
-    # entries of a second map beside A.
+    # Entries of a second map beside A.
     pos <- c(pos, seq_along(w))
     cell <- c(cell, ncol(A) + by_count$cell)
     a <- c(a, w)
@@ -61,35 +51,29 @@ group_factors <- function(cell, w, wsum) {
 # w, the interval sums s (interval_sums()), and the predictions f_obs at the
 # rows of the shift (`observed`, weights w_obs). list(se) or list(reps).
 al_interval_bands <- function(setup, dy, k, w, K, s, rows, f_obs, observed, w_obs, output) {
-  type <- setup$bands$type
-  if (type == "analytic") {
+  if (setup$bands$moments) {
     A <- linear_map(function(m) accumulate_center(m, s$wsum), K)
     return(list(se = interval_al_se(A, dy, k, w, s, match(rows, observed), f_obs, w_obs)))
   }
-  if (type != "bootstrap") return(list())
-  # The resamples' interval sums and mean predictions, then the profile of each.
+  if (!setup$bands$resampled) return(list())
   sr <- resample_sums(setup, rows, dy, w, k, K)
   so <- resampled_predictions(setup, observed, f_obs, w_obs, output)
   reps <- vapply(seq_len(ncol(sr$sum)), function(b) {
-    sb <- list(sum = sr$sum[, b], wsum = sr$wsum[, b])
-    accumulate_center(resample_means(sb, s), sb$wsum) + so$sum[1L, b] / so$wsum[1L, b]
+    accumulate_center(resample_means(sr, b, s), sr$wsum[, b]) + so$sum[1L, b] / so$wsum[1L, b]
   }, numeric(K + 1L))
   list(reps = reps)
 }
 
 # Standard errors of interval AL, h = A m - c + the mean prediction, by
-# linearisation over the rows: each row's influence is that on its
-# interval's mean local effect (A[, k] w (d - m_k) / W_k), on the mean
-# prediction (w (f - mean f) / W) and, through the interval shares that
-# weigh the centring c, -w (mid_k - c) / W (mid_k the midpoint of the
-# accumulated effects over its interval). The edges are sample quantiles,
-# so the shares are not fixed: leaving this term out (holding them fixed)
-# makes the bands too wide, and centring the predictions within the
-# intervals as if they were strata makes them far too narrow when the
-# variable is correlated with the others. The interval means get their own
-# small-sample factor n_eff / (n_eff - 1) (1 for a single row), the rest
-# that of all rows. `at`: the positions of the interval rows among the rows
-# of the shift (f, weights w_f).
+# linearisation: each row's influence on its interval's mean local effect
+# (A[, k] w (d - m_k) / W_k), on the mean prediction (w (f - mean f) / W)
+# and, through the interval shares that weigh the centring c, -w (mid_k -
+# c) / W (mid_k the midpoint of the accumulated effects over interval k).
+# The edges are sample quantiles, so the shares are not fixed: without this
+# term the bands are too wide; centring the predictions within intervals
+# as strata makes them far too narrow for correlated variables. Small-sample
+# factors as linear_profile_se(). `at`: the interval rows' positions among
+# the rows of the shift (f, weights w_f).
 interval_al_se <- function(A, d, k, w, s, at, f, w_f) {
   K <- ncol(A)
   m <- s$sum / s$wsum
@@ -110,33 +94,28 @@ interval_al_se <- function(A, d, k, w, s, at, f, w_f) {
 
 # Bands of AL of a categorical variable (accumulated_levels_request()) for
 # output c: contributions d at entries `pos` (rows 1..n of `rows`) in pairs
-# of adjacent levels `pair` (K - 1 of them), the rows' levels o, weights
-# w and predictions f.
-al_levels_bands <- function(setup, d, pos, pair, o, w, f, rows, K, output) {
-  type <- setup$bands$type
+# of adjacent levels `pair`, with their sums s (interval_sums()), the rows'
+# levels o, weights w and predictions f, the levels' weights p (K).
+al_levels_bands <- function(setup, d, s, pos, pair, o, w, f, p, rows, output) {
+  K <- length(p)
   profile <- function(m, p) {
     g <- c(0, cumsum(m))
     g - sum(g * p) / sum(p)
   }
-  level_weights <- function(w) as.vector(tapply(w, factor(o, levels = seq_len(K)), sum, default = 0))
-  s <- interval_sums(matrix(d), pair, w[pos], K - 1L)
-  if (type == "analytic") {
-    p <- level_weights(w)
+  if (setup$bands$moments) {
     A <- linear_map(function(m) profile(m, p), K - 1L)
-    g <- c(0, cumsum(s$sum / s$wsum))
-    shares <- (g - sum(g * p) / sum(p))[o]
+    shares <- profile(s$sum / s$wsum, p)[o]
     return(list(se = linear_profile_se(A, d, pos, pair, w, s$sum / s$wsum, s$wsum, f, shares,
                                        threads = setup$threads)))
   }
-  if (type != "bootstrap") return(list())
+  if (!setup$bands$resampled) return(list())
   # The resamples' pair sums, level weights and mean predictions.
   sp <- resample_sums(setup, rows[pos], d, w[pos], pair, K - 1L)
   ok <- which(!is.na(o))
   sl <- resample_sums(setup, rows[ok], NULL, w[ok], o[ok], K)
   sf <- resampled_predictions(setup, rows, f, w, output)
   reps <- vapply(seq_len(ncol(sp$sum)), function(b) {
-    sb <- list(sum = sp$sum[, b], wsum = sp$wsum[, b])
-    profile(resample_means(sb, s), sl$wsum[, b]) + sf$sum[1L, b] / sf$wsum[1L, b]
+    profile(resample_means(sp, b, s), sl$wsum[, b]) + sf$sum[1L, b] / sf$wsum[1L, b]
   }, numeric(K))
   list(reps = reps)
 }
@@ -169,7 +148,6 @@ resampled_fitted <- function(setup, fitted) {
 # rows' terms in the centring (kernel_centring(): values within the grid
 # and weights, 0 for rows outside it).
 al_kernel_bands <- function(setup, Y, kw, z, x, w, f, rows, centring) {
-  type <- setup$bands$type
   G <- length(z)
   dY <- Y[-1L, , drop = FALSE] - Y[-G, , drop = FALSE]
   kl <- kw[-1L, , drop = FALSE]
@@ -179,7 +157,7 @@ al_kernel_bands <- function(setup, Y, kw, z, x, w, f, rows, centring) {
     g <- cumsum(c(0, r))
     g - sum(w * stats::approx(z, g, xc)$y) / sum(w)
   }
-  if (type == "analytic") {
+  if (setup$bands$moments) {
     den <- rowSums(kl)
     r <- rowSums(kl * dY) / den
     wc <- centring$w
@@ -191,7 +169,7 @@ al_kernel_bands <- function(setup, Y, kw, z, x, w, f, rows, centring) {
     ss <- influence_ss(A, length(w), Vt = kl * (dY - r) / den, s = s, threads = setup$threads)
     return(list(se = influence_se(ss, w)))
   }
-  if (type != "bootstrap") return(list())
+  if (!setup$bands$resampled) return(list())
   counts <- setup$resamples[rows, , drop = FALSE]
   R <- resample_product(setup, kl * dY, rows) / resample_product(setup, kl, rows)
   reps <- vapply(seq_len(ncol(counts)), function(b) {
@@ -201,34 +179,22 @@ al_kernel_bands <- function(setup, Y, kw, z, x, w, f, rows, centring) {
   list(reps = reps)
 }
 
-# Per-output bands (lists of se vectors or reps matrices) as one estimate's
-# se (values x outputs) or reps (values x B x outputs).
-bind_output_bands <- function(bands) {
-  if (!length(bands) || !length(bands[[1L]])) return(list())
-  if (!is.null(bands[[1L]]$se)) return(list(se = do.call(cbind, lapply(bands, `[[`, "se"))))
-  reps <- lapply(bands, `[[`, "reps")
-  list(reps = array(unlist(reps), c(dim(reps[[1L]]), length(reps))))
-}
-
-# The group means of a resample (sums sb), an empty group keeping the full
-# sample's mean (sums s): a resample that leaves out every row of an
-# interval says nothing about its local effect. Its weight in the centring
-# is then 0.
-resample_means <- function(sb, s) {
-  m <- sb$sum / sb$wsum
-  empty <- !(sb$wsum > 0)
+# The group means of resample b (column b of the sums sr), an empty group
+# keeping the full sample's mean (sums s): a resample that leaves out every
+# row of an interval says nothing about its local effect (its weight in the
+# centring is then 0).
+resample_means <- function(sr, b, s) {
+  m <- sr$sum[, b] / sr$wsum[, b]
+  empty <- !(sr$wsum[, b] > 0)
   m[empty] <- s$sum[empty] / s$wsum[empty]
   m
 }
 
-# Bands of a second-order AL surface (ale_2d_surface()) for output c: the
-# rows' second differences d (entries at rows `pos` of `rows`, in cells
-# `cell` of K1 x K2), the rows' weights w, the cells' weighted counts b
-# (`counts_of(w)` recomputes them for other weights) and the surface's
-# centring `centre` (center_ale_2d() or its categorical form). Cells
-# without rows take the value of their nearest cell with rows (`src`,
-# fill_empty_cells() applied to the cells' indices), for every resample.
-# `b_cell`: each row's cell of b.
+# Bands of a second-order AL surface (ale_2d_surface()) for one output:
+# the rows' second differences d (entries at rows `pos` of `rows`, in the
+# cells of `cl`, ale_2d_cells()), the rows' weights w. Cells without rows
+# take the value of their nearest cell with rows (`src`, the fill applied
+# to the cells' indices), for every resample.
 #
 # Analytic: the surface is linear in the cell means given b, and a ratio
 # of b-weighted sums in b (the removal of the first-order effects and the
@@ -240,28 +206,28 @@ resample_means <- function(sb, s) {
 # terms are centred. Leaving them out (b held fixed) makes the bands far
 # too narrow: a surface whose second differences do not vary within cells
 # (x1 x2) would have bands of width 0.
-al_2d_bands <- function(setup, d, pos, cell, w, K1, K2, counts_of, centre, src, rows, b_cell) {
-  type <- setup$bands$type
-  s <- interval_sums(matrix(d), cell, w[pos], K1 * K2)
-  b <- counts_of(w)
-  surface <- function(m, b) centre(matrix(m[src], K1, K2), b)
-  if (type == "analytic") {
+al_2d_bands <- function(setup, d, pos, cl, w, rows) {
+  KK <- cl$K1 * cl$K2
+  s <- interval_sums(matrix(d), cl$cell, w[pos], KK)
+  b <- cl$counts_of(w)
+  present <- tabulate(cl$cell, KK) > 0
+  src <- as.vector(cl$fill(matrix(ifelse(present, seq_len(KK), NA_real_), cl$K1, cl$K2)))
+  surface <- function(m, b) cl$centre(matrix(m[src], cl$K1, cl$K2), b)
+  if (setup$bands$moments) {
     full <- which(s$wsum > 0)
-    A <- linear_map(function(m) surface(replace(numeric(K1 * K2), full, m), b), length(full))
-    col <- match(cell, full)
-    m <- replace(numeric(K1 * K2), full, (s$sum / s$wsum)[full])
+    A <- linear_map(function(m) surface(replace(numeric(KK), full, m), b), length(full))
+    m <- replace(numeric(KK), full, (s$sum / s$wsum)[full])
     J <- count_jacobian(function(b) surface(m, b), b)
-    return(list(se = linear_profile_se(A, d, pos, col, w, (s$sum / s$wsum)[full], s$wsum[full],
-                                       by_count = list(map = J, cell = b_cell), threads = setup$threads)))
+    return(list(se = linear_profile_se(A, d, pos, match(cl$cell, full), w, (s$sum / s$wsum)[full],
+                                       s$wsum[full], by_count = list(map = J, cell = cl$b_cell),
+                                       threads = setup$threads)))
   }
-  if (type != "bootstrap") return(list())
+  if (!setup$bands$resampled) return(list())
   counts <- setup$resamples[rows, , drop = FALSE]
-  sc <- resample_sums(setup, rows[pos], d, w[pos], cell, K1 * K2)
+  sc <- resample_sums(setup, rows[pos], d, w[pos], cl$cell, KK)
   reps <- vapply(seq_len(ncol(counts)), function(r) {
-    cw <- counts[, r] * w
-    sb <- list(sum = sc$sum[, r], wsum = sc$wsum[, r])
-    as.vector(surface(resample_means(sb, s), counts_of(cw)))
-  }, numeric(length(surface(numeric(K1 * K2), b))))
+    as.vector(surface(resample_means(sc, r, s), cl$counts_of(counts[, r] * w)))
+  }, numeric(length(surface(numeric(KK), b))))
   list(reps = reps)
 }
 

@@ -2,19 +2,14 @@
 # tables of predictions the estimate is made of, without a new prediction.
 #
 # In resample b, background row i weighs c_ib w_i (c_ib: how often it is
-# drawn, setup$resamples). Of a table Y (u values x n rows; the rows'
-# predictions with the columns set to each value), the resample's
-# PD(value) is sum_i c_ib w_i Y[value, i] / sum_i c_ib w_i, and its
-# PD_-j(row i) the mean of Y[, i] weighted by W_b(value), the summed c_ib
-# w_i of the rows with that value. Both are sums over the rows of each
-# chunk's block of predictions: a u x B matrix of PD sums per table, and
-# an n x B matrix of PD_-j per variable (every row's, also of the rows a
-# resample leaves out). f(x_i) is the same in every resample. The
-# statistics of a replicate are then h_overall_stats() and h_pair_stat()
-# with the weights c_b w.
-#
-# The replicates of output c and resample b are the column (c - 1) B + b of
-# the n x (B outputs) and u x (B outputs) accumulators.
+# drawn). Of a table Y (u values x n rows), the resample's PD(value) is
+# sum_i c_ib w_i Y[value, i] / sum_i c_ib w_i, and its PD_-j(row i) the
+# mean of Y[, i] weighted by W_b(value), the summed c_ib w_i of the rows
+# with that value: sums over the rows of each chunk's block, a u x B matrix
+# of PD sums per table and an n x B matrix of PD_-j per variable. f(x_i) is
+# the same in every resample. A replicate's statistics are h_overall_stats()
+# and h_pair_stat() with the weights c_b w. Output c's resample b is column
+# (c - 1) B + b of the accumulators.
 
 # The resampled weights of the background rows: n x B.
 h_resampled_weights <- function(setup) setup$resamples * setup$weights
@@ -22,18 +17,8 @@ h_resampled_weights <- function(setup) setup$resamples * setup$weights
 # The columns of resample b in a matrix of B x outputs replicates.
 h_rep_columns <- function(setup, b) (seq_len(setup$n_outputs) - 1L) * setup$bands$B + b
 
-# A table's value weights of each resample (u x B: the summed resampled
-# weights cw (n x B) of the rows with each value).
-h_value_weights <- function(tb, cw) {
-  out <- matrix(0, tb$G, ncol(cw))
-  s <- rowsum(cw, tb$index, reorder = TRUE)
-  out[as.integer(rownames(s)), ] <- s
-  out
-}
-
-# A chunk's block y (G values x m rows `pos`, observation-major, a column
-# per output) as resampled PD sums (G x (B outputs)): sum over the rows of
-# c_ib w_i y.
+# A chunk's block y (G values x m rows, observation-major, a column per
+# output) as resampled PD sums (G x (B outputs)).
 h_boot_sums <- function(setup, y, G, cw_pos) {
   do.call(cbind, lapply(seq_len(setup$n_outputs), function(c) matrix(y[, c], G) %*% cw_pos))
 }
@@ -59,12 +44,10 @@ h_rep_at_rows <- function(setup, P, index, b) {
   P[index, h_rep_columns(setup, b), drop = FALSE]
 }
 
-# The bootstrap tables need, per variable, the n x B x outputs PD_-j of
-# every row and the u x B x outputs PD sums and value weights, then per
-# computed pair its sums; with a few n x B x outputs matrices at work,
-# they must fit in a third of the memory budget (the chunks of predictions
-# take another third). `u`: the variables' numbers of distinct values;
-# `n_pairs`: the most pairs that may be computed.
+# The bootstrap tables (per variable the n x B x outputs PD_-j and the
+# u x B x outputs PD sums and value weights, then per pair its sums, with a
+# few n x B x outputs matrices at work) within their share of the budget.
+# `u`: the variables' numbers of distinct values; `n_pairs`: the most pairs.
 check_h_bands_budget <- function(setup, u, n_pairs) {
   n <- as.double(setup$n)
   per <- 8 * setup$bands$B * setup$n_outputs / 2^20
@@ -87,9 +70,8 @@ h_stack_reps <- function(reps) {
   aperm(array(unlist(reps), c(d, length(reps))), c(1L, 3L, 2L))
 }
 
-# The replicates of the overall and total statistics, from the one-way
-# tables `one` (h_one_way_request()): list(h2 (variables x B x outputs),
-# total (1 x B x outputs)).
+# The replicates of the overall and total statistics from the one-way
+# tables `one` (h_one_way_request()): list(h2, total), terms x B x outputs.
 h_overall_reps <- function(setup, one) {
   cw <- h_resampled_weights(setup)
   reps <- lapply(seq_len(setup$bands$B), function(b) {
@@ -101,10 +83,9 @@ h_overall_reps <- function(setup, one) {
   list(h2 = h_stack_reps(lapply(reps, `[[`, "h2")), total = h_stack_reps(lapply(reps, `[[`, "total")))
 }
 
-# The replicates of the pairwise statistics of the pairs `pos` (the
-# positions of their two variables among the one-way tables `one`), from
-# the pairs' resampled PDs `pair_reps` (h_two_way_request()): pairs x B x
-# outputs.
+# The replicates of the statistics of the pairs `pos` (positions of their
+# variables among the one-way tables `one`), from the pairs' resampled PDs
+# `pair_reps` (h_two_way_request()): pairs x B x outputs.
 h_pair_reps <- function(setup, one, pos, pair_reps) {
   cw <- h_resampled_weights(setup)
   used <- sort(unique(unlist(pos)))

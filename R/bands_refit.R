@@ -87,19 +87,13 @@ refit_bands <- function(profile, refit, data, background = data, predict_functio
 # progress; a list of the profiles' `_yhat_`.
 run_refits <- function(draws, run) {
   progress <- new_progress(length(draws))
-  if (!requireNamespace("future", quietly = TRUE)) {
-    return(lapply(draws, function(idx) {
-      on.exit(tick(progress))
-      run(idx)
-    }))
-  }
-  fs <- lapply(draws, function(idx) {
+  fs <- if (requireNamespace("future", quietly = TRUE)) lapply(draws, function(idx) {
     future::future(run(idx), seed = TRUE, packages = "modelprofiles",
                    globals = list(run = run, idx = idx))
   })
-  lapply(fs, function(f) {
+  lapply(seq_along(draws), function(b) {
     on.exit(tick(progress))
-    future::value(f)
+    if (is.null(fs)) run(draws[[b]]) else future::value(fs[[b]])
   })
 }
 
@@ -143,13 +137,9 @@ check_refit_background <- function(profile, background, call) {
 same_values <- function(x, y) {
   if (length(x) != length(y)) return(rep(FALSE, max(length(x), length(y))))
   num <- function(v) (is.numeric(v) || inherits(v, c("Date", "POSIXt", "difftime"))) && !is.factor(v)
-  if (num(x) && num(y)) {
-    a <- as.double(x)
-    b <- as.double(y)
-  } else {
-    a <- as.character(x)
-    b <- as.character(y)
-  }
+  as_ <- if (num(x) && num(y)) as.double else as.character
+  a <- as_(x)
+  b <- as_(y)
   (is.na(a) & is.na(b)) | (!is.na(a) & !is.na(b) & a == b)
 }
 

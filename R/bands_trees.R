@@ -1,18 +1,14 @@
 # Model uncertainty of a forest's profiles, from its trees. A forest that
-# averages its trees (ranger, randomForest) has a PD that is the mean over
-# the trees of each tree's own PD, so the native engine gives the per-tree
-# PDs in one set walk (tree_partial(), R/engine_native_observed.R), which
-# the band plan adds to the chunks of a PD (tree_spec()); their spread over
-# the trees (their quantiles, as replicates) and, with the trees' in-bag
-# counts, the infinitesimal-jackknife variance of the forest's PD
-# (infjack_variance()) follow without new predictions. Both describe the
-# randomness of the forest given the background rows, not the sampling of
-# those rows (see ?profile_bands for the sampling bands).
+# averages its trees (ranger, randomForest) has a PD that is the mean of
+# its trees' PDs, which the native engine gives in one set walk
+# (tree_partial()) added to the chunks of a PD (tree_spec()); their spread
+# (quantiles, as replicates) and, with the in-bag counts, the
+# infinitesimal-jackknife variance follow without new predictions. Both
+# describe the forest's randomness given the background rows.
 
-# The per-tree walk of background rows `rows` (weights w), column `cols` at
-# `grid` (a list of one vector): a specification of the executor's
-# (native_trees()); `count`: it stands in for the profile's predictions
-# (counted), or goes beside its curves.
+# The per-tree walk of background rows `rows` (weights w), columns `cols`
+# at `grid`: a specification of the executor's (native_trees()); `count`:
+# it stands in for the profile's predictions, or goes beside its curves.
 tree_spec <- function(rows, cols, grid, w, count) {
   list(kind = "trees", rows = rows, cols = as.integer(cols), grid = grid, w = w, count = count)
 }
@@ -24,40 +20,19 @@ tree_array <- function(theta) {
   cli::cli_abort("{.arg theta} must be a G x trees matrix or a G x trees x outputs array.", call = NULL)
 }
 
-#' Infinitesimal-jackknife variance of a forest's profile
-#'
-#' The variance over the forest's bootstrap (or subsample) draws of the
-#' forest's profile at each grid point, by the infinitesimal jackknife of
-#' Wager, Hastie and Efron (2014), from per-tree profiles `theta` (T trees)
-#' and in-bag counts `N` (n training rows x T; `N[i, t]` the times row i was
-#' drawn for tree t), as ranger's `predict(type = "se", se.method =
-#' "infjack")` computes it for predictions:
-#'
-#' `V_IJ(g) = sum_i Cov_t(N_it, theta_tg)^2`, the covariance over the trees
-#' with denominator T; minus the Monte Carlo bias
-#' `n * v_N / T^2 * sum_t (theta_tg - mean_t theta_tg)^2`, `v_N` the mean over
-#' the rows of the variance over the trees of `N[i, ]` (denominator T); for a
-#' bootstrap `v_N` is about 1 and this is eq. (7) of the paper, `V_IJ-U`.
-#' Sampling without replacement (all counts 0 or 1) multiplies the result by
-#' `1 / (1 - mean(N))^2`. As in ranger, the rows that are in the bag of every
-#' tree are left out (n counts the others) and the variance may be negative
-#' (Monte Carlo noise with few trees); `calibrate = TRUE` applies ranger's
-#' empirical-Bayes calibration (Efron's g-modelling over the grid points,
-#' the noise scale from the trees drawn at random to half), which gives
-#' non-negative values, needs more than 20 grid points and draws random
-#' numbers.
-#'
-#' @param theta Per-tree profiles: a G x T matrix, or the G x T x outputs
-#'   array of `tree_partial()`.
-#' @param inbag In-bag counts: a list of T vectors of n counts (ranger's
-#'   `inbag.counts`) or an n x T matrix (randomForest's `inbag`).
-#' @param calibrate Apply ranger's calibration?
-#' @returns The variances: a vector of G for a matrix `theta`, else a G x
-#'   outputs matrix (columns named by the third dimension of `theta`).
-#' @references Wager, S., Hastie, T. and Efron, B. (2014). Confidence
-#'   intervals for random forests: the jackknife and the infinitesimal
-#'   jackknife. *Journal of Machine Learning Research* 15, 1625-1651.
-#' @noRd
+# The infinitesimal-jackknife variance of a forest's profile at each grid
+# point (Wager, Hastie and Efron, 2014, JMLR 15, 1625-1651), as ranger's
+# predict(se.method = "infjack") computes it, from per-tree profiles theta
+# (a G x T matrix, or G x T x outputs) and in-bag counts `inbag` (a list of
+# T vectors, ranger's, or an n x T matrix, randomForest's; N[i, t] the times
+# row i was drawn for tree t): V_IJ(g) = sum_i Cov_t(N_it, theta_tg)^2
+# (denominator T) minus the Monte Carlo bias n v_N / T^2 sum_t (theta_tg -
+# mean_t theta_tg)^2, v_N the mean over rows of the variance of N[i, ] (for
+# a bootstrap about 1: eq. (7), V_IJ-U); times 1 / (1 - mean(N))^2 for
+# sampling without replacement. As in ranger, rows in the bag of every tree
+# are left out and the variance may be negative; `calibrate` applies
+# ranger's empirical-Bayes calibration (more than 20 grid points; draws
+# random numbers). A vector of G for a matrix theta, else G x outputs.
 infjack_variance <- function(theta, inbag, calibrate = FALSE) {
   single <- is.matrix(theta)
   theta <- tree_array(theta)

@@ -4,25 +4,20 @@
 # variable is shifted by the weighted mean prediction over the rows it uses
 # (from `fitted`, the predictions at the background rows, requested before).
 
-# The weighted mean of `fitted` over background rows `rows`, per output.
-mean_at <- function(setup, fitted, rows) {
+# The shift of an AL estimate, kept with it: `shift`, the weighted mean of
+# `fitted` (per output) over the background rows `rows` (those where the
+# variable is observed), and `shift_weight`, the sum of their weights (to
+# pool the shifts of subgroups).
+al_shift <- function(setup, fitted, rows) {
   f <- if (length(rows) == nrow(fitted)) fitted else fitted[rows, , drop = FALSE]
-  weighted_col_means(f, at_rows(setup$weights, rows))
+  list(shift = unname(as.double(weighted_col_means(f, at_rows(setup$weights, rows)))),
+       shift_weight = sum(at_rows(setup$weights, rows)))
 }
 
-# The shift an AL estimate was given, kept with it: `shift`, the mean
-# prediction `mean_pred` (per output) over the background rows `rows` it was
-# taken over (those where the variable is observed), and `shift_weight`,
-# the sum of their weights (to pool the shifts of subgroups).
-al_shift_fields <- function(setup, mean_pred, rows) {
-  list(shift = unname(as.double(mean_pred)), shift_weight = sum(at_rows(setup$weights, rows)))
-}
-
-# AL profiles of subgroups on a shift common to them (al_shift = "common",
-# DALEX's convention): per variable, the mean prediction over the rows of
-# all subgroups in which it is profiled (the subgroups' shifts pooled with
-# their weights), instead of each subgroup's own. `raw`: per part, per
-# variable, the estimates (NULL where not profiled).
+# AL profiles of subgroups on a common shift (al_shift = "common", DALEX's
+# convention): per variable, the subgroups' shifts pooled with their
+# weights. `raw`: per part, per variable, the estimates (NULL where not
+# profiled).
 al_common_shift <- function(raw) {
   vars <- unique(unlist(lapply(raw, names)))
   for (v in vars) {
@@ -43,13 +38,11 @@ al_common_shift <- function(raw) {
   raw
 }
 
-# The `mean_prediction` of an AL result: the shift each profile was given
-# (al_shift_fields(), after al_common_shift()). A vector named by the
-# profile labels (`labels`: the outputs of each part in turn) when every
-# variable has the same shift within a label (always, unless the variables
-# are missing in different rows); else a matrix with a row per variable
-# and a column per label (NA where a variable is not profiled). NULL for
-# the profiles that are not shifted (PD, LD).
+# The `mean_prediction` of an AL result, the shift each profile was given:
+# a vector named by the profile labels (`labels`: the outputs of each part
+# in turn) when every variable has the same shift within a label (unless
+# variables are missing in different rows); else a variables x labels
+# matrix (NA where not profiled). NULL for PD and LD.
 al_mean_prediction <- function(raw, variables, labels) {
   C <- length(labels) %/% max(1L, length(raw))
   M <- matrix(NA_real_, length(variables), length(labels), dimnames = list(variables, labels))
@@ -76,8 +69,7 @@ al_mean_prediction <- function(raw, variables, labels) {
 accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edges = NULL,
                                          native = TRUE) {
   rows <- observed_rows(setup, j, rows)
-  # The rows of the profile's shift: those where the variable is observed
-  # (also when the user's edges leave some of them out).
+  # The shift's rows, also those the user's edges leave out.
   observed <- rows
   col <- setup$data[[j]]
   x <- as.double(at_rows(col, rows))
@@ -103,9 +95,8 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
   }
   # A row's edge values are patterns of the edges, by index.
   edge_values <- column_values(col, edges)
-  # Both predictions of a row in one predict() call of stacked rows (as for
-  # ICE curves in observation order), or in two calls over the rows
-  # themselves, whose other columns are then shared, not copied.
+  # Both predictions of a row in one call of stacked rows (in observation
+  # order), or two calls over the rows themselves, sharing their columns.
   stack <- row_order(setup, length(rows), native) == "observation"
   keep_dy <- setup$bands$per_row
   chunks <- row_chunks(length(rows), request_chunk_rows(setup, native) / 2)
@@ -126,42 +117,38 @@ accumulated_interval_request <- function(setup, j, intervals, rows, fitted, edge
       m <- length(chunk)
       dy <- if (stack) ys[[1L]][m + seq_len(m), , drop = FALSE] - ys[[1L]][seq_len(m), , drop = FALSE] else ys[[1L]] - ys[[2L]]
       if (keep_dy) return(list(dy = place(dy, chunk)))
-      # Without bands, only the interval sums are kept, not a local effect
-      # per row.
+      # Without bands, only the interval sums.
       list(sums = interval_sum_table(dy, k[chunk], w[chunk], K))
     },
     init = function() {
       if (keep_dy) list(dy = matrix(0, length(rows), setup$n_outputs)) else list(sums = matrix(0, K, setup$n_outputs + 1L))
     },
     finish = function(acc) {
-      mean_pred <- mean_at(setup, fitted, observed)
+      sh <- al_shift(setup, fitted, observed)
       yhat <- matrix(0, K + 1L, setup$n_outputs)
       bands <- vector("list", setup$n_outputs)
       for (c in seq_len(setup$n_outputs)) {
         s <- if (keep_dy) interval_sums(acc$dy, k, w, K, c) else list(sum = acc$sums[, c], wsum = acc$sums[, setup$n_outputs + 1L])
-        yhat[, c] <- accumulate_center(s$sum / s$wsum, s$wsum) + mean_pred[c]
+        yhat[, c] <- accumulate_center(s$sum / s$wsum, s$wsum) + sh$shift[c]
         if (keep_dy) {
           bands[[c]] <- al_interval_bands(setup, acc$dy[, c], k, w, K, s, rows, fitted[observed, c],
                                           observed, setup$weights[observed], c)
         }
       }
-      c(list(x = edge_values, yhat = yhat, intervals = K), al_shift_fields(setup, mean_pred, observed),
-        bind_output_bands(bands))
+      c(list(x = edge_values, yhat = yhat, intervals = K), sh, bind_output_bands(bands))
     },
     native = native
   )
 }
 
 # Kernel AL of column j on an even grid of grid_points values over the
-# observed rows (of whole numbers for integer and Date columns): list(x,
-# yhat, ice, ice_rows). Centred over the rows (the weighted mean of the
-# profile at the rows' values is the mean prediction), or with
+# observed rows (whole numbers for integer and Date columns), or the user's
+# `grid`: list(x, yhat, ice, ice_rows). Centred over the rows, or with
 # `dalex_centre` over the grid points, as DALEX centres it.
 accumulated_kernel_request <- function(setup, j, grid_points, rows, bandwidth, keep_ice, fitted,
                                        native = TRUE, grid = NULL, dalex_centre = FALSE) {
   col <- setup$data[[j]]
   if (!is.null(grid)) {
-    # The user's grid (variable_splits), in increasing order.
     z <- sort(unique(as.double(grid)))
   } else {
     x <- as.double(col[observed_rows(setup, j, rows)])
@@ -169,34 +156,31 @@ accumulated_kernel_request <- function(setup, j, grid_points, rows, bandwidth, k
     if (whole_scale(col)) z <- unique(round(z))
   }
   kernel_request(setup, j, z, rows, bandwidth, TRUE, keep_ice, native = native, finish = function(k) {
-    mean_pred <- mean_at(setup, fitted, k$rows)
+    sh <- al_shift(setup, fitted, k$rows)
     yhat <- matrix(0, length(z), ncol(k$num))
     bands <- vector("list", ncol(k$num))
-    kw <- if (!is.null(k$ice)) k$kw()
-    # The centring is over the rows within the grid (a user's grid may not
-    # reach every row; as interval AL's edges).
-    # DALEX's centring (center = TRUE): the profile's unweighted mean over
-    # its grid points is the mean prediction.
+    kw <- if (setup$bands$per_row) k$kw()
+    # Centred over the rows within the grid, or as DALEX (center = TRUE):
+    # the profile's unweighted mean over its grid points.
     centring <- if (dalex_centre) list(x = z, w = rep(1, length(z)), inside = 1) else
       kernel_centring(setup, z, k$x, k$w, names(setup$data)[j])
     for (c in seq_len(ncol(k$num))) {
       g <- cumsum(c(0, k$num[-1L, c] / k$den[-1L]))
       centre <- sum(centring$w * stats::approx(z, g, centring$x)$y) / sum(centring$w)
-      yhat[, c] <- g - centre + mean_pred[c]
+      yhat[, c] <- g - centre + sh$shift[c]
       if (!is.null(kw)) {
         bands[[c]] <- al_kernel_bands(setup, matrix(k$ice[, , c], length(z)), kw, z, k$x, k$w,
                                       fitted[k$rows, c], k$rows, centring)
       }
     }
     c(list(x = column_values(col, z), yhat = yhat, ice = if (keep_ice) k$ice, ice_rows = k$rows),
-      al_shift_fields(setup, mean_pred, k$rows), bind_output_bands(bands))
+      sh, bind_output_bands(bands))
   })
 }
 
-# The rows that centre a kernel AL profile on grid z: list(x, w), the rows'
-# values moved into the grid's range (so that approx() is defined) and
-# their weights, 0 for rows outside it (with a warning, as interval AL's
-# edges leave rows out), and `inside` (1 when every row is).
+# The rows that centre a kernel AL profile on grid z: list(x, w, inside),
+# the rows' values moved into the grid's range (for approx()), their
+# weights, 0 outside it (with a warning), and `inside` (1 when all are).
 kernel_centring <- function(setup, z, x, w, name) {
   lo <- z[1L]
   hi <- z[length(z)]
@@ -247,16 +231,16 @@ accumulated_levels_request <- function(setup, j, levels, rows, fitted, na_level 
     init = function() list(d = matrix(0, length(pos), setup$n_outputs)),
     finish = function(acc) {
       p <- as.vector(tapply(w, factor(o, levels = seq_len(K)), sum, default = 0))
-      mean_pred <- mean_at(setup, fitted, rows)
+      sh <- al_shift(setup, fitted, rows)
       yhat <- matrix(0, K, setup$n_outputs)
       bands <- vector("list", setup$n_outputs)
       for (c in seq_len(setup$n_outputs)) {
         s <- interval_sums(acc$d, pair, w[pos], K - 1L, c)
         g <- c(0, cumsum(s$sum / s$wsum))
-        yhat[, c] <- g - sum(g * p) / sum(p) + mean_pred[c]
-        bands[[c]] <- al_levels_bands(setup, acc$d[, c], pos, pair, o, w, f[, c], rows, K, c)
+        yhat[, c] <- g - sum(g * p) / sum(p) + sh$shift[c]
+        bands[[c]] <- al_levels_bands(setup, acc$d[, c], s, pos, pair, o, w, f[, c], p, rows, c)
       }
-      c(list(x = levels, yhat = yhat), al_shift_fields(setup, mean_pred, rows), bind_output_bands(bands))
+      c(list(x = levels, yhat = yhat), sh, bind_output_bands(bands))
     },
     native = native
   )

@@ -29,64 +29,50 @@ accumulated_2d_request <- function(setup, js, intervals, levels = NULL) {
     length(corners$chunks), make = corners$make, reduce = corners$reduce,
     init = function() list(d = matrix(0, corners$n_diff, setup$n_outputs)),
     finish = function(acc) {
-      f <- ale_2d_surface(acc$d, corners, a1, a2, w, z1, z2, is.null(levels))
-      bands <- lapply(seq_len(setup$n_outputs), function(c) {
-        ale_2d_bands(setup, acc$d[, c], corners, a1, a2, w, z1, z2, is.null(levels), rows)
+      cl <- ale_2d_cells(corners, a1, a2, z1, z2, is.null(levels))
+      bands <- if (setup$bands$per_row) lapply(seq_len(setup$n_outputs), function(c) {
+        al_2d_bands(setup, acc$d[, c], corners$pos, cl, w, rows)
       })
-      c(list(x1 = z1, x2 = z2, f = f, intervals = c(length(z1) - 1L, length(z2) - 1L)),
-        bind_output_bands(bands))
+      c(list(x1 = z1, x2 = z2, f = ale_2d_surface(acc$d, corners$pos, cl, w),
+             intervals = c(length(z1) - 1L, length(z2) - 1L)), bind_output_bands(bands))
     }
   )
 }
 
-# The bands of the surface (al_2d_bands()) for the differences d of one
-# output: se as a vector over the surface's cells, or reps (cells x B).
-ale_2d_bands <- function(setup, d, corners, a1, a2, w, z1, z2, numeric_pair, rows) {
-  if (!setup$bands$per_row) return(list())
+# The cells of a surface: each difference's `cell` (pairs of intervals, or
+# of adjacent levels, x intervals: K1 x K2), each row's cell of the counts
+# b (intervals, or levels, x intervals), `b_cell`, and counts_of(w) for
+# weights w; the filling of empty cells and the centring.
+ale_2d_cells <- function(corners, a1, a2, z1, z2, numeric_pair) {
   K1 <- length(z1) - 1L
   K2 <- length(z2) - 1L
-  cell <- corners$pair + K1 * (a2[corners$pos] - 1L)
-  # Each row's cell of the counts b (intervals x intervals, or levels x
-  # intervals).
   rows1 <- if (numeric_pair) K1 else K1 + 1L
   b_cell <- a1 + rows1 * (a2 - 1L)
-  counts_of <- function(w) matrix(tabulate_weighted(b_cell, w, rows1 * K2), rows1, K2)
-  present <- tabulate(cell, K1 * K2) > 0
-  src <- fill_empty_cells(matrix(ifelse(present, seq_len(K1 * K2), NA_real_), K1, K2),
-                          if (numeric_pair) z1 else NULL, z2)
-  al_2d_bands(setup, d, corners$pos, cell, w, K1, K2, counts_of,
-              if (numeric_pair) center_ale_2d else center_ale_2d_levels, as.vector(src), rows,
-              b_cell)
+  list(K1 = K1, K2 = K2, cell = corners$pair + K1 * (a2[corners$pos] - 1L), b_cell = b_cell,
+       counts_of = function(w) matrix(tabulate_weighted(b_cell, w, rows1 * K2), rows1, K2),
+       fill = function(D) fill_empty_cells(D, if (numeric_pair) z1 else NULL, z2),
+       centre = if (numeric_pair) center_ale_2d else center_ale_2d_levels)
 }
 
-# The centred surface from the rows' second differences d (see
-# accumulated_2d_request()).
-ale_2d_surface <- function(d, corners, a1, a2, w, z1, z2, numeric_pair) {
-  K1 <- length(z1) - 1L
-  K2 <- length(z2) - 1L
-  pos <- corners$pos
-  # Cells: pairs of intervals (or of adjacent levels) x intervals.
-  cell <- corners$pair + K1 * (a2[pos] - 1L)
-  b <- if (numeric_pair) {
-    matrix(tabulate_weighted(a1 + K1 * (a2 - 1L), w, K1 * K2), K1, K2)
-  } else {
-    matrix(tabulate_weighted(a1 + (K1 + 1L) * (a2 - 1L), w, (K1 + 1L) * K2), K1 + 1L, K2)
-  }
-  out <- array(0, c(length(z1), K2 + 1L, ncol(d)))
+# The centred surface from the rows' second differences d (entries at rows
+# `pos`) in cells `cl`.
+ale_2d_surface <- function(d, pos, cl, w) {
+  b <- cl$counts_of(w)
+  out <- array(0, c(cl$K1 + 1L, cl$K2 + 1L, ncol(d)))
   for (c in seq_len(ncol(d))) {
-    s <- interval_sums(d, cell, w[pos], K1 * K2, c)
-    D <- matrix(s$sum / s$wsum, K1, K2)
-    D <- fill_empty_cells(D, if (numeric_pair) z1 else NULL, z2)
-    out[, , c] <- if (numeric_pair) center_ale_2d(D, b) else center_ale_2d_levels(D, b)
+    s <- interval_sums(d, cl$cell, w[pos], cl$K1 * cl$K2, c)
+    out[, , c] <- cl$centre(cl$fill(matrix(s$sum / s$wsum, cl$K1, cl$K2)), b)
   }
   out
 }
 
+# The sums of the weights w (a vector, or a matrix with a row per index)
+# per index 1..n.
 tabulate_weighted <- function(index, w, n) {
-  out <- numeric(n)
   s <- rowsum(w, index)
-  out[as.integer(rownames(s))] <- s[, 1]
-  out
+  out <- matrix(0, n, NCOL(w))
+  out[as.integer(rownames(s)), ] <- s
+  if (is.matrix(w)) out else out[, 1L]
 }
 
 # Numeric x numeric: each row's second difference over the corners of its

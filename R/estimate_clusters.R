@@ -20,12 +20,12 @@ cluster_result <- function(res, raw, k, center, call) {
     cli::cli_abort("{.arg k} ({k}) must be smaller than the number of background rows ({n}).", call = call)
   }
   # One block of curves per variable and output: a G x n matrix each.
-  blocks <- list()
-  for (v in res$variables) {
-    for (c in seq_along(res$labels)) {
-      blocks[[length(blocks) + 1L]] <- list(v = v, c = c, curves = matrix(curves_array(raw[[v]]$ice, length(raw[[v]]$x), n, length(res$labels))[, , c], ncol = n))
-    }
-  }
+  blocks <- unlist(lapply(res$variables, function(v) {
+    ice <- curves_array(raw[[v]]$ice, length(raw[[v]]$x), n, length(res$labels))
+    lapply(seq_along(res$labels), function(c) {
+      list(v = v, c = c, curves = matrix(ice[, , c], ncol = n))
+    })
+  }), recursive = FALSE)
   M <- do.call(rbind, lapply(blocks, `[[`, "curves")) # all grid points x rows
   if (center) M <- sweep(M, 2L, colMeans(M))
   d <- stats::dist(t(M)) / sqrt(nrow(M))

@@ -26,8 +26,8 @@ h_distinct <- function(setup, js) {
 # block larger than that is a chunk of its own), so that small tables
 # share predict() calls; with the native engine, a chunk holds one table's
 # rows (their curves at the table's values, by the set walk). Returns the
-# tables' descriptions and the pieces of each chunk: list(t, pos), the rows
-# `pos` of table t.
+# tables' descriptions and the pieces of each chunk: list(t, pos, chunk),
+# the rows `pos` of table t.
 h_tables <- function(setup, sets) {
   tables <- lapply(sets, function(js) {
     d <- h_distinct(setup, js)
@@ -35,39 +35,36 @@ h_tables <- function(setup, sets) {
     d$G <- length(d$first)
     d
   })
-  n <- setup$n
   size <- request_chunk_rows(setup)
-  chunks <- list()
-  pieces <- list()
-  used <- 0
   alone <- walks_observed(setup)
+  pieces <- list()
+  chunk <- 1
+  used <- 0
   for (t in seq_along(tables)) {
     G <- tables[[t]]$G
-    if (alone && used > 0) {
-      chunks[[length(chunks) + 1L]] <- pieces
-      pieces <- list()
-      used <- 0
-    }
     start <- 1L
-    while (start <= n) {
+    while (start <= setup$n) {
       room <- floor((size - used) / G)
-      if (room < 1) {
-        if (used > 0) {
-          chunks[[length(chunks) + 1L]] <- pieces
-          pieces <- list()
-          used <- 0
-          next
-        }
-        room <- 1
+      # A new chunk when this one is full, or for each table of the set walk.
+      if (used > 0 && (room < 1 || (start == 1L && alone))) {
+        chunk <- chunk + 1
+        used <- 0
+        next
       }
-      end <- min(n, start + room - 1)
-      pieces[[length(pieces) + 1L]] <- list(t = t, pos = start:end)
+      end <- min(setup$n, start + max(room, 1) - 1)
+      pieces[[length(pieces) + 1L]] <- list(t = t, pos = start:end, chunk = chunk)
       used <- used + G * (end - start + 1)
       start <- end + 1L
     }
   }
-  if (length(pieces)) chunks[[length(chunks) + 1L]] <- pieces
-  list(tables = tables, chunks = chunks)
+  list(tables = tables, chunks = unname(split(pieces, vapply(pieces, `[[`, numeric(1), "chunk"))))
+}
+
+# The names of the accumulators of quantity `what` of tables t, and the
+# accumulators, `sizes` x `cols` zeros.
+h_key <- function(what, t) paste0(what, t)
+h_zeros <- function(sizes, what, cols) {
+  stats::setNames(lapply(sizes, function(m) matrix(0, m, cols)), h_key(what, seq_along(sizes)))
 }
 
 # A chunk of pieces as one stack of rows: a column set by some pieces keeps,
@@ -138,10 +135,11 @@ h_one_way_request <- function(setup, js) {
   packed <- h_tables(setup, as.list(js))
   tables <- lapply(packed$tables, function(tb) {
     tb$W <- as.vector(rowsum(w, tb$index, reorder = TRUE))
-    if (boot) tb$Wb <- h_value_weights(tb, cw)
+    # The value weights of each resample (u x B).
+    if (boot) tb$Wb <- tabulate_weighted(tb$index, cw, tb$G)
     tb
   })
-  key <- function(what, t) paste0(what, t)
+  G <- vapply(tables, `[[`, numeric(1), "G")
   h_request(
     setup, packed,
     reduce_piece = function(t, pos, y) {
@@ -152,38 +150,29 @@ h_one_way_request <- function(setup, js) {
       Wm <- rep(tb$W, times = m)
       not <- matrix(0, m, C)
       for (c in seq_len(C)) not[, c] <- group_sums(y, Wm, off, setup$threads, c)$sum / sum(tb$W)
-      upd <- list(table_sums(setup, y, G, w[pos]), place(not, pos))
-      names(upd) <- c(key("sums", t), key("not", t))
+      upd <- stats::setNames(list(table_sums(setup, y, G, w[pos]), place(not, pos)),
+                             h_key(c("sums", "not"), t))
       if (boot) {
-        upd[[key("sums_reps", t)]] <- h_boot_sums(setup, y, G, cw[pos, , drop = FALSE])
-        upd[[key("not_reps", t)]] <- place(h_boot_not(setup, y, G, tb$Wb), pos)
+        upd[[h_key("sums_reps", t)]] <- h_boot_sums(setup, y, G, cw[pos, , drop = FALSE])
+        upd[[h_key("not_reps", t)]] <- place(h_boot_not(setup, y, G, tb$Wb), pos)
       }
       if (t == 1L) upd$fitted <- place(y[G * (seq_len(m) - 1L) + tb$index[pos], , drop = FALSE], pos)
       upd
     },
     init = function() {
-      acc <- list(fitted = matrix(0, n, C))
-      for (t in seq_along(tables)) {
-        acc[[key("sums", t)]] <- matrix(0, tables[[t]]$G, C)
-        acc[[key("not", t)]] <- matrix(0, n, C)
-        if (boot) {
-          acc[[key("sums_reps", t)]] <- matrix(0, tables[[t]]$G, BC)
-          acc[[key("not_reps", t)]] <- matrix(0, n, BC)
-        }
-      }
-      acc
+      N <- rep(n, length(G))
+      c(list(fitted = matrix(0, n, C)), h_zeros(G, "sums", C), h_zeros(N, "not", C),
+        if (boot) c(h_zeros(G, "sums_reps", BC), h_zeros(N, "not_reps", BC)))
     },
     finish = function(acc) {
-      out <- list(
-        pd = lapply(seq_along(tables), function(t) {
-          acc[[key("sums", t)]][tables[[t]]$index, , drop = FALSE] / sum(w)
-        }),
-        not = lapply(seq_along(tables), function(t) acc[[key("not", t)]]),
-        fitted = acc$fitted
-      )
+      ts <- seq_along(tables)
+      pd <- lapply(ts, function(t) {
+        acc[[h_key("sums", t)]][tables[[t]]$index, , drop = FALSE] / sum(w)
+      })
+      out <- list(pd = pd, not = unname(acc[h_key("not", ts)]), fitted = acc$fitted)
       if (boot) {
-        out$pd_reps <- lapply(seq_along(tables), function(t) h_boot_pd(setup, acc[[key("sums_reps", t)]], cw))
-        out$not_reps <- lapply(seq_along(tables), function(t) acc[[key("not_reps", t)]])
+        out$pd_reps <- lapply(ts, function(t) h_boot_pd(setup, acc[[h_key("sums_reps", t)]], cw))
+        out$not_reps <- unname(acc[h_key("not_reps", ts)])
         out$index <- lapply(tables, `[[`, "index")
       }
       out
@@ -203,31 +192,26 @@ h_two_way_request <- function(setup, pairs) {
   cw <- if (boot) h_resampled_weights(setup)
   packed <- h_tables(setup, pairs)
   tables <- packed$tables
-  key <- function(what, t) paste0(what, t)
   h_request(
     setup, packed,
     reduce_piece = function(t, pos, y) {
       G <- tables[[t]]$G
-      upd <- stats::setNames(list(table_sums(setup, y, G, w[pos])), key("sums", t))
-      if (boot) upd[[key("sums_reps", t)]] <- h_boot_sums(setup, y, G, cw[pos, , drop = FALSE])
+      upd <- stats::setNames(list(table_sums(setup, y, G, w[pos])), h_key("sums", t))
+      if (boot) upd[[h_key("sums_reps", t)]] <- h_boot_sums(setup, y, G, cw[pos, , drop = FALSE])
       upd
     },
     init = function() {
-      acc <- stats::setNames(lapply(tables, function(tb) matrix(0, tb$G, C)), key("sums", seq_along(tables)))
-      if (boot) {
-        for (t in seq_along(tables)) {
-          acc[[key("sums_reps", t)]] <- matrix(0, tables[[t]]$G, setup$bands$B * C)
-        }
-      }
-      acc
+      G <- vapply(tables, `[[`, numeric(1), "G")
+      c(h_zeros(G, "sums", C), if (boot) h_zeros(G, "sums_reps", setup$bands$B * C))
     },
     finish = function(acc) {
       out <- lapply(seq_along(tables), function(t) {
-        acc[[key("sums", t)]][tables[[t]]$index, , drop = FALSE] / sum(w)
+        acc[[h_key("sums", t)]][tables[[t]]$index, , drop = FALSE] / sum(w)
       })
       if (boot) {
         attr(out, "reps") <- lapply(seq_along(tables), function(t) {
-          list(pd_reps = h_boot_pd(setup, acc[[key("sums_reps", t)]], cw), index = tables[[t]]$index)
+          list(pd_reps = h_boot_pd(setup, acc[[h_key("sums_reps", t)]], cw),
+               index = tables[[t]]$index)
         })
       }
       out
@@ -255,7 +239,6 @@ h_one_way_walk <- function(setup, js) {
     tb$W <- as.vector(rowsum(w, tb$index, reorder = TRUE))
     tb
   })
-  key <- function(what, t) paste0(what, t)
   new_request(
     length(js),
     make = function(t) {
@@ -264,19 +247,18 @@ h_one_way_walk <- function(setup, js) {
     },
     reduce = function(t, ys) {
       y <- ys[[1L]]
-      upd <- list(y$points[tables[[t]]$index, , drop = FALSE] / sum(w), y$rows / sum(tables[[t]]$W))
-      names(upd) <- c(key("pd", t), key("not", t))
+      upd <- stats::setNames(list(y$points[tables[[t]]$index, , drop = FALSE] / sum(w),
+                                  y$rows / sum(tables[[t]]$W)), h_key(c("pd", "not"), t))
       if (t == 1L) upd$fitted <- y$fitted
       upd
     },
     init = function() {
-      acc <- list(fitted = matrix(0, n, C))
-      for (t in seq_along(js)) acc[[key("pd", t)]] <- acc[[key("not", t)]] <- matrix(0, n, C)
-      acc
+      c(list(fitted = matrix(0, n, C)), h_zeros(rep(n, length(js)), "pd", C),
+        h_zeros(rep(n, length(js)), "not", C))
     },
     finish = function(acc) {
-      list(pd = lapply(seq_along(js), function(t) acc[[key("pd", t)]]),
-           not = lapply(seq_along(js), function(t) acc[[key("not", t)]]),
+      ts <- seq_along(js)
+      list(pd = unname(acc[h_key("pd", ts)]), not = unname(acc[h_key("not", ts)]),
            fitted = acc$fitted)
     }
   )
@@ -288,7 +270,6 @@ h_two_way_walk <- function(setup, pairs) {
   w <- setup$weights
   rows <- seq_len(setup$n)
   tables <- lapply(pairs, function(js) h_distinct(setup, js))
-  key <- function(t) paste0("pd", t)
   new_request(
     length(pairs),
     make = function(t) {
@@ -296,12 +277,10 @@ h_two_way_walk <- function(setup, pairs) {
       list(observed_spec(rows, pairs[[t]], lapply(pairs[[t]], function(j) setup$data[[j]][first]), w))
     },
     reduce = function(t, ys) {
-      stats::setNames(list(ys[[1L]]$points[tables[[t]]$index, , drop = FALSE] / sum(w)), key(t))
+      pd <- ys[[1L]]$points[tables[[t]]$index, , drop = FALSE] / sum(w)
+      stats::setNames(list(pd), h_key("pd", t))
     },
-    init = function() {
-      stats::setNames(lapply(seq_along(pairs), function(t) matrix(0, setup$n, setup$n_outputs)),
-                      key(seq_along(pairs)))
-    },
-    finish = function(acc) lapply(seq_along(pairs), function(t) acc[[key(t)]])
+    init = function() h_zeros(rep(setup$n, length(pairs)), "pd", setup$n_outputs),
+    finish = function(acc) unname(acc[h_key("pd", seq_along(pairs))])
   )
 }

@@ -12,10 +12,10 @@ observed_rows <- function(setup, j, rows, na_level = FALSE) {
 }
 
 # Kernel-weighted sums over the ICE curves of column j on `grid` (of the
-# predictions, or with lag = TRUE of their consecutive grid differences)
-# for the observed rows among `rows`; finish(k) gets list(num (G x
-# outputs), den (G), ice, rows, x, w, dmin, kw, bands), kw() the G x m
-# kernel weights times the rows' weights, bands those of the means (LD).
+# predictions, or with lag = TRUE of their grid differences) for the
+# observed rows among `rows`; finish(k) gets list(num (G x outputs), den
+# (G), ice, rows, x, w, dmin, kw (), bands (LD's)), kw() the G x m kernel
+# weights times the rows' weights.
 kernel_request <- function(setup, j, grid, rows, bandwidth, lag, keep_ice, finish, native = TRUE) {
   rows <- observed_rows(setup, j, rows)
   col <- setup$data[[j]]
@@ -29,8 +29,7 @@ kernel_request <- function(setup, j, grid, rows, bandwidth, lag, keep_ice, finis
     setup, j, list(column_values(col, grid)), rows,
     reduce_block = function(pos, y) {
       num <- matrix(0, G, C)
-      # LD's analytic bands: the moments in the same pass (moment_row, see
-      # curve_band_update()).
+      # LD's analytic bands: the moments in the same pass (curve_band_update()).
       fused <- !lag && setup$bands$moments
       moments <- list()
       for (c in seq_len(C)) {
@@ -101,16 +100,8 @@ local_interval_request <- function(setup, j, grid, rows, intervals, native = TRU
     },
     reduce = function(k, ys) {
       ck <- chunk_rows_of(k)
-      off <- c(0L, cumsum(lengths(ck$mem)))
-      C <- ncol(ys[[1L]])
-      means <- matrix(0, length(ck$g), C)
-      bands <- vector("list", C)
-      for (c in seq_len(C)) {
-        s <- group_sums(ys[[1L]], w[ck$pos], off, setup$threads, c)
-        means[, c] <- s$sum / s$wsum
-        bands[[c]] <- group_bands(setup, ys[[1L]][, c], w[ck$pos], off, means[, c], rows[ck$pos])
-      }
-      c(list(yhat = place(means, ck$g)), place_bands(bands, ck$g))
+      m <- group_means(setup, ys[[1L]], w[ck$pos], c(0L, cumsum(lengths(ck$mem))), rows[ck$pos])
+      c(list(yhat = place(m$yhat, ck$g)), place_bands(m$bands, ck$g))
     },
     init = function() c(list(yhat = matrix(NA_real_, length(grid), setup$n_outputs)),
                         init_bands(setup, length(grid))),
@@ -133,15 +124,22 @@ local_levels <- function(setup, j, grid, rows, fitted, na_level = FALSE) {
   # Rows at levels outside a user's grid are not used.
   ord <- order(lev)[seq_len(sum(!is.na(lev)))]
   counts <- tabulate(lev, length(grid))
-  off <- c(0L, cumsum(counts))
-  yhat <- matrix(NA_real_, length(grid), ncol(f))
-  bands <- vector("list", ncol(f))
-  for (c in seq_len(ncol(f))) {
-    s <- group_sums(f[ord, c], w[ord], off, setup$threads)
+  m <- group_means(setup, f[ord, , drop = FALSE], w[ord], c(0L, cumsum(counts)), rows[ord])
+  m$yhat[counts == 0, ] <- NA_real_
+  c(list(x = grid, yhat = m$yhat, no_support = counts == 0),
+    na_where(bind_output_bands(m$bands), counts == 0))
+}
+
+# The weighted means of each output of y (a column each) over consecutive
+# groups of its rows (offsets, as group_sums()), of background rows `rows`
+# with weights w, and their bands (group_bands(), per output).
+group_means <- function(setup, y, w, offsets, rows) {
+  yhat <- matrix(0, length(offsets) - 1L, ncol(y))
+  bands <- vector("list", ncol(y))
+  for (c in seq_len(ncol(y))) {
+    s <- group_sums(y, w, offsets, setup$threads, c)
     yhat[, c] <- s$sum / s$wsum
-    bands[[c]] <- group_bands(setup, f[ord, c], w[ord], off, yhat[, c], rows[ord])
+    bands[[c]] <- group_bands(setup, y[, c], w, offsets, yhat[, c], rows)
   }
-  yhat[counts == 0, ] <- NA_real_
-  c(list(x = grid, yhat = yhat, no_support = counts == 0),
-    na_where(bind_output_bands(bands), counts == 0))
+  list(yhat = yhat, bands = bands)
 }

@@ -1,21 +1,17 @@
 # Partial dependence (eq. 17.2), one and two variables, and the ICE-curve
 # requests that PD and the kernel estimators share. Every estimator takes
-# the setup and the background rows it averages over (`rows`, 1-based; all
-# of them, or a subgroup's), and returns a request (R/executor.R) whose
-# result is the estimate.
+# the setup and the background rows it averages over (`rows`, 1-based) and
+# returns a request (R/executor.R) whose result is the estimate.
 
 # ICE curves of columns `cols` over `grid` (a list with one vector of G
-# values per column, of the columns' types) for background rows `rows`, as
-# a request: reduce_block(pos, y) gives the updates from the predictions y
+# values per column) for background rows `rows`, as a request:
+# reduce_block(pos, y) gives the updates from the predictions y
 # (observation-major, G x length(pos) rows) of rows[pos]; with `keep` the
-# curves are also kept, as the accumulator `ice` (G x length(rows) x
-# outputs), or compactly as the accumulators `ice_a` and `ice_slope` when
-# the linear engine gives them (see linear_ice()). The chunks follow the
-# engine and the row order (row_order()). `bands`: NULL, or the weights of
-# the means whose bands are accumulated (see curve_band_init(); the band
-# plan may add its own specifications to each chunk, curve_band_specs()).
+# curves are kept too, as the accumulator `ice` (G x length(rows) x
+# outputs), or the linear engine's `ice_a` and `ice_slope`. `bands`: NULL,
+# or the spec of the means whose bands are accumulated (curve_band_init()).
 # `affine`: reduce_block() takes the linear engine's affine curves as they
-# come (else they are turned into their table first).
+# come (else as their table).
 curve_request <- function(setup, cols, grid, rows, reduce_block, init, finish, keep = FALSE,
                           native = TRUE, linear = FALSE, bands = NULL, affine = FALSE) {
   G <- length(grid[[1L]])
@@ -89,12 +85,11 @@ table_sums <- function(setup, y, G, w) {
 
 # PD of columns js (one or two) over `grid` (a list of G values per
 # column): finish(e) makes the estimate from e = list(yhat (G x outputs),
-# ice (kept curves, see curve_request()), and the bands' se or reps).
-# Without curves and bands of rows, the native engine's set walk gives each
-# chunk's weighted sums at the grid points, with no table of curves (or
-# each tree's, band_sums_spec()): chunks of a native_sums_chunks-th of the
-# rows (native_sums_min_rows at least), for progress and interrupts; they
-# depend on the rows only, so the numbers do not depend on the threads.
+# ice, and the bands' se or reps). Without curves and bands of rows, the
+# native engine's set walk gives each chunk's weighted sums (or each
+# tree's, band_sums_spec()): chunks of a native_sums_chunks-th of the rows
+# (native_sums_min_rows at least), for progress and interrupts, which
+# depend on the rows only, not the threads.
 pd_request <- function(setup, js, grid, rows, finish, keep = FALSE, native = TRUE, linear = FALSE) {
   G <- length(grid[[1L]])
   w <- at_rows(setup$weights, rows)

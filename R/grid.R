@@ -1,21 +1,19 @@
 # Grids of profile points and Apley's interval edges.
 
-# The kind of a column, as far as profiling goes. Dates, date-times (POSIXct)
-# and time differences (difftime) are numeric: profiled on their own scale.
+# The kind of a column, as far as profiling goes (Dates, date-times and time
+# differences are numeric, profiled on their own scale).
 column_kind <- function(x) {
   if (is.factor(x) || is.character(x) || is.logical(x)) return("categorical")
   if (is.numeric(x) || is_time_scale(x)) return("numeric")
   "unsupported"
 }
 
-# A Date, POSIXct or difftime vector (numbers with a class that is.numeric()
-# does not count as numeric).
+# A Date, POSIXct or difftime vector (which is.numeric() does not count).
 is_time_scale <- function(x) {
   inherits(x, c("Date", "POSIXct", "difftime")) && typeof(x) %in% c("double", "integer")
 }
 
-# Columns whose values are whole numbers by nature (integer storage, Dates):
-# their grids are made of whole numbers too.
+# Columns of whole numbers by nature, whose grids are whole numbers too.
 whole_scale <- function(x) is.integer(x) || inherits(x, "Date")
 
 # The scale of a grid or column, for telling whether profiles can share an
@@ -52,26 +50,11 @@ scale_numbers <- function(col, values) {
 }
 
 # Grid of values at which a variable is profiled, from the values x of all
-# rows (with case weights w, NULL for none: a row of weight w counts as w
-# rows, one of weight 0 as none).
-#
-# Numeric: the sorted distinct values when there are at most `grid_points` of
-# them; otherwise `grid_points` quantiles (type 7, duplicates dropped; type 1
-# for integer and Date columns, so that the grid is made of values that
-# occur), weighted quantiles with weights, or an evenly spaced sequence from
-# the minimum to the maximum (rounded to whole numbers for integer and Date
-# columns). The grid is on the column's scale: integer for an integer
-# column, Date, POSIXct (with its time zone) or difftime (with its units).
-# Categorical: the levels that occur (factor level order; sorted values for
-# character and logical columns), and NA last when `na_level` and a value is
-# missing.
+# rows with case weights w (NULL for none), as ?profile_grid describes.
 make_grid <- function(x, grid_points, splits_type, na_level = FALSE, w = NULL) {
-  if (!is.null(w)) {
-    keep <- w > 0
-    if (!all(keep)) {
-      x <- x[keep]
-      w <- w[keep]
-    }
+  if (!is.null(w) && !all(w > 0)) {
+    x <- x[w > 0]
+    w <- w[w > 0]
   }
   missing <- anyNA(x)
   if (missing) {
@@ -96,8 +79,6 @@ make_grid <- function(x, grid_points, splits_type, na_level = FALSE, w = NULL) {
       s <- seq(min(z), max(z), length.out = grid_points)
       if (whole) unique(round(s)) else s
     },
-    # Evenly spaced positions among the sorted distinct values, both ends
-    # included: position floor(i (m - 1) / (k - 1)), i = 0, ..., k - 1.
     distinct = {
       s <- sort(unique(z))
       s[floor(seq(0, grid_points - 1) * (length(s) - 1) / (grid_points - 1)) + 1]
@@ -106,8 +87,8 @@ make_grid <- function(x, grid_points, splits_type, na_level = FALSE, w = NULL) {
   column_values(x, g)
 }
 
-# Quantiles of type 7 (interpolated) or type 1 (values that occur) of z, with
-# case weights w (NULL for none) defined on the values repeated w times.
+# Quantiles of type 7 or 1 of z, with case weights w (NULL for none) defined
+# on the values repeated w times.
 grid_quantiles <- function(z, w, p, type) {
   if (type == 1L) {
     if (is.null(w) || all_same(w)) return(column_quantiles(z, p, 1L))
@@ -197,9 +178,7 @@ profile_grid <- function(x, grid_points = 101,
 # stats::quantile, duplicates dropped); with case weights, weighted type-1
 # quantiles.
 al_edges <- function(x, K, w = NULL) {
-  p <- seq(1 / K, 1, length.out = K)
-  q <- if (is.null(w) || all_same(w)) column_quantiles(x, p, 1L) else weighted_quantile1(x, w, p)
-  unique(c(min(x), q))
+  unique(c(min(x), grid_quantiles(x, w, seq(1 / K, 1, length.out = K), 1L)))
 }
 
 # Type-1 quantiles (the inverse of the empirical distribution function) with
@@ -208,12 +187,10 @@ al_edges <- function(x, K, w = NULL) {
 # the data with each row repeated w times.
 weighted_quantile1 <- function(x, w, p) column_quantiles(as.double(x), p, 1L, w)
 
-# Values of a profiled column for the stacked rows: same storage and class as
-# the column so that predict() sees the type it was trained on (integer for
-# an integer column when the values are whole; a Date, POSIXct or difftime
-# column's class, time zone and units). `values` are levels or values of a
-# categorical column, or numbers on the column's numeric scale (or values of
-# its class).
+# Values of a profiled column for the stacked rows, of the column's storage
+# and class so that predict() sees the type it was trained on. `values`:
+# levels or values of a categorical column, or numbers on the column's
+# numeric scale (or values of its class).
 column_values <- function(col, values) {
   if (is.factor(col)) {
     codes <- match(as.character(values), levels(col))
@@ -231,11 +208,10 @@ column_values <- function(col, values) {
   out
 }
 
-# Type-7 quantiles (stats::quantile's default) with case weights, defined on
-# the data with each row repeated w times (the k-th smallest of them is the
-# first x whose cumulative weight reaches k); weights of 1 give
-# stats::quantile() itself. (Equal weights other than 1 do not: the data
-# repeated twice have other type-7 quantiles.)
+# Type-7 quantiles with case weights, defined on the data with each row
+# repeated w times (the k-th smallest is the first x whose cumulative weight
+# reaches k); weights of 1 give stats::quantile() itself (equal weights
+# other than 1 do not).
 weighted_quantile7 <- function(x, w, p, col = 1L) {
   w <- as.double(w)
   column_quantiles(x, p, 7L, if (!(all_same(w) && (!length(w) || w[1L] == 1))) w, col)
@@ -247,10 +223,8 @@ weighted_quantile7 <- function(x, w, p, col = 1L) {
 # standard deviation (divisor sum(w) - 1), the weighted type-7 interquartile
 # range and n = sum(w). Integer weights give bw.nrd0() of the repeated
 # values; weights of 1 (or none) give bw.nrd0(x) itself.
-# Values at a scale where squares leave the range of doubles (largest
-# |x| outside [2^-64, 2^64], e.g. data near 1e-160) are first multiplied by
-# a power of two that brings it into [1, 2), exactly, and the bandwidth
-# divided by it: the same numbers as at an ordinary scale.
+# Values whose squares leave the range of doubles (largest |x| outside
+# [2^-64, 2^64]) are first scaled exactly by a power of two into [1, 2).
 weighted_bw_nrd0 <- function(x, w = NULL) {
   x <- scale_numbers(x, x)
   # (No copy of a column without missing values, unweighted.)
@@ -281,11 +255,9 @@ bw_nrd0_of <- function(x, w) {
   0.9 * lo * n^(-0.2)
 }
 
-# The grid point whose cell holds each value: for a numeric grid, cells lie
-# between the midpoints of neighbouring grid values, the outer ones as wide
-# on the outside as on the inside (cell_edges()); for a categorical grid,
-# the level itself (a missing value belongs to an NA level). NA when a value
-# is in no cell.
+# The grid point whose cell holds each value (NA in none): for a numeric
+# grid, cells between the midpoints of neighbouring grid values
+# (cell_edges()); for a categorical grid, the level itself (NA for NA).
 cell_index <- function(x, grid) {
   if (column_kind(grid) != "numeric") return(match(as.character(x), as.character(grid)))
   x <- scale_numbers(grid, x)
@@ -304,9 +276,7 @@ grid_support <- function(x, grid, w = NULL) {
     o <- order(grid)
     e <- cell_edges(grid[o])
     counts <- interval_tally(scale_numbers(grid, x), c(e$lo[1L], e$hi), w)
-    out <- if (is.null(w)) integer(length(grid)) else numeric(length(grid))
-    out[o] <- if (is.null(w)) as.integer(counts) else counts
-    return(out)
+    return((if (is.null(w)) as.integer(counts) else counts)[order(o)])
   }
   k <- cell_index(x, grid)
   if (is.null(w)) return(tabulate(k, length(grid)))
