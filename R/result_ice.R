@@ -149,17 +149,14 @@ as.list.mp_ice <- function(x, ...) as.list(ice_plain(x))
 
 #' @rdname mp_ice
 #' @export
-`[[<-.mp_ice` <- function(x, i, j, value) {
+`[<-.mp_ice` <- function(x, i, j, value) {
   x <- ice_plain(x)
   NextMethod()
 }
 
 #' @rdname mp_ice
 #' @export
-`[<-.mp_ice` <- function(x, i, j, value) {
-  x <- ice_plain(x)
-  NextMethod()
-}
+`[[<-.mp_ice` <- `[<-.mp_ice`
 
 #' @rdname mp_ice
 #' @export
