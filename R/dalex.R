@@ -178,10 +178,9 @@ as_dalex <- function(x, variable_type = NULL, max_curves = 100, label = NULL) {
   }
   variable_type <- check_variable_type(variable_type, call)
   max_curves <- check_whole(max_curves, "max_curves", 1, call)
-  kinds <- vapply(x$variables, function(v) column_kind(x$grids[[v]]), character(1))
   if (is.null(variable_type)) {
-    variable_type <- if (any(kinds == "numeric")) "numerical" else "categorical"
-    other <- x$variables[kinds != if (variable_type == "numerical") "numeric" else "categorical"]
+    variable_type <- if (length(dalex_variables(x, "numerical"))) "numerical" else "categorical"
+    other <- setdiff(x$variables, dalex_variables(x, variable_type))
     if (length(other)) {
       cli::cli_inform(c(
         "A DALEX result has one kind of variable: keeping the numerical ones.",
@@ -189,22 +188,16 @@ as_dalex <- function(x, variable_type = NULL, max_curves = 100, label = NULL) {
       ))
     }
   }
-  vars <- x$variables[kinds == if (variable_type == "numerical") "numeric" else "categorical"]
+  vars <- dalex_variables(x, variable_type)
   if (!length(vars)) cli::cli_abort("{.arg x} has no {variable_type} variable.", call = call)
-  a <- x$agr_profiles
-  a <- a[a$`_vname_` %in% vars, , drop = FALSE]
-  cols <- intersect(c("_vname_", "_label_", "_x_", "_groups_", "_cluster_", "_yhat_", "_ids_"), names(a))
-  a <- a[cols]
-  a$`_x_` <- if (variable_type == "numerical") as.numeric(as.character(a$`_x_`)) else as.character(a$`_x_`)
-  a$`_ids_` <- 0
-  rownames(a) <- NULL
+  a <- dalex_agr(x$agr_profiles[x$agr_profiles$`_vname_` %in% vars, , drop = FALSE], variable_type)
   kind_class <- if (!is.null(a$`_cluster_`)) character() else
     switch(x$type, partial = "partial_dependence_explainer",
            conditional = "conditional_dependence_explainer",
            accumulated = "accumulated_dependence_explainer")
   class(a) <- c("aggregated_profiles_explainer", kind_class, "data.frame")
   if (!is.null(x$mean_prediction)) attr(a, "mean_prediction") <- unname(x$mean_prediction[1L])
-  cp <- dalex_cp(x, vars, max_curves, variable_type)
+  cp <- dalex_cp(x, vars, max_curves)
   # DALEX's plot draws ICE curves by ingredients' plot method, which is
   # registered only once ingredients is loaded (DALEX loads it when it
   # computes, not when it is attached).
@@ -217,31 +210,45 @@ as_dalex <- function(x, variable_type = NULL, max_curves = 100, label = NULL) {
     a$`_label_` <- relabel(a$`_label_`)
     if (!is.null(cp)) {
       cp$`_label_` <- relabel(cp$`_label_`)
-      obs <- attr(cp, "observations")
-      obs$`_label_` <- label
-      attr(cp, "observations") <- obs
+      attr(cp, "observations")$`_label_` <- label
     }
   }
   single <- is.null(x$groups) && is.null(a$`_cluster_`) && length(unique(a$`_label_`)) == 1L
-  structure(list(cp_profiles = cp, agr_profiles = a,
-                 color = if (single) dalex_colour() else "_label_"),
-            class = "model_profile")
+  colour <- if (!single) "_label_" else if (requireNamespace("DALEX", quietly = TRUE)) {
+    DALEX::colors_discrete_drwhy(1)
+  } else {
+    "#4378bf"
+  }
+  structure(list(cp_profiles = cp, agr_profiles = a, color = colour), class = "model_profile")
 }
 
-dalex_colour <- function() {
-  if (requireNamespace("DALEX", quietly = TRUE)) DALEX::colors_discrete_drwhy(1) else "#4378bf"
+# The variables of an mp_profile of DALEX's kind `variable_type`
+# ("numerical" or "categorical").
+dalex_variables <- function(x, variable_type) {
+  kinds <- vapply(x$variables, function(v) column_kind(x$grids[[v]]), character(1))
+  x$variables[kinds == if (variable_type == "numerical") "numeric" else "categorical"]
+}
+
+# DALEX's table of aggregated profiles from rows `a` of ours: DALEX's
+# columns, `_x_` numbers (`kind` "numerical") or text, `_ids_` 0.
+dalex_agr <- function(a, kind) {
+  a <- a[intersect(c("_vname_", "_label_", "_x_", "_groups_", "_cluster_", "_yhat_", "_ids_"),
+                   names(a))]
+  a$`_x_` <- if (kind == "numerical") as.numeric(as.character(a$`_x_`)) else as.character(a$`_x_`)
+  a$`_vname_` <- as.character(a$`_vname_`)
+  a$`_ids_` <- rep(0, nrow(a))
+  rownames(a) <- NULL
+  a
 }
 
 # ingredients' wide table of ICE curves (ceteris_paribus_explainer) of
 # variables `vars`, with the background rows as attribute "observations".
-dalex_cp <- function(x, vars, max_curves, variable_type) {
-  if (is.null(ice_of(x))) return(NULL)
+dalex_cp <- function(x, vars, max_curves) {
   long <- ice_frame_of(x, vars, max_curves)
   if (is.null(long) || !nrow(long)) return(NULL)
-  obs <- ice_observed(x)[match(unique(long$`_ids_`), x$rows), , drop = FALSE]
   ids <- unique(long$`_ids_`)
-  at <- match(long$`_ids_`, ids)
-  wide <- obs[at, , drop = FALSE]
+  obs <- ice_observed(x)[match(ids, x$rows), , drop = FALSE]
+  wide <- obs[match(long$`_ids_`, ids), , drop = FALSE]
   for (v in vars) {
     r <- long$`_vname_` == v
     col <- wide[[v]]
@@ -259,19 +266,10 @@ dalex_cp <- function(x, vars, max_curves, variable_type) {
   v1 <- vars[1L]
   first <- long[long$`_vname_` == v1, , drop = FALSE]
   own_label <- first$`_label_`[match(ids, first$`_ids_`)]
-  yhat <- vapply(seq_along(ids), function(k) {
-    id <- ids[k]
-    r <- first$`_ids_` == id & first$`_label_` %in% own_label[k]
-    if (!any(r)) return(NA_real_)
-    own <- obs[[v1]][k]
-    if (variable_type == "numerical") {
-      stats::approx(as.numeric(as.character(first$`_x_`[r])), first$`_yhat_`[r],
-                    xout = as.numeric(own), rule = 2, ties = "ordered")$y
-    } else {
-      first$`_yhat_`[r][match(as.character(own), as.character(first$`_x_`[r]))]
-    }
+  obs$`_yhat_` <- vapply(seq_along(ids), function(k) {
+    r <- first$`_ids_` == ids[k] & first$`_label_` %in% own_label[k]
+    if (any(r)) curve_at(matrix(first$`_yhat_`[r]), first$`_x_`[r], obs[[v1]][k]) else NA_real_
   }, numeric(1))
-  obs$`_yhat_` <- yhat
   obs$`_label_` <- x$label
   obs$`_ids_` <- seq_along(ids)
   rownames(obs) <- as.character(ids)
@@ -339,11 +337,8 @@ from_dalex <- function(d, call = rlang::caller_env()) {
   rows <- if (!is.null(long)) unique(long$`_ids_`) else character()
   observed <- NULL
   if (!is.null(obs)) {
-    keep <- intersect(vars, names(obs))
-    observed <- as.data.frame(obs[keep], stringsAsFactors = FALSE)
-    own_ids <- rownames(obs)
-    if (!all(rows %in% own_ids)) own_ids <- rows[seq_len(nrow(obs))]
-    rows <- own_ids
+    observed <- as.data.frame(obs[intersect(vars, names(obs))], stringsAsFactors = FALSE)
+    rows <- if (all(rows %in% rownames(obs))) rownames(obs) else rows[seq_len(nrow(obs))]
   }
   grids <- lapply(stats::setNames(vars, vars), function(v) unique(a$`_x_`[a$`_vname_` == v]))
   new_mp_profile(list(

@@ -68,8 +68,7 @@ is_our_table <- function(x) {
 # `known`: the variables of DALEX's tables, which are of that kind.
 our_dalex_table <- function(x, what, kind, known = character()) {
   if (inherits(x, "mp_profile")) {
-    kinds <- vapply(x$variables, function(v) column_kind(x$grids[[v]]), character(1))
-    if (!any(kinds == if (kind == "numerical") "numeric" else "categorical")) return(NULL)
+    if (!length(dalex_variables(x, kind))) return(NULL)
     d <- as_dalex(x, variable_type = kind)
     return(if (what == "agr") d$agr_profiles else d$cp_profiles)
   }
@@ -82,12 +81,5 @@ our_dalex_table <- function(x, what, kind, known = character()) {
     is.numeric(z) || !anyNA(suppressWarnings(as.numeric(as.character(z))))
   }, logical(1))
   num[names(num) %in% known] <- kind == "numerical"
-  keep <- v %in% names(num)[if (kind == "numerical") num else !num]
-  a <- a[keep, intersect(c("_vname_", "_label_", "_x_", "_groups_", "_cluster_", "_yhat_", "_ids_"), names(a)),
-         drop = FALSE]
-  a$`_x_` <- if (kind == "numerical") as.numeric(as.character(a$`_x_`)) else as.character(a$`_x_`)
-  a$`_vname_` <- as.character(a$`_vname_`)
-  a$`_ids_` <- rep(0, nrow(a))
-  rownames(a) <- NULL
-  a
+  dalex_agr(a[v %in% names(num)[if (kind == "numerical") num else !num], , drop = FALSE], kind)
 }

@@ -89,29 +89,20 @@ ice_block_column <- function(b, name, r = NULL) {
 # rbind() binds data frames (factor levels joined, classes kept).
 ice_column <- function(x, name, rows = NULL) {
   blocks <- ice_blocks(x)
+  if (is.null(rows)) return(bind_column(lapply(blocks, ice_block_column, name = name), name))
   # (No rows: the column's type. Made without split() or order(): a lazy
   # column is made inside R's own C code, e.g. order()'s radix sort, which
   # must not run again meanwhile.)
-  if (!is.null(rows) && !length(rows)) return(bind_column(lapply(blocks, ice_block_column, name = name, r = numeric()), name))
-  pieces <- if (is.null(rows)) {
-    lapply(blocks, ice_block_column, name = name)
-  } else {
-    ends <- cumsum(vapply(blocks, ice_block_rows, numeric(1)))
-    k <- findInterval(rows - 1, ends) + 1L
-    starts <- c(0, ends)
-    # Rows of one block are read together; the pieces are put back in the
-    # order asked for.
-    parts <- split(seq_along(rows), k)
-    lapply(names(parts), function(kk) {
-      kk <- as.integer(kk)
-      at <- parts[[as.character(kk)]]
-      list(at = at, value = ice_block_column(blocks[[kk]], name, rows[at] - starts[kk]))
-    })
-  }
-  if (is.null(rows)) return(bind_column(pieces, name))
-  if (!length(pieces)) return(bind_column(list(ice_block_column(blocks[[1L]], name, numeric())), name))
-  col <- bind_column(lapply(pieces, `[[`, "value"), name)
-  at <- unlist(lapply(pieces, `[[`, "at"))
+  if (!length(rows)) return(bind_column(lapply(blocks, ice_block_column, name = name, r = numeric()), name))
+  ends <- cumsum(vapply(blocks, ice_block_rows, numeric(1)))
+  starts <- c(0, ends)
+  # Rows of one block are read together; the pieces are put back in the
+  # order asked for.
+  parts <- split(seq_along(rows), findInterval(rows - 1, ends) + 1L)
+  col <- bind_column(lapply(names(parts), function(k) {
+    ice_block_column(blocks[[as.integer(k)]], name, rows[parts[[k]]] - starts[as.integer(k)])
+  }), name)
+  at <- unlist(parts, use.names = FALSE)
   if (is.unsorted(at)) col <- col[order(at)]
   col
 }
@@ -173,9 +164,16 @@ long_frame <- function(x, columns = ice_columns) {
 
 # The values of a lazy column (whole, or at its positions `indx`, NA past
 # its end), without attributes: the R side of src/lazy_columns.cpp.
-ice_lazy_values <- function(recipe) {
-  out <- ice_piece(recipe[[1L]], recipe[[2L]])
-  bare_as(out, ice_piece(recipe[[1L]], recipe[[2L]], integer()))
+ice_lazy_values <- function(recipe) ice_lazy_subset(recipe, NULL)
+
+ice_lazy_subset <- function(recipe, indx) {
+  store <- recipe[[1L]]
+  none <- ice_piece(store, recipe[[2L]], integer())
+  ok <- !is.na(indx) & indx <= ice_size(store)
+  if (all(ok)) return(bare_as(ice_piece(store, recipe[[2L]], indx), none))
+  out <- none[rep(NA_integer_, length(indx))]
+  out[ok] <- ice_piece(store, recipe[[2L]], indx[ok])
+  bare_as(out, none)
 }
 
 # The values of x without attributes, of the type of `prototype`.
@@ -183,18 +181,6 @@ bare_as <- function(x, prototype) {
   attributes(x) <- NULL
   storage.mode(x) <- typeof(prototype)
   x
-}
-
-ice_lazy_subset <- function(recipe, indx) {
-  store <- recipe[[1L]]
-  ok <- !is.na(indx) & indx <= ice_size(store)
-  if (all(ok)) {
-    out <- ice_piece(store, recipe[[2L]], indx)
-  } else {
-    out <- ice_piece(store, recipe[[2L]], integer())[rep(NA_integer_, length(indx))]
-    out[ok] <- ice_piece(store, recipe[[2L]], indx[ok])
-  }
-  bare_as(out, ice_piece(store, recipe[[2L]], integer()))
 }
 
 # Column `name` of the frame at its rows `rows` (all when NULL): a long
@@ -211,23 +197,16 @@ ice_piece <- function(store, name, rows = NULL) {
     # Whole: block by block (label-major, then row, then grid point).
     pieces <- lapply(ice_blocks(store), function(b) {
       G <- length(b$x)
-      C <- length(b$labels)
-      if (b$v == name) {
-        g <- own[rep(NA_integer_, G)]
-        g[] <- grid_values(b$x)
-        return(rep(g, length(b$ids) * C))
-      }
-      rep(rep(own[match(b$ids, store$rows)], each = G), C)
+      if (b$v != name) return(rep(rep(own[match(b$ids, store$rows)], each = G), length(b$labels)))
+      g <- own[rep(NA_integer_, G)]
+      g[] <- grid_values(b$x)
+      rep(g, length(b$ids) * length(b$labels))
     })
     return(bind_column(pieces, name))
   }
-  ids <- ice_column(store, "_ids_", rows)
-  out <- own[match(ids, store$rows)]
-  vn <- ice_column(store, "_vname_", rows)
-  at <- which(vn == name)
-  if (length(at)) {
-    out[at] <- grid_values(ice_column(store, "_x_", rows[at]))
-  }
+  out <- own[match(ice_column(store, "_ids_", rows), store$rows)]
+  at <- which(ice_column(store, "_vname_", rows) == name)
+  if (length(at)) out[at] <- grid_values(ice_column(store, "_x_", rows[at]))
   out
 }
 

@@ -78,7 +78,6 @@ predict_profile.default <- function(x, new_observation, variables = NULL, data =
   # (The user's call, named by the generic, as rlang names `call`.)
   user_call <- rlang::frame_call(call)
   user_call[[1L]] <- quote(predict_profile)
-  if (missing(x)) cli::cli_abort("{.arg x} is missing: give a fitted model or a DALEX explainer.", call = call)
   if (missing(new_observation)) {
     cli::cli_abort("{.arg new_observation} is missing: give the rows to profile, e.g. {.code data[1, ]}.", call = call)
   }
@@ -95,7 +94,7 @@ predict_profile.default <- function(x, new_observation, variables = NULL, data =
   # (The model, data and predict function checked as every entry point
   # checks them; the profiles are model_profile()'s of the observations.)
   rows <- if (nrow(obs) == 1L) c(1L, 1L) else seq_len(nrow(obs))
-  start_call("predict_profile", call, list(...), x, if (!is.null(background)) background else obs[rows, , drop = FALSE],
+  start_call("predict_profile", call, list(...), x, background %||% obs[rows, , drop = FALSE],
              predict_function, label, NULL, NULL, getOption("modelprofiles.memory_budget", 256), NULL, engine)
   g <- cp_grids(obs, background, variables, variable_splits, grid_points, variable_splits_type,
                 variable_splits_with_obs, call)
@@ -197,8 +196,6 @@ cp_grid <- function(x, grid_points, splits_type, own = NULL) {
   g
 }
 
-# The observations to profile: a data frame with at least one row, named
-# columns and row names.
 # An error of the model on the observations, said of them: a missing value
 # or a column of `data` they lack (the model predicted `data`); else the
 # error, in the user's call.
@@ -223,6 +220,8 @@ observation_failure <- function(e, obs, lacking, user_call) {
   rlang::cnd_signal(e)
 }
 
+# The observations to profile: a data frame with at least one row, named
+# columns and row names.
 observation_rows <- function(new_observation, call) {
   if (is.matrix(new_observation)) {
     if (is.null(colnames(new_observation))) {

@@ -1,6 +1,4 @@
-# The result of compare_profiles(): class "mp_comparison", made by its
-# constructor, new_mp_comparison(), and its print, summary, as.data.frame,
-# autoplot and plot methods.
+# The result of compare_profiles(), class "mp_comparison": constructor, methods.
 
 new_mp_comparison <- function(x) {
   validate_result(x, "mp_comparison", c("distances", "profiles", "label"))
@@ -52,14 +50,7 @@ print.summary_mp_comparison <- function(x, digits = 4, ...) {
   cli::cat_line("Root-mean-square distances between the centred PD, LD and AL profiles (largest first)",
                 if (!is.null(b)) paste0(", with ", format(100 * b$level), "% bootstrap percentile bands"), ":")
   tab <- structure(x, class = "data.frame", bands = NULL)
-  for (d in distance_names) {
-    lo <- paste0(d, "_lower")
-    if (!is.null(tab[[lo]])) {
-      tab[[d]] <- interval_text(tab[[d]], tab[[lo]], tab[[paste0(d, "_upper")]], digits)
-      tab[[lo]] <- tab[[paste0(d, "_upper")]] <- NULL
-    }
-  }
-  print(tab, row.names = FALSE, digits = digits)
+  print(with_intervals(tab, distance_names, digits), row.names = FALSE, digits = digits)
   invisible(x)
 }
 

@@ -1,5 +1,4 @@
-# The result of effect_sizes(): class "mp_effects", a data frame made by
-# its constructor, new_mp_effects(), and its print method.
+# The result of effect_sizes(), class "mp_effects" (a data frame): constructor, print().
 
 # An mp_effects table from the data frame `table` (one row per variable and
 # profile label, with its statistics, and <statistic>_lower, _upper when
@@ -7,17 +6,16 @@
 # `band_type` (NULL without bands); `normalised`: whether NALED and NALER
 # had a reference distribution.
 new_mp_effects <- function(table, type, level = NULL, band_type = NULL, normalised = FALSE) {
-  if (!identical(class(table), "data.frame")) {
-    stop("internal error: an mp_effects is made from a plain data frame", call. = FALSE)
-  }
+  fail <- function(...) stop("internal error: an mp_effects", ..., call. = FALSE)
+  if (!identical(class(table), "data.frame")) fail(" is made from a plain data frame")
   absent <- setdiff(c("variable", "label", "kind", "importance"), names(table))
-  if (length(absent)) stop("internal error: an mp_effects lacks ", paste(absent, collapse = ", "), call. = FALSE)
-  if (!is.character(type) || length(type) != 1L) stop("internal error: an mp_effects has one type", call. = FALSE)
+  if (length(absent)) fail(" lacks ", paste(absent, collapse = ", "))
+  if (!is.character(type) || length(type) != 1L) fail(" has one type")
   if (!is.null(level) && !(is.numeric(level) && length(level) == 1L && is.character(band_type))) {
-    stop("internal error: an mp_effects' bands have one level and a band type", call. = FALSE)
+    fail("' bands have one level and a band type")
   }
   if (!is.logical(normalised) || length(normalised) != 1L || is.na(normalised)) {
-    stop("internal error: an mp_effects says whether it is normalised", call. = FALSE)
+    fail(" says whether it is normalised")
   }
   structure(table, class = c("mp_effects", "data.frame"), type = type,
             level = level, band_type = band_type, normalised = normalised)

@@ -1,6 +1,4 @@
-# The result of h_statistic(): class "mp_h_statistic", made by its
-# constructor, new_mp_h_statistic(), and its print, summary,
-# as.data.frame, autoplot and plot methods.
+# The result of h_statistic(), class "mp_h_statistic": constructor, methods.
 
 new_mp_h_statistic <- function(x) {
   validate_result(x, "mp_h_statistic", c("overall", "pairwise", "total", "variables", "label", "labels", "N"))
@@ -42,22 +40,9 @@ NULL
 #' @rdname mp_h_statistic-methods
 #' @export
 print.mp_h_statistic <- function(x, n = 10, ...) {
-  cli::cat_line(
-    "<mp_h_statistic> Friedman's H-statistics (squared, normalised) of ",
-    length(x$variables), " variables for ", encodeString(x$label, quote = "\"")
-  )
-  rows <- if (x$N < x$n_data) paste0(x$N, " of ", x$n_data) else paste0("all ", x$N)
-  cli::cat_line(
-    "  background rows: ", rows,
-    "; predictions: ", format(x$n_predictions, big.mark = ",", scientific = FALSE),
-    "; threads: ", x$threads
-  )
-  if (length(x$class)) {
-    cli::cat_line("  class", if (length(x$class) > 1L) "es", ": ", paste(x$class, collapse = ", "))
-  }
-  if (!is.null(x$weights)) {
-    cli::cat_line("  case weights: ", format(sum(x$weights), digits = 6), " in total")
-  }
+  cli::cat_line("<mp_h_statistic> Friedman's H-statistics (squared, normalised) of ",
+                length(x$variables), " variables for ", encodeString(x$label, quote = "\""))
+  print_rows(x)
   band <- ""
   if (!is.null(x$bands)) {
     cli::cat_line("  bootstrap bands: ", format(100 * x$bands$level), "% percentile intervals over B = ",
@@ -96,13 +81,8 @@ print.summary_mp_h_statistic <- function(x, n = 10, digits = 4, ...) {
   b <- x$bands
   cli::cat_line("Friedman's H^2 for ", encodeString(x$label, quote = "\""),
                 if (!is.null(b)) paste0(", with ", format(100 * b$level), "% bootstrap percentile bands"), ":")
-  show <- function(d) {
-    if (!is.null(d$h2_lower)) {
-      d$h2 <- interval_text(d$h2, d$h2_lower, d$h2_upper, digits)
-      d$h2_lower <- d$h2_upper <- NULL
-    }
-    print(utils::head(d, n), row.names = FALSE, digits = digits)
-  }
+  show <- function(d) print(utils::head(with_intervals(d, "h2", digits), n), row.names = FALSE,
+                            digits = digits)
   cli::cat_line("Share of the prediction variance from interactions (total):")
   show(x$total)
   cli::cat_line("Overall:")

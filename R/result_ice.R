@@ -1,16 +1,10 @@
-# The ICE curves a result keeps (class c("mp_ice", "data.frame")),
-# compactly: one block per profiled variable and part, holding the curves as
-# a G x rows x outputs array, or for the linear engine as the rows'
-# intercepts and slopes (an "mp_affine" table, 16 bytes a row whatever the
-# grid). The blocks, the background rows' values and the grids are kept once,
-# in a locked environment (the "store", attribute "ice"), never changed
-# after it is made. The mp_ice is a data frame of DALEX's long columns
-# (`_vname_`, `_label_`, `_ids_`, `_x_`, `_yhat_`) and ingredients' wide ones
-# (a column per profiled variable), each a lazy column (src/lazy_columns.cpp)
-# made from the store: a subset reads only its rows; a column read whole is
-# made once and kept with it; saveRDS() writes only the store. Attribute
-# "observations" is ingredients' table of the background rows. The package's
-# own code reads the blocks (ice_blocks(), ice_block_array(), ice_long()).
+# The ICE curves a result keeps, class c("mp_ice", "data.frame") (?mp_ice):
+# the blocks (R/ice_blocks.R; the linear engine's as the rows' intercepts
+# and slopes, an "mp_affine" table of 16 bytes a row whatever the grid), the
+# rows' values and the grids, kept once in a locked environment (the
+# "store", attribute "ice") never changed after it is made, from which the
+# lazy columns (src/lazy_columns.cpp) are made; saveRDS() writes only the
+# store. The package's own code reads the blocks (ice_blocks(), ice_long()).
 
 # The constructor: an mp_ice of the blocks `blocks` (ice_block()), with the
 # background rows' values `observed` of the profiled variables (rows `rows`
@@ -155,17 +149,14 @@ as.list.mp_ice <- function(x, ...) as.list(ice_plain(x))
 
 #' @rdname mp_ice
 #' @export
-`[[<-.mp_ice` <- function(x, i, j, value) {
+`[<-.mp_ice` <- function(x, i, j, value) {
   x <- ice_plain(x)
   NextMethod()
 }
 
 #' @rdname mp_ice
 #' @export
-`[<-.mp_ice` <- function(x, i, j, value) {
-  x <- ice_plain(x)
-  NextMethod()
-}
+`[[<-.mp_ice` <- `[<-.mp_ice`
 
 #' @rdname mp_ice
 #' @export
@@ -223,8 +214,7 @@ print.mp_ice <- function(x, ...) {
   curves <- sum(vapply(blocks, function(b) as.double(length(b$ids)) * length(b$labels), numeric(1)))
   cli::cat_line("<mp_ice> ICE curves of ", length(vars), " variable", if (length(vars) != 1L) "s",
                 " (", paste(vars, collapse = ", "), "): ",
-                format(curves, big.mark = ",", scientific = FALSE), " curves, ",
-                format(ice_size(x), big.mark = ",", scientific = FALSE), " points")
+                format_count(curves), " curves, ", format_count(ice_size(x)), " points")
   cli::cat_line("  kept compactly (", format_bytes(ice_compact_bytes(x)), "); a data frame with DALEX's columns ",
                 paste(ice_long_columns(blocks), collapse = ", "), if (length(attr(x, "ice")$wide)) " and the data's ",
                 format_names(attr(x, "ice")$wide), " (about ", format_bytes(ice_long_bytes(x)),
@@ -242,7 +232,7 @@ format_names <- function(x, n = 8L) {
 #' @export
 str.mp_ice <- function(object, ...) {
   cols <- c(ice_long_columns(ice_blocks(object)), attr(object, "ice")$wide)
-  cat(" 'mp_ice': ICE curves read as ", format(ice_size(object), big.mark = ",", scientific = FALSE),
+  cat(" 'mp_ice': ICE curves read as ", format_count(ice_size(object)),
       " obs. of ", length(cols), " variables (", paste(cols, collapse = ", "),
       "), kept compactly in ", length(ice_blocks(object)), " block",
       if (length(ice_blocks(object)) != 1L) "s", "\n", sep = "")
@@ -252,13 +242,10 @@ str.mp_ice <- function(object, ...) {
 #' @rdname mp_ice
 #' @export
 summary.mp_ice <- function(object, ...) {
-  rows <- lapply(ice_blocks(object), function(b) {
+  bind_rows(lapply(ice_blocks(object), function(b) {
     data.frame(variable = b$v, label = b$labels, curves = length(b$ids), grid_points = length(b$x),
                points = as.double(length(b$ids)) * length(b$x), stringsAsFactors = FALSE)
-  })
-  out <- do.call(rbind, rows)
-  rownames(out) <- NULL
-  out
+  }))
 }
 
 #' @rdname mp_ice
@@ -291,24 +278,16 @@ ice_of <- function(x) .subset2(x, "cp_profiles")
 ice_frame_of <- function(x, vars = NULL, max_curves = Inf) {
   ice <- ice_of(x)
   if (is.null(ice)) return(NULL)
+  thin <- function(ids) { # (NULL: all of them)
+    if (length(ids) > max_curves) ids[unique(round(seq(1, length(ids), length.out = max_curves)))]
+  }
   if (!inherits(ice, "mp_ice")) {
     cp <- if (is.null(vars)) ice else ice[ice$`_vname_` %in% vars, , drop = FALSE]
-    ids <- unique(cp$`_ids_`)
-    if (length(ids) > max_curves) {
-      ids <- ids[unique(round(seq(1, length(ids), length.out = max_curves)))]
-      cp <- cp[cp$`_ids_` %in% ids, , drop = FALSE]
-    }
-    return(cp)
+    ids <- thin(unique(cp$`_ids_`))
+    return(if (is.null(ids)) cp else cp[cp$`_ids_` %in% ids, , drop = FALSE])
   }
-  blocks <- ice_blocks(ice)
-  keep <- which(vapply(blocks, function(b) is.null(vars) || b$v %in% vars, logical(1)))
-  ids <- unique(unlist(lapply(blocks[keep], `[[`, "ids")))
-  if (length(ids) > max_curves) {
-    ids <- ids[unique(round(seq(1, length(ids), length.out = max_curves)))]
-  } else {
-    ids <- NULL
-  }
-  ice_long(ice, keep, ids)
+  keep <- which(vapply(ice_blocks(ice), function(b) is.null(vars) || b$v %in% vars, logical(1)))
+  ice_long(ice, keep, thin(unique(unlist(lapply(ice_blocks(ice)[keep], `[[`, "ids")))))
 }
 
 # The values of the background rows `rows` of the variables `vars`, or of

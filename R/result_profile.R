@@ -1,6 +1,5 @@
-# The result of model_profile(): class "mp_profile", made by one
-# constructor (new_mp_profile(), which validates it) from the estimates of
-# run_profiles(), and its print, summary and as.data.frame methods.
+# The result of model_profile(), class "mp_profile", made from the estimates
+# of run_profiles(): constructor, methods, and the helpers of results' print().
 
 # The profile of every variable within every part, as an mp_profile. `run`:
 # run_profiles()'s result; `groups`: the subgroups' description (NULL
@@ -18,7 +17,7 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     groups$sizes <- groups$sizes[alive]
   }
   parts <- parts[alive]
-  run$raw <- run$raw[alive]
+  raw <- run$raw[alive]
   base <- output_labels(setup)
   classes <- if (isTRUE(setup$outputs$suffix)) setup$outputs$classes else rep(NA_character_, length(base))
   label_parts <- do.call(rbind, lapply(parts, function(p) {
@@ -26,7 +25,6 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     data.frame(label = lab, group = if (grouped) p$level else NA_character_, class = classes,
                stringsAsFactors = FALSE)
   }))
-  raw <- run$raw
   if (grouped && s$type == "accumulated" && al_shift == "common") raw <- al_common_shift(raw)
   means <- al_mean_prediction(raw, variables, label_parts$label)
   present <- variables[vapply(variables, function(v) any(vapply(raw, function(r) !is.null(r[[v]]), logical(1))), logical(1))]
@@ -42,9 +40,8 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
     vs <- present[!vapply(raw[[p]][present], is.null, logical(1))]
     exts <- extrapolation_share(space, setup, vs, lapply(raw[[p]][vs], `[[`, "x"), parts[[p]]$rows,
                                 keep = any(!vapply(raw[[p]][vs], function(e) is.null(e$ice), logical(1))))
-    for (v in present) {
+    for (v in vs) {
       e <- raw[[p]][[v]]
-      if (is.null(e)) next
       ext <- exts[[v]]
       e$extrapolation <- ext$share
       agr[[length(agr) + 1L]] <- agr_frame(setup, v, e, parts[[p]]$rows, labels, mixed, if (grouped) parts[[p]]$level)
@@ -56,9 +53,8 @@ profile_result <- function(setup, inputs, s, variables, parts, run, call, groups
   }
   rows <- row_union(lapply(parts, `[[`, "rows"), setup$n)
   columns <- ice_row_values(setup$data, present, rows, length(cp) > 0L)
-  grids <- lapply(stats::setNames(present, present), function(v) {
-    for (r in raw) if (!is.null(r[[v]])) return(r[[v]]$x)
-  })
+  grids <- lapply(stats::setNames(present, present),
+                  function(v) Find(Negate(is.null), lapply(raw, `[[`, v))$x)
   agr <- bind_rows(agr)
   replicates <- attr(agr, "replicates")
   attr(agr, "replicates") <- NULL
@@ -148,15 +144,10 @@ interval_table <- function(raw, variables, parts) {
 
 # Grid points without support, by variable (over all parts).
 no_support_list <- function(raw, variables) {
-  out <- list()
-  for (v in variables) {
-    bad <- unlist(lapply(raw, function(r) {
-      e <- r[[v]]
-      if (!is.null(e) && any(e$no_support)) e$x[e$no_support]
-    }))
-    if (length(bad)) out[[v]] <- unique(bad)
-  }
-  out
+  out <- lapply(stats::setNames(variables, variables), function(v) {
+    unique(unlist(lapply(raw, function(r) if (any(r[[v]]$no_support)) r[[v]]$x[r[[v]]$no_support])))
+  })
+  if (any(lengths(out) > 0L)) out[lengths(out) > 0L] else list()
 }
 
 # The one constructor of mp_profile results: the fields, checked. The
@@ -257,27 +248,11 @@ flat_variables <- function(x) {
 #' @export
 print.mp_profile <- function(x, n = 6, ...) {
   method <- if (x$type == "partial") "" else paste0(" (", x$method, ")")
-  cli::cat_line(
-    "<mp_profile> ", profile_title(x$type), " profiles", method,
-    " of ", length(x$variables), " variable", if (length(x$variables) != 1) "s",
-    " for ", encodeString(x$label, quote = "\"")
-  )
-  cli::cat_line(
-    "  variables: ", paste(x$variables, collapse = ", ")
-  )
-  rows <- if (x$N < x$n_data) paste0(x$N, " of ", x$n_data) else paste0("all ", x$N)
-  cli::cat_line(
-    "  background rows: ", rows,
-    "; predictions: ", format(x$n_predictions, big.mark = ",", scientific = FALSE),
-    "; threads: ", x$threads,
-    if (identical(x$engine, "native")) "; native engine"
-  )
-  if (length(x$class)) {
-    cli::cat_line("  class", if (length(x$class) > 1L) "es", ": ", paste(x$class, collapse = ", "))
-  }
-  if (!is.null(x$weights)) {
-    cli::cat_line("  case weights: ", format(sum(x$weights), digits = 6), " in total")
-  }
+  cli::cat_line("<mp_profile> ", profile_title(x$type), " profiles", method,
+                " of ", length(x$variables), " variable", if (length(x$variables) != 1) "s",
+                " for ", encodeString(x$label, quote = "\""))
+  cli::cat_line("  variables: ", paste(x$variables, collapse = ", "))
+  print_rows(x, if (identical(x$engine, "native")) "; native engine")
   if (!is.null(x$groups)) {
     cli::cat_line("  subgroups of ", x$groups$column, ": ",
                   paste0(x$groups$levels, " (", x$groups$sizes, " rows)", collapse = ", "))
@@ -291,7 +266,7 @@ print.mp_profile <- function(x, n = 6, ...) {
   cp <- ice_of(x)
   if (!is.null(cp)) {
     size <- if (inherits(cp, "mp_ice")) ice_size(cp) else nrow(cp)
-    cli::cat_line("  ICE curves: ", format(size, big.mark = ",", scientific = FALSE), " rows in $cp_profiles",
+    cli::cat_line("  ICE curves: ", format_count(size), " rows in $cp_profiles",
                   if (inherits(cp, "mp_ice")) paste0(" (kept compactly, ", format_bytes(ice_compact_bytes(cp)),
                                                      "; about ", format_bytes(ice_long_bytes(cp)), " as a data frame)"))
   }
@@ -346,15 +321,7 @@ print.summary_mp_profile <- function(x, ...) {
                 if (!is.null(level)) paste0(", with ", format(100 * level), "% percentile bands of the statistics"),
                 ":")
   tab <- structure(x, class = "data.frame", level = NULL, type = NULL)
-  # A statistic with its band as "estimate [lower, upper]".
-  for (s in c("importance", "aled", "naled")) {
-    lo <- paste0(s, "_lower")
-    if (!is.null(tab[[lo]])) {
-      tab[[s]] <- interval_text(tab[[s]], tab[[lo]], tab[[paste0(s, "_upper")]], 4)
-      tab[[lo]] <- tab[[paste0(s, "_upper")]] <- NULL
-    }
-  }
-  print(tab, row.names = FALSE, digits = 4)
+  print(with_intervals(tab, c("importance", "aled", "naled"), 4), row.names = FALSE, digits = 4)
   flat <- unique(x$variable[x$flat %in% TRUE])
   if (length(flat)) {
     cli::cat_line("Flat profiles (the predictions do not change with ", if (length(flat) > 1L) "them" else "it",
@@ -373,4 +340,36 @@ as.data.frame.mp_profile <- function(x, row.names = NULL, optional = FALSE, ...,
     cli::cli_abort("This result has no ICE curves: they are kept for partial dependence and the kernel methods, when they fit in {.arg memory_budget}.")
   }
   if (inherits(out, "mp_ice")) ice_plain(out) else out
+}
+
+# ---- Helpers of the results' print methods ---------------------------------
+
+# print()'s line of the background rows, predictions and threads (`more`
+# after them); with `details`, the classes and case weights when there are.
+print_rows <- function(x, more = NULL, details = TRUE) {
+  rows <- if (x$N < x$n_data) paste0(x$N, " of ", x$n_data) else paste0("all ", x$N)
+  cli::cat_line("  background rows: ", rows, "; predictions: ", format_count(x$n_predictions),
+                "; threads: ", x$threads, more)
+  if (!details) return(invisible())
+  if (length(x$class)) {
+    cli::cat_line("  class", if (length(x$class) > 1L) "es", ": ", paste(x$class, collapse = ", "))
+  }
+  if (!is.null(x$weights)) {
+    cli::cat_line("  case weights: ", format(sum(x$weights), digits = 6), " in total")
+  }
+}
+
+format_count <- function(n) format(n, big.mark = ",", scientific = FALSE)
+
+# The columns `stats` of a table that have bands (`<stat>_lower`,
+# `<stat>_upper`) as text "estimate [lower, upper]", without the limits.
+with_intervals <- function(tab, stats, digits) {
+  for (s in stats) {
+    lo <- paste0(s, "_lower")
+    hi <- paste0(s, "_upper")
+    if (is.null(tab[[lo]])) next
+    tab[[s]] <- interval_text(tab[[s]], tab[[lo]], tab[[hi]], digits)
+    tab[[lo]] <- tab[[hi]] <- NULL
+  }
+  tab
 }

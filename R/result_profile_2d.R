@@ -1,6 +1,4 @@
-# The result of model_profile_2d(): class "mp_profile_2d", made by its
-# constructor, new_mp_profile_2d(), and its print, as.data.frame, autoplot
-# and plot methods.
+# The result of model_profile_2d(), class "mp_profile_2d": constructor, methods.
 
 new_mp_profile_2d <- function(x) {
   validate_result(x, "mp_profile_2d", c("agr_profiles", "type", "pairs", "grids", "label", "labels"))
@@ -15,9 +13,7 @@ print.mp_profile_2d <- function(x, n = 6, ...) {
   cli::cat_line("<mp_profile_2d> two-variable ", what, " for ",
                 encodeString(x$label, quote = "\""))
   cli::cat_line("  pairs: ", paste(pr, collapse = ", "))
-  rows <- if (x$N < x$n_data) paste0(x$N, " of ", x$n_data) else paste0("all ", x$N)
-  cli::cat_line("  background rows: ", rows, "; predictions: ",
-                format(x$n_predictions, big.mark = ",", scientific = FALSE), "; threads: ", x$threads)
+  print_rows(x, details = FALSE)
   half <- band_half_width(x$agr_profiles)
   if (!is.null(x$bands) && length(half)) {
     cli::cat_line("  bands: ", band_text(x$bands), "; half-width median ", format(stats::median(half), digits = 3),
@@ -90,31 +86,25 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
   panels <- if (length(half)) c(if (al) "interaction effect" else "partial dependence",
                                 paste0(band_name(object$bands), ": half-width"))
   if (length(half)) d$`_panel_` <- factor(panels[1L], levels = panels)
+  sx <- tile_span(d$`_x_`, object$grids[[v[1]]])
+  sy <- tile_span(d$`_x2_`, object$grids[[v[2]]])
+  d[c("xmin", "xmax", "ymin", "ymax")] <- list(sx$lo, sx$hi, sy$lo, sy$hi)
   p <- ggplot2::ggplot(d)
   if (geom == "contour" && no_interaction) geom <- "tiles"
   if (geom == "contour") {
     if (!num) cli::cli_abort("Filled contours need two numeric variables; use {.code geom = \"tiles\"}.")
+    contour <- ggplot2::aes(.data[["_x_"]], .data[["_x2_"]], z = .data[["_yhat_"]])
     if (al) {
       # Signed effects: levels symmetric about 0, on a diverging palette.
       m <- max(abs(d$`_yhat_`), na.rm = TRUE)
       if (!is.finite(m) || m == 0) m <- 1
-      breaks <- seq(-m, m, length.out = bins + 1L)
-      p <- p + ggplot2::geom_contour_filled(
-        ggplot2::aes(.data[["_x_"]], .data[["_x2_"]], z = .data[["_yhat_"]]), breaks = breaks
-      ) + ggplot2::scale_fill_manual(values = diverging_colours(bins), drop = FALSE, name = fill_name)
+      p <- p + ggplot2::geom_contour_filled(contour, breaks = seq(-m, m, length.out = bins + 1L)) +
+        ggplot2::scale_fill_manual(values = diverging_colours(bins), drop = FALSE, name = fill_name)
     } else {
-      p <- p + ggplot2::geom_contour_filled(
-        ggplot2::aes(.data[["_x_"]], .data[["_x2_"]], z = .data[["_yhat_"]]), bins = bins
-      ) + ggplot2::labs(fill = fill_name)
+      p <- p + ggplot2::geom_contour_filled(contour, bins = bins) + ggplot2::labs(fill = fill_name)
     }
   } else {
-    sx <- tile_span(d$`_x_`, object$grids[[v[1]]])
-    sy <- tile_span(d$`_x2_`, object$grids[[v[2]]])
-    d$xmin <- sx$lo
-    d$xmax <- sx$hi
-    d$ymin <- sy$lo
-    d$ymax <- sy$hi
-    p <- ggplot2::ggplot(d) + ggplot2::geom_rect(
+    p <- p + ggplot2::geom_rect(
       ggplot2::aes(xmin = .data$xmin, xmax = .data$xmax, ymin = .data$ymin,
                    ymax = .data$ymax, fill = .data[["_yhat_"]])
     ) + if (al) {
@@ -133,7 +123,7 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
       p <- p + ggplot2::scale_y_continuous(breaks = seq_along(sy$levels), labels = sy$levels)
     }
   }
-  if (length(half)) p <- p + half_width_layers(d, object$grids[v], half, panels)
+  if (length(half)) p <- p + half_width_layers(d, half, panels)
   p <- p + surface_veil(d, object$grids[v], panels, extrapolation)
   if (num) p <- p + surface_rug(object, v)
   p <- p + surface_facets(length(unique(d$`_label_`)) > 1L, length(half) > 0L)
@@ -149,20 +139,14 @@ autoplot.mp_profile_2d <- function(object, ..., geom = c("tiles", "contour"), bi
 #' @export
 plot.mp_profile_2d <- function(x, ...) autoplot.mp_profile_2d(x, ...)
 
-# The panel of a 2-D chart's band half-widths (`half`, per row of `d`):
-# tiles in grey, darker where the band is wider, in the panel `panels[2]`.
-half_width_layers <- function(d, grids, half, panels) {
-  sx <- tile_span(d$`_x_`, grids[[1L]])
-  sy <- tile_span(d$`_x2_`, grids[[2L]])
-  h <- d
-  h$`_panel_` <- factor(panels[2L], levels = panels)
-  h$`_half_` <- half
-  h$xmin <- sx$lo
-  h$xmax <- sx$hi
-  h$ymin <- sy$lo
-  h$ymax <- sy$hi
+# The panel of a 2-D chart's band half-widths (`half`, per row of `d`, which
+# has the tiles' extent): tiles in grey, darker where the band is wider, in
+# the panel `panels[2]`.
+half_width_layers <- function(d, half, panels) {
+  d$`_panel_` <- factor(panels[2L], levels = panels)
+  d$`_half_` <- half
   list(
-    ggplot2::geom_rect(data = h, ggplot2::aes(xmin = .data$xmin, xmax = .data$xmax, ymin = .data$ymin,
+    ggplot2::geom_rect(data = d, ggplot2::aes(xmin = .data$xmin, xmax = .data$xmax, ymin = .data$ymin,
                                               ymax = .data$ymax, alpha = .data[["_half_"]]), fill = "grey10"),
     ggplot2::scale_alpha_continuous(name = "half-width", range = c(0.03, 1), limits = c(0, max(half, na.rm = TRUE)))
   )

@@ -1,6 +1,4 @@
-# The result of find_regions(): class "mp_regions", made by its
-# constructor, new_mp_regions(), and its print, as.data.frame, autoplot and
-# plot methods.
+# The result of find_regions(), class "mp_regions": constructor, methods.
 
 new_mp_regions <- function(x) {
   validate_result(x, "mp_regions", c("agr_profiles", "splits", "regions", "summary", "membership", "variables",
@@ -51,7 +49,6 @@ region_membership <- function(variables, found, rows) {
 #' @exportS3Method ggplot2::autoplot
 autoplot.mp_regions <- function(object, variables = NULL, ...) {
   x <- object
-  d <- x$agr_profiles
   note <- NULL
   if (!is.null(variables)) {
     unknown <- setdiff(variables, x$variables)
@@ -63,7 +60,7 @@ autoplot.mp_regions <- function(object, variables = NULL, ...) {
     variables <- drawn$variables
     note <- drawn$note
   }
-  d <- d[d$`_vname_` %in% variables, , drop = FALSE]
+  d <- x$agr_profiles[x$agr_profiles$`_vname_` %in% variables, , drop = FALSE]
   vars <- unique(d$`_vname_`)
   # One kind of x axis a chart: the numeric variables, or the categorical
   # ones when they are all that is drawn.

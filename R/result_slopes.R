@@ -1,6 +1,4 @@
-# The result of hidden_interactions(): class "mp_slopes", made by its
-# constructor, new_mp_slopes(), and its print, as.data.frame, autoplot and
-# plot methods.
+# The result of hidden_interactions(), class "mp_slopes": constructor, methods.
 
 new_mp_slopes <- function(x) {
   validate_result(x, "mp_slopes", c("summary", "slopes", "profiles", "rule", "level", "grids", "label"))
