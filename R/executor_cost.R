@@ -8,7 +8,6 @@
 # under the plan, plan_trips, or the backend's, plan_prior()) plus
 # future_trip_per_byte a byte that every future carries (`bytes`): nothing
 # is measured apart. `forced`: option modelprofiles.future_overhead.
-
 new_cost <- function(setup) {
   learnt <- learnt_before(setup)
   list(forced = future_overhead_option(), busy = learnt$busy, busy_rows = learnt$busy_rows,
@@ -94,24 +93,36 @@ keep_learnt <- function(st) {
   if (is.null(cost$forced) && length(cost$overheads)) {
     keep_plan_trip(max(0, min(cost$overheads - cost$setups) - future_trip_per_byte * cost$bytes))
   }
-  key <- st$setup$error_call
-  if (!is.environment(key) || cost$busy_rows <= 0) return(invisible())
-  learnt_cache$ref <- rlang::new_weakref(key, cost[c("busy", "busy_rows", "overheads", "setups")])
+  if (cost$busy_rows > 0) {
+    call_cache_set(learnt_cache, st$setup$error_call, cost[c("busy", "busy_rows", "overheads", "setups")])
+  }
   invisible()
 }
 
 learnt_before <- function(setup) {
-  none <- list(busy = 0, busy_rows = 0, overheads = numeric(), setups = numeric())
-  key <- setup$error_call
-  cached <- learnt_cache$ref
-  if (!is.environment(key) || is.null(cached) || !identical(rlang::wref_key(cached), key)) return(none)
-  rlang::wref_value(cached) %||% none
+  call_cache_get(learnt_cache, setup$error_call) %||%
+    list(busy = 0, busy_rows = 0, overheads = numeric(), setups = numeric())
 }
-# CACHE (explicit): what a call's streams learnt of the workers. Key: the
-# entry point's frame (setup$error_call), held by a weak reference; value:
-# keep_learnt()'s timings. One entry, replaced by the next call and gone
-# with the call's frame; nothing to clear.
+
+# CACHES (explicit) of a call: learnt_cache, what its streams learnt of the
+# workers (keep_learnt()), and globals_cache, its predict function's
+# globals (function_globals(), R/executor_future.R). Key: the entry point's
+# frame (setup$error_call), held by a weak reference; one entry each,
+# replaced by the next call and gone with the call's frame; nothing to
+# clear (see the section "Caches" of ?compile_model).
 learnt_cache <- new.env(parent = emptyenv())
+globals_cache <- new.env(parent = emptyenv())
+
+# The value kept in `cache` for the call whose frame is `key`, or NULL.
+call_cache_get <- function(cache, key) {
+  ref <- cache$ref
+  if (is.environment(key) && !is.null(ref) && identical(rlang::wref_key(ref), key)) rlang::wref_value(ref)
+}
+
+call_cache_set <- function(cache, key, value) {
+  if (is.environment(key)) cache$ref <- rlang::new_weakref(key, value)
+  invisible()
+}
 
 # The fixed part of the round trip of the last call's futures under the
 # current plan, or NULL.

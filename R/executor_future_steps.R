@@ -1,8 +1,6 @@
-# The steps of the executor's stream of futures (stream_requests() in
-# R/executor_future.R): finish, use, make and predict chunks, batches of
-# futures sent and collected.
-
-# ---- Steps -------------------------------------------------------------------------
+# The steps of the executor's stream of futures (stream_requests(),
+# R/executor_future.R): use, make and predict chunks, batches of futures
+# sent and collected.
 
 # The first chunk's predictions, combined per specification, to its
 # request's reducer.
@@ -40,7 +38,6 @@ make_chunk <- function(st) {
   st$queue <- c(st$queue, units)
   st$queued_rows <- st$queued_rows + sum(unit_rows(units))
   st$made_rows <- st$made_rows + sum(unit_rows(units))
-  st$made_units <- st$made_units + length(units)
   st
 }
 
@@ -87,9 +84,8 @@ predict_here <- function(st) {
   st$cost <- cost_learn(st$cost, proc.time()[[3L]] - t0, u$rows)
   st <- place_piece(st, u, y)
   tick(st$progress, u$amount)
-  # As the sequential executor: the garbage of the predict function's
-  # stacks is collected once it reaches gc_bytes (see chunk_garbage()).
-  bytes <- u$rows * (st$setup$row_bytes %||% 0) + 4 * 8 * length(y)
+  # (The garbage collected as the sequential executor's, add_garbage().)
+  bytes <- chunk_bytes(st$setup, u$rows, length(y))
   y <- NULL
   add_garbage(st, bytes)
 }
@@ -100,10 +96,8 @@ predict_here <- function(st) {
 turn_parallel <- function(st) {
   if (st$parallel || st$W <= 1L || st$cost$busy_rows <= 0) return(st)
   left <- rows_left(st)
-  # The round trip without the bytes the futures carry first: what they
-  # carry (the predict function's globals, found in tens of
-  # milliseconds) is looked for only when that leaves the workers worth
-  # it.
+  # (What the futures carry, found in tens of milliseconds, is looked for
+  # only when the round trip without it leaves the workers worth it.)
   if (useful_workers(st$cost, st$W, left) < 2L) return(st)
   st <- with_shipped(st)
   if (useful_workers(st$cost, st$W, left) >= 2L) st$parallel <- TRUE
