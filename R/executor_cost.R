@@ -1,7 +1,9 @@
 # The executor's cost model, one object (new_cost()) that the stream of
 # futures holds as `st$cost` and updates as it learns (constants in
-# R/constants.R): `busy` / `busy_rows`, seconds of prediction per stacked
-# row (timed here on the call's first stack, then on the workers);
+# R/constants.R): `busy` seconds of prediction for `busy_rows` stacked rows
+# in `calls` calls of the predict function (timed here on the call's first
+# stack, then on the workers), `least` the fewest seconds a call took, and
+# `per_call` predict()'s cost per call (the setup's probe of two rows);
 # `overheads`, the round trips of the call's futures (from sending one to
 # its value, less the worker's seconds), and `setups`, what the worker spent
 # of each before its work; before the first is in, `prior` (the last call's
@@ -10,21 +12,31 @@
 # is measured apart. `forced`: option modelprofiles.future_overhead.
 new_cost <- function(setup) {
   learnt <- learnt_before(setup)
-  list(forced = future_overhead_option(), busy = learnt$busy, busy_rows = learnt$busy_rows,
-       overheads = learnt$overheads, setups = learnt$setups, prior = plan_trip() %||% plan_prior(), bytes = 0)
+  c(learnt, list(forced = future_overhead_option(), per_call = setup$call_seconds %||% 0,
+                 prior = plan_trip() %||% plan_prior(), bytes = 0))
 }
 
-# Seconds of prediction a stacked row takes (0 before any was timed).
+# Seconds of prediction a stacked row takes, less predict()'s cost per call
+# (0 before any was timed): a stack's rate counted that cost as its rows',
+# many times the rows' own for a predict() of a large fixed cost
+# (randomForest's: 12.5 ms a call, 2.1e-6 s a row), which sent cheap calls
+# to the workers. The cost per call is the probe's (two rows cost almost
+# nothing else), at most the fewest seconds a call took (the probe may be
+# slow for other reasons, and the rows cost something too).
 cost_rate <- function(cost) {
-  if (cost$busy_rows > 0 && cost$busy > 0) cost$busy / cost$busy_rows else 0
+  if (cost$busy_rows <= 0 || cost$busy <= 0) return(0)
+  max(0, cost$busy - cost$calls * min(cost$per_call, cost$least)) / cost$busy_rows
 }
 
-# `seconds` of prediction timed for `rows` stacked rows (here or on a
-# worker); `trip`: a future's round trip, when they came from one, of
-# which the worker spent `setup` before its work.
-cost_learn <- function(cost, seconds, rows, trip = NULL, setup = 0) {
+# `seconds` of prediction timed for `rows` stacked rows in `calls` calls of
+# the predict function (here or on a worker); `trip`: a future's round
+# trip, when they came from one, of which the worker spent `setup` before
+# its work.
+cost_learn <- function(cost, seconds, rows, trip = NULL, setup = 0, calls = 1) {
   cost$busy <- cost$busy + seconds
   cost$busy_rows <- cost$busy_rows + rows
+  cost$calls <- cost$calls + calls
+  if (calls > 0) cost$least <- min(cost$least, seconds / calls)
   if (!is.null(trip)) {
     cost$overheads <- c(cost$overheads, max(0, trip))
     cost$setups <- c(cost$setups, min(max(0, trip), max(0, setup)))
@@ -54,9 +66,8 @@ plan_prior <- function() {
 # trip is taken as free, or before a row was timed).
 useful_workers <- function(cost, W, left) {
   trip <- cost_trip(cost)
-  rate <- cost_rate(cost)
-  if (trip <= 0 || rate <= 0) return(W)
-  as.integer(max(1, min(W, floor(rate * left / (future_turn_trips * trip)))))
+  if (trip <= 0 || cost$busy_rows <= 0 || cost$busy <= 0) return(W)
+  as.integer(max(1, min(W, floor(cost_rate(cost) * left / (future_turn_trips * trip)))))
 }
 
 # Rows of the next future: `least`, those whose work keeps the round trip
@@ -94,14 +105,15 @@ keep_learnt <- function(st) {
     keep_plan_trip(max(0, min(cost$overheads - cost$setups) - future_trip_per_byte * cost$bytes))
   }
   if (cost$busy_rows > 0) {
-    call_cache_set(learnt_cache, st$setup$error_call, cost[c("busy", "busy_rows", "overheads", "setups")])
+    call_cache_set(learnt_cache, st$setup$error_call,
+                   cost[c("busy", "busy_rows", "calls", "least", "overheads", "setups")])
   }
   invisible()
 }
 
 learnt_before <- function(setup) {
   call_cache_get(learnt_cache, setup$error_call) %||%
-    list(busy = 0, busy_rows = 0, overheads = numeric(), setups = numeric())
+    list(busy = 0, busy_rows = 0, calls = 0, least = Inf, overheads = numeric(), setups = numeric())
 }
 
 # CACHES (explicit) of a call: learnt_cache, what its streams learnt of the

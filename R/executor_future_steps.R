@@ -201,7 +201,7 @@ collect_batch <- function(st, i) {
   # evaluation to that of its work.)
   setup <- as.numeric(res$started) - as.numeric(future::result(p$future)$started %||% res$started)
   st$cost <- cost_learn(st$cost, res$seconds, sum(rows), trip = proc.time()[[3L]] - p$sent - res$seconds,
-                        setup = setup)
+                        setup = setup, calls = length(rows))
   for (j in seq_along(p$units)) {
     st <- place_piece(st, p$units[[j]], check_chunk(st$setup, res$ys[[j]], rows[j]))
   }

@@ -61,6 +61,7 @@ new_setup <- function(inputs, rows, class = NULL, engine = "predict", linear = F
   setup <- scale_weights(setup)
   setup <- prepare_engine(setup, engine, linear)
   y <- probe_outputs(setup)
+  setup$call_seconds <- attr(y, "seconds")
   setup$n_columns <- ncol(y)
   setup$outputs <- select_outputs(y, class, call, setup$adapter$positive)
   setup$n_outputs <- length(setup$outputs$columns)
@@ -83,16 +84,21 @@ reserve_memory <- function(setup, bytes) {
 
 # The predictions of two probe rows (not counted; only their shape is
 # used), which decide the outputs to profile: rows without missing values
-# where there are such (a model's predict() may refuse them).
+# where there are such (a model's predict() may refuse them). Attribute
+# "seconds": the time they took, the cost model's cost per call of the
+# predict function (R/executor_cost.R).
 probe_outputs <- function(setup) {
   first <- seq_len(min(setup$n, 1000L))
   complete <- which(do.call(stats::complete.cases, unname(lapply(setup$data, `[`, first))))
   probe <- if (length(complete)) utils::head(complete, 2L) else seq_len(min(setup$n, 2L))
+  t0 <- proc.time()[[3L]]
   y <- engine_probe(setup, probe) %||%
     probe_predict(setup$predict_function, setup$model, stack_frame(setup$data, probe, threads = setup$threads),
                   setup$error_call)
-  check_predictions(y, length(probe), call = setup$error_call, allow_na = TRUE,
-                    classifier = identical(setup$adapter$task, "classification"))
+  seconds <- proc.time()[[3L]] - t0
+  y <- check_predictions(y, length(probe), call = setup$error_call, allow_na = TRUE,
+                         classifier = identical(setup$adapter$task, "classification"))
+  structure(y, seconds = seconds)
 }
 
 # The first call of the predict function: its error is the user's first

@@ -223,6 +223,34 @@ test_that("a cheap call under a plan stays in this process, with the same number
   expect_identical(m$agr_profiles, s$agr_profiles)
 })
 
+test_that("a predict() of a large cost per call and cheap rows keeps a cheap call here (issue 40)", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_on_cran()
+  X <- future_data(200)
+  log <- tempfile()
+  inner <- logging_predict(log)
+  # 50 ms a call, whatever its rows (randomForest's predict() costs 12.5 ms
+  # a call and 2.1e-6 s a row).
+  pf <- function(m, nd) {
+    Sys.sleep(0.05)
+    inner(m, nd)
+  }
+  call <- function() model_profile(NULL, X, pf, variables = c("a", "f"), grid_points = 21)
+  old <- future::plan("sequential")
+  on.exit(future::plan(old), add = TRUE)
+  s <- call()
+  read_log(log)
+  future::plan("multisession", workers = 2)
+  # Round trips of 0.1 s: the first stack timed (a 32nd of the rows, 50 ms)
+  # counted as the rows' cost would make the rest, 1.5 s, worth 2 workers.
+  old_opt <- options(modelprofiles.future_overhead = 0.1)
+  on.exit(options(old_opt), add = TRUE)
+  m <- call()
+  got <- read_log(log)
+  expect_true(all(got$pid == Sys.getpid()))
+  expect_identical(m$agr_profiles, s$agr_profiles)
+})
+
 test_that("a predict-bound call turns to the workers, in futures worth their round trip", {
   skip_if_not_installed("future", "1.40.0")
   skip_on_cran()
