@@ -181,8 +181,7 @@ native_leaf_source <- function(setup, m) {
 # at each point of `grid` (a list of G values per column, of the columns'
 # types): observation-major ICE curves, or with weights w their weighted
 # sums over the rows (G x outputs); attribute "n", the predictions they
-# stand for. A column the model does not read gives flat curves from one
-# prediction per row.
+# stand for.
 native_walk <- function(setup, js, grid, rows, w = NULL) {
   nat <- setup$native
   y <- native_free_rows(nat$model, nat$X, setup$data, js, grid, rows, setup$threads, w)

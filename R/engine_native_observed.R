@@ -39,8 +39,6 @@ observed_spec <- function(rows, cols, values, w, v = NULL, fitted = FALSE) {
        fitted = fitted)
 }
 
-# ---- The per-tree walk ---------------------------------------------------------
-
 # Per-tree partial dependence of a forest: a G x T x outputs array (T
 # trees; the setup's profiled outputs, named by their classes) of
 # theta[g, t, c] = sum_i w_i T_t(x_i^{j = z_g}) / sum_i w_i over background

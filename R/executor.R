@@ -10,14 +10,13 @@
 
 # ---- Requests -------------------------------------------------------------------
 
-# A request: `n_chunks` chunks; make(k) gives chunk k's specifications (see
-# stack_spec() and curve_spec()), reduce(k, ys) the updates for their
-# predictions `ys` (one matrix per specification, a column per profiled
-# output): a named list whose elements are added to the accumulators of
-# those names, or placed into them (place()). init() makes the
-# accumulators, finish(acc) the result. `native`: the native engine may
-# stand in for predict(); `linear`: the linear engine may give ICE curves.
-# `weight`: progress steps of the whole request.
+# A request: `n_chunks` chunks; make(k) gives chunk k's specifications,
+# reduce(k, ys) the updates for their predictions `ys` (one matrix per
+# specification, a column per profiled output): a named list whose
+# elements are added to the accumulators of those names, or placed into
+# them (place()). init() makes the accumulators, finish(acc) the result.
+# `native`, `linear`: the native engine may stand in for predict(), the
+# linear one give ICE curves. `weight`: progress steps of the request.
 new_request <- function(n_chunks, make, reduce, init = function() list(),
                         finish = function(acc) acc, native = TRUE, linear = FALSE,
                         weight = 1) {
@@ -63,8 +62,7 @@ place <- function(value, at, dim = 1L) {
 # ---- Running requests ------------------------------------------------------------
 
 # Run `requests` (or functions that make one when it starts) in order:
-# their results, attribute "n_predictions" (per request). `progress`: a
-# progressor (new_progress()) or NULL.
+# their results, attribute "n_predictions" (per request).
 execute <- function(setup, requests, progress = NULL) {
   st <- new_run(setup, requests, progress)
   st <- if (plan_workers() <= 1L) run_here(st) else stream_requests(st)
@@ -72,11 +70,11 @@ execute <- function(setup, requests, progress = NULL) {
 }
 
 # The state of a run, one value that the steps below and the stream's
-# (stream_new()) take and return: results, predictions counted, the
-# requests under way (`active`: request, accumulators, chunks made and
-# used), the garbage left (bytes). Accumulators are the one mutable part
-# (an environment per request): in a value, one as long as the background
-# would be copied for every chunk.
+# take and return: results, predictions counted, the requests under way
+# (`active`: request, accumulators, chunks made and used), the garbage
+# left (bytes). Accumulators are the one mutable part (an environment per
+# request): in a value, one as long as the background would be copied for
+# every chunk.
 new_run <- function(setup, requests, progress) {
   n <- length(requests)
   list(setup = setup, requests = requests, n = n, progress = progress,
@@ -112,8 +110,7 @@ start_request <- function(st) {
 }
 
 # Chunk k's predictions `ys` (n_made) to the reducer of the request under
-# way at `a`. `ticked`: progress reported here (futures report theirs from
-# workers).
+# way at `a`. `ticked`: progress reported here (else from the workers).
 use_predictions <- function(st, a, k, ys, n_made, ticked = TRUE) {
   run <- st$active[[a]]
   st$counts[run$id] <- st$counts[run$id] + n_made
@@ -172,8 +169,8 @@ direct_part <- function(setup, req, specs) {
 }
 
 # The predictions of one chunk in this process: a list of matrices, one per
-# specification, with attributes "n", the number of predictions made, and
-# "predicted", how many of them the predict function made.
+# specification, with attributes "n", the predictions made, and
+# "predicted", those of the predict function.
 evaluate_chunk <- function(setup, req, specs) {
   d <- direct_part(setup, req, specs)
   out <- d$out
@@ -203,11 +200,10 @@ collect_between <- function(setup) {
 }
 
 # Collect the garbage of about `made` bytes, and give the memory freed back
-# to the system (release_memory()). A collection of the younger
-# generations first (a few milliseconds); a full one (70 ms with ggplot2
-# loaded) only when that left more than half of `made` beyond the memory in
-# use after the last collection: garbage that lived through one of R's own
-# collections is in an older generation.
+# to the system. A collection of the younger generations first (a few
+# milliseconds); a full one (70 ms with ggplot2 loaded) only when that left
+# more than half of `made` beyond the memory in use after the last
+# collection (garbage that lived through R's own collections is older).
 collect_garbage <- function(made) {
   used <- gc_used(gc(verbose = FALSE, full = FALSE))
   if (used - (gc_memory$used %||% 0) > made / 2) used <- gc_used(gc(verbose = FALSE, full = TRUE))
@@ -235,10 +231,9 @@ chunk_garbage <- function(setup, ys) {
 # sums: about three times their size again).
 chunk_bytes <- function(setup, rows, values) rows * (setup$row_bytes %||% 0) + 4 * 8 * values
 
-# Specifications as stacks of rows to predict through the predict function:
-# `stacks`, and combine(ys), which turns the stacks' predictions into one
-# matrix per specification (a curve made in grid order is reordered
-# observation-major).
+# Specifications as stacks of rows for the predict function: `stacks`, and
+# combine(ys), which turns the stacks' predictions into one matrix per
+# specification (a curve made in grid order reordered observation-major).
 stack_plan <- function(setup, specs) {
   parts <- lapply(specs, function(s) {
     if (s$kind == "curve" && s$order == "grid") return(grid_stacks(setup, s))
@@ -333,8 +328,8 @@ nonfinite_columns <- function(setup, e) {
 # ---- Progress ---------------------------------------------------------------------
 
 # A progressor (progressr, when installed) for `steps` steps, created in the
-# frame `envir` (it ends with it); NULL without progressr. Silent unless the
-# user has enabled a handler (progressr::handlers()).
+# frame `envir` (it ends with it); silent unless the user has enabled a
+# handler (progressr::handlers()).
 new_progress <- function(steps, envir = parent.frame()) {
   if (!requireNamespace("progressr", quietly = TRUE) || steps < 1) return(NULL)
   progressr::progressor(steps = steps, envir = envir)

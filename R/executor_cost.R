@@ -1,28 +1,25 @@
 # The executor's cost model, one object (new_cost()) that the stream of
-# futures holds as `st$cost` and updates as it learns (constants in
-# R/constants.R): `busy` seconds of prediction for `busy_rows` stacked rows
-# in `calls` calls of the predict function (timed here on the call's first
-# stack, then on the workers), `least` the fewest seconds a call took, and
-# `per_call` predict()'s cost per call (the setup's probe of two rows);
+# futures holds as `st$cost` and updates as it learns: `busy` seconds of
+# prediction for `busy_rows` stacked rows in `calls` calls of the predict
+# function (timed here on the call's first stack, then on the workers),
+# `least` the fewest seconds a call took, `per_call` the setup's probe's;
 # `overheads`, the round trips of the call's futures (from sending one to
-# its value, less the worker's seconds), and `setups`, what the worker spent
-# of each before its work; before the first is in, `prior` (the last call's
-# under the plan, plan_trips, or the backend's, plan_prior()) plus
-# future_trip_per_byte a byte that every future carries (`bytes`): nothing
-# is measured apart. `forced`: option modelprofiles.future_overhead.
+# its value, less the worker's seconds), and `setups`, what the worker
+# spent of each before its work; before the first is in, `prior` (the last
+# call's under the plan, or the backend's) plus future_trip_per_byte a
+# byte that every future carries (`bytes`). `forced`: option
+# modelprofiles.future_overhead.
 new_cost <- function(setup) {
   learnt <- learnt_before(setup)
   c(learnt, list(forced = future_overhead_option(), per_call = setup$call_seconds %||% 0,
                  prior = plan_trip() %||% plan_prior(), bytes = 0))
 }
 
-# Seconds of prediction a stacked row takes, less predict()'s cost per call
-# (0 before any was timed): a stack's rate counted that cost as its rows',
-# many times the rows' own for a predict() of a large fixed cost
-# (randomForest's: 12.5 ms a call, 2.1e-6 s a row), which sent cheap calls
-# to the workers. The cost per call is the probe's (two rows cost almost
-# nothing else), at most the fewest seconds a call took (the probe may be
-# slow for other reasons, and the rows cost something too).
+# Seconds of prediction a stacked row takes, predict()'s cost per call
+# apart (0 before any was timed): counted as the rows', it can be many
+# times their own (randomForest's: 12.5 ms a call, 2.1e-6 s a row) and
+# send cheap calls to the workers. The cost per call is the probe's (two
+# rows cost little else), at most the fewest seconds a call took.
 cost_rate <- function(cost) {
   if (cost$busy_rows <= 0 || cost$busy <= 0) return(0)
   max(0, cost$busy - cost$calls * min(cost$per_call, cost$least)) / cost$busy_rows
@@ -91,8 +88,6 @@ future_overhead_option <- function() {
   x <- getOption("modelprofiles.future_overhead")
   if (is.numeric(x) && length(x) == 1L && !is.na(x) && x >= 0) as.numeric(x)
 }
-
-# ---- What calls learnt ---------------------------------------------------------------
 
 # What a stream learnt, kept for the entry point's call (whose next runs
 # of requests need not time a stack here first), and for the plan the

@@ -71,14 +71,13 @@ stream_new <- function(st) {
              collected = integer()))
 }
 
-# What the stream does next, in order of precedence: finish the first
-# request once its chunks are used; use the first chunk once its stacks
-# are in; then, with the workers, send a batch to a free worker, make the
+# What the stream does next, in order of precedence: send a batch made
+# ahead to a free worker (a worker waits for nothing this process does);
+# finish the first request once its chunks are used; use the first chunk
+# once its stacks are in; then, with the workers, send a batch, make the
 # next one while they predict, or wait for one to come in; without them,
 # predict the next stack here, or make the next chunk.
 next_action <- function(st) {
-  # (A worker waits for nothing that this process does: a batch made
-  # ahead goes out first.)
   if (st$parallel && !is.null(st$ahead) && length(st$pending) < st$W && free_workers() >= 1) return("send")
   if (length(st$active) && st$active[[1L]]$used == st$active[[1L]]$req$K) return("finish")
   if (length(st$order) && st$chunks[[st$order[1L]]]$left == 0L) return("use")
@@ -139,9 +138,8 @@ function_globals <- function(setup) {
   fun
 }
 
-# On a worker: stack each job's rows and predict them, reporting each
-# one's progress; the predictions, the seconds they took and when they
-# started.
+# On a worker: each job's rows stacked and predicted, with its progress;
+# the predictions, the seconds they took and when they started.
 predict_on_worker <- function(model, predict_function, part, jobs, amounts, progress) {
   started <- Sys.time()
   t0 <- proc.time()[[3L]]
@@ -230,9 +228,9 @@ slice_values <- function(p, i) {
 }
 
 # Rows of the first stack predicted here before any was timed: under a
-# plan of several workers, 1/probe_divisor of the rows of the call (as far
-# as they are known), while the workers wait; the whole stack when that
-# leaves less than as much again of it (or no workers).
+# plan of several workers, 1/probe_divisor of the call's rows (as far as
+# known), while the workers wait; the whole stack when that leaves less
+# than as much again of it.
 probe_rows <- function(st, u) {
   if (st$cost$busy_rows > 0 || st$W <= 1L) return(u$rows)
   k <- max(1, ceiling(rows_left(st) / probe_divisor))
@@ -244,15 +242,15 @@ unit_rows <- function(units) vapply(units, `[[`, numeric(1), "rows")
 request_at <- function(st, id) match(id, vapply(st$active, `[[`, numeric(1), "id"))
 
 # Can a chunk be made (of a request under way, or of one started now, up
-# to W + 1 requests under way)?
+# to `limit` requests under way)?
 can_make <- function(st) {
   any(vapply(st$active, function(a) a$made < a$req$K, logical(1))) ||
     (st$started < st$n && length(st$active) < st$limit)
 }
 
-# Stacked rows left to predict (not yet sent): those queued, and, at the
-# rows per chunk and chunks per request so far, those of the chunks and
-# requests still to make.
+# Stacked rows left to predict: those queued, and those of the chunks and
+# requests still to make, at the rows per chunk and chunks per request so
+# far.
 rows_left <- function(st) {
   queued <- st$queued_rows
   if (!st$n_chunks) return(queued)
@@ -263,7 +261,7 @@ rows_left <- function(st) {
 }
 
 # What every future of the call carries (worker_globals()), found once,
-# and its size, for the cost model.
+# and its size for the cost model.
 with_shipped <- function(st) {
   if (!is.null(st$shipped)) return(st)
   st$shipped <- worker_globals(st$setup, st$progress)

@@ -10,15 +10,14 @@ use_chunk <- function(st) {
   if (length(ch$todo)) ch$out[ch$todo] <- ch$combine(ch$ys)
   st$chunks[[key]] <- NULL
   st$order <- st$order[-1L]
-  # Stacks report their progress (here or on the workers); a chunk without
-  # stacks when it is used.
+  # (Stacks report their progress; a chunk without stacks when used.)
   use_predictions(st, request_at(st, ch$id), ch$k, structure(ch$out, n = ch$n), ch$n,
                   ticked = !length(ch$todo))
 }
 
 # The next chunk of the first request with chunks to make (or the next
-# request started): what the native or linear engine gives is computed
-# here at once, the rest queued as stacks.
+# request started): the native or linear engine's part computed here at
+# once, the rest queued as stacks.
 make_chunk <- function(st) {
   a <- Position(function(x) x$made < x$req$K, st$active)
   if (is.na(a)) {
@@ -41,11 +40,11 @@ make_chunk <- function(st) {
   st
 }
 
-# Chunk k of a request under way: its specifications' predictions from the
-# native or linear engine (`out`), and for the others (`todo`) the stacks
-# to predict (`units`, each with its share of the chunk's progress) and
-# combine(), which makes their matrices of the stacks' predictions (`ys`,
-# `left` still to come). `n`: the predictions the chunk makes.
+# Chunk k of a request under way: the native or linear engine's
+# predictions (`out`), and for the other specifications (`todo`) the
+# stacks to predict (`units`, each with its share of the chunk's
+# progress) and combine() of their predictions (`ys`, `left` still to
+# come). `n`: the predictions the chunk makes.
 new_chunk <- function(setup, a, k) {
   req <- a$req
   specs <- req$make(k)
@@ -68,9 +67,8 @@ new_chunk <- function(setup, a, k) {
 }
 
 # The first stack in the queue predicted here (timed), unless the rest of
-# the call is worth the workers. Before any was timed, under a plan of
-# several workers: the head of the smallest stack, probe_rows() of it (the
-# workers wait for it).
+# the call is worth the workers; before any was timed, the head of the
+# smallest stack (probe_rows()).
 predict_here <- function(st) {
   st <- turn_parallel(st)
   if (st$parallel) return(st)
@@ -116,9 +114,8 @@ prepare_batch <- function(st) {
   }
   if (!length(st$queue)) return(st)
   if (!can_make(st)) {
-    # Nothing more can be made now (the requests under way are all made,
-    # or no more may start until the first is done): what is queued is
-    # shared among the free workers.
+    # (Nothing more can be made now: what is queued is shared among the
+    # free workers.)
     share <- st$queued_rows / max(1L, st$W - length(st$pending))
     size[["target"]] <- min(size[["target"]], share)
   }
@@ -190,8 +187,8 @@ send_batch <- function(st) {
   st
 }
 
-# The value of the resolved future `i` of those in flight: its stacks'
-# predictions checked and placed, its worker's time learnt.
+# The resolved future `i` of those in flight: its stacks' predictions
+# checked and placed, its worker's time learnt.
 collect_batch <- function(st, i) {
   p <- st$pending[[i]]
   res <- future::value(p$future)

@@ -57,7 +57,7 @@ new_setup <- function(inputs, rows, class = NULL, engine = "predict", linear = F
     compiled = inputs$compiled,
     bands = band_plan(inputs$bands %||% no_bands()), resamples = attr(rows, "resamples")
   )
-  attr(setup$rows, "resamples") <- NULL
+  if (!is.null(attr(setup$rows, "resamples"))) attr(setup$rows, "resamples") <- NULL
   setup <- scale_weights(setup)
   setup <- prepare_engine(setup, engine, linear)
   y <- probe_outputs(setup)
