@@ -1,20 +1,14 @@
 # The executor under a future::plan(): the chunks of a call's requests as
-# one stream of futures, on the future package's exported API only
-# (future(), resolved(), value(), cancel(), resetWorkers(), nbrOfWorkers(),
-# nbrOfFreeWorkers(), getGlobalsAndPackages()).
-#
-# A future carries consecutive stacks of rows (of one or several chunks and
-# requests; the first and last possibly pieces of a stack) to a worker,
-# with the model, the predict function and its globals, the background
-# rows the stacks need and the profiled columns' values; the worker stacks
-# and predicts them. Chunks are used in the order they were made, once all
+# one stream of futures, on the future package's exported API only. A
+# future carries consecutive stacks of rows (the first and last possibly
+# pieces of a stack) to a worker, with the model, the predict function and
+# its globals, the background rows the stacks need and the profiled
+# columns' values. Chunks are used in the order they were made, once all
 # their stacks are in, so the numbers are the sequential plan's. A call
 # starts in this process, timing its stacks, and turns to the workers only
-# when what is left is worth it (the cost model, R/executor_cost.R). The
-# state is the run's (new_run()), extended by stream_new() and advanced by
-# the steps of R/executor_future_steps.R. Sending a future and reading its
-# value are not interrupted part way (suspendInterrupts()); on an interrupt
-# or an error the futures in flight are cancelled (stream_abort()).
+# when what is left is worth it (R/executor_cost.R). Sending a future and
+# reading its value are not interrupted part way (suspendInterrupts()); on
+# an interrupt or an error the futures in flight are cancelled.
 
 # Workers of the current plan: 1 when it is sequential or the future
 # package is absent (then it is not loaded either).

@@ -229,10 +229,10 @@ test_that("a predict() of a large cost per call and cheap rows keeps a cheap cal
   X <- future_data(200)
   log <- tempfile()
   inner <- logging_predict(log)
-  # 50 ms a call, whatever its rows (randomForest's predict() costs 12.5 ms
+  # 0.1 s a call, whatever its rows (randomForest's predict() costs 12.5 ms
   # a call and 2.1e-6 s a row).
   pf <- function(m, nd) {
-    Sys.sleep(0.05)
+    Sys.sleep(0.1)
     inner(m, nd)
   }
   call <- function() model_profile(NULL, X, pf, variables = c("a", "f"), grid_points = 21)
@@ -241,9 +241,12 @@ test_that("a predict() of a large cost per call and cheap rows keeps a cheap cal
   s <- call()
   read_log(log)
   future::plan("multisession", workers = 2)
-  # Round trips of 0.1 s: the first stack timed (a 32nd of the rows, 50 ms)
-  # counted as the rows' cost would make the rest, 1.5 s, worth 2 workers.
-  old_opt <- options(modelprofiles.future_overhead = 0.1)
+  # (The workers started, so that their start does not slow this process.)
+  future::value(list(future::future(1), future::future(2)))
+  # Round trips of 0.2 s: the first stack timed (a 32nd of the rows, 0.1 s)
+  # counted as the rows' cost made the rest, 3 s, worth 2 workers; the rows'
+  # own cost is a few milliseconds.
+  old_opt <- options(modelprofiles.future_overhead = 0.2)
   on.exit(options(old_opt), add = TRUE)
   m <- call()
   got <- read_log(log)
