@@ -18,12 +18,15 @@ new_cost <- function(setup) {
 # Seconds of prediction a stacked row takes, predict()'s cost per call
 # apart (0 before any was timed): counted as the rows', it can be many
 # times their own (randomForest's: 12.5 ms a call, 2.1e-6 s a row) and
-# send cheap calls to the workers. The cost per call is the probe's (two
-# rows cost little else), at most the fewest seconds a call took.
+# send cheap calls to the workers.
 cost_rate <- function(cost) {
   if (cost$busy_rows <= 0 || cost$busy <= 0) return(0)
-  max(0, cost$busy - cost$calls * min(cost$per_call, cost$least)) / cost$busy_rows
+  max(0, cost$busy - cost$calls * cost_call(cost)) / cost$busy_rows
 }
+
+# Seconds a call of the predict function costs besides its rows: the
+# probe's (two rows cost little else), at most the fewest a call took.
+cost_call <- function(cost) min(cost$per_call, cost$least)
 
 # `seconds` of prediction timed for `rows` stacked rows in `calls` calls of
 # the predict function (here or on a worker); `trip`: a future's round
@@ -58,13 +61,15 @@ plan_prior <- function() {
   future_trip_prior[["workers"]]
 }
 
-# The workers (of W) that `left` stacked rows keep busy: as many as get
-# work of future_turn_trips round trips each (all of them when the round
-# trip is taken as free, or before a row was timed).
-useful_workers <- function(cost, W, left) {
+# The workers (of W) that `left` stacked rows in `calls` calls of the
+# predict function keep busy: as many as get work of future_turn_trips
+# round trips each (all of them when the round trip is taken as free, or
+# before a row was timed).
+useful_workers <- function(cost, W, left, calls = 0) {
   trip <- cost_trip(cost)
   if (trip <= 0 || cost$busy_rows <= 0 || cost$busy <= 0) return(W)
-  as.integer(max(1, min(W, floor(cost_rate(cost) * left / (future_turn_trips * trip)))))
+  work <- cost_rate(cost) * left + cost_call(cost) * calls
+  as.integer(max(1, min(W, floor(work / (future_turn_trips * trip)))))
 }
 
 # Rows of the next future: `least`, those whose work keeps the round trip
@@ -73,8 +78,8 @@ useful_workers <- function(cost, W, left) {
 # `target`, more while much is left (half of each such worker's share, so
 # that the futures get smaller towards the end and the workers finish
 # together).
-future_rows <- function(cost, W, left) {
-  W <- useful_workers(cost, W, left)
+future_rows <- function(cost, W, left, calls = 0) {
+  W <- useful_workers(cost, W, left, calls)
   least <- 0
   rate <- cost_rate(cost)
   if (rate > 0) least <- min(cost_trip(cost) / future_overhead_share / rate, left / W)

@@ -61,8 +61,8 @@ stream_new <- function(st) {
   W <- plan_workers()
   c(st, list(W = W, limit = W + 1L, parallel = identical(cost$forced, 0), cost = cost, shipped = NULL,
              sum_K = 0, chunks = list(), order = character(), n_chunks = 0L, made_rows = 0,
-             queue = list(), queued_rows = 0, ahead = NULL, pending = list(), n_sent = 0L,
-             collected = integer()))
+             made_units = 0L, queue = list(), queued_rows = 0, ahead = NULL, pending = list(),
+             n_sent = 0L, collected = integer()))
 }
 
 # What the stream does next, in order of precedence: send a batch made
@@ -242,13 +242,16 @@ can_make <- function(st) {
     (st$started < st$n && length(st$active) < st$limit)
 }
 
-# Stacked rows left to predict: those queued, and those of the chunks and
-# requests still to make, at the rows per chunk and chunks per request so
-# far.
-rows_left <- function(st) {
-  queued <- st$queued_rows
+# Stacked rows left to predict, and the stacks (calls of the predict
+# function): those queued, and those of the chunks and requests still to
+# make, at the rows (stacks) per chunk and chunks per request so far.
+rows_left <- function(st) left_to_predict(st, st$queued_rows, st$made_rows)
+
+calls_left <- function(st) left_to_predict(st, length(st$queue), st$made_units)
+
+left_to_predict <- function(st, queued, made) {
   if (!st$n_chunks) return(queued)
-  per_chunk <- st$made_rows / st$n_chunks
+  per_chunk <- made / st$n_chunks
   unmade <- sum(vapply(st$active, function(a) a$req$K - a$made, numeric(1)))
   per_request <- if (st$started) st$sum_K / st$started else 0
   queued + per_chunk * (unmade + (st$n - st$started) * per_request)

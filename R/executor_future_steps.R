@@ -37,6 +37,7 @@ make_chunk <- function(st) {
   st$queue <- c(st$queue, units)
   st$queued_rows <- st$queued_rows + sum(unit_rows(units))
   st$made_rows <- st$made_rows + sum(unit_rows(units))
+  st$made_units <- st$made_units + length(units)
   st
 }
 
@@ -89,16 +90,17 @@ predict_here <- function(st) {
 }
 
 # The stream turns to the workers when what is left of the call, at the
-# seconds per row measured so far, keeps two workers or more busy
-# (useful_workers()).
+# seconds per row and per call measured so far, keeps two workers or more
+# busy (useful_workers()).
 turn_parallel <- function(st) {
   if (st$parallel || st$W <= 1L || st$cost$busy_rows <= 0) return(st)
   left <- rows_left(st)
+  calls <- calls_left(st)
   # (What the futures carry, found in tens of milliseconds, is looked for
   # only when the round trip without it leaves the workers worth it.)
-  if (useful_workers(st$cost, st$W, left) < 2L) return(st)
+  if (useful_workers(st$cost, st$W, left, calls) < 2L) return(st)
   st <- with_shipped(st)
-  if (useful_workers(st$cost, st$W, left) >= 2L) st$parallel <- TRUE
+  if (useful_workers(st$cost, st$W, left, calls) >= 2L) st$parallel <- TRUE
   st
 }
 
@@ -108,7 +110,7 @@ turn_parallel <- function(st) {
 prepare_batch <- function(st) {
   st <- with_shipped(st)
   repeat {
-    size <- future_rows(st$cost, st$W, rows_left(st))
+    size <- future_rows(st$cost, st$W, rows_left(st), calls_left(st))
     if ((length(st$queue) && st$queued_rows >= size[["target"]]) || !can_make(st)) break
     st <- make_chunk(st)
   }

@@ -50,7 +50,7 @@ test_that("useful_workers() and future_rows() follow the rule of 4 round trips a
   expect_equal(future_rows(cost, 2L, 3000), c(least = 1500, target = 1500))
 })
 
-test_that("predict()'s cost per call is not counted as its rows' (a cheap call stays here)", {
+test_that("predict()'s cost per call is counted per call, not as its rows' (a cheap call stays here)", {
   # A predict() of randomForest's costs: 12.5 ms a call, 2.1e-6 s a row.
   # The probe (2 rows) and the first stack (a 32nd of 8,400 rows) timed.
   per_call <- 0.0125
@@ -67,6 +67,11 @@ test_that("predict()'s cost per call is not counted as its rows' (a cheap call s
   left <- 8400 - first
   expect_identical(useful_workers(cost, 2L, left), 1L)
   expect_identical(useful_workers(cost_of(busy = per_call + first * per_row, busy_rows = first), 2L, left), 2L)
+  # The calls left are work too, at the cost per call: 3 (55 ms in all)
+  # keep one worker, 40 (0.52 s) two.
+  expect_equal(cost_call(cost), per_call + 2 * per_row)
+  expect_identical(useful_workers(cost, 2L, left, calls = 3), 1L)
+  expect_identical(useful_workers(cost, 2L, left, calls = 40), 2L)
   # A predict-bound call still turns to the workers: 1e-4 s a row.
   bound <- cost_learn(cost_of(per_call = per_call), per_call + first * 1e-4, first)
   expect_equal(cost_rate(bound), 1e-4)
@@ -81,6 +86,9 @@ test_that("predict()'s cost per call is not counted as its rows' (a cheap call s
   expect_equal(cost_rate(slow), 0)
   expect_identical(useful_workers(slow, 4L, 1e6), 1L)
   expect_equal(future_rows(slow, 4L, 1e6), c(least = 0, target = 1e6 / 2))
+  # Its calls, at 0.2 s each, are what is worth the workers.
+  expect_equal(cost_call(slow), 0.2)
+  expect_identical(useful_workers(slow, 4L, 1e6, calls = 10), 4L)
 })
 
 test_that("a plan's round trip is learnt from a call's futures and kept for that plan", {
