@@ -11,11 +11,7 @@ budget_bytes <- function(setup, share = NULL, budget = setup$memory_budget) {
 budget_part <- function(bytes, share) bytes / (1 / budget_shares[[share]])
 
 # A share in words ("a quarter of "), for messages.
-share_words <- function(share) {
-  f <- format(round(budget_shares[[share]], 3))
-  words <- c("1" = "", "0.5" = "half of ", "0.333" = "a third of ", "0.25" = "a quarter of ")
-  if (f %in% names(words)) words[[f]] else paste0(format(100 * as.numeric(f)), "% of ")
-}
+share_words <- function(share) budget_share_words[[1 / budget_shares[[share]]]]
 
 # The one refusal of what does not fit: `what` (cli markup, glued in the
 # caller's frame, ending in its verb: "... need") takes `bytes`, more than

@@ -114,6 +114,9 @@ budget_shares <- c(
   # Bands of means of ICE curves: one variable's curves (G x rows x outputs).
   band_curves = 1
 )
+# A share 1/k in words, for messages ("... more than a quarter of
+# `memory_budget`"): element k.
+budget_share_words <- c("", "half of ", "a third of ", "a quarter of ")
 
 # A grid point of a kernel LD profile has support when a background row
 # lies within this many bandwidths.

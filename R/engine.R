@@ -25,10 +25,10 @@ direct_predictions <- function(setup, req, spec) {
   if (spec$kind == "trees") return(native_trees(setup, spec))
   engine <- request_engine(setup, req$native, req$linear && spec$kind == "curve", spec$cols)
   if (engine == "native") {
-    if (spec$kind == "sums") return(native_sums(setup, spec$cols, spec$grid, spec$rows, spec$w))
+    if (spec$kind == "sums") return(native_walk(setup, spec$cols, spec$grid, spec$rows, spec$w))
     if (spec$kind == "observed") return(native_observed(setup, spec))
     if (spec$kind == "curve" && length(spec$cols) <= 2L) {
-      return(native_ice(setup, spec$cols, spec$grid, spec$rows))
+      return(native_walk(setup, spec$cols, spec$grid, spec$rows))
     }
     s <- as_stacked(spec)
     return(native_predict_stacked(setup, expand(s$rows), s$cols, lapply(s$values, expand)))
@@ -90,7 +90,6 @@ row_order <- function(setup, n, native = TRUE, linear = FALSE) {
   if (!identical(opt, "auto")) return(match.arg(opt, c("observation", "grid")))
   if (setup$adapter$tree || n < grid_order_rows) "observation" else "grid"
 }
-
 
 # Are the linear engine's curves the predictions themselves (an identity
 # link: intercept and slope, with no table of the curves)?

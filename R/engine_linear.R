@@ -45,18 +45,6 @@ linear_model <- function(model, adapter = model_adapter(model)) {
   )
 }
 
-# Predictions on the response scale from linear predictors, as a matrix: one
-# column, or both classes of a binomial model ("classes").
-linear_response <- function(lin, eta, shape) {
-  p <- lin$linkinv(eta)
-  if (identical(shape, "classes")) {
-    out <- cbind(1 - p, p)
-    colnames(out) <- lin$classes
-    return(out)
-  }
-  matrix(p, ncol = 1L)
-}
-
 # The linear engine of a setup, as native_prepare() for tree ensembles:
 # NULL when it does not apply (no variable of the data enters linearly).
 # It stands in for the adapter's own predict function only, whose shape it
@@ -126,16 +114,14 @@ linear_nonfinite <- function(setup, rows, eta, n) {
 
 # The values of affine curves (rows `pos` of them, or all): an
 # observation-major (G * rows) x outputs matrix, the predictions the model
-# makes at those points.
+# makes at those points (on the response scale: one column, or both
+# classes of a binomial model).
 affine_values <- function(curves, pos = NULL) {
-  a <- curves$a
-  s <- curves$slope
-  if (!is.null(pos)) {
-    a <- a[pos]
-    s <- s[pos]
-  }
+  a <- if (is.null(pos)) curves$a else curves$a[pos]
+  s <- if (is.null(pos)) curves$slope else curves$slope[pos]
   eta <- affine_curves(a, s, curves$z, curves$threads)
-  y <- if (curves$identity) matrix(eta, ncol = 1L) else linear_response(curves, eta, curves$shape)
+  p <- if (curves$identity) eta else curves$linkinv(eta)
+  y <- if (identical(curves$shape, "classes")) cbind(1 - p, p) else matrix(p, ncol = 1L)
   if (!all(is.finite(y))) check_predictions(y, length(eta), call = curves$error_call)
   if (ncol(y) > 1L) y <- y[, curves$columns, drop = FALSE]
   unname(y)

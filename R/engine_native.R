@@ -1,20 +1,17 @@
 # The native engine: tree ensembles evaluated by the package's own C++ code
-# (inst/include/modelprofiles/, through R/cpp.R), standing in for the model's own predict function.
+# (inst/include/modelprofiles/, through R/cpp.R), standing in for the
+# model's own predict function.
 
-# Compile the model for engines "auto" and "native" (only for the adapter's
-# own predict function, checked by new_setup()): list(model, X, bytes,
+# The native engine of a setup (prepare_engine()): list(model, X, bytes,
 # leaves_bytes, memo), or NULL when the model cannot be compiled (an error
-# for engine = "native"). `bytes` are what the compiled model and X take
-# (counted in the memory budget by chunk_policy()); `leaves_bytes` those of
-# the background rows' leaves (native_leaf_source()), 0 when they would take
-# more than the budget's "native_leaves" share; `memo` (an environment) keeps
-# the leaves once computed, for the setup's lifetime.
-#
+# for engine = "native"). `bytes`: what the compiled model and X take (in
+# the memory budget, chunk_policy()); `leaves_bytes`: the background rows'
+# leaves (native_leaf_source()), 0 beyond the budget's "native_leaves"
+# share; `memo` keeps the leaves once computed, for the setup's lifetime.
 # A framework's model (parsnip, workflows, caret, mlr3) is compiled through
-# the model inside it (the adapter's `inner`, see framework_native()): its
-# features renamed to the data's columns, its outputs made the framework's
-# classes (native_framework()), and its predictions of a few background rows
-# checked against the framework's own predict() (native_agrees()).
+# the model inside it (the adapter's `inner`, native_framework()), its
+# predictions of a few background rows checked against the framework's own
+# predict() (native_agrees()).
 native_prepare <- function(setup, engine, call) {
   if (engine == "predict") return(NULL)
   inner <- setup$adapter$inner
@@ -96,8 +93,8 @@ native_framework <- function(nm, inner, classes) {
 }
 
 # Does the compiled model give the framework's own predictions of (up to 3
-# complete) background rows? To 1e-9 relative (1e-5 for a model compared
-# in single precision, xgboost); FALSE when the framework cannot predict them.
+# complete) background rows, to 1e-9 relative (1e-5 in single precision,
+# xgboost)? FALSE when the framework cannot predict them.
 native_agrees <- function(setup, nm, X) {
   first <- seq_len(min(setup$n, 1000L))
   rows <- utils::head(which(do.call(stats::complete.cases, unname(lapply(setup$data, `[`, first)))), 3L)
@@ -114,8 +111,8 @@ native_agrees <- function(setup, nm, X) {
   all(abs(got - own) <= tol * pmax(1, abs(own)))
 }
 
-# The model the native engine compiles for a call's inputs: the model inside
-# a framework's, else the model.
+# The model the native engine compiles: the model inside a framework's, or
+# the model.
 native_source <- function(inputs) inputs$adapter$inner$model %||% inputs$model
 
 # The setup's model compiled (through the call's store), its features named
@@ -136,12 +133,10 @@ native_model_for <- function(setup) {
   nm
 }
 
-# Is compiling the model of `inputs` (cold) and evaluating m stacked rows
-# natively faster than predicting them through the model's predict()? Yes
-# when the model is compiled already (in the call's store: by
-# compile_model(), or by a profile before), and for m of at least the
-# adapter's `native_min_rows` (0 but for lightgbm, also inside a framework;
-# see model_adapter.lgb.Booster()).
+# Is compiling the model of `inputs` and evaluating m stacked rows natively
+# faster than predict()? Yes when it is compiled already (in the call's
+# store), and for m of at least the adapter's `native_min_rows` (0 but for
+# lightgbm, model_adapter.lgb.Booster()).
 native_pays <- function(inputs, m) {
   model <- native_source(inputs)
   if (is.null(model)) return(TRUE)
@@ -157,9 +152,8 @@ native_fail <- function(engine, why, call) {
 }
 
 # Stacked rows through the native engine (rows 1-based, or NULL for all
-# background rows in order): no data frame is built. Rows that change one
-# column of the background rows at most come from the leaves of the
-# background rows (native_leaf_source()).
+# background rows in order), without a data frame; rows that change one
+# column at most from the background rows' leaves (native_leaf_source()).
 native_predict_stacked <- function(setup, rows, cols, values) {
   nat <- setup$native
   m <- if (is.null(rows)) setup$n else length(rows)
@@ -168,10 +162,10 @@ native_predict_stacked <- function(setup, rows, cols, values) {
 }
 
 # The leaves of the background rows in every tree, as a function that
-# computes them once per setup (kept in its memo) and returns them: NULL
-# when they do not fit in the memory budget (leaves_bytes 0). Computing them
-# costs a prediction of every background row, so a request of fewer than a
-# quarter of that many rows does not start it (but uses them once made).
+# computes them once per setup (its memo): NULL when they do not fit in the
+# memory budget. Computing them costs a prediction of every background row,
+# so a request of fewer than a quarter of that many rows does not start it
+# (but uses them once made).
 native_leaf_source <- function(setup, m) {
   nat <- setup$native
   if (!isTRUE(nat$leaves_bytes > 0)) return(NULL)
@@ -183,26 +177,15 @@ native_leaf_source <- function(setup, m) {
   }
 }
 
-# ICE curves of one or two columns js over `grid` (a list of values of the
-# columns' types) for background rows `rows`, by the set walk (a column the
-# model does not read gives flat curves from one prediction per row).
-native_ice <- function(setup, js, grid, rows) {
-  native_outputs(setup, native_free(setup, js, grid, rows))
-}
-
-# Weighted sums over background rows `rows` (weights w) of the predictions
-# with column j at each value of `grid`, by the set walk: a G x outputs
-# matrix, with attribute "n", the predictions it stands for.
-native_sums <- function(setup, js, grid, rows, w) {
-  grid <- if (is.list(grid)) grid else list(grid)
-  y <- native_free(setup, js, grid, rows, w)
-  structure(native_outputs(setup, y), n = length(grid[[1L]]) * length(rows))
-}
-
-# native_free_rows() of the setup's background rows `rows`.
-native_free <- function(setup, js, grid, rows, w = NULL) {
+# The set walk over background rows `rows` with the one or two columns js
+# at each point of `grid` (a list of G values per column, of the columns'
+# types): observation-major ICE curves, or with weights w their weighted
+# sums over the rows (G x outputs); attribute "n", the predictions they
+# stand for.
+native_walk <- function(setup, js, grid, rows, w = NULL) {
   nat <- setup$native
-  native_free_rows(nat$model, nat$X, setup$data, js, grid, rows, setup$threads, w)
+  y <- native_free_rows(nat$model, nat$X, setup$data, js, grid, rows, setup$threads, w)
+  structure(native_outputs(setup, y), n = length(grid[[1L]]) * length(rows))
 }
 
 # The profiled outputs of native predictions.
@@ -214,8 +197,7 @@ native_outputs <- function(setup, y) {
 }
 
 # A missing prediction of the native engine: a missing value in a column the
-# model has no rule for (ranger and randomForest forests do not handle
-# them). Names the columns.
+# model has no rule for (ranger's and randomForest's), named.
 native_missing <- function(setup) {
   counts <- vapply(setup$native$X, function(x) sum(is.na(x)), numeric(1))
   cols <- setup$native$model$features[counts > 0]
@@ -248,10 +230,10 @@ native_size <- function(nm) {
 }
 
 # The values of feature k (1-based) of a compiled model as doubles: a factor
-# feature's levels mapped to the model's codes by name (a level unknown to the
-# model, and NA, give NaN/NA); a feature without levels the way data.matrix()
-# codes it (numbers as they are, logicals 0/1, factors by their own codes,
-# character by the sorted distinct values of `ref`, the column of the data).
+# feature's levels mapped to the model's codes by name (an unknown level
+# and NA give NA); a feature without levels as data.matrix() codes it
+# (logicals 0/1, factors by their codes, character by the sorted distinct
+# values of `ref`, the data's column).
 native_column <- function(nm, k, x, ref = x) {
   lv <- nm$feature_levels[[k]]
   if (!is.null(lv)) {
@@ -263,10 +245,9 @@ native_column <- function(nm, k, x, ref = x) {
   as.double(x)
 }
 
-# The model's features of `data` as the C++ side reads them, in place: a
-# list of one double vector per feature (attribute "n": the rows). A double
-# column the model reads as it is (no levels to map) is the data's own
-# vector, not a copy; only the other columns are converted (native_column()).
+# The model's features of `data` as the C++ side reads them: a list of one
+# double vector per feature (attribute "n": the rows); a double column
+# without levels to map is the data's own vector, not a copy.
 native_columns <- function(nm, data) {
   if (is.matrix(data)) data <- as.data.frame(data)
   absent <- setdiff(nm$features, names(data))
@@ -295,47 +276,46 @@ native_columns_bytes <- function(nm, data) {
 # The rows of native data (native_columns(), or a double matrix in tests).
 native_n <- function(X) if (is.matrix(X)) nrow(X) else attr(X, "n")
 
-# Predictions of stacked rows: row r is row rows[r] (1-based, or NULL for
-# all rows of X in order) of the
-# data with columns js (1-based columns of `data`) set to vals[[q]] (values of
-# the column's type). X = native_columns(nm, data). Returns a matrix with one
-# column per model output (named by nm$outputs). `leaves`: NULL, or a
-# function giving the leaves of the rows of X (native_leaves()), which serve
-# rows that change one of the model's features at most.
+# Predictions of stacked rows (one column per output, named by nm$outputs):
+# row r is row rows[r] (1-based, or NULL for all rows of X in order) of the
+# data with columns js (of `data`) set to vals[[q]] (of the column's type).
+# X = native_columns(nm, data). `leaves`: NULL, or a function giving the
+# leaves of the rows of X, which serve rows that change one feature at most.
 native_predict_rows <- function(nm, X, data, rows, js, vals, threads, leaves = NULL) {
-  k <- match(names(data)[js], nm$features)
-  use <- !is.na(k)
-  vals <- lapply(which(use), function(q) native_column(nm, k[q], vals[[q]], data[[js[q]]]))
-  if (sum(use) <= 1L && is.function(leaves)) {
-    y <- native_eval_cached(nm, X, rows, k[use], vals, leaves(), threads)
+  r <- native_read(nm, data, js, vals)
+  if (length(r$k) <= 1L && is.function(leaves)) {
+    y <- native_eval_cached(nm, X, rows, r$k, r$z, leaves(), threads)
     if (!is.null(y)) return(y)
   }
-  native_eval(nm, X, rows, k[use], vals, threads)
+  native_eval(nm, X, rows, r$k, r$z, threads)
 }
 
-# Predictions of rows `rows` (1-based) of X = native_columns(nm, data) with
-# the one or two columns js (1-based, of `data`) set to the values of `grid`
-# (a list of G values per column, of the columns' types, any order), by the
-# set walk: observation-major ICE curves ((G rows) x outputs, row i's G
-# predictions consecutive), or with weights w their weighted sums over the
-# rows (G x outputs); equal to native_predict_rows() on the stacked rows up
-# to the order of the sums. Columns the model does not read are left out
-# (none left: one prediction per row, repeated).
+# The columns js of `data` that the model reads, as its features `k`, and
+# their `values` (one vector per column of js) as its doubles `z`.
+native_read <- function(nm, data, js, values) {
+  k <- match(names(data)[js], nm$features)
+  read <- which(!is.na(k))
+  list(k = k[read], z = lapply(read, function(q) native_column(nm, k[q], values[[q]], data[[js[q]]])))
+}
+
+# native_walk() of rows `rows` (1-based) of X = native_columns(nm, data),
+# the columns js of `data` at the points of `grid` (any order): equal to
+# native_predict_rows() on the stacked rows up to the order of the sums.
+# Columns the model does not read are left out (none left: one prediction
+# per row, repeated).
 native_free_rows <- function(nm, X, data, js, grid, rows, threads, w = NULL) {
   G <- length(grid[[1L]])
-  k <- match(names(data)[js], nm$features)
-  z <- lapply(which(!is.na(k)), function(q) native_column(nm, k[q], grid[[q]], data[[js[q]]]))
-  k <- k[!is.na(k)]
-  if (length(k) == 0L) {
+  r <- native_read(nm, data, js, grid)
+  if (length(r$k) == 0L) {
     y <- native_eval(nm, X, rows, threads = threads)
     if (is.null(w)) return(y[rep(seq_along(rows), each = G), , drop = FALSE])
     return(matrix(colSums(y * w), G, ncol(y), byrow = TRUE))
   }
-  if (length(k) == 1L) {
-    if (is.null(w)) return(native_curves(nm, X, rows, k, z[[1L]], threads))
-    return(native_partial_sums(nm, X, rows, w, k, z[[1L]], threads))
+  if (length(r$k) == 1L) {
+    if (is.null(w)) return(native_curves(nm, X, rows, r$k, r$z[[1L]], threads))
+    return(native_partial_sums(nm, X, rows, w, r$k, r$z[[1L]], threads))
   }
-  native_points(nm, X, rows, k[1L], k[2L], z[[1L]], z[[2L]], w, threads)
+  native_points(nm, X, rows, r$k[1L], r$k[2L], r$z[[1L]], r$z[[2L]], w, threads)
 }
 
 # ICE curves of column j over `grid` (values of the column's type).
@@ -343,22 +323,18 @@ native_ice_rows <- function(nm, X, data, j, grid, rows, threads) {
   native_free_rows(nm, X, data, j, list(grid), rows, threads)
 }
 
-# The exact grid of a numeric column x (named v) of a tree ensemble
-# (variable_splits_type = "splits"): the points at which the model's splits
-# of the column change side (native_splits()), within the data's range, and
-# the range's ends. A tree ensemble's PD (and each ICE curve) is a step
-# function of the column that changes only at those points, so the profile
-# at them is exact everywhere: with the rule "left iff x <= t" the value at
-# a point holds on (previous point, point] ("vh"), with "x < t" on [point,
-# next point) ("hv"). The points are the thresholds themselves where the
-# model compares doubles (ranger, randomForest, gbm, lightgbm); where it
-# rounds x to single precision first (xgboost: x < t in float), the first
-# double that rounds to the float t (every double from it on goes right,
-# every one below it left), so that the data's own values (0.2 rounds up
-# onto the threshold 0.2f = 0.20000000298...) take the side the model
-# gives them. For a column of whole numbers (integer, Date) the whole
-# numbers on both sides of each point. `nm`: the compiled model
-# (splits_model()).
+# The exact grid of a numeric column x (named v) of a tree ensemble `nm`
+# (splits_model(); variable_splits_type = "splits"): the points where its
+# splits of the column change side (native_splits()) within the data's
+# range, and the range's ends. Its PD (and each ICE curve) is a step
+# function changing only there, so the profile is exact everywhere: with
+# "left iff x <= t" the value at a point holds on (previous point, point]
+# ("vh"), with "x < t" on [point, next point) ("hv"). The points are the
+# thresholds where the model compares doubles (ranger, randomForest, gbm,
+# lightgbm); where it rounds x to float first (xgboost), the first double
+# that rounds to the float t, so that the data's own values (0.2 rounds up
+# onto 0.2f = 0.20000000298...) take the model's side. For whole numbers
+# (integer, Date) the whole numbers on both sides of each point.
 split_grid <- function(nm, x, v) {
   z <- scale_numbers(x, x)
   z <- z[!is.na(z)]
@@ -372,10 +348,9 @@ split_grid <- function(nm, x, v) {
 }
 
 # The compiled model whose splits make the grids of variable_splits_type =
-# "splits": the setup's, or the model compiled for the purpose (the predict
-# path may be in use), its features named as the native engine names them
-# (a framework's columns, lightgbm's names with spaces); an error for a
-# model the native engine does not compile.
+# "splits": the setup's, or compiled for the purpose (the predict path may
+# be in use), its features named as the native engine names them; an error
+# for a model the native engine does not compile.
 splits_model <- function(setup) {
   nm <- setup$native$model %||% native_model_for(setup)
   if (is.character(nm)) {
@@ -387,10 +362,8 @@ splits_model <- function(setup) {
   nm
 }
 
-# How the steps of an exact profile are drawn (ggplot2's geom_step()
-# direction), the result's `$steps`: "vh" when the value at a grid point
-# holds to its left, up to the previous point (x <= t goes left), "hv"
-# when it holds to its right, up to the next point (x < t).
+# How the steps of an exact profile are drawn (geom_step()'s direction,
+# the result's `$steps`, see split_grid()).
 split_steps <- function(nm) {
   if (identical(as.integer(nm$rule), 1L)) "hv" else "vh"
 }

@@ -1,7 +1,7 @@
 # The native engine's walks beyond predictions: at observed points
 # (inst/include/modelprofiles/observed.h), the sums of the tables of
-# Friedman's H-statistics without the tables; and per tree, for the
-# per-tree bands (R/bands_trees.R).
+# Friedman's H-statistics without the tables; per tree, for the per-tree
+# bands (R/bands_trees.R).
 
 # Does the setup's engine evaluate observed_spec(), and walk each table of
 # curves as a set (the native engine)?
@@ -17,11 +17,9 @@ native_observed <- function(setup, spec) {
   nat <- setup$native
   nm <- nat$model
   P <- length(spec$values[[1L]])
-  k <- match(names(setup$data)[spec$cols], nm$features)
-  read <- which(!is.na(k))
-  if (length(read)) {
-    z <- lapply(read, function(q) native_column(nm, k[q], spec$values[[q]], setup$data[[spec$cols[q]]]))
-    out <- native_observed_sums(nm, nat$X, spec$rows, spec$w, k[read], z, spec$v, setup$threads)
+  r <- native_read(nm, setup$data, spec$cols, spec$values)
+  if (length(r$k)) {
+    out <- native_observed_sums(nm, nat$X, spec$rows, spec$w, r$k, r$z, spec$v, setup$threads)
   } else {
     y <- native_eval(nm, nat$X, spec$rows, threads = setup$threads)
     out <- list(points = matrix(colSums(y * spec$w), P, ncol(y), byrow = TRUE))
@@ -41,34 +39,21 @@ observed_spec <- function(rows, cols, values, w, v = NULL, fitted = FALSE) {
        fitted = fitted)
 }
 
-# ---- The per-tree walk ---------------------------------------------------------
-
-#' Per-tree partial dependence of a forest
-#'
-#' For background rows `rows` of the setup (weights `w`), column `j` and grid
-#' values `z_1..z_G`, `theta[g, t, c] = sum_i w_i T_t(x_i^{j = z_g}) / sum_i
-#' w_i`, where `T_t` is tree t's prediction of output c on the scale where
-#' the forest's prediction is the mean of the trees' (a ranger or
-#' randomForest regression tree's leaf value, a probability tree's class
-#' fractions, a randomForest classification tree's one-hot vote). The mean
-#' over t is the forest's PD (to rounding).
-#'
-#' @param setup An `mp_setup` whose engine is the native one, for a forest
-#'   that averages its trees.
-#' @param j The profiled column of `setup$data`: position or name.
-#' @param grid The G grid values (of the column's type, any order).
-#' @param rows Background rows (1-based) to average over.
-#' @returns A G x T x outputs array (T trees; outputs the setup's profiled
-#'   outputs, named by their classes in the third dimension for a
-#'   classifier).
-#' @noRd
+# Per-tree partial dependence of a forest: a G x T x outputs array (T
+# trees; the setup's profiled outputs, named by their classes) of
+# theta[g, t, c] = sum_i w_i T_t(x_i^{j = z_g}) / sum_i w_i over background
+# rows `rows` (1-based) of a setup whose engine is the native one, for
+# column `j` (position or name) at the G values `grid` (of its type, any
+# order). T_t is tree t's prediction of output c on the scale where the
+# forest's is the mean of the trees' (a regression tree's leaf value, a
+# probability tree's class fractions, a randomForest classification tree's
+# one-hot vote): the mean over t is the forest's PD (to rounding).
 tree_partial <- function(setup, j, grid, rows = seq_len(setup$n)) {
   nm <- tree_forest(setup)
   j <- tree_column(setup, j)
   col <- setup$data[[j]]
   k <- match(names(setup$data)[j], nm$features)
-  # A column the model does not read: every tree's curve is flat (k = NA
-  # leaves no feature free in the walks).
+  # (A column the model does not read: k = NA, every tree's curve flat.)
   z <- if (is.na(k)) rep(0, length(grid)) else native_column(nm, k, column_values(col, grid), col)
   theta <- native_tree_partial(nm, setup$native$X, rows, setup$weights[rows], k, z, setup$threads)
   theta <- theta[, , setup$outputs$columns, drop = FALSE]
@@ -93,8 +78,7 @@ tree_forest <- function(setup) {
   }
   nm <- setup$native$model
   if (is.null(nm)) {
-    cls <- class(setup$model)[1L]
-    # (cli interpolates the message itself, not the text of a variable.)
+    cls <- class(setup$model)[1L] # (interpolated by cli in `msg`)
     msg <- if (!is.null(setup$linear)) {
       "Per-tree profiles need the native tree engine; this setup evaluates a linear predictor, which has no trees."
     } else {

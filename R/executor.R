@@ -1,25 +1,22 @@
 # The executor: the code that predicts the profiles.
 #
-# Estimators describe what they need as requests (below): chunks of rows to
+# Estimators describe what they need as requests: chunks of rows to
 # predict, a reducer that turns each chunk's predictions into updates of
-# named accumulators, and a finisher that turns the accumulators into the
-# estimate. execute() runs a list of requests in order, in this process
-# (the sequential plan, and every chunk the native or linear engine
-# evaluates) or as a stream of futures under another future::plan()
-# (R/executor_future.R); progress, the counting of predictions and the
-# checks of every batch of predictions are here. Chunks are the same under
-# every plan, and reduced in order, so the numbers are too.
+# named accumulators, and a finisher that turns these into the estimate.
+# execute() runs the requests in order, in this process (the sequential
+# plan, and every chunk the native or linear engine evaluates) or as a
+# stream of futures (R/executor_future.R). Chunks are the same under every
+# plan, and reduced in order, so the numbers are too.
 
 # ---- Requests -------------------------------------------------------------------
 
-# A request: `n_chunks` chunks; make(k) gives chunk k's specifications (see
-# stack_spec() and curve_spec()), reduce(k, ys) the updates for their
-# predictions `ys` (one matrix per specification, a column per profiled
-# output): a named list whose elements are added to the accumulators of
-# those names, or placed into them (place()). init() makes the
-# accumulators when the request starts, finish(acc) the result. `native`:
-# the native engine may stand in for predict(); `linear`: the linear engine
-# may give ICE curves. `weight`: progress steps of the whole request.
+# A request: `n_chunks` chunks; make(k) gives chunk k's specifications,
+# reduce(k, ys) the updates for their predictions `ys` (one matrix per
+# specification, a column per profiled output): a named list whose
+# elements are added to the accumulators of those names, or placed into
+# them (place()). init() makes the accumulators, finish(acc) the result.
+# `native`, `linear`: the native engine may stand in for predict(), the
+# linear one give ICE curves. `weight`: progress steps of the request.
 new_request <- function(n_chunks, make, reduce, init = function() list(),
                         finish = function(acc) acc, native = TRUE, linear = FALSE,
                         weight = 1) {
@@ -51,15 +48,13 @@ curve_spec <- function(rows, cols, grid, order = "observation") {
 
 # Weighted sums over background rows `rows` (weights w) of the predictions
 # with columns `cols` (one or two) set to each of `grid` (a list of G values
-# per column): a G x outputs matrix, from the native engine only
-# (pd_request()).
+# per column): a G x outputs matrix, from the native engine only.
 sums_spec <- function(rows, cols, grid, w) {
   list(kind = "sums", rows = rows, cols = as.integer(cols), grid = grid, w = w)
 }
 
 # An update that places `value` at `at` along dimension `dim` (1: rows of a
-# matrix; 2: the second dimension of a G x n x outputs array) of an
-# accumulator.
+# matrix; 2: the second dimension of a G x n x outputs array).
 place <- function(value, at, dim = 1L) {
   structure(list(value = value, at = at, dim = dim), class = "mp_place")
 }
@@ -67,8 +62,7 @@ place <- function(value, at, dim = 1L) {
 # ---- Running requests ------------------------------------------------------------
 
 # Run `requests` (or functions that make one when it starts) in order:
-# their results, attribute "n_predictions" (per request). `progress`: a
-# progressor (new_progress()) or NULL.
+# their results, attribute "n_predictions" (per request).
 execute <- function(setup, requests, progress = NULL) {
   st <- new_run(setup, requests, progress)
   st <- if (plan_workers() <= 1L) run_here(st) else stream_requests(st)
@@ -76,11 +70,11 @@ execute <- function(setup, requests, progress = NULL) {
 }
 
 # The state of a run, one value that the steps below and the stream's
-# (R/executor_future*.R, which adds its own, stream_new()) take and return:
-# results, predictions counted, the requests under way (`active`: request,
-# accumulators, chunks made and used), the garbage left (`garbage`, bytes).
-# Accumulators are the one mutable part (an environment per request): in a
-# value, one as long as the background would be copied for every chunk.
+# take and return: results, predictions counted, the requests under way
+# (`active`: request, accumulators, chunks made and used), the garbage
+# left (bytes). Accumulators are the one mutable part (an environment per
+# request): in a value, one as long as the background would be copied for
+# every chunk.
 new_run <- function(setup, requests, progress) {
   n <- length(requests)
   list(setup = setup, requests = requests, n = n, progress = progress,
@@ -116,8 +110,7 @@ start_request <- function(st) {
 }
 
 # Chunk k's predictions `ys` (n_made) to the reducer of the request under
-# way at `a`, its updates added to (or placed in) its accumulators.
-# `ticked`: progress reported here (futures report theirs from workers).
+# way at `a`. `ticked`: progress reported here (else from the workers).
 use_predictions <- function(st, a, k, ys, n_made, ticked = TRUE) {
   run <- st$active[[a]]
   st$counts[run$id] <- st$counts[run$id] + n_made
@@ -176,29 +169,26 @@ direct_part <- function(setup, req, specs) {
 }
 
 # The predictions of one chunk in this process: a list of matrices, one per
-# specification, with attributes "n", the number of predictions made, and
-# "predicted", how many of them the predict function made.
+# specification, with attributes "n", the predictions made, and
+# "predicted", those of the predict function.
 evaluate_chunk <- function(setup, req, specs) {
   d <- direct_part(setup, req, specs)
   out <- d$out
-  todo <- d$todo
-  made <- direct <- d$n
-  if (length(todo)) {
-    plan <- stack_plan(setup, specs[todo])
+  predicted <- 0
+  if (length(d$todo)) {
+    plan <- stack_plan(setup, specs[d$todo])
     if (length(plan$stacks) == 1L) {
       # One stack: straight from the background rows.
-      s <- plan$stacks[[1L]]
-      ys <- list(predict_frame(setup, stack_job(setup$data, s, setup$threads)))
-      made <- made + nrow(ys[[1L]])
+      ys <- list(predict_frame(setup, stack_job(setup$data, plan$stacks[[1L]], setup$threads)))
     } else {
       # Several share their rows, stacked once.
       job <- job_rows(setup, plan$stacks)
       ys <- lapply(job$jobs, function(jb) predict_frame(setup, stack_job(job$part, jb, setup$threads)))
-      made <- made + sum(job$n)
     }
-    out[todo] <- plan$combine(ys)
+    out[d$todo] <- plan$combine(ys)
+    predicted <- sum(vapply(ys, nrow, numeric(1)))
   }
-  structure(out, n = made, predicted = made - direct)
+  structure(out, n = d$n + predicted, predicted = predicted)
 }
 
 # Between the steps of a call on many rows: collect what the step left (its
@@ -210,11 +200,10 @@ collect_between <- function(setup) {
 }
 
 # Collect the garbage of about `made` bytes, and give the memory freed back
-# to the system (release_memory()). A collection of the younger
-# generations first (a few milliseconds); a full one (70 ms with ggplot2
-# loaded, on this machine) only when that left more than half of `made`
-# beyond the memory in use after the last collection: garbage that lived
-# through one of R's own collections is in an older generation.
+# to the system. A collection of the younger generations first (a few
+# milliseconds); a full one (70 ms with ggplot2 loaded) only when that left
+# more than half of `made` beyond the memory in use after the last
+# collection (garbage that lived through R's own collections is older).
 collect_garbage <- function(made) {
   used <- gc_used(gc(verbose = FALSE, full = FALSE))
   if (used - (gc_memory$used %||% 0) > made / 2) used <- gc_used(gc(verbose = FALSE, full = TRUE))
@@ -223,27 +212,28 @@ collect_garbage <- function(made) {
   invisible()
 }
 
-# The memory in use after the last collection (of the process: what R's
-# gc() reports is the process's).
+# The process's memory in use after the last collection.
 gc_memory <- new.env(parent = emptyenv())
 
 # Bytes in use, from gc()'s table (Ncells and Vcells, in MiB).
 gc_used <- function(g) sum(g[, 2L]) * 2^20
 
 # The bytes a chunk leaves for the collector: the rows the predict function
-# was given (at the setup's bytes a row), and the predictions with what the
-# reduce derives from them (parts, differences, sums: about three times
-# their size again).
+# was given (the linear engine predicts stacked rows too, with their model
+# matrix), and the predictions (chunk_bytes()).
 chunk_garbage <- function(setup, ys) {
-  # (The linear engine predicts stacked rows too, with their model matrix.)
   framed <- if (is.null(setup$linear)) attr(ys, "predicted") else 2 * attr(ys, "n")
-  framed * (setup$row_bytes %||% 0) + 4 * 8 * sum(lengths(ys))
+  chunk_bytes(setup, framed, sum(lengths(ys)))
 }
 
-# Specifications as stacks of rows to predict through the predict function:
-# `stacks`, and combine(ys), which turns the stacks' predictions into one
-# matrix per specification (a curve made in grid order is reordered
-# observation-major).
+# Bytes of `rows` stacked rows (at the setup's bytes a row) and `values`
+# predictions with what the reduce derives from them (parts, differences,
+# sums: about three times their size again).
+chunk_bytes <- function(setup, rows, values) rows * (setup$row_bytes %||% 0) + 4 * 8 * values
+
+# Specifications as stacks of rows for the predict function: `stacks`, and
+# combine(ys), which turns the stacks' predictions into one matrix per
+# specification (a curve made in grid order reordered observation-major).
 stack_plan <- function(setup, specs) {
   parts <- lapply(specs, function(s) {
     if (s$kind == "curve" && s$order == "grid") return(grid_stacks(setup, s))
@@ -255,8 +245,8 @@ stack_plan <- function(setup, specs) {
     lapply(seq_along(specs), function(i) {
       y <- ys[seq.int(ends[i] - sizes[i] + 1L, length.out = sizes[i])]
       if (specs[[i]]$kind != "curve" || specs[[i]]$order != "grid") return(y[[1L]])
-      # One block of m rows per grid value, placed observation-major (row
-      # r's predictions at grid value g in row (r - 1) G + g).
+      # One block of m rows per grid value: row r's prediction at grid
+      # value g goes to row (r - 1) G + g.
       G <- sizes[i]
       m <- nrow(y[[1L]])
       out <- matrix(0, G * m, ncol(y[[1L]]))
@@ -295,8 +285,7 @@ source_rows <- function(setup, rows) {
 # Predict one stacked data frame and check the result.
 predict_frame <- function(setup, newdata) {
   y <- tryCatch(setup$predict_function(setup$model, newdata), error = function(e) {
-    # (The user's error, without the package's internal call.)
-    e$call <- NULL
+    e$call <- NULL # (the user's error, without the package's internal call)
     cli::cli_abort(c(
       "The predict function ({.arg predict_function}, or the model's {.fn predict}) failed on a chunk of {nrow(newdata)} stacked row{?s}.",
       i = "It worked on a few rows of {.arg data}: if it fails only on many rows at once, lower {.arg memory_budget} (smaller chunks), or give a {.arg predict_function} that predicts them in parts."
@@ -339,8 +328,8 @@ nonfinite_columns <- function(setup, e) {
 # ---- Progress ---------------------------------------------------------------------
 
 # A progressor (progressr, when installed) for `steps` steps, created in the
-# frame `envir` (it ends with it); NULL without progressr. Silent unless the
-# user has enabled a handler (progressr::handlers()).
+# frame `envir` (it ends with it); silent unless the user has enabled a
+# handler (progressr::handlers()).
 new_progress <- function(steps, envir = parent.frame()) {
   if (!requireNamespace("progressr", quietly = TRUE) || steps < 1) return(NULL)
   progressr::progressor(steps = steps, envir = envir)

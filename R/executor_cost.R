@@ -1,31 +1,42 @@
 # The executor's cost model, one object (new_cost()) that the stream of
-# futures holds as `st$cost` and updates as it learns (constants in
-# R/constants.R): `busy` / `busy_rows`, seconds of prediction per stacked
-# row (timed here on the call's first stack, then on the workers);
+# futures holds as `st$cost` and updates as it learns: `busy` seconds of
+# prediction for `busy_rows` stacked rows in `calls` calls of the predict
+# function (timed here on the call's first stack, then on the workers),
+# `least` the fewest seconds a call took, `per_call` the setup's probe's;
 # `overheads`, the round trips of the call's futures (from sending one to
-# its value, less the worker's seconds), and `setups`, what the worker spent
-# of each before its work; before the first is in, `prior` (the last call's
-# under the plan, plan_trips, or the backend's, plan_prior()) plus
-# future_trip_per_byte a byte that every future carries (`bytes`): nothing
-# is measured apart. `forced`: option modelprofiles.future_overhead.
-
+# its value, less the worker's seconds), and `setups`, what the worker
+# spent of each before its work; before the first is in, `prior` (the last
+# call's under the plan, or the backend's) plus future_trip_per_byte a
+# byte that every future carries (`bytes`). `forced`: option
+# modelprofiles.future_overhead.
 new_cost <- function(setup) {
   learnt <- learnt_before(setup)
-  list(forced = future_overhead_option(), busy = learnt$busy, busy_rows = learnt$busy_rows,
-       overheads = learnt$overheads, setups = learnt$setups, prior = plan_trip() %||% plan_prior(), bytes = 0)
+  c(learnt, list(forced = future_overhead_option(), per_call = setup$call_seconds %||% 0,
+                 prior = plan_trip() %||% plan_prior(), bytes = 0))
 }
 
-# Seconds of prediction a stacked row takes (0 before any was timed).
+# Seconds of prediction a stacked row takes, predict()'s cost per call
+# apart (0 before any was timed): counted as the rows', it can be many
+# times their own (randomForest's: 12.5 ms a call, 2.1e-6 s a row) and
+# send cheap calls to the workers.
 cost_rate <- function(cost) {
-  if (cost$busy_rows > 0 && cost$busy > 0) cost$busy / cost$busy_rows else 0
+  if (cost$busy_rows <= 0 || cost$busy <= 0) return(0)
+  max(0, cost$busy - cost$calls * cost_call(cost)) / cost$busy_rows
 }
 
-# `seconds` of prediction timed for `rows` stacked rows (here or on a
-# worker); `trip`: a future's round trip, when they came from one, of
-# which the worker spent `setup` before its work.
-cost_learn <- function(cost, seconds, rows, trip = NULL, setup = 0) {
+# Seconds a call of the predict function costs besides its rows: the
+# probe's (two rows cost little else), at most the fewest a call took.
+cost_call <- function(cost) min(cost$per_call, cost$least)
+
+# `seconds` of prediction timed for `rows` stacked rows in `calls` calls of
+# the predict function (here or on a worker); `trip`: a future's round
+# trip, when they came from one, of which the worker spent `setup` before
+# its work.
+cost_learn <- function(cost, seconds, rows, trip = NULL, setup = 0, calls = 1) {
   cost$busy <- cost$busy + seconds
   cost$busy_rows <- cost$busy_rows + rows
+  cost$calls <- cost$calls + calls
+  if (calls > 0) cost$least <- min(cost$least, seconds / calls)
   if (!is.null(trip)) {
     cost$overheads <- c(cost$overheads, max(0, trip))
     cost$setups <- c(cost$setups, min(max(0, trip), max(0, setup)))
@@ -50,14 +61,15 @@ plan_prior <- function() {
   future_trip_prior[["workers"]]
 }
 
-# The workers (of W) that `left` stacked rows keep busy: as many as get
-# work of future_turn_trips round trips each (all of them when the round
-# trip is taken as free, or before a row was timed).
-useful_workers <- function(cost, W, left) {
+# The workers (of W) that `left` stacked rows in `calls` calls of the
+# predict function keep busy: as many as get work of future_turn_trips
+# round trips each (all of them when the round trip is taken as free, or
+# before a row was timed).
+useful_workers <- function(cost, W, left, calls = 0) {
   trip <- cost_trip(cost)
-  rate <- cost_rate(cost)
-  if (trip <= 0 || rate <= 0) return(W)
-  as.integer(max(1, min(W, floor(rate * left / (future_turn_trips * trip)))))
+  if (trip <= 0 || cost$busy_rows <= 0 || cost$busy <= 0) return(W)
+  work <- cost_rate(cost) * left + cost_call(cost) * calls
+  as.integer(max(1, min(W, floor(work / (future_turn_trips * trip)))))
 }
 
 # Rows of the next future: `least`, those whose work keeps the round trip
@@ -66,8 +78,8 @@ useful_workers <- function(cost, W, left) {
 # `target`, more while much is left (half of each such worker's share, so
 # that the futures get smaller towards the end and the workers finish
 # together).
-future_rows <- function(cost, W, left) {
-  W <- useful_workers(cost, W, left)
+future_rows <- function(cost, W, left, calls = 0) {
+  W <- useful_workers(cost, W, left, calls)
   least <- 0
   rate <- cost_rate(cost)
   if (rate > 0) least <- min(cost_trip(cost) / future_overhead_share / rate, left / W)
@@ -82,8 +94,6 @@ future_overhead_option <- function() {
   if (is.numeric(x) && length(x) == 1L && !is.na(x) && x >= 0) as.numeric(x)
 }
 
-# ---- What calls learnt ---------------------------------------------------------------
-
 # What a stream learnt, kept for the entry point's call (whose next runs
 # of requests need not time a stack here first), and for the plan the
 # fixed part of its shortest round trip less the worker's setup (a call's
@@ -94,24 +104,37 @@ keep_learnt <- function(st) {
   if (is.null(cost$forced) && length(cost$overheads)) {
     keep_plan_trip(max(0, min(cost$overheads - cost$setups) - future_trip_per_byte * cost$bytes))
   }
-  key <- st$setup$error_call
-  if (!is.environment(key) || cost$busy_rows <= 0) return(invisible())
-  learnt_cache$ref <- rlang::new_weakref(key, cost[c("busy", "busy_rows", "overheads", "setups")])
+  if (cost$busy_rows > 0) {
+    call_cache_set(learnt_cache, st$setup$error_call,
+                   cost[c("busy", "busy_rows", "calls", "least", "overheads", "setups")])
+  }
   invisible()
 }
 
 learnt_before <- function(setup) {
-  none <- list(busy = 0, busy_rows = 0, overheads = numeric(), setups = numeric())
-  key <- setup$error_call
-  cached <- learnt_cache$ref
-  if (!is.environment(key) || is.null(cached) || !identical(rlang::wref_key(cached), key)) return(none)
-  rlang::wref_value(cached) %||% none
+  call_cache_get(learnt_cache, setup$error_call) %||%
+    list(busy = 0, busy_rows = 0, calls = 0, least = Inf, overheads = numeric(), setups = numeric())
 }
-# CACHE (explicit): what a call's streams learnt of the workers. Key: the
-# entry point's frame (setup$error_call), held by a weak reference; value:
-# keep_learnt()'s timings. One entry, replaced by the next call and gone
-# with the call's frame; nothing to clear.
+
+# CACHES (explicit) of a call: learnt_cache, what its streams learnt of the
+# workers (keep_learnt()), and globals_cache, its predict function's
+# globals (function_globals(), R/executor_future.R). Key: the entry point's
+# frame (setup$error_call), held by a weak reference; one entry each,
+# replaced by the next call and gone with the call's frame; nothing to
+# clear (see the section "Caches" of ?compile_model).
 learnt_cache <- new.env(parent = emptyenv())
+globals_cache <- new.env(parent = emptyenv())
+
+# The value kept in `cache` for the call whose frame is `key`, or NULL.
+call_cache_get <- function(cache, key) {
+  ref <- cache$ref
+  if (is.environment(key) && !is.null(ref) && identical(rlang::wref_key(ref), key)) rlang::wref_value(ref)
+}
+
+call_cache_set <- function(cache, key, value) {
+  if (is.environment(key)) cache$ref <- rlang::new_weakref(key, value)
+  invisible()
+}
 
 # The fixed part of the round trip of the last call's futures under the
 # current plan, or NULL.

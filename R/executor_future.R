@@ -1,25 +1,17 @@
 # The executor under a future::plan(): the chunks of a call's requests as
-# one stream of futures, on the future package's exported API only
-# (future(), resolved(), value(), cancel(), resetWorkers(), nbrOfWorkers(),
-# nbrOfFreeWorkers(), getGlobalsAndPackages()).
-#
-# A future carries consecutive stacks of rows (of one or several chunks and
-# requests: one stream for the whole call; the first and last possibly
+# one stream of futures, on the future package's exported API only. A
+# future carries consecutive stacks of rows (the first and last possibly
 # pieces of a stack) to a worker, with the model, the predict function and
 # its globals, the background rows the stacks need and the profiled
-# columns' values; the worker stacks and predicts them. Chunks are used in
-# the order they were made, once all their stacks are in, so the numbers
-# are the sequential plan's. A call starts in this process, timing its
-# stacks, and turns to the workers only when what is left is worth it (the
-# cost model, R/executor_cost.R). The state is the run's (new_run(),
-# R/executor.R), extended by stream_new() and advanced by small steps.
-# Sending a future and reading its value are not interrupted part way
-# (suspendInterrupts()); on an interrupt or an error the futures in flight
-# are cancelled (stream_abort()), which stops the workers of backends that
-# can be interrupted; future starts them again when next needed.
+# columns' values. Chunks are used in the order they were made, once all
+# their stacks are in, so the numbers are the sequential plan's. A call
+# starts in this process, timing its stacks, and turns to the workers only
+# when what is left is worth it (R/executor_cost.R). Sending a future and
+# reading its value are not interrupted part way (suspendInterrupts()); on
+# an interrupt or an error the futures in flight are cancelled.
 
-# Number of workers of the current plan, or 1 when it is sequential or the
-# future package is absent (then it is not loaded either).
+# Workers of the current plan: 1 when it is sequential or the future
+# package is absent (then it is not loaded either).
 plan_workers <- function() {
   if (!"future" %in% loadedNamespaces() && !requireNamespace("future", quietly = TRUE)) return(1L)
   if (inherits(future::plan(), "sequential")) return(1L)
@@ -30,9 +22,8 @@ plan_workers <- function() {
 
 # ---- The stream ---------------------------------------------------------------
 
-# Run the requests of a run (new_run()) as a stream: the run's state,
-# with `collected`, the sequence numbers of the futures in the order they
-# were collected.
+# Run the requests of a run (new_run()) as a stream: the run's state, with
+# `collected`, the futures' sequence numbers in the order collected.
 stream_requests <- function(st) {
   st <- stream_new(st)
   on.exit(stream_abort(st), add = TRUE)
@@ -63,10 +54,8 @@ stream_requests <- function(st) {
 # (`chunks`, by key, used in the order `order`), the stacks waiting to be
 # predicted (`queue`, of `queued_rows` stacked rows), the batch made for
 # the next free worker (`ahead`), the futures in flight (`pending`), the
-# cost model (`cost`, R/executor_cost.R) and what the futures carry
-# (`shipped`). `parallel`: the stacks go to the workers (else they are
-# predicted here). (The requests under way, `active`, also count the
-# chunks made of each.)
+# cost model (`cost`) and what the futures carry (`shipped`). `parallel`:
+# the stacks go to the workers (else they are predicted here).
 stream_new <- function(st) {
   cost <- new_cost(st$setup)
   W <- plan_workers()
@@ -76,14 +65,13 @@ stream_new <- function(st) {
              n_sent = 0L, collected = integer()))
 }
 
-# What the stream does next, in order of precedence: finish the first
-# request once its chunks are used; use the first chunk once its stacks
-# are in; then, with the workers, send a batch to a free worker, make the
+# What the stream does next, in order of precedence: send a batch made
+# ahead to a free worker (a worker waits for nothing this process does);
+# finish the first request once its chunks are used; use the first chunk
+# once its stacks are in; then, with the workers, send a batch, make the
 # next one while they predict, or wait for one to come in; without them,
 # predict the next stack here, or make the next chunk.
 next_action <- function(st) {
-  # (A worker waits for nothing that this process does: a batch made
-  # ahead goes out first.)
   if (st$parallel && !is.null(st$ahead) && length(st$pending) < st$W && free_workers() >= 1) return("send")
   if (length(st$active) && st$active[[1L]]$used == st$active[[1L]]$req$K) return("finish")
   if (length(st$order) && st$chunks[[st$order[1L]]]$left == 0L) return("use")
@@ -122,50 +110,30 @@ stream_end <- function(st) {
 
 # The globals every future of a call carries: the model and the predict
 # function, with the globals the function refers to (found as the future
-# package finds them; the package's own predict function is made again on
-# the worker, so that the model does not travel twice), the progressor,
-# and the packages to load. The function's globals are found once per call
-# of an entry point (setup$error_call, its frame; the values they have then),
-# not again for each of its runs of requests.
+# package finds them, once per call of an entry point; the package's own
+# predict function is made again on the worker, so that the model does not
+# travel twice), the progressor, and the packages to load.
 worker_globals <- function(setup, progress) {
   own <- is_default_predictor(setup$predict_function)
-  fun <- list()
-  if (!own) fun <- function_globals(setup)
-  list(globals = c(list(model = setup$model, progress = progress), fun,
-                   if (own) list(predict_function = NULL)),
+  fun <- if (own) list(predict_function = NULL) else function_globals(setup)
+  list(globals = c(list(model = setup$model, progress = progress), fun),
        packages = worker_packages(setup$model))
 }
 
 # The predict function of a setup with the globals it refers to, kept for
-# the entry point's call (a weak reference keyed on its frame: they go with
-# it) and the same function.
+# the entry point's call (globals_cache, R/executor_cost.R).
 function_globals <- function(setup) {
-  key <- setup$error_call
-  cached <- globals_cache$ref
-  if (is.environment(key) && !is.null(cached) && identical(rlang::wref_key(cached), key)) {
-    value <- rlang::wref_value(cached)
-    if (identical(value$fun, setup$predict_function)) return(value$globals)
-  }
+  cached <- call_cache_get(globals_cache, setup$error_call)
+  if (identical(cached$fun, setup$predict_function)) return(cached$globals)
   env <- list2env(list(predict_function = setup$predict_function), parent = emptyenv())
-  fun <- future::getGlobalsAndPackages(quote(predict_function), envir = env, globals = TRUE)$globals
-  fun <- as.list(fun)
+  fun <- as.list(future::getGlobalsAndPackages(quote(predict_function), envir = env, globals = TRUE)$globals)
   if (is.null(fun$predict_function)) fun$predict_function <- setup$predict_function
-  if (is.environment(key)) {
-    globals_cache$ref <- rlang::new_weakref(key, list(fun = setup$predict_function, globals = fun))
-  }
+  call_cache_set(globals_cache, setup$error_call, list(fun = setup$predict_function, globals = fun))
   fun
 }
-# CACHE (explicit): the predict function's globals, for the runs of
-# requests of one call. Key: the entry point's frame (setup$error_call),
-# held by a weak reference; value: list(fun, globals), used only while
-# `fun` is the setup's predict function. One entry: the next call replaces
-# it, and it goes with the call's frame; nothing to clear (see the section
-# "Caches" of ?compile_model).
-globals_cache <- new.env(parent = emptyenv())
 
-# On a worker: stack each job's rows and predict them, reporting each
-# one's progress; the predictions, the seconds they took and when they
-# started.
+# On a worker: each job's rows stacked and predicted, with its progress;
+# the predictions, the seconds they took and when they started.
 predict_on_worker <- function(model, predict_function, part, jobs, amounts, progress) {
   started <- Sys.time()
   t0 <- proc.time()[[3L]]
@@ -190,4 +158,156 @@ worker_packages <- function(model) {
     break
   }
   unique(pkgs)
+}
+
+# ---- Pieces of stacks, rows left, free workers ------------------------------------
+
+# A piece of a stack predicted (`y`, its rows' predictions): once all of
+# the stack's pieces are in, they are its predictions, in order, as
+# predict() gives them for the whole stack.
+place_piece <- function(st, u, y) {
+  ch <- st$chunks[[u$chunk]]
+  s <- u$s
+  if (u$rows < u$total) {
+    ch$ys[[s]] <- c(ch$ys[[s]], list(list(from = u$from, y = y)))
+    ch$got[s] <- ch$got[s] + u$rows
+    y <- if (ch$got[s] >= u$total) join_pieces(ch$ys[[s]], u$total)
+  }
+  if (!is.null(y)) {
+    ch$ys[[s]] <- y
+    ch$left <- ch$left - 1L
+  }
+  st$chunks[[u$chunk]] <- ch
+  st
+}
+
+join_pieces <- function(pieces, total) {
+  first <- pieces[[1L]]$y
+  y <- matrix(0, total, ncol(first), dimnames = list(NULL, colnames(first)))
+  for (p in pieces) y[p$from + seq_len(nrow(p$y)), ] <- p$y
+  y
+}
+
+# Unit `u` (a stack or a piece of one) cut after its first `k` rows:
+# list(head, rest), rest NULL when k covers it. Progress is shared in
+# proportion.
+split_unit <- function(u, k) {
+  if (k >= u$rows) return(list(head = u, rest = NULL))
+  head <- u
+  head$rows <- k
+  head$amount <- u$amount * k / u$rows
+  rest <- u
+  rest$from <- u$from + k
+  rest$rows <- u$rows - k
+  rest$amount <- u$amount - head$amount
+  list(head = head, rest = rest)
+}
+
+# The stack specification of a unit: the stack's, or of its piece, rows
+# from + 1 to from + rows.
+piece_spec <- function(u) {
+  if (u$rows == u$total) return(u$spec)
+  i <- u$from + seq_len(u$rows)
+  rows <- u$spec$rows
+  rows <- if (is.null(rows)) as.integer(i) else slice_values(rows, i)
+  stack_spec(rows, u$spec$cols, lapply(u$spec$values, slice_values, i = i))
+}
+
+# Elements `i` of a vector or a pattern (a pattern of one value stays one).
+slice_values <- function(p, i) {
+  if (!is_pattern(p)) return(p[i])
+  base <- if (is.null(p$index)) p$x else p$x[p$index]
+  if (length(base) == 1L) return(pattern(base, times = length(i)))
+  base[((i - 1) %% (length(base) * p$each)) %/% p$each + 1]
+}
+
+# Rows of the first stack predicted here before any was timed: under a
+# plan of several workers, 1/probe_divisor of the call's rows (as far as
+# known), while the workers wait; the whole stack when that leaves less
+# than as much again of it.
+probe_rows <- function(st, u) {
+  if (st$cost$busy_rows > 0 || st$W <= 1L) return(u$rows)
+  k <- max(1, ceiling(rows_left(st) / probe_divisor))
+  if (u$rows < 2 * k) u$rows else k
+}
+
+unit_rows <- function(units) vapply(units, `[[`, numeric(1), "rows")
+
+request_at <- function(st, id) match(id, vapply(st$active, `[[`, numeric(1), "id"))
+
+# Can a chunk be made (of a request under way, or of one started now, up
+# to `limit` requests under way)?
+can_make <- function(st) {
+  any(vapply(st$active, function(a) a$made < a$req$K, logical(1))) ||
+    (st$started < st$n && length(st$active) < st$limit)
+}
+
+# Stacked rows left to predict, and the stacks (calls of the predict
+# function): those queued, and those of the chunks and requests still to
+# make, at the rows (stacks) per chunk and chunks per request so far.
+rows_left <- function(st) left_to_predict(st, st$queued_rows, st$made_rows)
+
+calls_left <- function(st) left_to_predict(st, length(st$queue), st$made_units)
+
+left_to_predict <- function(st, queued, made) {
+  if (!st$n_chunks) return(queued)
+  per_chunk <- made / st$n_chunks
+  unmade <- sum(vapply(st$active, function(a) a$req$K - a$made, numeric(1)))
+  per_request <- if (st$started) st$sum_K / st$started else 0
+  queued + per_chunk * (unmade + (st$n - st$started) * per_request)
+}
+
+# What every future of the call carries (worker_globals()), found once,
+# and its size for the cost model.
+with_shipped <- function(st) {
+  if (!is.null(st$shipped)) return(st)
+  st$shipped <- worker_globals(st$setup, st$progress)
+  st$cost$bytes <- as.numeric(utils::object.size(st$shipped$globals))
+  st
+}
+
+# Free workers of the plan (Inf when the backend cannot tell).
+free_workers <- function() {
+  n <- tryCatch(suppressWarnings(as.numeric(future::nbrOfFreeWorkers())), error = function(e) Inf)
+  if (length(n) != 1L || is.na(n)) Inf else n
+}
+
+# The position in `pending` of a future that is resolved, polled with
+# pauses growing from future_poll_pause[1] to future_poll_pause[2], or to
+# future_poll_share of the time the first has been out (it is collected at
+# most that share late, a delay its round trip learns), or to a tenth of a
+# longer round trip `trip`; up to a second (a scheduler's resolved() asks
+# the scheduler). A poll takes about half a millisecond of this process per
+# future; resolved() also relays the workers' progress. (Polls are not put
+# off until a future's work may be done at the rate timed: a collection put
+# off too long would be learnt as the plan's round trip.)
+first_resolved <- function(pending, trip = 0) {
+  pause <- future_poll_pause[1L]
+  sent <- min(vapply(pending, `[[`, numeric(1), "sent"))
+  repeat {
+    for (i in seq_along(pending)) {
+      if (isTRUE(future::resolved(pending[[i]]$future, timeout = 0))) return(i)
+    }
+    Sys.sleep(pause)
+    out <- proc.time()[[3L]] - sent
+    pause <- min(pause * 1.5, max(future_poll_pause[2L], trip / 10, future_poll_share * out), 1)
+  }
+}
+
+# Futures left when a run stops early (an error, an interrupt): cancelled,
+# which interrupts them where the backend can (multisession, multicore,
+# callr, mirai; a cluster plan with interrupts = TRUE) and frees their
+# workers; those already resolved are collected (so that their
+# cancellation is not reported later).
+stream_abort <- function(st) {
+  fs <- lapply(st$pending, `[[`, "future")
+  if (!length(fs)) return(invisible())
+  try(future::cancel(fs), silent = TRUE)
+  for (f in fs) {
+    if (isTRUE(tryCatch(future::resolved(f, timeout = 0), error = function(e) FALSE))) {
+      tryCatch(suppressWarnings(future::value(f, signal = FALSE)), error = function(e) NULL)
+    }
+  }
+  try(future::resetWorkers(future::plan()), silent = TRUE)
+  invisible()
 }

@@ -1,8 +1,6 @@
-# The steps of the executor's stream of futures (stream_requests() in
-# R/executor_future.R): finish, use, make and predict chunks, batches of
-# futures sent and collected.
-
-# ---- Steps -------------------------------------------------------------------------
+# The steps of the executor's stream of futures (stream_requests(),
+# R/executor_future.R): use, make and predict chunks, batches of futures
+# sent and collected.
 
 # The first chunk's predictions, combined per specification, to its
 # request's reducer.
@@ -12,15 +10,14 @@ use_chunk <- function(st) {
   if (length(ch$todo)) ch$out[ch$todo] <- ch$combine(ch$ys)
   st$chunks[[key]] <- NULL
   st$order <- st$order[-1L]
-  # Stacks report their progress (here or on the workers); a chunk without
-  # stacks when it is used.
+  # (Stacks report their progress; a chunk without stacks when used.)
   use_predictions(st, request_at(st, ch$id), ch$k, structure(ch$out, n = ch$n), ch$n,
                   ticked = !length(ch$todo))
 }
 
 # The next chunk of the first request with chunks to make (or the next
-# request started): what the native or linear engine gives is computed
-# here at once, the rest queued as stacks.
+# request started): the native or linear engine's part computed here at
+# once, the rest queued as stacks.
 make_chunk <- function(st) {
   a <- Position(function(x) x$made < x$req$K, st$active)
   if (is.na(a)) {
@@ -44,11 +41,11 @@ make_chunk <- function(st) {
   st
 }
 
-# Chunk k of a request under way: its specifications' predictions from the
-# native or linear engine (`out`), and for the others (`todo`) the stacks
-# to predict (`units`, each with its share of the chunk's progress) and
-# combine(), which makes their matrices of the stacks' predictions (`ys`,
-# `left` still to come). `n`: the predictions the chunk makes.
+# Chunk k of a request under way: the native or linear engine's
+# predictions (`out`), and for the other specifications (`todo`) the
+# stacks to predict (`units`, each with its share of the chunk's
+# progress) and combine() of their predictions (`ys`, `left` still to
+# come). `n`: the predictions the chunk makes.
 new_chunk <- function(setup, a, k) {
   req <- a$req
   specs <- req$make(k)
@@ -71,9 +68,8 @@ new_chunk <- function(setup, a, k) {
 }
 
 # The first stack in the queue predicted here (timed), unless the rest of
-# the call is worth the workers. Before any was timed, under a plan of
-# several workers: the head of the smallest stack, probe_rows() of it (the
-# workers wait for it).
+# the call is worth the workers; before any was timed, the head of the
+# smallest stack (probe_rows()).
 predict_here <- function(st) {
   st <- turn_parallel(st)
   if (st$parallel) return(st)
@@ -87,26 +83,24 @@ predict_here <- function(st) {
   st$cost <- cost_learn(st$cost, proc.time()[[3L]] - t0, u$rows)
   st <- place_piece(st, u, y)
   tick(st$progress, u$amount)
-  # As the sequential executor: the garbage of the predict function's
-  # stacks is collected once it reaches gc_bytes (see chunk_garbage()).
-  bytes <- u$rows * (st$setup$row_bytes %||% 0) + 4 * 8 * length(y)
+  # (The garbage collected as the sequential executor's, add_garbage().)
+  bytes <- chunk_bytes(st$setup, u$rows, length(y))
   y <- NULL
   add_garbage(st, bytes)
 }
 
 # The stream turns to the workers when what is left of the call, at the
-# seconds per row measured so far, keeps two workers or more busy
-# (useful_workers()).
+# seconds per row and per call measured so far, keeps two workers or more
+# busy (useful_workers()).
 turn_parallel <- function(st) {
   if (st$parallel || st$W <= 1L || st$cost$busy_rows <= 0) return(st)
   left <- rows_left(st)
-  # The round trip without the bytes the futures carry first: what they
-  # carry (the predict function's globals, found in tens of
-  # milliseconds) is looked for only when that leaves the workers worth
-  # it.
-  if (useful_workers(st$cost, st$W, left) < 2L) return(st)
+  calls <- calls_left(st)
+  # (What the futures carry, found in tens of milliseconds, is looked for
+  # only when the round trip without it leaves the workers worth it.)
+  if (useful_workers(st$cost, st$W, left, calls) < 2L) return(st)
   st <- with_shipped(st)
-  if (useful_workers(st$cost, st$W, left) >= 2L) st$parallel <- TRUE
+  if (useful_workers(st$cost, st$W, left, calls) >= 2L) st$parallel <- TRUE
   st
 }
 
@@ -116,15 +110,14 @@ turn_parallel <- function(st) {
 prepare_batch <- function(st) {
   st <- with_shipped(st)
   repeat {
-    size <- future_rows(st$cost, st$W, rows_left(st))
+    size <- future_rows(st$cost, st$W, rows_left(st), calls_left(st))
     if ((length(st$queue) && st$queued_rows >= size[["target"]]) || !can_make(st)) break
     st <- make_chunk(st)
   }
   if (!length(st$queue)) return(st)
   if (!can_make(st)) {
-    # Nothing more can be made now (the requests under way are all made,
-    # or no more may start until the first is done): what is queued is
-    # shared among the free workers.
+    # (Nothing more can be made now: what is queued is shared among the
+    # free workers.)
     share <- st$queued_rows / max(1L, st$W - length(st$pending))
     size[["target"]] <- min(size[["target"]], share)
   }
@@ -196,8 +189,8 @@ send_batch <- function(st) {
   st
 }
 
-# The value of the resolved future `i` of those in flight: its stacks'
-# predictions checked and placed, its worker's time learnt.
+# The resolved future `i` of those in flight: its stacks' predictions
+# checked and placed, its worker's time learnt.
 collect_batch <- function(st, i) {
   p <- st$pending[[i]]
   res <- future::value(p$future)
@@ -207,7 +200,7 @@ collect_batch <- function(st, i) {
   # evaluation to that of its work.)
   setup <- as.numeric(res$started) - as.numeric(future::result(p$future)$started %||% res$started)
   st$cost <- cost_learn(st$cost, res$seconds, sum(rows), trip = proc.time()[[3L]] - p$sent - res$seconds,
-                        setup = setup)
+                        setup = setup, calls = length(rows))
   for (j in seq_along(p$units)) {
     st <- place_piece(st, p$units[[j]], check_chunk(st$setup, res$ys[[j]], rows[j]))
   }

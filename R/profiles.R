@@ -114,11 +114,10 @@ variable_grids <- function(inputs, s, variables, nm = NULL, setup = NULL) {
 }
 
 # Which ICE curves are kept: in order, while all of them together fit in
-# half of the memory budget (ice_bytes_per_point bytes a point of a G x
-# rows array; ice_bytes_per_row a row of the linear engine's intercepts
-# and slopes, whatever the grid); a logical parts x variables matrix with
-# attribute "bytes", what the kept curves take. (The long cp_profiles
-# frame is made only when asked for, outside the call.)
+# the budget's "kept_ice" share (ice_bytes_per_point a point of a G x rows
+# array; ice_bytes_per_row a row of the linear engine's intercepts and
+# slopes): a logical parts x variables matrix with attribute "bytes", what
+# the kept curves take.
 ice_kept <- function(setup, s, grids, parts, variables) {
   keep <- matrix(FALSE, length(parts), length(variables))
   used <- 0
@@ -184,8 +183,7 @@ profile_fitted <- function(setup, s, js, parts, progress) {
 profile_maker <- function(setup, s, j, part, grid, bandwidth, keep, fitted, whole,
                           unsupported = new.env(parent = emptyenv())) {
   function() {
-    # (What the previous request left.)
-    collect_between(setup)
+    collect_between(setup) # (what the previous request left)
     v <- names(setup$data)[j]
     col <- setup$data[[j]]
     kind <- column_kind(col)
@@ -221,8 +219,7 @@ profile_maker <- function(setup, s, j, part, grid, bandwidth, keep, fitted, whol
   }
 }
 
-# The estimator's request for column j of kind `kind` over background rows
-# `rows`.
+# The estimator's request for column j of kind `kind` over rows `rows`.
 estimator_request <- function(setup, s, j, kind, rows, grid, bandwidth, keep, fitted) {
   native <- s$native
   switch(
@@ -247,9 +244,8 @@ estimator_request <- function(setup, s, j, kind, rows, grid, bandwidth, keep, fi
   )
 }
 
-# Grid points of LD profiles without support (the list `found` of
-# environment `unsupported`, by variable, in the order they were met): one warning for all of them (the
-# estimates go on unchanged).
+# Grid points of LD profiles without support (`unsupported$found`, by
+# variable, in the order met): one warning for all (the estimates stand).
 warn_no_support <- function(unsupported, call) {
   bad <- unsupported$found
   if (!length(bad)) return(invisible())

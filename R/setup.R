@@ -7,15 +7,14 @@
 # setup_rows()    the background rows (N drawn, rows of weight 0 left out)
 #                 and, for bootstrap bands, the resamples;
 # new_setup()     the immutable "mp_setup": the background columns and
-#                 weights, the engine (native trees, linear predictor, or
-#                 predict()), the profiled outputs (classes) and the chunking
-#                 policy.
+#                 weights, the engine, the profiled outputs (classes) and
+#                 the chunking policy.
 #
-# The entry points check their own arguments (variables, grids, ...)
-# between these steps, so that every error names the user's call:
-# `inputs$error_call` and `setup$error_call` are the entry point's frame
-# (an environment: cli's `call =`, and the key of the per-call caches of
-# R/executor_future.R); a result's `$call` is the user's call itself.
+# The entry points check their own arguments between these steps, so that
+# every error names the user's call: `inputs$error_call` and
+# `setup$error_call` are the entry point's frame (cli's `call =`, and the
+# key of the per-call caches, R/executor_cost.R); a result's `$call` is the
+# user's call itself.
 
 setup_inputs <- function(x, data, predict_function, label, weights, threads, memory_budget, call) {
   # The call's compiled models (native_compile_cached()), from
@@ -62,6 +61,7 @@ new_setup <- function(inputs, rows, class = NULL, engine = "predict", linear = F
   setup <- scale_weights(setup)
   setup <- prepare_engine(setup, engine, linear)
   y <- probe_outputs(setup)
+  setup$call_seconds <- attr(y, "seconds")
   setup$n_columns <- ncol(y)
   setup$outputs <- select_outputs(y, class, call, setup$adapter$positive)
   setup$n_outputs <- length(setup$outputs$columns)
@@ -82,19 +82,23 @@ reserve_memory <- function(setup, bytes) {
   setup
 }
 
-# The predictions of two probe rows (not counted; only their shape is used),
-# which decide the outputs to profile: rows without missing values where
-# there are such (a model's predict() may refuse them; the profiles decide
-# what to do with those rows).
+# The predictions of two probe rows (not counted; only their shape is
+# used), which decide the outputs to profile: rows without missing values
+# where there are such (a model's predict() may refuse them). Attribute
+# "seconds": the time they took, the cost model's cost per call of the
+# predict function (R/executor_cost.R).
 probe_outputs <- function(setup) {
   first <- seq_len(min(setup$n, 1000L))
   complete <- which(do.call(stats::complete.cases, unname(lapply(setup$data, `[`, first))))
   probe <- if (length(complete)) utils::head(complete, 2L) else seq_len(min(setup$n, 2L))
+  t0 <- proc.time()[[3L]]
   y <- engine_probe(setup, probe) %||%
     probe_predict(setup$predict_function, setup$model, stack_frame(setup$data, probe, threads = setup$threads),
                   setup$error_call)
-  check_predictions(y, length(probe), call = setup$error_call, allow_na = TRUE,
-                    classifier = identical(setup$adapter$task, "classification"))
+  seconds <- proc.time()[[3L]] - t0
+  y <- check_predictions(y, length(probe), call = setup$error_call, allow_na = TRUE,
+                         classifier = identical(setup$adapter$task, "classification"))
+  structure(y, seconds = seconds)
 }
 
 # The first call of the predict function: its error is the user's first
@@ -114,14 +118,11 @@ probe_predict <- function(predict_function, model, newdata, call) {
   })
 }
 
-# Chunk sizes, in stacked rows. A chunk takes a third of the memory budget
-# (the rest is for what R has not yet collected of the chunks before and
-# for the vectors of the background's length that a profile holds), and
-# through predict() at most max_chunk_rows, at least chunk_floor(). What
-# the native engine holds for the call (the compiled model, its copy of the
-# background rows and their leaves) comes off the budget first (leaving a
-# quarter of it at least). Under a plan, a future carries the rows of up to
-# 4 budget-sized chunks (at most max_chunks_per_future).
+# Chunk sizes, in stacked rows: the budget's "chunk" share, through
+# predict() at most max_chunk_rows, at least chunk_floor(). What the call
+# holds (chunk_memory()) comes off the budget first, leaving its
+# "chunks_least" share at least. Under a plan, a future carries the rows of
+# up to 4 budget-sized chunks (at most max_chunks_per_future).
 chunk_policy <- function(setup) {
   mem <- chunk_memory(setup)
   avail <- max(budget_bytes(setup) - mem$held, budget_bytes(setup, "chunks_least"))
@@ -130,9 +131,8 @@ chunk_policy <- function(setup) {
   budget_rows <- rows(mem$predict_row)
   predict_rows <- min(budget_rows, max_chunk_rows)
   direct_rows <- if (is.null(mem$native_row)) budget_rows else rows(mem$native_row)
-  # The executor collects garbage once the chunks have left the "garbage"
-  # share, but at least gc_min_bytes (a collection takes tens of
-  # milliseconds; below that R's own collections keep the garbage small).
+  # (At least gc_min_bytes: a collection takes tens of milliseconds, and
+  # below that R's own collections keep the garbage small.)
   gc_bytes <- max(budget_part(avail, "garbage"), gc_min_bytes)
   list(chunk_rows_direct = direct_rows, chunk_rows_predict = predict_rows, gc_bytes = gc_bytes,
        row_bytes = mem$predict_row,
@@ -145,10 +145,9 @@ chunk_policy <- function(setup) {
 chunk_floor <- function() getOption("modelprofiles.min_chunk_rows", min_chunk_rows)
 
 # What chunk_policy() counts, in bytes: a stacked row through predict()
-# (the adapter's count), a stacked row of the native engine (NULL without
-# it, see engine_bytes()), and what the call holds besides the chunks (the
-# background's weights, a double a row, and the native engine's compiled
-# model and leaves).
+# (the adapter's count) and of the native engine (NULL without it), and
+# what the call holds besides the chunks (the background's weights and the
+# native engine's compiled model and leaves).
 chunk_memory <- function(setup) {
   bytes <- vapply(setup$data, column_bytes, numeric(1))
   eng <- engine_bytes(setup)
@@ -157,14 +156,11 @@ chunk_memory <- function(setup) {
 }
 
 # The memory budget a call uses, in MiB: the user's, or, when that is less
-# than chunks of chunk_floor() stacked rows need (chunk_policy(): a third
-# of what the call does not hold, a quarter of the budget at least), that
-# need (rounded up to 3 significant digits), with a warning: tiny chunks
-# would make the call pay predict()'s fixed cost per call (and the
-# executor's per chunk) thousands of times over, to save a few MiB. The
-# raised budget is the call's for everything the budget bounds (the ICE
-# curves kept, the blocks of rows; not the native engine's leaves, decided
-# before).
+# than chunks of chunk_floor() stacked rows need (chunk_policy()), that
+# need (to 3 significant digits), with a warning: tiny chunks would make
+# the call pay predict()'s fixed cost per call thousands of times over, to
+# save a few MiB. The raised budget is the call's for everything it bounds
+# (not the native engine's leaves, decided before).
 floor_budget <- function(setup) {
   mem <- chunk_memory(setup)
   least <- chunk_floor()

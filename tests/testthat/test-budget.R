@@ -17,6 +17,14 @@ test_that("the ledger's shares are fractions 1/k, and a share of a budget divide
   }
 })
 
+test_that("every share has its words: 1/k is element k of budget_share_words", {
+  shares <- get("budget_shares", envir = asNamespace("modelprofiles"))
+  expect_true(all(1 / shares <= length(budget_share_words)))
+  words <- vapply(names(shares), share_words, character(1))
+  expect_identical(words[c("band_curves", "kept_ice", "chunk", "resamples")],
+                   c(band_curves = "", kept_ice = "half of ", chunk = "a third of ", resamples = "a quarter of "))
+})
+
 test_that("what does not fit is refused with one message naming its share and the budget", {
   set.seed(2)
   d <- data.frame(x1 = runif(400), x2 = runif(400))

@@ -3,9 +3,9 @@
 # future, against the rules written out by hand.
 
 cost_of <- function(busy = 0, busy_rows = 0, overheads = numeric(), forced = NULL, prior = 0.05, bytes = 0,
-                    setups = numeric(length(overheads))) {
+                    setups = numeric(length(overheads)), calls = 0, least = Inf, per_call = 0) {
   list(forced = forced, busy = busy, busy_rows = busy_rows, overheads = overheads, setups = setups,
-       prior = prior, bytes = bytes)
+       prior = prior, bytes = bytes, calls = calls, least = least, per_call = per_call)
 }
 
 test_that("the round trip: the option's, the call's futures', or the prior", {
@@ -48,6 +48,47 @@ test_that("useful_workers() and future_rows() follow the rule of 4 round trips a
   expect_equal(future_rows(cost, 2L, 1e5), c(least = 2000, target = 1e5 / 4))
   # Towards the end, a worker's share of what is left.
   expect_equal(future_rows(cost, 2L, 3000), c(least = 1500, target = 1500))
+})
+
+test_that("predict()'s cost per call is counted per call, not as its rows' (a cheap call stays here)", {
+  # A predict() of randomForest's costs: 12.5 ms a call, 2.1e-6 s a row.
+  # The probe (2 rows) and the first stack (a 32nd of 8,400 rows) timed.
+  per_call <- 0.0125
+  per_row <- 2.1e-6
+  first <- 263
+  cost <- cost_learn(cost_of(per_call = per_call + 2 * per_row), per_call + first * per_row, first)
+  expect_equal(cost$calls, 1)
+  expect_equal(cost$least, per_call + first * per_row)
+  # The rows' own rate (the probe's 2 rows taken off with the call's cost).
+  expect_equal(cost_rate(cost), (first - 2) * per_row / first)
+  # What is left (8,137 rows, 17 ms of rows) keeps no second worker busy
+  # for 4 round trips of 50 ms; the stack's rate of 4.96e-5 s a row (0.4 s
+  # left) would have sent it to 2 workers.
+  left <- 8400 - first
+  expect_identical(useful_workers(cost, 2L, left), 1L)
+  expect_identical(useful_workers(cost_of(busy = per_call + first * per_row, busy_rows = first), 2L, left), 2L)
+  # The calls left are work too, at the cost per call: 3 (55 ms in all)
+  # keep one worker, 40 (0.52 s) two.
+  expect_equal(cost_call(cost), per_call + 2 * per_row)
+  expect_identical(useful_workers(cost, 2L, left, calls = 3), 1L)
+  expect_identical(useful_workers(cost, 2L, left, calls = 40), 2L)
+  # A predict-bound call still turns to the workers: 1e-4 s a row.
+  bound <- cost_learn(cost_of(per_call = per_call), per_call + first * 1e-4, first)
+  expect_equal(cost_rate(bound), 1e-4)
+  expect_identical(useful_workers(bound, 2L, 1e5), 2L)
+  # On the workers: a future's calls learnt with its rows.
+  bound <- cost_learn(bound, 4 * per_call + 4000 * 1e-4, 4000, trip = 0.05, calls = 4)
+  expect_equal(cost_rate(bound), 1e-4)
+  # A probe slower than a call (a first call's warm-up): the cost per call
+  # is at most the fewest seconds a call took; rows timed but free keep
+  # one worker, not every one.
+  slow <- cost_learn(cost_of(per_call = 1), 0.2, 100)
+  expect_equal(cost_rate(slow), 0)
+  expect_identical(useful_workers(slow, 4L, 1e6), 1L)
+  expect_equal(future_rows(slow, 4L, 1e6), c(least = 0, target = 1e6 / 2))
+  # Its calls, at 0.2 s each, are what is worth the workers.
+  expect_equal(cost_call(slow), 0.2)
+  expect_identical(useful_workers(slow, 4L, 1e6, calls = 10), 4L)
 })
 
 test_that("a plan's round trip is learnt from a call's futures and kept for that plan", {

@@ -223,6 +223,37 @@ test_that("a cheap call under a plan stays in this process, with the same number
   expect_identical(m$agr_profiles, s$agr_profiles)
 })
 
+test_that("a predict() of a large cost per call and cheap rows keeps a cheap call here (issue 40)", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_on_cran()
+  X <- future_data(200)
+  log <- tempfile()
+  inner <- logging_predict(log)
+  # 0.1 s a call, whatever its rows (randomForest's predict() costs 12.5 ms
+  # a call and 2.1e-6 s a row).
+  pf <- function(m, nd) {
+    Sys.sleep(0.1)
+    inner(m, nd)
+  }
+  call <- function() model_profile(NULL, X, pf, variables = c("a", "f"), grid_points = 21)
+  old <- future::plan("sequential")
+  on.exit(future::plan(old), add = TRUE)
+  s <- call()
+  read_log(log)
+  future::plan("multisession", workers = 2)
+  # (The workers started, so that their start does not slow this process.)
+  future::value(list(future::future(1), future::future(2)))
+  # Round trips of 0.2 s: the first stack timed (a 32nd of the rows, 0.1 s)
+  # counted as the rows' cost made the rest, 3 s, worth 2 workers; the rows'
+  # own cost is a few milliseconds.
+  old_opt <- options(modelprofiles.future_overhead = 0.2)
+  on.exit(options(old_opt), add = TRUE)
+  m <- call()
+  got <- read_log(log)
+  expect_true(all(got$pid == Sys.getpid()))
+  expect_identical(m$agr_profiles, s$agr_profiles)
+})
+
 test_that("a predict-bound call turns to the workers, in futures worth their round trip", {
   skip_if_not_installed("future", "1.40.0")
   skip_on_cran()
@@ -424,4 +455,22 @@ test_that("an error on a worker is the user's error, and the workers serve the n
   future::plan("sequential")
   s <- model_profile(NULL, X, ok, variables = c("b", "a"), N = NULL, memory_budget = 0.01, keep_ice = FALSE)
   expect_identical(m$agr_profiles, s$agr_profiles)
+})
+
+# ---- Pieces of stacks, cut and joined back as predict() gives the whole stack ----
+
+test_that("split_unit(): head and rest cover the unit's rows and amount", {
+  u <- list(chunk = "c1", from = 10, rows = 8, amount = 4)
+  s <- split_unit(u, 3)
+  expect_equal(c(s$head$from, s$head$rows, s$head$amount), c(10, 3, 1.5))
+  expect_equal(c(s$rest$from, s$rest$rows, s$rest$amount), c(13, 5, 2.5))
+  whole <- split_unit(u, 8)
+  expect_identical(whole$head, u)
+  expect_null(whole$rest)
+})
+
+test_that("join_pieces(): the pieces' rows in place, as one matrix", {
+  y <- matrix(as.double(1:14), 7, 2, dimnames = list(NULL, c("a", "b")))
+  pieces <- list(list(from = 4, y = y[5:7, , drop = FALSE]), list(from = 0, y = y[1:4, , drop = FALSE]))
+  expect_identical(join_pieces(pieces, 7), y)
 })
