@@ -65,75 +65,6 @@ std::vector<int> row_indices(const IntegerVector& idx, std::size_t n) {
   return out;
 }
 
-// For an evaluation of one-variable profiles: the reference rows `r`
-// reordered with those evaluated (self >= 0) first, in their order, then
-// the others; `sf` becomes the rows' new positions. Returns the number
-// evaluated. (The verdicts do not depend on the reference rows' order.)
-std::size_t evaluated_first(std::vector<int>& r, std::vector<int>& sf) {
-  const std::size_t m = r.size();
-  std::vector<unsigned char> used(m, 0);
-  for (const int v : sf) if (v >= 0) used[v] = 1;
-  std::vector<int> pos(m);
-  std::size_t s = 0;
-  for (std::size_t k = 0; k < m; ++k) if (used[k]) pos[k] = static_cast<int>(s++);
-  std::size_t t = s;
-  for (std::size_t k = 0; k < m; ++k) if (!used[k]) pos[k] = static_cast<int>(t++);
-  std::vector<int> out(m);
-  for (std::size_t k = 0; k < m; ++k) out[pos[k]] = r[k];
-  r.swap(out);
-  for (int& v : sf) if (v >= 0) v = pos[v];
-  return s;
-}
-
-// The one-variable verdicts of rows `ev` of s (sf: their positions among
-// the reference rows rs, the first `evaluated` of which are those
-// evaluated; -1 for the others) into outp: the evaluated reference rows
-// each pair once, in blocks of rows (support.h), the others row by row.
-void outside_1d(const mp::SupportSpace& s, const mp::SupportSpace& rs, const std::vector<mp::SupportAxis>& ax,
-                const std::vector<int>& ev, const std::vector<int>& sf, std::size_t evaluated, double t2,
-                int levels, std::size_t Gmax, const std::vector<unsigned char*>& outp, int threads) {
-  const std::size_t E = ev.size(), m = rs.n, S = evaluated;
-  const double lim = mp::support_limit(t2);
-  // The evaluation rows of each evaluated reference row a, by_row[at[a] ..
-  // at[a + 1]); the others in `rest`.
-  std::vector<std::size_t> at(S + 1, 0);
-  std::vector<int> rest;
-  for (std::size_t e = 0; e < E; ++e) {
-    if (sf[e] >= 0) ++at[sf[e] + 1]; else rest.push_back(static_cast<int>(e));
-  }
-  for (std::size_t a = 0; a < S; ++a) at[a + 1] += at[a];
-  std::vector<int> by_row(at[S]);
-  std::vector<std::size_t> fill(at.begin(), at.end() - 1);
-  for (std::size_t e = 0; e < E; ++e) if (sf[e] >= 0) by_row[fill[sf[e]]++] = static_cast<int>(e);
-  mp::SupportLists L(S);
-  const std::size_t block = 64;
-  for (std::size_t b0 = 0; b0 < S; b0 += block) {
-    const std::size_t b1 = std::min(S, b0 + block);
-    glue::parallel_for(b1 - b0, 1, threads, [&](std::size_t b, std::size_t e) {
-      std::vector<double> buf(2 * m + std::max(rs.pn, 1));
-      for (std::size_t a = b0 + b; a < b0 + e; ++a) mp::support_pairs_after(rs, a, lim, L, buf.data());
-    });
-    for (std::size_t a = b0; a < b1; ++a) mp::support_pairs_hand(L, a, S);
-    glue::parallel_for(b1 - b0, 1, threads, [&](std::size_t b, std::size_t e) {
-      mp::SupportWork work(m, levels, Gmax, s.pn);
-      for (std::size_t a = b0 + b; a < b0 + e; ++a) {
-        const std::size_t nc = mp::support_pairs_candidates(L, a, work.dist.data(), work.cand2.data());
-        for (std::size_t t = at[a]; t < at[a + 1]; ++t) {
-          mp::support_row_verdicts(s, rs, ax, ev[by_row[t]], by_row[t], nc, lim, outp, work);
-        }
-      }
-    });
-    for (std::size_t a = b0; a < b1; ++a) mp::support_pairs_free(L, a);
-    Rcpp::checkUserInterrupt();
-  }
-  glue::parallel_chunks(rest.size(), 4096, 64, threads, [&](std::size_t b, std::size_t e) {
-    mp::SupportWork work(m, levels, Gmax, s.pn);
-    for (std::size_t t = b; t < e; ++t) {
-      mp::support_outside_1d(s, rs, ax, ev.data(), sf.data(), t2, rest[t], rest[t] + 1, outp, work);
-    }
-  });
-}
-
 }  // namespace
 
 // Each reference row's squared distance to its nearest other reference row
@@ -178,7 +109,7 @@ List cpp_support_outside(NumericMatrix num, IntegerMatrix fac, double mismatch, 
                          NumericVector w, bool keep, int threads) {
   std::vector<unsigned char> has_na;
   const mp::SupportSpace s = support_space(num, fac, mismatch, has_na);
-  std::vector<int> r = row_indices(ref, s.n);
+  const std::vector<int> r = row_indices(ref, s.n);
   const std::vector<int> ev = row_indices(eval, s.n);
   const int m = static_cast<int>(r.size());
   const std::size_t E = ev.size();
@@ -189,7 +120,6 @@ List cpp_support_outside(NumericMatrix num, IntegerMatrix fac, double mismatch, 
     sf[e] = self[e];
   }
   if (pair && axes.size() != 2) stop("a pair needs two axes");
-  const std::size_t evaluated = pair ? 0 : evaluated_first(r, sf);
   Gathered g;
   gather(s, r, g);
   std::vector<mp::SupportAxis> ax;
@@ -224,14 +154,14 @@ List cpp_support_outside(NumericMatrix num, IntegerMatrix fac, double mismatch, 
     out[p].assign(E * cells[p], 0);
     outp[p] = out[p].data();
   }
-  if (pair) {
-    glue::parallel_chunks(E, 4096, 64, threads, [&](std::size_t b, std::size_t e) {
-      mp::SupportWork work(m, levels, Gmax, s.pn);
+  glue::parallel_chunks(E, 4096, 64, threads, [&](std::size_t b, std::size_t e) {
+    mp::SupportWork work(m, levels, Gmax, s.pn);
+    if (pair) {
       mp::support_outside_2d(s, g.space, ax[0], ax[1], ev.data(), sf.data(), t2, b, e, outp[0], work);
-    });
-  } else {
-    outside_1d(s, g.space, ax, ev, sf, evaluated, t2, levels, Gmax, outp, threads);
-  }
+    } else {
+      mp::support_outside_1d(s, g.space, ax, ev.data(), sf.data(), t2, b, e, outp, work);
+    }
+  });
   double W = 0.0;
   for (std::size_t e = 0; e < E; ++e) W += w[e];
   List res(cells.size());

@@ -85,8 +85,8 @@ inline void support_row_distances(const SupportSpace& s, std::size_t i, const Su
   std::size_t k = k0;
 #if defined(__SSE2__)
   // Two reference rows at a time, one in each lane: each lane's operations
-  // are the scalar loop's, in its order (IEEE, no fused multiply-add; max
-  // is `t > big ? t : big`), so the sums are the same to the last bit.
+  // are the scalar loop's below, in its order (IEEE, no fused multiply-add;
+  // max is `t > big ? t : big`), so the sums are the same to the last bit.
   if (clean) {
     for (; k + 1 < m; k += 2) {
       const double* r0 = R + k * static_cast<std::size_t>(pn);
@@ -152,77 +152,6 @@ inline void support_reference(const SupportSpace& rs, std::size_t task, std::siz
     }
     best[a] = b;
   }
-}
-
-// The candidates of the evaluated reference rows, each pair computed once.
-// Evaluating rows that are themselves reference rows, a row-by-row pass
-// computes each pair's distance twice, once for each of its rows; here the
-// rows of rs are ordered with the s evaluated ones first, and row a < s
-// computes its pairs (a, k) with the rows k > a only: D(a, k) and its
-// largest term are support_row_distances()'s sums, which are row k's for
-// (k, a) to the last bit, so the pair serves both rows. The candidates of
-// support_outside_1d() (D less its largest term within lim) are row a's,
-// and row k's too when k < s (a row k >= s is not evaluated). The rows go
-// in blocks, in order: the block's rows' pairs after them (in parallel,
-// each row's its own), handed to the later rows (one thread, rows in
-// order), then the block's rows evaluated and their lists freed, so that
-// only the pairs of rows still to come are held. A row's candidates: those
-// of the rows before it, then its own after it, in increasing k, whatever
-// the threads.
-struct SupportLists {
-  std::vector<std::vector<int>> k_after, k_before;
-  std::vector<std::vector<double>> d_after, d_before;
-  explicit SupportLists(std::size_t s) : k_after(s), k_before(s), d_after(s), d_before(s) {}
-};
-
-// Row a's candidates among the rows after it, with their distances (any
-// thread). `buf`: 2 rs.n + rs.pn doubles.
-inline void support_pairs_after(const SupportSpace& rs, std::size_t a, double lim, SupportLists& L,
-                                double* buf) {
-  const std::size_t m = rs.n;
-  double* dist = buf;
-  double* mx = buf + m;
-  support_row_distances(rs, a, rs, dist, mx, buf + 2 * m, a + 1);
-  std::vector<int>& ks = L.k_after[a];
-  std::vector<double>& ds = L.d_after[a];
-  for (std::size_t k = a + 1; k < m; ++k) {
-    if (dist[k] - mx[k] <= lim) {
-      ks.push_back(static_cast<int>(k));
-      ds.push_back(dist[k]);
-    }
-  }
-}
-
-// Row a's pairs handed to the later evaluated rows k < s (one thread,
-// rows in increasing a).
-inline void support_pairs_hand(SupportLists& L, std::size_t a, std::size_t s) {
-  for (std::size_t t = 0; t < L.k_after[a].size(); ++t) {
-    const int k = L.k_after[a][t];
-    if (static_cast<std::size_t>(k) >= s) continue;
-    L.k_before[k].push_back(static_cast<int>(a));
-    L.d_before[k].push_back(L.d_after[a][t]);
-  }
-}
-
-// Row a's candidates in cand[0..c) and their distances in dist[k]; returns c.
-inline std::size_t support_pairs_candidates(const SupportLists& L, std::size_t a, double* dist, int* cand) {
-  std::size_t c = 0;
-  for (std::size_t t = 0; t < L.k_before[a].size(); ++t) {
-    cand[c++] = L.k_before[a][t];
-    dist[L.k_before[a][t]] = L.d_before[a][t];
-  }
-  for (std::size_t t = 0; t < L.k_after[a].size(); ++t) {
-    cand[c++] = L.k_after[a][t];
-    dist[L.k_after[a][t]] = L.d_after[a][t];
-  }
-  return c;
-}
-
-inline void support_pairs_free(SupportLists& L, std::size_t a) {
-  std::vector<int>().swap(L.k_after[a]);
-  std::vector<int>().swap(L.k_before[a]);
-  std::vector<double>().swap(L.d_after[a]);
-  std::vector<double>().swap(L.d_before[a]);
 }
 
 // Is a squared distance beyond the threshold t2 (to rounding)?
@@ -346,7 +275,8 @@ inline std::size_t support_axis_offsets(const SupportSpace& s, const SupportSpac
 // The verdicts over the axis' grid: out[g * stride] = 1 when the least of
 // off[k] + the term of grid value g and row k over the candidates cand[0..c)
 // (reference rows with off[k] within the threshold lim; the others' sums
-// are beyond it) is beyond lim, else 0. No minimum is formed: a numeric
+// are beyond it) is beyond lim, else 0 (out is 0 beforehand: a numeric
+// axis writes only the 1s, most points being inside). No minimum is formed: a numeric
 // candidate k holds the grid values z with (z - x_k)^2 + off[k] <= lim, an
 // interval around its value x_k, found by bisecting the sorted grid at
 // x_k -+ sqrt(lim - off[k]) and settled by evaluating that very sum at its
@@ -424,27 +354,15 @@ inline void support_axis_verdicts(const SupportSpace& rs, const SupportAxis& ax,
       }
       below = clo > 0 ? zs[clo - 1] : -inf;
       above = zs[chi];
+      // (The block covers the grid: every point is inside.)
+      if (clo == 0 && chi == G) return;
     }
   }
+  if (all_in) return;
   int run = 0;
   for (int t = 0; t < G; ++t) {
     run += cover[t];
-    out[static_cast<std::size_t>(ax.zord[t]) * stride] = (all_in || run > 0) ? 0 : 1;
-  }
-}
-
-// The verdicts of evaluation row i (out[a][e * G_a + g] for axis a and
-// grid value g) from its candidates cand2[0..nc) (the reference rows within
-// lim without their largest term) and their distances dist[k].
-inline void support_row_verdicts(const SupportSpace& s, const SupportSpace& rs,
-                                 const std::vector<SupportAxis>& axes, std::size_t i, std::size_t e,
-                                 std::size_t nc, double lim, const std::vector<unsigned char*>& out,
-                                 SupportWork& w) {
-  for (std::size_t a = 0; a < axes.size(); ++a) {
-    const SupportAxis& ax = axes[a];
-    const std::size_t c = support_axis_offsets(s, rs, ax, i, w.dist.data(), w.cand2.data(), nc, lim,
-                                               w.off.data(), w.cand.data());
-    support_axis_verdicts(rs, ax, w.off.data(), w.cand.data(), c, lim, out[a] + e * ax.size(), 1, w);
+    if (run == 0) out[static_cast<std::size_t>(ax.zord[t]) * stride] = 1;
   }
 }
 
@@ -470,7 +388,12 @@ inline void support_outside_1d(const SupportSpace& s, const SupportSpace& rs,
       w.cand2[nc] = static_cast<int>(k);
       nc += w.dist[k] - w.mx[k] <= lim;
     }
-    support_row_verdicts(s, rs, axes, i, e, nc, lim, out, w);
+    for (std::size_t a = 0; a < axes.size(); ++a) {
+      const SupportAxis& ax = axes[a];
+      const std::size_t c = support_axis_offsets(s, rs, ax, i, w.dist.data(), w.cand2.data(), nc, lim,
+                                                 w.off.data(), w.cand.data());
+      support_axis_verdicts(rs, ax, w.off.data(), w.cand.data(), c, lim, out[a] + e * ax.size(), 1, w);
+    }
   }
 }
 
