@@ -253,6 +253,17 @@ inline std::size_t support_axis_offsets(const SupportSpace& s, const SupportSpac
   if (ax.numeric) {
     const double a = s.num[static_cast<std::size_t>(ax.col) * s.n + i];
     const double* xr = rs.num + static_cast<std::size_t>(ax.col) * m;
+    if (!rs.num_na[ax.col] && !std::isnan(a)) {
+      // (No missing value: the term is d * d, as support_num_term()'s.)
+      for (std::size_t t = 0; t < nf; ++t) {
+        const int k = from[t];
+        const double d = a - xr[k];
+        off[k] = std::max(0.0, in[k] - d * d);
+        cand[c] = k;
+        c += off[k] <= lim;
+      }
+      return c;
+    }
     for (std::size_t t = 0; t < nf; ++t) {
       const int k = from[t];
       off[k] = std::max(0.0, in[k] - support_num_term(a, xr[k], s.mismatch));
