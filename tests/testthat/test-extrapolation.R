@@ -327,8 +327,9 @@ test_that("the verdicts are main's before the SSE2 distances, bit for bit, on ra
   # fixtures/extrapolation-before.rds: the fingerprints of
   # fixtures/extrapolation-cases.R's cases (1,000 rows and 10 variables,
   # missing values, a factor, weights, one variable, discrete columns,
-  # subgroups, 12,000 rows subsampled; 1 and 2 threads) computed by main
-  # at c4db4b3, before the row distances went two reference rows at a time.
+  # subgroups, 12,000 rows subsampled, an odd number of rows; 1 and 2
+  # threads) computed by main at c4db4b3, before the row distances went two
+  # reference rows at a time.
   source(test_path("fixtures", "extrapolation-cases.R"), local = TRUE)
   before <- readRDS(test_path("fixtures", "extrapolation-before.rds"))
   now <- extrapolation_cases()

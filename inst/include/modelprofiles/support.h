@@ -56,6 +56,10 @@ struct SupportSpace {
   std::size_t n;
   double mismatch;
   const double* rows = nullptr;
+  // With `rows`, optionally the numeric columns of rows 2j and 2j + 1
+  // interleaved: pairs[2 pn j + 2 c + (k - 2j)] is row k's column c (the
+  // n / 2 whole pairs), for loads of two rows' column at once.
+  const double* pairs = nullptr;
 };
 
 inline double support_num_term(double a, double b, double mismatch) {
@@ -71,7 +75,7 @@ inline double support_num_term(double a, double b, double mismatch) {
 // Each sum adds its terms in the columns' order (numeric, then
 // categorical), a reference row at a time, in registers (the distance of
 // rows a and b is that of b and a, to the last bit). `a`: pn doubles of
-// work space.
+// work space (3 pn with rs.pairs).
 inline void support_row_distances(const SupportSpace& s, std::size_t i, const SupportSpace& rs,
                                   double* out, double* mx, double* a, std::size_t k0 = 0) {
   const std::size_t m = rs.n;
@@ -87,6 +91,37 @@ inline void support_row_distances(const SupportSpace& s, std::size_t i, const Su
   // Two reference rows at a time, one in each lane: each lane's operations
   // are the scalar loop's below, in its order (IEEE, no fused multiply-add;
   // max is `t > big ? t : big`), so the sums are the same to the last bit.
+  if (clean && rs.pairs && k + 1 < m) {
+    // (From the interleaved pairs: one load for two rows' column, and row
+    // i's values broadcast once, after the first row alone when k is odd.)
+    double* a2 = a + pn;
+    for (int c = pn - 1; c >= 0; --c) a2[2 * c] = a2[2 * c + 1] = a[c];
+    if (k % 2 == 1) {
+      const double* r = R + k * static_cast<std::size_t>(pn);
+      double sum = 0.0, big = 0.0;
+      for (int c = 0; c < pn; ++c) {
+        const double d = a[c] - r[c];
+        const double t = d * d;
+        sum += t;
+        big = t > big ? t : big;
+      }
+      out[k] = sum;
+      if (mx) mx[k] = big;
+      ++k;
+    }
+    for (; k + 1 < m; k += 2) {
+      const double* r = rs.pairs + k * static_cast<std::size_t>(pn);
+      __m128d sum = _mm_setzero_pd(), big = _mm_setzero_pd();
+      for (int c = 0; c < pn; ++c) {
+        const __m128d d = _mm_sub_pd(_mm_loadu_pd(a2 + 2 * c), _mm_loadu_pd(r + 2 * c));
+        const __m128d t = _mm_mul_pd(d, d);
+        sum = _mm_add_pd(sum, t);
+        big = _mm_max_pd(t, big);
+      }
+      _mm_storeu_pd(out + k, sum);
+      if (mx) _mm_storeu_pd(mx + k, big);
+    }
+  }
   if (clean) {
     for (; k + 1 < m; k += 2) {
       const double* r0 = R + k * static_cast<std::size_t>(pn);
@@ -138,7 +173,7 @@ inline void support_row_distances(const SupportSpace& s, std::size_t i, const Su
 // ... of rs, the distances to the rows after a (each pair once), the least
 // of each row's in best[0..rs.n) (start: +Inf; the least over the tasks'
 // best is each row's squared distance to its nearest other reference row,
-// the same whatever the tasks). `buf`: rs.n + rs.pn doubles.
+// the same whatever the tasks). `buf`: rs.n + 3 rs.pn doubles.
 inline void support_reference(const SupportSpace& rs, std::size_t task, std::size_t tasks, double* best,
                               double* buf) {
   const std::size_t m = rs.n;
@@ -235,7 +270,7 @@ struct SupportWork {
   std::vector<double> dist, mx, base, off, best, a;
   std::vector<int> all, cand, cand2, cover;
   explicit SupportWork(std::size_t m, int levels, std::size_t G, int pn)
-      : dist(m), mx(m), base(m), off(m), best(std::max(levels, 1)), a(std::max(pn, 1)), all(m), cand(m),
+      : dist(m), mx(m), base(m), off(m), best(std::max(levels, 1)), a(std::max(3 * pn, 1)), all(m), cand(m),
         cand2(m), cover(G + 1) {
     std::iota(all.begin(), all.end(), 0);
   }
