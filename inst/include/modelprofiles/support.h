@@ -322,9 +322,10 @@ inline std::size_t support_axis_offsets(const SupportSpace& s, const SupportSpac
 // off[k] + the term of grid value g and row k over the candidates cand[0..c)
 // (reference rows with off[k] within the threshold lim; the others' sums
 // are beyond it) is beyond lim, else 0 (out is 0 beforehand: a numeric
-// axis writes only the 1s, most points being inside). No minimum is formed: a numeric
-// candidate k holds the grid values z with (z - x_k)^2 + off[k] <= lim, an
-// interval around its value x_k, found by bisecting the sorted grid at
+// axis writes only the 1s, most points being inside, and stops once every
+// point is inside). No minimum is formed: a numeric candidate k holds the
+// grid values z with (z - x_k)^2 + off[k] <= lim, an interval around its
+// value x_k, found by bisecting the sorted grid at
 // x_k -+ sqrt(lim - off[k]) and settled by evaluating that very sum at its
 // ends (the rounded sum is monotone in |z - x_k|, so the interval is exact);
 // a grid value is inside when an interval holds it (counted in `cover`,
