@@ -30,7 +30,7 @@ mp::SupportSpace support_space(const NumericMatrix& num, const IntegerMatrix& fa
 
 // The reference rows `ref` of s, gathered (contiguous rows).
 struct Gathered {
-  std::vector<double> num, rows;
+  std::vector<double> num, rows, pairs;
   std::vector<int> fac;
   std::vector<unsigned char> has_na;
   mp::SupportSpace space;
@@ -40,6 +40,7 @@ void gather(const mp::SupportSpace& s, const std::vector<int>& ref, Gathered& g)
   const std::size_t m = ref.size();
   g.num.resize(m * s.pn);
   g.rows.resize(m * s.pn);
+  g.pairs.resize((m + 1) * s.pn);  // (an odd last row's half pair too)
   g.fac.resize(m * s.pf);
   g.has_na.assign(std::max(s.pn, 1), 0);
   for (int c = 0; c < s.pn; ++c) {
@@ -47,13 +48,15 @@ void gather(const mp::SupportSpace& s, const std::vector<int>& ref, Gathered& g)
       const double v = s.num[static_cast<std::size_t>(c) * s.n + ref[k]];
       g.num[c * m + k] = v;
       g.rows[k * s.pn + c] = v;
+      g.pairs[(k - k % 2) * s.pn + 2 * c + k % 2] = v;
       if (std::isnan(v)) g.has_na[c] = 1;
     }
   }
   for (int c = 0; c < s.pf; ++c) {
     for (std::size_t k = 0; k < m; ++k) g.fac[c * m + k] = s.fac[static_cast<std::size_t>(c) * s.n + ref[k]];
   }
-  g.space = mp::SupportSpace{g.num.data(), s.pn, g.has_na.data(), g.fac.data(), s.pf, m, s.mismatch, g.rows.data()};
+  g.space = mp::SupportSpace{g.num.data(), s.pn, g.has_na.data(), g.fac.data(), s.pf, m, s.mismatch, g.rows.data(),
+                             g.pairs.data()};
 }
 
 std::vector<int> row_indices(const IntegerVector& idx, std::size_t n) {
@@ -83,7 +86,7 @@ NumericVector cpp_support_reference(NumericMatrix num, IntegerMatrix fac, double
   const std::size_t tasks = 16;
   std::vector<std::vector<double>> best(tasks);
   glue::parallel_for(tasks, 1, threads, [&](std::size_t b, std::size_t e) {
-    std::vector<double> buf(m + std::max(g.space.pn, 1));
+    std::vector<double> buf(m + std::max(3 * g.space.pn, 1));
     for (std::size_t t = b; t < e; ++t) {
       best[t].assign(m, std::numeric_limits<double>::infinity());
       mp::support_reference(g.space, t, tasks, best[t].data(), buf.data());

@@ -322,3 +322,20 @@ test_that("the scale of a numeric column is its weighted standard deviation over
   expect_equal(support_scale(s, rep(1, 70001)), sqrt(sum((s - mean(s))^2) / 70001), tolerance = 1e-13)
   expect_identical(support_scale(rep(2, 9), rep(1, 9)), 1)
 })
+
+test_that("the verdicts are main's before the SSE2 distances, bit for bit, on random data sets", {
+  # fixtures/extrapolation-before.rds: the fingerprints of
+  # fixtures/extrapolation-cases.R's cases (1,000 rows and 10 variables,
+  # missing values, a factor, weights, one variable, discrete columns,
+  # subgroups, 12,000 rows subsampled, an odd number of rows; 1 and 2
+  # threads) computed by main at c4db4b3, before the row distances went two
+  # reference rows at a time.
+  source(test_path("fixtures", "extrapolation-cases.R"), local = TRUE)
+  before <- readRDS(test_path("fixtures", "extrapolation-before.rds"))
+  now <- extrapolation_cases()
+  expect_identical(names(now), names(before))
+  for (k in names(before)) {
+    expect_identical(now[[k]]$share, before[[k]]$share, info = k)
+    expect_identical(now[[k]]$outside, before[[k]]$outside, info = k)
+  }
+})

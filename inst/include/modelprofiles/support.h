@@ -37,6 +37,9 @@
 #include <limits>
 #include <numeric>
 #include <vector>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace mp {
 
@@ -53,6 +56,10 @@ struct SupportSpace {
   std::size_t n;
   double mismatch;
   const double* rows = nullptr;
+  // With `rows`, optionally the numeric columns of rows 2j and 2j + 1
+  // interleaved: pairs[2 pn j + 2 c + (k - 2j)] is row k's column c (the
+  // n / 2 whole pairs), for loads of two rows' column at once.
+  const double* pairs = nullptr;
 };
 
 inline double support_num_term(double a, double b, double mismatch) {
@@ -68,7 +75,7 @@ inline double support_num_term(double a, double b, double mismatch) {
 // Each sum adds its terms in the columns' order (numeric, then
 // categorical), a reference row at a time, in registers (the distance of
 // rows a and b is that of b and a, to the last bit). `a`: pn doubles of
-// work space.
+// work space (3 pn with rs.pairs).
 inline void support_row_distances(const SupportSpace& s, std::size_t i, const SupportSpace& rs,
                                   double* out, double* mx, double* a, std::size_t k0 = 0) {
   const std::size_t m = rs.n;
@@ -79,7 +86,59 @@ inline void support_row_distances(const SupportSpace& s, std::size_t i, const Su
     clean = clean && !rs.num_na[c] && !std::isnan(a[c]);
   }
   const double* R = rs.rows;
-  for (std::size_t k = k0; k < m; ++k) {
+  std::size_t k = k0;
+#if defined(__SSE2__)
+  // Two reference rows at a time, one in each lane: each lane's operations
+  // are the scalar loop's below, in its order (IEEE, no fused multiply-add;
+  // max is `t > big ? t : big`), so the sums are the same to the last bit.
+  if (clean && rs.pairs && k + 1 < m) {
+    // (From the interleaved pairs: one load for two rows' column, and row
+    // i's values broadcast once, after the first row alone when k is odd.)
+    double* a2 = a + pn;
+    for (int c = pn - 1; c >= 0; --c) a2[2 * c] = a2[2 * c + 1] = a[c];
+    if (k % 2 == 1) {
+      const double* r = R + k * static_cast<std::size_t>(pn);
+      double sum = 0.0, big = 0.0;
+      for (int c = 0; c < pn; ++c) {
+        const double d = a[c] - r[c];
+        const double t = d * d;
+        sum += t;
+        big = t > big ? t : big;
+      }
+      out[k] = sum;
+      if (mx) mx[k] = big;
+      ++k;
+    }
+    for (; k + 1 < m; k += 2) {
+      const double* r = rs.pairs + k * static_cast<std::size_t>(pn);
+      __m128d sum = _mm_setzero_pd(), big = _mm_setzero_pd();
+      for (int c = 0; c < pn; ++c) {
+        const __m128d d = _mm_sub_pd(_mm_loadu_pd(a2 + 2 * c), _mm_loadu_pd(r + 2 * c));
+        const __m128d t = _mm_mul_pd(d, d);
+        sum = _mm_add_pd(sum, t);
+        big = _mm_max_pd(t, big);
+      }
+      _mm_storeu_pd(out + k, sum);
+      if (mx) _mm_storeu_pd(mx + k, big);
+    }
+  }
+  if (clean) {
+    for (; k + 1 < m; k += 2) {
+      const double* r0 = R + k * static_cast<std::size_t>(pn);
+      const double* r1 = r0 + pn;
+      __m128d sum = _mm_setzero_pd(), big = _mm_setzero_pd();
+      for (int c = 0; c < pn; ++c) {
+        const __m128d d = _mm_sub_pd(_mm_set1_pd(a[c]), _mm_loadh_pd(_mm_load_sd(r0 + c), r1 + c));
+        const __m128d t = _mm_mul_pd(d, d);
+        sum = _mm_add_pd(sum, t);
+        big = _mm_max_pd(t, big);
+      }
+      _mm_storeu_pd(out + k, sum);
+      if (mx) _mm_storeu_pd(mx + k, big);
+    }
+  }
+#endif
+  for (; k < m; ++k) {
     const double* r = R + k * static_cast<std::size_t>(pn);
     double sum = 0.0, big = 0.0;
     if (clean) {
@@ -114,7 +173,7 @@ inline void support_row_distances(const SupportSpace& s, std::size_t i, const Su
 // ... of rs, the distances to the rows after a (each pair once), the least
 // of each row's in best[0..rs.n) (start: +Inf; the least over the tasks'
 // best is each row's squared distance to its nearest other reference row,
-// the same whatever the tasks). `buf`: rs.n + rs.pn doubles.
+// the same whatever the tasks). `buf`: rs.n + 3 rs.pn doubles.
 inline void support_reference(const SupportSpace& rs, std::size_t task, std::size_t tasks, double* best,
                               double* buf) {
   const std::size_t m = rs.n;
@@ -211,7 +270,7 @@ struct SupportWork {
   std::vector<double> dist, mx, base, off, best, a;
   std::vector<int> all, cand, cand2, cover;
   explicit SupportWork(std::size_t m, int levels, std::size_t G, int pn)
-      : dist(m), mx(m), base(m), off(m), best(std::max(levels, 1)), a(std::max(pn, 1)), all(m), cand(m),
+      : dist(m), mx(m), base(m), off(m), best(std::max(levels, 1)), a(std::max(3 * pn, 1)), all(m), cand(m),
         cand2(m), cover(G + 1) {
     std::iota(all.begin(), all.end(), 0);
   }
@@ -229,6 +288,17 @@ inline std::size_t support_axis_offsets(const SupportSpace& s, const SupportSpac
   if (ax.numeric) {
     const double a = s.num[static_cast<std::size_t>(ax.col) * s.n + i];
     const double* xr = rs.num + static_cast<std::size_t>(ax.col) * m;
+    if (!rs.num_na[ax.col] && !std::isnan(a)) {
+      // (No missing value: the term is d * d, as support_num_term()'s.)
+      for (std::size_t t = 0; t < nf; ++t) {
+        const int k = from[t];
+        const double d = a - xr[k];
+        off[k] = std::max(0.0, in[k] - d * d);
+        cand[c] = k;
+        c += off[k] <= lim;
+      }
+      return c;
+    }
     for (std::size_t t = 0; t < nf; ++t) {
       const int k = from[t];
       off[k] = std::max(0.0, in[k] - support_num_term(a, xr[k], s.mismatch));
@@ -251,9 +321,11 @@ inline std::size_t support_axis_offsets(const SupportSpace& s, const SupportSpac
 // The verdicts over the axis' grid: out[g * stride] = 1 when the least of
 // off[k] + the term of grid value g and row k over the candidates cand[0..c)
 // (reference rows with off[k] within the threshold lim; the others' sums
-// are beyond it) is beyond lim, else 0. No minimum is formed: a numeric
-// candidate k holds the grid values z with (z - x_k)^2 + off[k] <= lim, an
-// interval around its value x_k, found by bisecting the sorted grid at
+// are beyond it) is beyond lim, else 0 (out is 0 beforehand: a numeric
+// axis writes only the 1s, most points being inside, and stops once every
+// point is inside). No minimum is formed: a numeric candidate k holds the
+// grid values z with (z - x_k)^2 + off[k] <= lim, an interval around its
+// value x_k, found by bisecting the sorted grid at
 // x_k -+ sqrt(lim - off[k]) and settled by evaluating that very sum at its
 // ends (the rounded sum is monotone in |z - x_k|, so the interval is exact);
 // a grid value is inside when an interval holds it (counted in `cover`,
@@ -329,12 +401,15 @@ inline void support_axis_verdicts(const SupportSpace& rs, const SupportAxis& ax,
       }
       below = clo > 0 ? zs[clo - 1] : -inf;
       above = zs[chi];
+      // (The block covers the grid: every point is inside.)
+      if (clo == 0 && chi == G) return;
     }
   }
+  if (all_in) return;
   int run = 0;
   for (int t = 0; t < G; ++t) {
     run += cover[t];
-    out[static_cast<std::size_t>(ax.zord[t]) * stride] = (all_in || run > 0) ? 0 : 1;
+    if (run == 0) out[static_cast<std::size_t>(ax.zord[t]) * stride] = 1;
   }
 }
 
