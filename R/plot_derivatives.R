@@ -102,7 +102,9 @@ derivative_plot <- function(objs, variables, max_curves, ncol, title, subtitle, 
   # units of the variable): the upper row's strips name the variable, the
   # lower row's the variable's sd.
   panels <- c(vars, paste0(vars, ": sd of the slopes"))
-  tidy <- function(d, row) {
+  # (`y`: the values drawn, the slopes' mean or sd for the summaries.)
+  tidy <- function(d, row, y = d$`_yhat_`) {
+    d$`_yhat_` <- y
     d$`_row_` <- factor(row, levels = rows)
     d$`_panel_` <- factor(if (row == rows[1L]) d$`_vname_` else paste0(d$`_vname_`, ": sd of the slopes"),
                           levels = panels)
@@ -111,12 +113,8 @@ derivative_plot <- function(objs, variables, max_curves, ncol, title, subtitle, 
     d
   }
   shown <- tidy(shown, rows[1L])
-  with_y <- function(d, y) {
-    d$`_yhat_` <- y
-    d
-  }
-  mean_d <- tidy(with_y(summ, summ$mean), rows[1L])
-  sd_d <- tidy(with_y(summ, summ$sd), rows[2L])
+  mean_d <- tidy(summ, rows[1L], summ$mean)
+  sd_d <- tidy(summ, rows[2L], summ$sd)
   xy <- function(...) ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_label_"]], ...)
   p <- ggplot2::ggplot() +
     ggplot2::geom_hline(yintercept = 0, colour = "grey60", linewidth = 0.3) +
