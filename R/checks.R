@@ -36,8 +36,9 @@ resolve_inputs <- function(x, data, predict_function, label, call) {
 }
 
 # Variable names (argument `arg`): a character vector of columns of data,
-# without duplicates.
-check_variables <- function(variables, data, call, arg = "variables") {
+# without duplicates. An unknown name's error lists the data's columns, or
+# those `listed` that can be profiled (and suggests the nearest of them).
+check_variables <- function(variables, data, call, arg = "variables", listed = NULL) {
   if (!is.character(variables) || anyNA(variables) || length(variables) == 0L) {
     cli::cli_abort("{.arg {arg}} must be a character vector of column names, not {.val {format_value(variables)}}.",
                    call = call)
@@ -46,8 +47,8 @@ check_variables <- function(variables, data, call, arg = "variables") {
   if (length(unknown)) {
     cli::cli_abort(c(
       "{.arg {arg}} has {cli::qty(length(unknown))}name{?s} not in the data: {.val {unknown}}.",
-      column_hint(unknown, names(data)),
-      i = "The data has {.val {names(data)}}."
+      column_hint(unknown, listed %||% names(data)),
+      i = if (is.null(listed)) "The data has {.val {names(data)}}." else "Columns of {.arg data} that can be profiled: {.val {listed}}."
     ), call = call)
   }
   unique(variables)
@@ -193,7 +194,11 @@ usable_variables <- function(data, variables, type, explicit, call, given_grids 
     if (is.null(problem)) {
       keep[i] <- TRUE
     } else if (explicit) {
-      cli::cli_abort(c(paste0("{.field {v}} ", problem, "."), i = hint), call = call)
+      # (A constant column: the error names `variables`, which named it.)
+      constant <- startsWith(problem, "is constant")
+      lead <- if (constant) "{.arg variables} names {.field {v}}, which " else "{.field {v}} "
+      cli::cli_abort(c(paste0(lead, problem, "."), i = hint), call = call,
+                     class = if (constant) "modelprofiles_constant_variable")
     } else {
       cli::cli_inform(c(paste0("Skipping {.field {v}}: it ", problem, "."), i = hint))
     }

@@ -71,8 +71,8 @@
 #' rows and intervals and have no such column.
 #'
 #' @section Shown:
-#' `plot()` draws a translucent veil over the parts of a PD curve where the
-#' share exceeds 0.5 (the curve fades behind it; denser: more of the points
+#' `plot()` draws a translucent veil behind the parts of a PD curve where the
+#' share exceeds 0.5 (denser: more of the points
 #' averaged there are outside the data), with a legend saying so (also on
 #' the chart of a single profile), when the share exceeds 0.5 somewhere
 #' (`extrapolation = FALSE` in `plot()` leaves it out). The chart of a

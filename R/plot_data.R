@@ -8,6 +8,7 @@
 profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, bands = TRUE,
                               sort = "none", variable_type = NULL, call = rlang::caller_env()) {
   labels <- profile_labels(objs, call)
+  shown <- entry_labels(objs, labels)
   vars <- plot_variables(objs, variables, variable_type, call = call)
   left_out <- attr(vars, "note")
   attributes(vars) <- NULL
@@ -21,7 +22,7 @@ profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, ba
   agr <- do.call(rbind, lapply(seq_along(objs), function(i) {
     d <- plot_bands(objs[[i]], if (geom %in% c("profiles", "points")) center, bands)
     d <- d[d$`_vname_` %in% vars, c("_vname_", "_label_", "_x_", "_yhat_", "_lower_", "_upper_"), drop = FALSE]
-    d$`_label_` <- unname(shown_labels(objs[[i]], labels[i], length(objs))[d$`_label_`])
+    d$`_label_` <- unname(shown[[i]][d$`_label_`])
     d$`_x_` <- plot_x(d$`_x_`, x_kind)
     d
   }))
@@ -38,14 +39,10 @@ profile_plot_data <- function(objs, geom, variables, center, max_curves, rug, ba
   if (geom == "points" && !is.null(curves)) {
     points <- order_vars(observed_points(objs, labels, vars, curves, x_kind), vars)
   }
-  entries <- unique(unlist(lapply(seq_along(objs), function(i) {
-    shown_labels(objs[[i]], labels[i], length(objs))
-  }), use.names = FALSE))
+  entries <- unique(unlist(shown, use.names = FALSE))
   agr$`_label_` <- factor(agr$`_label_`, levels = entries)
   # Exact profiles at a tree ensemble's splits are drawn as steps.
-  stepped <- unlist(lapply(seq_along(objs), function(i) {
-    if (!is.null(objs[[i]]$steps)) shown_labels(objs[[i]], labels[i], length(objs))
-  }), use.names = FALSE)
+  stepped <- unlist(shown[!vapply(objs, function(o) is.null(o$steps), logical(1))], use.names = FALSE)
   steps <- Filter(Negate(is.null), lapply(objs, `[[`, "steps"))
   channels <- class_channel(objs, labels)
   agr <- add_channels(agr, channels, entries)
@@ -306,6 +303,11 @@ tell_apart <- function(labels, objs) {
     if (!done) labels[at] <- paste0(dup, ", result ", at)
   }
   labels
+}
+
+# Each result's legend entries (shown_labels()), a list by result.
+entry_labels <- function(objs, labels) {
+  lapply(seq_along(objs), function(i) shown_labels(objs[[i]], labels[i], length(objs)))
 }
 
 # Legend entries of one result, named by the `_label_` values in its data:

@@ -97,14 +97,14 @@ derivative_plot <- function(objs, variables, max_curves, ncol, title, subtitle, 
     s[s$`_ids_` %in% ids, , drop = FALSE]
   }))
   rows <- c("slope of the ICE curves", "sd of the slopes")
-  entries <- unique(unlist(lapply(seq_along(objs), function(i) {
-    shown_labels(objs[[i]], labels[i], length(objs))
-  }), use.names = FALSE))
+  entries <- unique(unlist(entry_labels(objs, labels), use.names = FALSE))
   # A panel per variable and row, each with its own y scale (slopes are in
   # units of the variable): the upper row's strips name the variable, the
   # lower row's the variable's sd.
   panels <- c(vars, paste0(vars, ": sd of the slopes"))
-  tidy <- function(d, row) {
+  # (`y`: the values drawn, the slopes' mean or sd for the summaries.)
+  tidy <- function(d, row, y = d$`_yhat_`) {
+    d$`_yhat_` <- y
     d$`_row_` <- factor(row, levels = rows)
     d$`_panel_` <- factor(if (row == rows[1L]) d$`_vname_` else paste0(d$`_vname_`, ": sd of the slopes"),
                           levels = panels)
@@ -113,12 +113,8 @@ derivative_plot <- function(objs, variables, max_curves, ncol, title, subtitle, 
     d
   }
   shown <- tidy(shown, rows[1L])
-  with_y <- function(d, y) {
-    d$`_yhat_` <- y
-    d
-  }
-  mean_d <- tidy(with_y(summ, summ$mean), rows[1L])
-  sd_d <- tidy(with_y(summ, summ$sd), rows[2L])
+  mean_d <- tidy(summ, rows[1L], summ$mean)
+  sd_d <- tidy(summ, rows[2L], summ$sd)
   xy <- function(...) ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_label_"]], ...)
   p <- ggplot2::ggplot() +
     ggplot2::geom_hline(yintercept = 0, colour = "grey60", linewidth = 0.3) +
@@ -129,7 +125,7 @@ derivative_plot <- function(objs, variables, max_curves, ncol, title, subtitle, 
     ggplot2::facet_wrap(ggplot2::vars(.data[["_panel_"]]), ncol = length(vars), scales = "free", drop = FALSE) +
     ggplot2::scale_x_continuous(n.breaks = if (length(vars) >= 3L) 4L else 5L) +
     ggplot2::labs(x = NULL, y = "slope; sd of the slopes (lower row)",
-                  colour = legend_title(objs, labels), title = title,
+                  colour = legend_title(objs, labels), title = title %||% derivative_title(objs),
                   subtitle = subtitle %||% paste0(
                     "d-ICE: slopes of the ICE curves, their mean (thick) and spread",
                     if (!is.null(attr(labels, "subtitle"))) paste0(" (", tolower_first(attr(labels, "subtitle")), ")")
@@ -138,6 +134,14 @@ derivative_plot <- function(objs, variables, max_curves, ncol, title, subtitle, 
     profile_theme(entries)
   if (!is.null(ncol)) cli::cli_inform("{.arg ncol} does not apply to derivative ICE curves (one column per variable).")
   p
+}
+
+# The chart's title, in the title's font as other charts' (chart_title()):
+# of the model, when one model is drawn; wrapped as theirs.
+derivative_title <- function(objs) {
+  models <- unique(vapply(objs, function(o) o$label, character(1)))
+  paste(strwrap(paste0("Derivative ICE curves", if (length(models) == 1L) paste(" of", models)), width = 60),
+        collapse = "\n")
 }
 
 tolower_first <- function(x) paste0(tolower(substr(x, 1L, 1L)), substring(x, 2L))

@@ -61,28 +61,24 @@ plot.mp_ice <- function(x, ..., variables = NULL, variable_type = "numerical", m
   # Categories unjoined (no order between levels), as DALEX draws them;
   # ingredients' "lines" joins them, "bars" draws bars.
   joined <- numeric_x || categorical_type == "lines"
-  geom <- if (joined) ggplot2::geom_line else ggplot2::geom_point
-  width <- if (joined) list(linewidth = size) else list(size = 3 * size)
-  if (!numeric_x && categorical_type == "bars") {
-    # (Bars are filled.)
-    p <- p + if (by_label) ggplot2::geom_col(ggplot2::aes(fill = .data[["_label_"]]), position = "dodge", alpha = alpha) else
-      ggplot2::geom_col(fill = color, position = "dodge", alpha = alpha)
-    geom <- NULL
-  }
-  if (!is.null(geom)) {
-    p <- p + if (by_label) {
-      do.call(geom, c(list(ggplot2::aes(colour = .data[["_label_"]]), alpha = alpha), width))
-    } else {
-      do.call(geom, c(list(colour = color, alpha = alpha), width))
-    }
-  }
+  bars <- !numeric_x && categorical_type == "bars"
+  # (Bars are filled, lines and points coloured: by label, or in `color`.)
+  paint <- if (bars) "fill" else "colour"
+  style <- if (by_label) list(ggplot2::aes(!!paint := .data[["_label_"]])) else stats::setNames(list(color), paint)
+  style <- c(style, alpha = alpha, if (bars) list(position = "dodge") else if (joined) list(linewidth = size) else
+    list(size = 3 * size))
+  geom <- if (bars) ggplot2::geom_col else if (joined) ggplot2::geom_line else ggplot2::geom_point
+  p <- p + do.call(geom, style)
   obs <- attr(x, "observations")
   if (is.null(observations)) observations <- length(ids) <= 10L
   if (observations && !is.null(obs)) p <- p + ice_points_layer(obs, ids, vars, numeric_x)
+  # (Numeric panels' ticks and room between panels as the charts of
+  # profiles', so that neighbouring panels' tick labels do not meet.)
+  if (numeric_x && is.numeric(d$`_x_`)) p <- p + x_axis_scale(list(agr = d, x_kind = "numeric"), facet_ncol)
   p <- p + ggplot2::facet_wrap(ggplot2::vars(.data[["_vname_"]]), scales = "free_x", ncol = facet_ncol) +
     ggplot2::labs(x = NULL, y = "prediction", colour = NULL, title = title,
                   subtitle = subtitle %||% paste0("created for the ", paste(labels, collapse = ", "), " model")) +
-    ggplot2::theme_bw()
+    ggplot2::theme_bw() + panel_room()
   p$mp_ice <- list(vars = vars, numeric = numeric_x)
   class(p) <- c("mp_ice_plot", class(p))
   p

@@ -87,7 +87,8 @@ coinciding <- function(agr, entries) {
         if (!same_curve(bi, bj, tol)) next
         k <- k + 1L
         dash[[paste(v, labs[j], sep = "\r")]] <- styles[(k - 1L) %% length(styles) + 1L]
-        pairs <- c(pairs, paste0(labs[j], " coincides with ", labs[i]))
+        # (Names quoted, as messages quote them: a label may hold commas.)
+        pairs <- c(pairs, paste0("\"", labs[j], "\" coincides with \"", labs[i], "\""))
         break
       }
     }

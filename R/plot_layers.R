@@ -2,9 +2,10 @@
 # (profile_plot_data()): the lines, points, bands and rug of every profile
 # and ICE curve.
 
-# The bands, curves, profiles, observed points and rug of plot data `d`.
-profile_layers <- function(d, geom) {
-  p <- ggplot2::ggplot()
+# The bands, curves, profiles, observed points and rug of plot data `d`,
+# added to plot `p` (which holds the veil where a PD extrapolates, behind
+# them).
+profile_layers <- function(d, geom, p = ggplot2::ggplot()) {
   p <- add_band_layer(p, d)
   xy <- function(...) ggplot2::aes(.data[["_x_"]], .data[["_yhat_"]], colour = .data[["_colour_"]], ...)
   # The classes of a multiclass chart of subgroups by line type.
@@ -115,14 +116,13 @@ add_band_layer <- function(p, d) {
     if (any(spread)) {
       s <- masked(spread)
       r <- masked(spread, NULL)
-      edge <- function(y) ggplot2::aes(.data[["_x_"]], .data[[y]], colour = .data[["_colour_"]],
-                                       group = .data[["_label_"]])
+      edges <- lapply(c("_lower_", "_upper_"), function(y) {
+        ggplot2::geom_line(data = s, ggplot2::aes(.data[["_x_"]], .data[[y]], colour = .data[["_colour_"]],
+                                                  group = .data[["_label_"]]),
+                           linetype = "22", linewidth = 0.35, show.legend = FALSE, na.rm = TRUE)
+      })
       p <- p + ggplot2::geom_ribbon(data = r, mapping = aes, alpha = 0.07, colour = NA, show.legend = FALSE,
-                                    na.rm = TRUE) +
-        ggplot2::geom_line(data = s, edge("_lower_"), linetype = "22", linewidth = 0.35, show.legend = FALSE,
-                           na.rm = TRUE) +
-        ggplot2::geom_line(data = s, edge("_upper_"), linetype = "22", linewidth = 0.35, show.legend = FALSE,
-                           na.rm = TRUE)
+                                    na.rm = TRUE) + edges
     }
     return(p)
   }

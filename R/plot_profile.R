@@ -27,7 +27,8 @@
 #' A chart says what it shows. Without `title`, a chart of profiles of one
 #' type is titled with the type and, when there is one, the model
 #' (`"Partial-dependence profile of lm"`; ICE charts `"ICE curves and
-#' partial-dependence profile of lm"`), and a chart of several types of
+#' partial-dependence profile of lm"`; derivative ICE curves
+#' `"Derivative ICE curves of lm"`), and a chart of several types of
 #' one model with the types and the model; a title longer than a chart 7
 #' inches wide holds (about 60 characters) is wrapped between words. The
 #' legends stand side by side below the panels, or one above the other
@@ -213,8 +214,8 @@ autoplot.mp_profile <- function(object, ..., geom = c("aggregates", "profiles", 
     }
     return(finish_plot(bar_plot(d), d, objs, center, scales, ncol, title, subtitle))
   }
-  finish_plot(add_extrapolation_layer(profile_layers(d, geom), d, objs, extrapolation, call),
-              d, objs, center, scales, ncol, title, subtitle)
+  veil <- add_extrapolation_layer(ggplot2::ggplot(), d, objs, extrapolation, call)
+  finish_plot(profile_layers(d, geom, veil), d, objs, center, scales, ncol, title, subtitle)
 }
 
 # The caption: where centred curves are anchored, why profiles are drawn
@@ -267,20 +268,23 @@ legends_fit <- function(p, d, title) {
 }
 
 # The theme of charts of profiles: the legend below when it tells several
-# profiles apart, light strips, room between panels (so that their end
-# tick labels do not meet).
+# profiles apart, light strips, room between panels.
 profile_theme <- function(entries, x_kind = "numeric", legend = length(entries) > 1L) {
   ggplot2::theme_bw() +
     ggplot2::theme(
       legend.position = if (legend) "bottom" else "none",
       strip.background = ggplot2::element_rect(fill = "grey95"),
-      panel.grid.minor = ggplot2::element_blank(),
-      panel.spacing.x = ggplot2::unit(1.1, "lines"),
-      # Room on the right for the half of the last tick label that passes
-      # the panel's edge.
-      # (Dates' and date-times' labels are wider than numbers'.)
-      plot.margin = ggplot2::margin(5.5, switch(x_kind, Date = 24, POSIXct = 32, 14), 5.5, 5.5)
-    )
+      panel.grid.minor = ggplot2::element_blank()
+    ) +
+    panel_room(x_kind)
+}
+
+# Room between panels (so that their end tick labels do not meet), and on
+# the right for the half of the last tick label that passes the panel's
+# edge (dates' and date-times' labels are wider than numbers').
+panel_room <- function(x_kind = "numeric") {
+  ggplot2::theme(panel.spacing.x = ggplot2::unit(1.1, "lines"),
+                 plot.margin = ggplot2::margin(5.5, switch(x_kind, Date = 24, POSIXct = 32, 14), 5.5, 5.5))
 }
 
 # The x axis of the panels: few enough breaks for neighbouring panels'

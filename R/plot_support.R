@@ -1,16 +1,17 @@
-# Where a profile extrapolates, drawn (see ?extrapolation): the last layer
-# of autoplot.mp_profile(), a translucent veil over the grid cells where
-# more than `extrapolation_level` of the points a PD averages lie outside
-# the data (the curves there fade behind it), denser as the share grows,
-# with a legend saying so.
+# Where a profile extrapolates, drawn (see ?extrapolation): the first layer
+# of autoplot.mp_profile(), a translucent veil behind the bands and curves
+# over the grid cells where more than `extrapolation_level` of the points a
+# PD averages lie outside the data, denser as the share grows, with a
+# legend saying so. (Behind, so that it shades no curve: over them, it
+# greyed the AL curves of a chart that mixes types as if they extrapolated.)
 
 #' @name plot.mp_profile
 #' @rdname plot.mp_profile
 #' @param extrapolation Mark where a partial-dependence profile
 #'   extrapolates? Over the grid cells where more than half of the points
 #'   the profile averages lie outside the data (column `_extrapolation_`,
-#'   see [extrapolation]) a translucent veil is drawn (the curves fade
-#'   behind it), denser as that share grows to 1, with a legend saying so (also on the
+#'   see [extrapolation]) a translucent veil is drawn behind the curves,
+#'   denser as that share grows to 1, with a legend saying so (also on the
 #'   chart of a single profile, which has no legend otherwise; with several
 #'   PD profiles, a cell's share is the largest of theirs); nothing is drawn
 #'   when no share exceeds one half, or with `FALSE`.
@@ -57,8 +58,9 @@ extrapolation_plot_data <- function(objs, d, level = extrapolation_level) {
   out
 }
 
-# The layer on plot p (drawn last, over the curves), when `show` and a
-# share exceeds the level somewhere.
+# The layer on plot p (the empty plot that the bands and curves are then
+# added to, so that it lies behind them), when `show` and a share exceeds
+# the level somewhere.
 add_extrapolation_layer <- function(p, d, objs, show = TRUE, call = rlang::caller_env()) {
   if (!is.logical(show) || length(show) != 1L || is.na(show)) {
     cli::cli_abort("{.arg extrapolation} must be {.code TRUE} or {.code FALSE}, not {.obj_type_friendly {show}}.",
@@ -79,7 +81,8 @@ add_extrapolation_layer <- function(p, d, objs, show = TRUE, call = rlang::calle
   ) +
     ggplot2::scale_alpha_continuous(
       name = name,
-      limits = c(level, 1), range = c(0.15, 0.45), breaks = c(level, (1 + level) / 2, 1),
+      # (A steep ramp, so that the three keys' shades are told apart.)
+      limits = c(level, 1), range = c(0.15, 0.7), breaks = c(level, (1 + level) / 2, 1),
       labels = function(b) paste0(ifelse(b == level, "over ", ""), trimws(format(100 * b)), "%"),
       guide = ggplot2::guide_legend(title.position = "top", order = 3,
                                     override.aes = list(fill = "#9b8fb0"))
@@ -92,9 +95,11 @@ has_veil <- function(p) p$scales$has_scale("alpha")
 
 # The veil of a 2-D chart of partial dependence (rows `d` of its
 # agr_profiles, `grids` of its pair; `panels`: with bands, the surface's
-# panel first): the cells where the share exceeds the level, greyed by a
-# white veil with a grey outline, named in the legend; NULL when none or
-# not `show`n.
+# panel first): the cells where the share exceeds the level, greyed (a grey
+# veil with a dark outline) and struck through by a diagonal, so that they
+# read as greyed on any colour of the surface's scale (a white veil read as
+# paler colours of the scale); the legend's key shows both. NULL when none
+# or not `show`n.
 surface_veil <- function(d, grids, panels = NULL, show = TRUE, call = rlang::caller_env()) {
   check_flag(show, "extrapolation", call)
   s <- d$`_extrapolation_`
@@ -111,8 +116,11 @@ surface_veil <- function(d, grids, panels = NULL, show = TRUE, call = rlang::cal
   list(
     ggplot2::geom_rect(data = cells, ggplot2::aes(xmin = .data$xmin, xmax = .data$xmax, ymin = .data$ymin,
                                                   ymax = .data$ymax, colour = .data$veil),
-                       fill = "white", alpha = 0.55, linewidth = 0.2, inherit.aes = FALSE),
-    ggplot2::scale_colour_manual(name = "PD extrapolates (greyed)", values = stats::setNames("grey35", key),
+                       fill = "grey50", alpha = 0.7, linewidth = 0.25, inherit.aes = FALSE),
+    ggplot2::geom_segment(data = cells, ggplot2::aes(x = .data$xmin, xend = .data$xmax, y = .data$ymin,
+                                                     yend = .data$ymax, colour = .data$veil),
+                          linewidth = 0.3, key_glyph = "abline", inherit.aes = FALSE),
+    ggplot2::scale_colour_manual(name = "PD extrapolates (greyed)", values = stats::setNames("grey15", key),
                                  guide = ggplot2::guide_legend(order = 2, override.aes = list(linewidth = 0.4)))
   )
 }

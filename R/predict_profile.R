@@ -94,10 +94,11 @@ predict_profile.default <- function(x, new_observation, variables = NULL, data =
   # (The model, data and predict function checked as every entry point
   # checks them; the profiles are model_profile()'s of the observations.)
   rows <- if (nrow(obs) == 1L) c(1L, 1L) else seq_len(nrow(obs))
-  start_call("predict_profile", call, list(...), x, background %||% obs[rows, , drop = FALSE],
-             predict_function, label, NULL, NULL, getOption("modelprofiles.memory_budget", 256), NULL, engine)
+  inputs <- start_call("predict_profile", call, list(...), x, background %||% obs[rows, , drop = FALSE],
+                       predict_function, label, NULL, NULL, getOption("modelprofiles.memory_budget", 256),
+                       NULL, engine)$inputs
   g <- cp_grids(obs, background, variables, variable_splits, grid_points, variable_splits_type,
-                variable_splits_with_obs, call)
+                variable_splits_with_obs, call, used = used_columns(inputs))
   obs <- g$obs
   ids <- rownames(obs)
   lacking <- setdiff(names(background), names(obs))
@@ -140,7 +141,10 @@ predict_profile.default <- function(x, new_observation, variables = NULL, data =
 # background rows or `variable_splits` give a grid) and their grids (as
 # ingredients makes them: cp_grid()); `obs` with its integer columns that
 # are profiled as doubles (their grids' type), as ingredients profiles them.
-cp_grids <- function(obs, background, variables, variable_splits, grid_points, splits_type, with_obs, call) {
+# A name of no column is an error that lists those columns, of the model's
+# (`used`, when known) only: not the observations' other columns.
+cp_grids <- function(obs, background, variables, variable_splits, grid_points, splits_type, with_obs, call,
+                     used = NULL) {
   if (!is.null(variable_splits) && (!is.list(variable_splits) || is.null(names(variable_splits)))) {
     cli::cli_abort("{.arg variable_splits} must be a named list of grids.", call = call)
   }
@@ -157,7 +161,9 @@ cp_grids <- function(obs, background, variables, variable_splits, grid_points, s
       !is.null(variable_splits[[v]]) || (column_kind(background[[v]]) != "unsupported" && varies(background[[v]]))
     }, logical(1))]
   } else {
-    check_variables(variables, obs, call)
+    listed <- intersect(names(obs), known)
+    if (!is.null(used)) listed <- intersect(listed, used)
+    check_variables(variables, obs, call, listed = if (length(listed)) listed)
   }
   if (!length(variables)) cli::cli_abort("No column of {.arg new_observation} can be profiled.", call = call)
   no_grid <- setdiff(variables, known)
@@ -194,6 +200,12 @@ cp_grid <- function(x, grid_points, splits_type, own = NULL) {
   g <- sort(unique(x[!is.na(x)]))
   if (!is.null(own)) g <- sort(unique(c(g, own[!is.na(own)])))
   g
+}
+
+# The columns the model of `inputs` uses (NULL when its predict function
+# is the user's, or they are not known).
+used_columns <- function(inputs) {
+  if (is_default_predictor(inputs$predict_function)) model_variables(inputs$model)
 }
 
 # An error of the model on the observations, said of them: a missing value

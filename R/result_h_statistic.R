@@ -24,8 +24,10 @@ new_mp_h_statistic <- function(x) {
 #'   (`"total"`: a data frame with columns `label` and `h2`, and the band's
 #'   `h2_lower` and `h2_upper` when there are bands).
 #' @returns `print()` returns `x` invisibly; `as.data.frame()` the requested
-#'   data frame; `autoplot()` and `plot()` a ggplot object: horizontal bars
-#'   of \eqn{H^2}, largest on top, one panel per kind of statistic, coloured
+#'   data frame; `autoplot()` and `plot()` a ggplot object, titled
+#'   `"H-statistics of <label>"`: horizontal bars of \eqn{H^2}, largest on
+#'   top, one panel per kind of statistic (its strip, or the x axis's title
+#'   for one, says what the statistic is a share of), coloured
 #'   by label when there are several (classes of a multiclass model), with
 #'   the bootstrap bands as error bars.
 #' @examples
@@ -162,12 +164,19 @@ autoplot.mp_h_statistic <- function(object, ..., geom = c("both", "overall", "pa
       colour = "grey20"
     )
   }
+  # What each statistic is a share of (see ?h_statistic): overall H^2_j of
+  # the prediction's variance, pairwise H^2_jk of the variance of the
+  # pair's joint effect. One panel says it in the x axis's title; two, in
+  # their strips.
+  shares <- c(overall = "overall H\u00b2: share of the prediction variance from the variable's interactions",
+              pairwise = "pairwise H\u00b2: share of the variance of the pair's joint effect from their interaction")
   p <- p +
     ggplot2::scale_y_discrete(labels = function(z) sub("^[^\r]*\r", "", z)) +
-    ggplot2::labs(x = "H\u00b2 (share of the prediction variance)", y = NULL,
-                  fill = NULL, title = title, subtitle = subtitle)
+    ggplot2::labs(x = if (length(parts) > 1L) "H\u00b2" else shares[[names(parts)]], y = NULL, fill = NULL,
+                  title = title %||% paste("H-statistics of", object$label), subtitle = subtitle)
   if (length(parts) > 1L) {
-    p <- p + ggplot2::facet_wrap(ggplot2::vars(.data$statistic), ncol = 1L, scales = "free_y")
+    p <- p + ggplot2::facet_wrap(ggplot2::vars(.data$statistic), ncol = 1L, scales = "free_y",
+                                 labeller = ggplot2::as_labeller(shares))
   }
   p + ggplot2::theme_bw() +
     ggplot2::theme(

@@ -283,7 +283,7 @@ test_that("a DALEX result of a classifier is drawn with its classes", {
   expect_length(unique(theirs$agr_profiles$`_label_`), 3)
   ours <- model_profile(ex, variables = "Petal.Length", grid_points = 11)
   p <- plot(ours, theirs)
-  expect_equal(levels(p$layers[[1]]$data$`_label_`),
+  expect_equal(levels(layer_of(p, column = "_label_")$`_label_`),
                c(paste0("partial dependence: ", levels(iris$Species)),
                  paste0("partial dependence, DALEX: ", levels(iris$Species))))
   expect_equal(p$labels$colour, "mn")

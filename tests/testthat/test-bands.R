@@ -290,7 +290,7 @@ test_that("plots draw the bands as ribbons, centred with the profile", {
   X <- bands_data()
   p <- model_profile("m", X, predict_function = bands_pf, variables = c("x1", "x2"), grid_points = 8,
                      bands = "analytic")
-  ld <- ggplot2::layer_data(plot(p), 1L)
+  ld <- ggplot2::layer_data(pp <- plot(p), layer_at(pp, column = "_label_"))
   expect_true(all(c("ymin", "ymax") %in% names(ld)))
   expect_equal(sort(ld$ymin), sort(p$agr_profiles$`_lower_`))
   expect_false(any(vapply(ggplot2::ggplot_build(plot(p, bands = FALSE))$data, function(d) "ymin" %in% names(d), logical(1))))

@@ -48,6 +48,17 @@ test_that("constant, empty and unsupported columns", {
   X <- data.frame(a = rnorm(10), k = 1, d = as.Date("2020-01-01") + 1:10, n = NA_real_)
   pf <- function(m, newdata) newdata$a
   expect_error(model_profile(NULL, X, predict_function = pf, variables = "k"), "constant")
+  # The error names `variables`, which named the constant column (issue 41).
+  e <- expect_error(model_profile(NULL, X, predict_function = pf, variables = "k"),
+                    class = "modelprofiles_constant_variable")
+  expect_identical(cli::ansi_strip(conditionMessage(e)),
+                   "`variables` names k, which is constant; a profile over a single value is not defined.")
+  expect_identical(rlang::call_name(e$call), "model_profile")
+  fit <- lm(y ~ a, data = transform(X, y = 2 * a))
+  expect_error(suppressMessages(model_profile(fit, X, variables = "k")), "^`variables` names k",
+               class = "modelprofiles_constant_variable")
+  expect_error(model_profile_2d(NULL, X, pf, variables = c("a", "k")), "`variables` names k, which is constant",
+               class = "modelprofiles_constant_variable")
   # A Date column is profiled on its own scale (test-grid.R).
   expect_s3_class(model_profile(NULL, X, predict_function = pf, variables = "d")$grids$d, "Date")
   expect_error(model_profile(NULL, X, predict_function = pf, variables = "n"), "missing")

@@ -152,11 +152,11 @@ test_that("multiclass 2-D PD, subgroups, print and plot", {
                                     grid_points = 4, label = "soft")), "soft.b")
   p <- plot(model_profile(NULL, X, predict_function = pf, variables = "Petal.Length",
                           grid_points = 4, label = "soft"), geom = "aggregates")
-  expect_equal(length(unique(ggplot2::layer_data(p, 1)$colour)), 3)
+  expect_equal(length(unique(ggplot2::layer_data(p, layer_at(p, column = "_label_"))$colour)), 3)
   expect_equal(p$labels$colour, "soft, class")
   # 3 subgroups x 3 classes: colour for the subgroup, line type for the class.
   pg <- plot(g)
-  lg <- ggplot2::layer_data(pg, 1)
+  lg <- ggplot2::layer_data(pg, layer_at(pg, column = "_label_"))
   expect_equal(length(unique(lg$colour)), 3)
   expect_equal(length(unique(lg$linetype)), 3)
   expect_equal(length(unique(paste(lg$colour, lg$linetype))), 9)

@@ -12,8 +12,8 @@ test_that("center: a value per variable, each curve anchored there, never extrap
   f <- lm_fixture()
   b <- coef(f$fit)
   p <- plot(f$pd, geom = "profiles", center = c(wt = 3, hp = 150))
-  ice <- ggplot2::layer_data(p, 1)
-  cu <- p$layers[[1]]$data
+  ice <- ggplot2::layer_data(p, layer_at(p, "GeomLine"))
+  cu <- layer_of(p, "GeomLine")
   # lm in wt for each row: centred at wt = 3 the curve is (wt - 3) * slope.
   wt <- cu$`_vname_` == "wt"
   hp_of <- f$X$hp[as.integer(cu$`_ids_`[wt])]
@@ -24,10 +24,10 @@ test_that("center: a value per variable, each curve anchored there, never extrap
   expect_equal(p$labels$caption, "Each curve minus its value at wt = 3, hp = 150")
   # The order of the names does not matter; a list is accepted.
   p2 <- plot(f$pd, geom = "profiles", center = list(hp = 150, wt = 3))
-  expect_equal(p2$layers[[1]]$data$`_yhat_`, cu$`_yhat_`)
+  expect_equal(layer_of(p2, "GeomLine")$`_yhat_`, cu$`_yhat_`)
   # One variable drawn: an unnamed value.
   p3 <- plot(f$pd, geom = "profiles", variables = "wt", center = 3)
-  expect_equal(p3$layers[[1]]$data$`_yhat_`, cu$`_yhat_`[wt])
+  expect_equal(layer_of(p3, "GeomLine")$`_yhat_`, cu$`_yhat_`[wt])
   expect_snapshot(error = TRUE, {
     plot(f$pd, geom = "profiles", center = c(wt = 9, hp = 150))
     plot(f$pd, geom = "profiles", center = c(wt = 3))
@@ -212,10 +212,10 @@ test_that("a classifier's profiled class is named: in the subtitle, or in each e
   expect_identical(plot(p1, subtitle = "mine")$labels$subtitle, "mine")
   expect_match(plot(p1, geom = "derivatives")$labels$subtitle, "(probability of class \"1\")", fixed = TRUE)
   expect_snapshot(p <- plot(p1, p0))
-  expect_identical(levels(p$layers[[1]]$data$`_label_`), c("glm, class 1", "glm, class 0"))
+  expect_identical(levels(layer_of(p, column = "_label_")$`_label_`), c("glm, class 1", "glm, class 0"))
   expect_null(p$labels$subtitle)
   # The two are mirror images: P(0) = 1 - P(1).
-  y <- split(ggplot2::layer_data(p, 1)$y, ggplot2::layer_data(p, 1)$colour)
+  y <- with(ggplot2::layer_data(p, layer_at(p, "GeomLine")), split(y, colour))
   expect_equal(y[[1]] + y[[2]], rep(1, 5), tolerance = 1e-12)
   # A regression has no class to name; an output column of several is named.
   fit <- lm(mpg ~ wt + hp, data = mtcars)
@@ -227,18 +227,18 @@ test_that("a classifier's profiled class is named: in the subtitle, or in each e
   mn <- nnet::multinom(Species ~ ., data = iris, trace = FALSE)
   pm <- plot(model_profile(mn, iris[1:4], variables = "Petal.Length", grid_points = 5))
   expect_null(pm$labels$subtitle)
-  expect_identical(levels(pm$layers[[1]]$data$`_label_`), c("setosa", "versicolor", "virginica"))
+  expect_identical(levels(layer_of(pm, column = "_label_")$`_label_`), c("setosa", "versicolor", "virginica"))
 })
 
 test_that("equal legend entries are told apart by what differs, never '#1'", {
   f <- lm_fixture()
   pd7 <- model_profile(f$fit, f$X, variables = c("wt", "hp"), grid_points = 7)
   p <- plot(f$pd, pd7)
-  expect_identical(levels(p$layers[[1]]$data$`_label_`), c("lm, 21 grid points", "lm, 7 grid points"))
+  expect_identical(levels(layer_of(p, column = "_label_")$`_label_`), c("lm, 21 grid points", "lm, 7 grid points"))
   p <- plot(f$pd, f$pd)
-  expect_identical(levels(p$layers[[1]]$data$`_label_`), c("lm, result 1", "lm, result 2"))
+  expect_identical(levels(layer_of(p, column = "_label_")$`_label_`), c("lm, result 1", "lm, result 2"))
   pd10 <- model_profile(f$fit, f$X, variables = c("wt", "hp"), grid_points = 21, N = 10, seed = 1)
-  expect_identical(levels(plot(f$pd, pd10)$layers[[1]]$data$`_label_`), c("lm, 32 rows", "lm, 10 rows"))
+  expect_identical(levels(layer_of(plot(f$pd, pd10), column = "_label_")$`_label_`), c("lm, 32 rows", "lm, 10 rows"))
 })
 
 test_that("multiclass profiles of subgroups: colour for the subgroup, line type for the class", {
@@ -248,12 +248,12 @@ test_that("multiclass profiles of subgroups: colour for the subgroup, line type 
   r <- model_profile(mn, d, variables = c("Petal.Length", "Sepal.Width"), groups = "long", N = NULL,
                      grid_points = 9)
   p <- plot(r)
-  ld <- ggplot2::layer_data(p, 1)
+  ld <- ggplot2::layer_data(p, layer_at(p, "GeomLine"))
   # 2 subgroups x 3 classes x 2 panels, each its own line.
   expect_length(unique(ld$colour), 2L)
   expect_length(unique(ld$linetype), 3L)
   expect_length(unique(paste(ld$PANEL, ld$group)), 12L)
-  a <- p$layers[[1]]$data
+  a <- layer_of(p, "GeomLine")
   expect_identical(levels(a$`_colour_`), c("long", "short"))
   expect_identical(levels(a$`_linetype_`), c("setosa", "versicolor", "virginica"))
   # Each line is its subgroup's and class's profile.
@@ -264,7 +264,7 @@ test_that("multiclass profiles of subgroups: colour for the subgroup, line type 
   expect_identical(p$labels$colour, "multinom, by long")
   expect_identical(p$labels$linetype, "class")
   # ICE curves take the line type too; bars tell each pair apart by fill.
-  expect_length(unique(ggplot2::layer_data(plot(r, geom = "profiles"), 1)$linetype), 3L)
+  expect_length(unique(ggplot2::layer_data(pr <- plot(r, geom = "profiles"), layer_at(pr, "GeomLine"))$linetype), 3L)
   expect_doppelganger("multiclass-subgroups", p)
 })
 

@@ -156,28 +156,28 @@ test_that("plot(ours, DALEX's) draws both in one chart, for each geom", {
   ours <- model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp)
   theirs <- DALEX::model_profile(k$ex, c("wt", "hp"), NULL, variable_splits = k$sp)
   p <- plot(ours, theirs)
-  d <- ggplot2::layer_data(p, 1)
+  d <- ggplot2::layer_data(p, layer_at(p, column = "_label_"))
   expect_identical(nrow(d), 22L)
   expect_length(unique(d$colour), 2L)
-  expect_equal(levels(p$layers[[1]]$data$`_label_`), c("partial dependence", "partial dependence, DALEX"))
+  expect_equal(levels(layer_of(p, column = "_label_")$`_label_`), c("partial dependence", "partial dependence, DALEX"))
   expect_identical(p$labels$colour, "lm")
   # The two lines coincide.
   by_colour <- split(d$y, d$colour)
   expect_equal(by_colour[[1]], by_colour[[2]], tolerance = 1e-10)
   # And in the other order after the first, several of each.
   p2 <- plot(ours, theirs, theirs)
-  expect_length(unique(ggplot2::layer_data(p2, 1)$colour), 3L)
+  expect_length(unique(ggplot2::layer_data(p2, layer_at(p2, column = "_label_"))$colour), 3L)
   # ICE curves of both: 32 curves each, on 6 + 5 grid points.
   pp <- plot(ours, theirs, geom = "profiles")
-  cu <- ggplot2::layer_data(pp, 1)
+  cu <- ggplot2::layer_data(pp, layer_at(pp, column = "_label_"))
   expect_identical(nrow(cu), 2L * 32L * 11L)
   expect_length(unique(paste(cu$PANEL, cu$group)), 2L * 32L * 2L)
-  pts <- ggplot2::layer_data(plot(ours, theirs, geom = "points"), 3)
+  pts <- ggplot2::layer_data(po <- plot(ours, theirs, geom = "points"), layer_at(po, "GeomPoint"))
   expect_identical(nrow(pts), 2L * 32L * 2L)
   # Subgroups of a DALEX result are named by their group.
   tg <- DALEX::model_profile(k$ex, "wt", NULL, variable_splits = k$sp["wt"], groups = "cyl")
   pg <- plot(ours, tg, variables = "wt")
-  expect_setequal(unique(as.character(pg$layers[[1]]$data$`_label_`)),
+  expect_setequal(unique(as.character(layer_of(pg, column = "_label_")$`_label_`)),
                   c("partial dependence", paste0("partial dependence, DALEX: ", c(4, 6, 8))))
   expect_error(plot(ours, list(1)), "DALEX")
   expect_snapshot(plot(ours, facet_ncol = 1), error = TRUE)
@@ -202,7 +202,7 @@ test_that("geom = 'bars', variable_type and a logical center in plot()", {
   expect_identical(unique(as.character(plot(all3, geom = "bars")$layers[[1]]$data$`_vname_`)), "cyl")
   expect_identical(unique(as.character(plot(all3, variable_type = "categorical")$layers[[1]]$data$`_vname_`)), "cyl")
   expect_silent(p <- plot(all3, variable_type = "numerical"))
-  expect_setequal(unique(as.character(p$layers[[1]]$data$`_vname_`)), c("wt", "hp"))
+  expect_setequal(unique(as.character(layer_of(p, column = "_label_")$`_vname_`)), c("wt", "hp"))
   expect_error(plot(all3, geom = "bars", variable_type = "numerical"), "categorical")
   expect_error(plot(model_profile(k$ex, "wt", 5, grid_points = 3), geom = "bars"), "No categorical")
   # center = TRUE is "mean", FALSE none.
@@ -383,7 +383,7 @@ test_that("DALEX's documented plot() calls (?DALEX::model_profile, ?DALEX::plot.
     p <- quietly(eval(cl))
     b <- ggplot2::ggplot_build(p)
     expect_gt(nrow(b$data[[1]]), 0L)
-    panels <- as.character(unique(b$plot$layers[[1]]$data$`_vname_`))
+    panels <- as.character(unique(layer_of(b$plot, column = "_label_")$`_vname_`))
     expect_true(all(panels %in% numeric_vars), label = deparse(cl))
     drawn <- drawn + 1L
   }
@@ -391,11 +391,11 @@ test_that("DALEX's documented plot() calls (?DALEX::model_profile, ?DALEX::plot.
   # What they draw: clusters and subgroups are told apart (3 and 2 lines a
   # panel), with each observation's point on its curve; two models, two
   # colours.
-  expect_length(unique(ggplot2::layer_data(quietly(plot(k3)), 1)$colour), 3L)
-  pts <- ggplot2::layer_data(quietly(plot(by_gender, geom = "points")), 3)
+  expect_length(unique(ggplot2::layer_data(p3 <- quietly(plot(k3)), layer_at(p3, column = "_label_"))$colour), 3L)
+  pts <- ggplot2::layer_data(pb <- quietly(plot(by_gender, geom = "points")), layer_at(pb, "GeomPoint"))
   # (At most max_curves = 100 curves a variable, of both subgroups.)
   expect_identical(nrow(pts), 4L * 100L)
-  expect_length(unique(ggplot2::layer_data(plot(ranger_fare, glm_fare), 1)$colour), 2L)
+  expect_length(unique(ggplot2::layer_data(p2 <- plot(ranger_fare, glm_fare), layer_at(p2, column = "_label_"))$colour), 2L)
 })
 
 test_that("a DALEX result of the other class of a classifier is a warning, not a silent mirror image", {
@@ -416,7 +416,7 @@ test_that("a DALEX result of the other class of a classifier is a warning, not a
   expect_snapshot(p <- plot(ours, theirs))
   # The chart does not claim our class for DALEX's line: each entry names its own.
   expect_null(p$labels$subtitle)
-  expect_identical(levels(p$layers[[1]]$data$`_label_`),
+  expect_identical(levels(layer_of(p, column = "_label_")$`_label_`),
                    c("partial dependence, class 1", "partial dependence, DALEX, likely another class"))
   # Ours of class "0" is DALEX's: no warning.
   ours0 <- model_profile(ex, "x", NULL, grid_points = 11, class = "0")

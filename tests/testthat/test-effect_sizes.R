@@ -254,7 +254,8 @@ test_that("summary() sorts by importance; plot(sort = 'importance') orders the p
   ld <- model_profile(fit, X, variables = c("wt", "hp"), type = "conditional")
   expect_equal(panels(plot(ld, pd, sort = "importance")),
                c(effect_sizes(ld)$variable, "qsec"))
-  lines <- ggplot2::layer_data(plot(pd, sort = "importance"), 1)
+  ps <- plot(pd, sort = "importance")
+  lines <- ggplot2::layer_data(ps, layer_at(ps, "GeomLine"))
   first <- lines[lines$PANEL == 1, ]
   expect_equal(sort(first$y), sort(profile_of(pd, e$variable[1])$`_yhat_`))
   expect_error(plot(pd, sort = "size"), "none")

@@ -28,7 +28,7 @@ test_that("k clusters of ICE curves: Ward's method on (centred) curves, weighted
   # The ICE curves carry their cluster, and plots colour by it.
   expect_setequal(unique(r$cp_profiles$`_label_`), paste0("model_", 1:3))
   p <- plot(r, geom = "profiles")
-  expect_equal(length(unique(ggplot2::layer_data(p, 1)$colour)), 3)
+  expect_equal(length(unique(ggplot2::layer_data(p, layer_at(p, column = "_label_"))$colour)), 3)
   expect_error(model_profile(NULL, X, pf, k = 2, type = "accumulated"), "partial")
   expect_error(model_profile(NULL, X, pf, k = 80), "smaller than the number")
   expect_error(model_profile(NULL, X, pf, k = 2, groups = "s"), "not both")

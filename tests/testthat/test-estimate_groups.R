@@ -19,7 +19,7 @@ test_that("subgroup PD is the PD over each subgroup's rows, on the shared grid",
                   sum(X$g == "v") * a$`_yhat_`[a$`_groups_` == "v"]) / 200, tolerance = 1e-12)
   expect_equal(sort(unique(r$cp_profiles$`_ids_`)), 1:200)
   p <- plot(r)
-  expect_equal(length(unique(ggplot2::layer_data(p, 1)$colour)), 2)
+  expect_equal(length(unique(ggplot2::layer_data(p, layer_at(p, column = "_label_"))$colour)), 2)
 })
 
 test_that("subgroup AL uses each subgroup's edges and is centred within it", {

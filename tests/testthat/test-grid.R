@@ -261,11 +261,11 @@ test_that("plots of Dates and date-times have date axes", {
   mix <- model_profile(NULL, s$X, predict_function = s$f, variables = c("d", "x", "t"), N = NULL,
                        grid_points = 5)
   expect_message(p <- plot(mix), "numeric variables")
-  expect_identical(levels(p$layers[[1]]$data$`_vname_`), "x")
+  expect_identical(levels(layer_of(p, column = "_label_")$`_vname_`), "x")
   # Of a mixed result, the Dates alone: read back on the Date scale.
   p <- plot(mix, variables = "d")
   expect_s3_class(ggplot2::ggplot_build(p)$layout$panel_scales_x[[1]], "ScaleContinuousDate")
-  expect_equal(ggplot2::layer_data(p, 1)$x, as.numeric(mix$grids$d))
+  expect_equal(ggplot2::layer_data(p, layer_at(p, column = "_label_"))$x, as.numeric(mix$grids$d))
   expect_message(p <- plot(mix, variables = c("d", "t")), "date variables")
   expect_identical(p$labels$caption, "Not drawn (another kind of x axis): t")
 })

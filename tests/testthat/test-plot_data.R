@@ -26,7 +26,7 @@ test_that("a DALEX result that looks like another class is not subtitled with ou
   theirs <- structure(list(agr_profiles = a, cp_profiles = NULL), class = "model_profile")
   expect_warning(p <- plot(p1, theirs), "another class")
   expect_null(p$labels$subtitle)
-  expect_identical(levels(p$layers[[1]]$data$`_label_`),
+  expect_identical(levels(layer_of(p, column = "_label_")$`_label_`),
                    c("partial dependence, class 1", "partial dependence, DALEX, likely another class"))
   # DALEX's result of our class: one class, in the subtitle.
   a$`_yhat_` <- p1$agr_profiles$`_yhat_`

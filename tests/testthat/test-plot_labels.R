@@ -11,14 +11,14 @@ test_that("the caption names every band's kind and level; the trees' spread is d
   expect_null(plot(pa, bands = FALSE)$labels$caption)
   # Two kinds: the legend's entries name them (told apart by their bands).
   p <- plot(pa, pb)
-  expect_identical(levels(p$layers[[1]]$data$`_label_`), c("lm, 95% analytic band", "lm, 90% bootstrap band"))
+  expect_identical(levels(layer_of(p, column = "_label_")$`_label_`), c("lm, 95% analytic band", "lm, 90% bootstrap band"))
   expect_identical(p$labels$caption, paste0(
     "Bands: 95% analytic band, 90% bootstrap band (pointwise)\n",
-    "Dashed: lm, 90% bootstrap band coincides with lm, 95% analytic band"))
+    "Dashed: \"lm, 90% bootstrap band\" coincides with \"lm, 95% analytic band\""))
   # One result with bands, one without: each entry's band.
   p0 <- model_profile(fit, X, grid_points = 5, label = "plain")
   expect_identical(plot(pa, p0)$labels$caption,
-                   "Bands (pointwise): lm: 95% analytic band\nDashed: plain coincides with lm")
+                   "Bands (pointwise): lm: 95% analytic band\nDashed: \"plain\" coincides with \"lm\"")
   expect_identical(band_name(list(type = "trees", level = 0.9)), "per-tree 5-95% spread")
   expect_identical(band_name(list(type = "infjack", level = 0.95)), "95% infinitesimal-jackknife band")
   skip_if_not_installed("ranger")
@@ -26,23 +26,26 @@ test_that("the caption names every band's kind and level; the trees' spread is d
   pt <- model_profile(rf, X, variables = "wt", grid_points = 7, bands = "trees")
   pr <- model_profile(rf, X, variables = "wt", grid_points = 7, bands = "analytic")
   p <- plot(pt, pr)
-  expect_identical(levels(p$layers[[1]]$data$`_label_`),
+  expect_identical(levels(layer_of(p, column = "_label_")$`_label_`),
                    c("ranger, per-tree 2.5-97.5% spread", "ranger, 95% analytic band"))
   expect_match(p$labels$caption, "Bands: per-tree 2.5-97.5% spread, 95% analytic band (pointwise, the trees' spread with dashed edges)",
                fixed = TRUE)
   # The analytic band a filled ribbon, the trees' spread fainter with
-  # dashed edges at its limits.
+  # dashed edges at its limits: the first layers of the profiles (after the
+  # veil where the PD extrapolates).
   geoms <- vapply(p$layers, function(l) class(l$geom)[1L], character(1))
-  expect_identical(geoms[1:4], c("GeomRibbon", "GeomRibbon", "GeomLine", "GeomLine"))
-  expect_identical(c(p$layers[[1]]$aes_params$alpha, p$layers[[2]]$aes_params$alpha), c(0.2, 0.07))
-  expect_identical(p$layers[[3]]$aes_params$linetype, "22")
-  lower <- ggplot2::layer_data(p, 3)
+  k <- layer_at(p, "GeomRibbon") + 0:3
+  expect_identical(geoms[k], c("GeomRibbon", "GeomRibbon", "GeomLine", "GeomLine"))
+  expect_true(all(geoms[seq_len(k[1L] - 1L)] == "GeomRect"))
+  expect_identical(c(p$layers[[k[1]]]$aes_params$alpha, p$layers[[k[2]]]$aes_params$alpha), c(0.2, 0.07))
+  expect_identical(p$layers[[k[3]]]$aes_params$linetype, "22")
+  lower <- ggplot2::layer_data(p, k[3])
   ours <- pt$agr_profiles
   expect_equal(lower$y[!is.na(lower$y)], ours$`_lower_`)
   # The colours stay in the entries' order (the first layer with colour has
   # one entry's rows).
   cols <- ggplot2::ggplot_build(p)$plot$scales$get_scales("colour")$get_limits()
-  expect_identical(cols, levels(p$layers[[1]]$data$`_label_`))
+  expect_identical(cols, levels(layer_of(p, column = "_label_")$`_label_`))
 })
 
 
@@ -51,15 +54,15 @@ test_that("coinciding profiles stay visible: dashed, with a note; others solid (
   X <- mtcars[c("wt", "hp")]
   pd <- model_profile(fit, X, grid_points = 6)
   p <- plot(pd, pd)
-  a <- p$layers[[1]]$data
+  a <- layer_of(p, column = "_label_")
   expect_identical(unique(a$`_dash_`[a$`_label_` == "lm, result 1"]), "solid")
   expect_identical(unique(a$`_dash_`[a$`_label_` == "lm, result 2"]), "dashed")
-  expect_identical(unique(ggplot2::layer_data(p, 1)$linetype), c("solid", "dashed"))
-  expect_identical(p$labels$caption, "Dashed: lm, result 2 coincides with lm, result 1")
+  expect_identical(unique(ggplot2::layer_data(p, layer_at(p, "GeomLine"))$linetype), c("solid", "dashed"))
+  expect_identical(p$labels$caption, "Dashed: \"lm, result 2\" coincides with \"lm, result 1\"")
   # Different profiles: solid, no note (LD differs from PD here).
   ld <- model_profile(fit, X, grid_points = 6, type = "conditional")
   p2 <- plot(pd, ld)
-  expect_identical(unique(p2$layers[[1]]$data$`_dash_`), "solid")
+  expect_identical(unique(layer_of(p2, column = "_label_")$`_dash_`), "solid")
   expect_null(p2$labels$caption)
   # Equal in one panel only (wt: the step in hp averages out): dashed there
   # alone.
@@ -67,14 +70,14 @@ test_that("coinciding profiles stay visible: dashed, with a note; others solid (
   f3 <- function(m, d) d$wt * 2 + (d$hp > 150) - mean(X$hp > 150)
   q <- plot(model_profile(NULL, X, predict_function = f2, grid_points = 6, label = "a"),
             model_profile(NULL, X, predict_function = f3, grid_points = 6, label = "b"))
-  qa <- q$layers[[1]]$data
+  qa <- layer_of(q, column = "_label_")
   expect_identical(unique(qa$`_dash_`[qa$`_vname_` == "wt" & qa$`_label_` == "b"]), "dashed")
   expect_identical(unique(qa$`_dash_`[qa$`_vname_` == "hp" & qa$`_label_` == "b"]), "solid")
-  expect_identical(q$labels$caption, "Dashed: b coincides with a")
+  expect_identical(q$labels$caption, "Dashed: \"b\" coincides with \"a\"")
   q2 <- plot(model_profile(NULL, X, predict_function = f2, grid_points = 6, label = "a"),
              model_profile(NULL, X, predict_function = function(m, d) d$wt * 2 + 1e-9 * d$hp, grid_points = 6,
                            label = "b"))
-  expect_identical(q2$labels$caption, "Dashed: b coincides with a")
+  expect_identical(q2$labels$caption, "Dashed: \"b\" coincides with \"a\"")
   # Over categorical axes several entries' points are set side by side.
   d <- data.frame(x = 1:6, g = factor(c("a", "b", "c", "a", "b", "c")))
   pf <- function(m, newdata) newdata$x * as.integer(newdata$g)
@@ -124,9 +127,9 @@ test_that("the getting-started vignette's plot(ours, theirs): DALEX's equal line
   ours <- model_profile(ex, c("wt", "hp"), NULL)
   theirs <- DALEX::model_profile(ex, c("wt", "hp"), NULL)
   p <- plot(ours, theirs)
-  a <- p$layers[[1]]$data
+  a <- layer_of(p, column = "_label_")
   expect_identical(unique(a$`_dash_`[a$`_label_` == "partial dependence, DALEX"]), "dashed")
-  expect_identical(p$labels$caption, "Dashed: partial dependence, DALEX coincides with partial dependence")
+  expect_identical(p$labels$caption, "Dashed: \"partial dependence, DALEX\" coincides with \"partial dependence\"")
 })
 
 # The widths, in inches, of a chart's legends and title and of the span of

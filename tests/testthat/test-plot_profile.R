@@ -13,20 +13,20 @@ test_that("PD, LD and AL in one chart: one line per profile and panel, the right
   f <- plot_fixture()
   p <- plot(f$pd, f$ld, f$al)
   expect_s3_class(p, "ggplot")
-  lines <- ggplot2::layer_data(p, 1)
+  lines <- ggplot2::layer_data(p, layer_at(p, "GeomLine"))
   expect_equal(length(unique(lines$colour)), 3)
   expect_equal(length(unique(lines$PANEL)), 2)
   all_y <- c(f$pd$agr_profiles$`_yhat_`, f$ld$agr_profiles$`_yhat_`, f$al$agr_profiles$`_yhat_`)
   expect_equal(sort(lines$y), sort(all_y))
   b <- ggplot2::ggplot_build(p)
-  expect_equal(levels(b$plot$layers[[1]]$data$`_label_`),
+  expect_equal(levels(layer_of(b$plot, column = "_label_")$`_label_`),
                c("partial dependence", "local dependence", "accumulated local"))
   expect_equal(p$labels$colour, "lm")
   expect_equal(p$labels$y, "prediction")
   expect_equal(plot(f$pd)$labels$y, "average prediction")
   expect_equal(plot(f$al)$labels$y, "accumulated effect + mean")
   # Rug of the observed values, one mark per background row and variable.
-  rug <- ggplot2::layer_data(p, 2)
+  rug <- ggplot2::layer_data(p, layer_at(p, "GeomRug"))
   expect_equal(nrow(rug), 2 * nrow(f$X))
 })
 
@@ -34,15 +34,15 @@ test_that("two models are told apart by their labels", {
   f <- plot_fixture()
   pd2 <- model_profile(f$fit, f$X, variables = "wt", label = "other")
   p <- plot(f$pd, pd2)
-  lines <- ggplot2::layer_data(p, 1)
+  lines <- ggplot2::layer_data(p, layer_at(p, "GeomLine"))
   expect_equal(length(unique(lines$colour)), 2)
-  expect_equal(levels(p$layers[[1]]$data$`_label_`), c("lm", "other"))
+  expect_equal(levels(layer_of(p, column = "_label_")$`_label_`), c("lm", "other"))
   al2 <- model_profile(f$fit, f$X, variables = "wt", label = "other", type = "accumulated")
   p <- plot(f$pd, f$al, pd2, al2)
-  expect_equal(levels(p$layers[[1]]$data$`_label_`),
+  expect_equal(levels(layer_of(p, column = "_label_")$`_label_`),
                c("lm (partial dependence)", "lm (accumulated local)",
                  "other (partial dependence)", "other (accumulated local)"))
-  expect_equal(length(unique(ggplot2::layer_data(p, 1)$colour)), 4)
+  expect_equal(length(unique(ggplot2::layer_data(p, layer_at(p, "GeomLine"))$colour)), 4)
 })
 
 test_that("ICE curves: at most max_curves, aggregate on top, centring", {
@@ -51,21 +51,21 @@ test_that("ICE curves: at most max_curves, aggregate on top, centring", {
   pf <- function(m, newdata) newdata$a * newdata$b + newdata$a
   pd <- model_profile(NULL, X, predict_function = pf, variables = "a", grid_points = 11)
   p <- plot(pd, geom = "profiles", max_curves = 40)
-  ice <- ggplot2::layer_data(p, 1)
+  ice <- ggplot2::layer_data(p, layer_at(p, "GeomLine"))
   expect_equal(length(unique(ice$group)), 40)
   expect_equal(nrow(ice), 40 * 11)
-  top <- ggplot2::layer_data(p, 2)
+  top <- ggplot2::layer_data(p, layer_at(p, "GeomLine", n = 2))
   expect_equal(top$y, pd$agr_profiles$`_yhat_`)
   pc <- plot(pd, geom = "profiles", center = "first")
-  ice <- ggplot2::layer_data(pc, 1)
+  ice <- ggplot2::layer_data(pc, layer_at(pc, "GeomLine"))
   expect_equal(ice$y[ice$x == min(ice$x)], rep(0, 100))
-  top <- ggplot2::layer_data(pc, 2)
+  top <- ggplot2::layer_data(pc, layer_at(pc, "GeomLine", n = 2))
   expect_equal(top$y, pd$agr_profiles$`_yhat_` - pd$agr_profiles$`_yhat_`[1])
   pm <- plot(pd, geom = "profiles", center = "mean", max_curves = 5)
-  ice <- ggplot2::layer_data(pm, 1)
+  ice <- ggplot2::layer_data(pm, layer_at(pm, "GeomLine"))
   expect_equal(as.numeric(tapply(ice$y, ice$group, mean)), rep(0, 5), tolerance = 1e-12)
   pv <- plot(pd, geom = "profiles", center = 0.5, max_curves = 5)
-  ice <- ggplot2::layer_data(pv, 1)
+  ice <- ggplot2::layer_data(pv, layer_at(pv, "GeomLine"))
   ids <- unique(ice$group)
   expect_length(ids, 5)
   expect_equal(pv$labels$y, "centred prediction")
@@ -81,7 +81,7 @@ test_that("observed points sit on their own ICE curves", {
   pd <- model_profile(NULL, X, predict_function = pf, variables = "a",
                       variable_splits = list(a = c(0, 0.5, 1)))
   p <- plot(pd, geom = "points")
-  pts <- ggplot2::layer_data(p, 3)
+  pts <- ggplot2::layer_data(p, layer_at(p, "GeomPoint"))
   expect_equal(nrow(pts), 4)
   # The model is linear in a for each row, so the point is the prediction.
   expect_equal(sort(pts$y), sort(X$a * X$b))
@@ -111,7 +111,7 @@ test_that("options: variables, facets, scales, titles and colour scales", {
     ggplot2::scale_colour_brewer(palette = "Dark2")
   expect_equal(p$labels$title, "Weight")
   expect_equal(p$labels$subtitle, "PD and AL")
-  lines <- ggplot2::layer_data(p, 1)
+  lines <- ggplot2::layer_data(p, layer_at(p, "GeomLine"))
   expect_equal(length(unique(lines$PANEL)), 1)
   expect_equal(sort(unique(lines$colour)), sort(c("#1B9E77", "#D95F02")))
   expect_equal(p$facet$params$free, list(x = TRUE, y = TRUE))
@@ -156,9 +156,9 @@ test_that("geom = 'points' with subgroups and clusters: each row's point on its 
   for (res in list(model_profile(fit, X, variables = c("a", "b"), N = NULL, variable_splits = sp, groups = "g"),
                    model_profile(fit, X, variables = c("a", "b"), N = NULL, variable_splits = sp, k = 2))) {
     p <- plot(res, geom = "points")
-    pts <- ggplot2::layer_data(p, 3)
+    pts <- ggplot2::layer_data(p, layer_at(p, "GeomPoint"))
     expect_identical(nrow(pts), 2L * 40L)
-    own <- p$layers[[3]]$data
+    own <- layer_of(p, "GeomPoint")
     expect_equal(sort(own$`_yhat_`[own$`_vname_` == "a"]), sort(unname(predict(fit, X))), tolerance = 1e-12)
     expect_equal(sort(own$`_x_`[own$`_vname_` == "b"]), sort(X$b))
   }
@@ -171,14 +171,14 @@ test_that("labels written into agr_profiles (the book's relabelling) are the leg
   pd$agr_profiles$`_label_` <- "partial"
   al$agr_profiles$`_label_` <- "accumulated"
   p <- plot(pd, al)
-  lines <- ggplot2::layer_data(p, 1)
+  lines <- ggplot2::layer_data(p, layer_at(p, "GeomLine"))
   expect_length(unique(lines$colour), 2L)
-  expect_identical(levels(p$layers[[1]]$data$`_label_`), c("partial", "accumulated"))
+  expect_identical(levels(layer_of(p, column = "_label_")$`_label_`), c("partial", "accumulated"))
   expect_equal(sort(lines$y), sort(c(pd$agr_profiles$`_yhat_`, al$agr_profiles$`_yhat_`)))
   # The ICE curves of a relabelled result follow its new label.
   pc <- plot(pd, geom = "profiles")
-  expect_identical(unique(as.character(pc$layers[[1]]$data$`_label_`)), "partial")
-  expect_identical(unique(as.character(pc$layers[[2]]$data$`_label_`)), "partial")
+  expect_identical(unique(as.character(layer_of(pc, "GeomLine")$`_label_`)), "partial")
+  expect_identical(unique(as.character(layer_of(pc, "GeomLine", n = 2)$`_label_`)), "partial")
 })
 
 test_that("profiles without ICE curves are drawn alone for geom = 'profiles' and 'points', saying why", {
@@ -198,10 +198,10 @@ test_that("profiles without ICE curves are drawn alone for geom = 'profiles' and
   expect_null(plot(f$al)$labels$caption)
   # With curves of another result: those curves, and both profiles.
   expect_message(p <- plot(f$pd, f$al, geom = "profiles"), "Interval AL")
-  cu <- p$layers[[1]]$data
+  cu <- layer_of(p, "GeomLine")
   expect_identical(unique(as.character(cu$`_label_`)), "partial dependence")
   expect_identical(nrow(cu), nrow(as.data.frame(f$pd$cp_profiles)))
-  expect_length(unique(ggplot2::layer_data(p, 2)$colour), 2L)
+  expect_length(unique(ggplot2::layer_data(p, layer_at(p, "GeomLine", n = 2))$colour), 2L)
   pd0 <- model_profile(f$fit, f$X, variables = "wt", keep_ice = FALSE)
   expect_snapshot(p <- plot(pd0, geom = "profiles"))
 })
@@ -212,7 +212,7 @@ test_that("results of different classes of one model in one chart: a warning, al
   a <- model_profile(fit, iris[1:4], variables = "Sepal.Length", class = "setosa", grid_points = 5)
   b <- model_profile(fit, iris[1:4], variables = "Sepal.Length", class = "virginica", grid_points = 5)
   expect_warning(p <- plot(a, b), "mixes classes of one model: \"multinom\" is drawn for classes \"setosa\" and \"virginica\"")
-  expect_length(unique(ggplot2::layer_data(p, 1)$colour), 2L)
+  expect_length(unique(ggplot2::layer_data(p, layer_at(p, "GeomLine"))$colour), 2L)
   # One class twice, or all classes in one result: no warning.
   expect_no_warning(plot(a, a))
   expect_no_warning(plot(model_profile(fit, iris[1:4], variables = "Sepal.Length", grid_points = 5)))

@@ -6,7 +6,7 @@ test_that("plot() shades where the PD extrapolates, with a legend; off by argume
   p <- plot(pd)
   rect <- Filter(function(l) inherits(l$geom, "GeomRect"), p$layers)
   expect_length(rect, 1L)
-  ld <- ggplot2::layer_data(p, length(p$layers))
+  ld <- ggplot2::layer_data(p, layer_at(p, "GeomRect"))
   # One shaded cell per grid point of x1 and x2 (all over 0.5), none of x3.
   expect_equal(nrow(ld), 22L)
   expect_equal(sort(unique(ld$PANEL)), factor(1:2, levels = 1:3))
@@ -20,6 +20,33 @@ test_that("plot() shades where the PD extrapolates, with a legend; off by argume
   pd2 <- model_profile(NULL, s$d, predict_function = function(m, newdata) 2 * s$f(m, newdata), grid_points = 11,
                        keep_ice = FALSE, label = "twice")
   expect_match(plot(pd, pd2)$scales$get_scales("alpha")$name, "the largest\nshare, among the PD profiles", fixed = TRUE)
+})
+
+test_that("the veil lies behind the bands and curves, in three shades told apart", {
+  s <- diagonal_case()
+  pd <- model_profile(NULL, s$d, predict_function = s$f, grid_points = 11, bands = "analytic")
+  al <- model_profile(NULL, s$d, predict_function = s$f, type = "accumulated", grid = profile_grids(intervals = 10))
+  for (p in list(plot(pd), plot(pd, al), plot(pd, geom = "profiles", max_curves = 5))) {
+    geoms <- vapply(p$layers, function(l) class(l$geom)[1L], "")
+    # The first layer, under the ribbons and lines (issue 41: over them it
+    # greyed the AL curves of a mixed chart).
+    expect_identical(geoms[1L], "GeomRect")
+    expect_identical(names(p$layers[[1L]]$data), c("_vname_", "lo", "hi", "share"))
+    expect_false("GeomRect" %in% geoms[-1L])
+    expect_true(all(c("GeomRibbon", "GeomLine") %in% geoms[-1L]))
+  }
+  # The AL profile's lines are drawn after (over) the veil, unchanged.
+  p <- plot(pd, al)
+  lines <- ggplot2::layer_data(p, layer_at(p, "GeomLine"))
+  expect_equal(sort(lines$y), sort(c(pd$agr_profiles$`_yhat_`, al$agr_profiles$`_yhat_`)))
+  # The shades of the legend's keys (over 50%, 75%, 100%) over a quarter
+  # of opacity apart, and each cell's between them by its share.
+  veil <- p$scales$get_scales("alpha")
+  keys <- veil$map(veil$get_breaks())
+  expect_equal(keys, c(0.15, 0.425, 0.7))
+  ld <- ggplot2::layer_data(p, 1L)
+  share <- p$layers[[1L]]$data$share
+  expect_equal(ld$alpha, 0.15 + 0.55 * (share - 0.5) / 0.5)
 })
 
 test_that("a single profile's chart shows the veil's legend (and only it); without the veil, no legend", {
@@ -52,20 +79,38 @@ test_that("2-D charts grey the cells where the PD extrapolates, with a legend; o
   # The column where 1-D tables have it: after `_support_`.
   expect_identical(match("_extrapolation_", names(a)), match("_support_", names(a)) + 1L)
   p <- plot(p2)
-  veil <- Filter(function(l) inherits(l$geom, "GeomRect") && identical(l$aes_params$fill, "white"), p$layers)
-  expect_length(veil, 1L)
-  ld <- ggplot2::layer_data(p, which(vapply(p$layers, function(l) identical(l$aes_params$fill, "white"), TRUE)))
+  veil <- Filter(function(l) "veil" %in% names(l$data), p$layers)
+  expect_length(veil, 2L)
+  ld <- ggplot2::layer_data(p, layer_at(p, "GeomRect", "veil"))
   expect_equal(nrow(ld), sum(a$`_extrapolation_` > 0.5))
+  # Greyed cells: a grey veil with a dark outline, struck through corner to
+  # corner (on any colour of the surface's scale they read as greyed, where
+  # a white veil read as paler colours of the scale); the legend's key
+  # shows the same grey and diagonal, not an empty white box.
+  expect_identical(veil[[1L]]$aes_params[c("fill", "alpha")], list(fill = "grey50", alpha = 0.7))
+  expect_identical(unique(ld$colour), "grey15")
+  seg <- ggplot2::layer_data(p, layer_at(p, "GeomSegment", "veil"))
+  expect_equal(seg[c("x", "xend", "y", "yend")], setNames(ld[c("xmin", "xmax", "ymin", "ymax")], c("x", "xend", "y", "yend")),
+               ignore_attr = TRUE)
+  expect_identical(environment(veil[[2L]]$geom$draw_key)$f, ggplot2::draw_key_abline)
+  # The veil's legend (the first, order = 2 after none) draws a key of that
+  # grey and a diagonal.
+  g <- ggplot2::ggplotGrob(p)
+  box <- g$grobs[[which(g$layout$name == "guide-box")]]
+  keys <- box$grobs[[1L]]$grobs
+  expect_true(any(vapply(keys, function(k) grepl("^#7F7F7F", k$gp$fill %||% ""), logical(1))))
+  expect_true(any(vapply(keys, inherits, logical(1), "segments")))
   expect_match(p$scales$get_scales("colour")$name, "PD extrapolates")
   expect_match(names(p$scales$get_scales("colour")$palette(1)) %||% p$scales$get_scales("colour")$get_labels(),
                "outside the data")
   off <- plot(p2, extrapolation = FALSE)
-  expect_length(Filter(function(l) identical(l$aes_params$fill, "white"), off$layers), 0L)
+  expect_length(Filter(function(l) "veil" %in% names(l$data), off$layers), 0L)
   expect_error(plot(p2, extrapolation = "yes"), "extrapolation")
   # With bands, only the surface's panel is greyed.
   pb <- model_profile_2d(NULL, s$d, predict_function = s$f, variables = c("x1", "x2"), grid_points = 6,
                          bands = profile_bands("bootstrap", B = 10), seed = 1)
-  lb <- ggplot2::layer_data(plot(pb), 3L)
+  qb <- plot(pb)
+  lb <- ggplot2::layer_data(qb, layer_at(qb, "GeomRect", "veil"))
   expect_equal(unique(as.integer(lb$PANEL)), 1L)
   expect_doppelganger("veil-2d", p)
 })

@@ -205,3 +205,24 @@ test_that("missing values are named by column and row count, and in new_observat
   msg <- cli::ansi_strip(conditionMessage(e))
   expect_match(msg, "The model failed on `new_observation`, which has missing values in x2", fixed = TRUE)
 })
+
+test_that("a name of no column lists the data's columns that the model uses, not new_observation's others", {
+  fit <- lm(mpg ~ wt * hp, data = mtcars)
+  X <- mtcars[c("wt", "hp", "qsec")]
+  obs <- cbind(mtcars["Fiat 128", c("wt", "hp")], weight = 2, extra = "note")
+  e <- expect_error(predict_profile(fit, obs, variables = "typo", data = X), "`variables` has name not in the data")
+  msg <- cli::ansi_strip(conditionMessage(e))
+  expect_match(msg, "Columns of `data` that can be profiled: \"wt\" and \"hp\".", fixed = TRUE)
+  expect_no_match(msg, "extra|weight|qsec")
+  # The suggestion is of those columns only: "weigh" is nearest "weight",
+  # which the model does not use; "hpp" is nearest "hp".
+  expect_no_match(cli::ansi_strip(conditionMessage(expect_error(
+    predict_profile(fit, obs, variables = "weigh", data = X)))), "Did you mean")
+  expect_match(cli::ansi_strip(conditionMessage(expect_error(
+    predict_profile(fit, obs, variables = "hpp", data = X)))), "Did you mean \"hp\" for \"hpp\"?", fixed = TRUE)
+  # With the user's predict function the model's columns are not known: the
+  # observations' columns that the data has.
+  e <- expect_error(predict_profile(NULL, obs, variables = "typo", data = X,
+                                    predict_function = function(m, newdata) newdata$wt))
+  expect_match(cli::ansi_strip(conditionMessage(e)), "can be profiled: \"wt\" and \"hp\".", fixed = TRUE)
+})

@@ -51,3 +51,21 @@ test_that("results round-trip through new_mp_h_statistic(), which refuses a list
   expect_identical(new_mp_h_statistic(unclass(h)), h)
   expect_error(new_mp_h_statistic(list(overall = 1)), "lacks pairwise")
 })
+
+test_that("the chart is titled with the model, and each panel says what its H^2 is a share of", {
+  skip_if_not_installed("ggplot2")
+  h <- h_methods_fixture()
+  p <- plot(h)
+  expect_identical(p$labels$title, "H-statistics of lm")
+  expect_identical(plot(h, title = "mine")$labels$title, "mine")
+  expect_identical(p$labels$x, "H\u00b2")
+  # The strips: overall H^2_j of the prediction variance, pairwise H^2_jk of
+  # the variance of the pair's joint effect (?h_statistic).
+  strips <- p$facet$params$labeller(data.frame(statistic = c("overall", "pairwise")))[[1]]
+  expect_identical(strips, c("overall H\u00b2: share of the prediction variance from the variable's interactions",
+                             "pairwise H\u00b2: share of the variance of the pair's joint effect from their interaction"))
+  expect_match(plot(h, geom = "overall")$labels$x, "^overall H\u00b2: share of the prediction variance")
+  expect_match(plot(h, geom = "pairwise")$labels$x, "^pairwise H\u00b2: share of the variance of the pair's joint effect")
+  # The bars are still the statistics.
+  expect_equal(sort(ggplot2::layer_data(p, 1)$xmax), sort(c(h$overall$h2, h$pairwise$h2)), tolerance = 1e-12)
+})
