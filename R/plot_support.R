@@ -95,11 +95,10 @@ has_veil <- function(p) p$scales$has_scale("alpha")
 
 # The veil of a 2-D chart of partial dependence (rows `d` of its
 # agr_profiles, `grids` of its pair; `panels`: with bands, the surface's
-# panel first): the cells where the share exceeds the level, greyed (a grey
-# veil with a dark outline) and struck through by a diagonal, so that they
-# read as greyed on any colour of the surface's scale (a white veil read as
-# paler colours of the scale); the legend's key shows both. NULL when none
-# or not `show`n.
+# panel first): the cells where the share exceeds the level, greyed by a
+# nearly opaque light grey without outlines (a white veil read as paler
+# colours of the scale; outlines and diagonals made a mesh of the cells);
+# the legend's key is that grey. NULL when none or not `show`n.
 surface_veil <- function(d, grids, panels = NULL, show = TRUE, call = rlang::caller_env()) {
   check_flag(show, "extrapolation", call)
   s <- d$`_extrapolation_`
@@ -116,11 +115,8 @@ surface_veil <- function(d, grids, panels = NULL, show = TRUE, call = rlang::cal
   list(
     ggplot2::geom_rect(data = cells, ggplot2::aes(xmin = .data$xmin, xmax = .data$xmax, ymin = .data$ymin,
                                                   ymax = .data$ymax, colour = .data$veil),
-                       fill = "grey50", alpha = 0.7, linewidth = 0.25, inherit.aes = FALSE),
-    ggplot2::geom_segment(data = cells, ggplot2::aes(x = .data$xmin, xend = .data$xmax, y = .data$ymin,
-                                                     yend = .data$ymax, colour = .data$veil),
-                          linewidth = 0.3, key_glyph = "abline", inherit.aes = FALSE),
-    ggplot2::scale_colour_manual(name = "PD extrapolates (greyed)", values = stats::setNames("grey15", key),
-                                 guide = ggplot2::guide_legend(order = 2, override.aes = list(linewidth = 0.4)))
+                       fill = "grey85", alpha = 0.85, linewidth = 0, key_glyph = "rect", inherit.aes = FALSE),
+    ggplot2::scale_colour_manual(name = "PD extrapolates (greyed)", values = stats::setNames("transparent", key),
+                                 guide = ggplot2::guide_legend(order = 2))
   )
 }
