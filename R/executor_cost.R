@@ -28,6 +28,13 @@ cost_rate <- function(cost) {
 # probe's (two rows cost little else), at most the fewest a call took.
 cost_call <- function(cost) min(cost$per_call, cost$least)
 
+# Has this process timed enough prediction to decide on the workers: at
+# least a round trip's seconds? A stack of a few milliseconds is no
+# measure on a busy machine (one slice of the processor lost to another
+# process multiplies its seconds and sent a cheap call to the workers);
+# until then the probes double, costing at most about a round trip.
+timed_enough <- function(cost) cost$busy_rows > 0 && cost$busy >= cost_trip(cost)
+
 # `seconds` of prediction timed for `rows` stacked rows in `calls` calls of
 # the predict function (here or on a worker); `trip`: a future's round
 # trip, when they came from one, of which the worker spent `setup` before

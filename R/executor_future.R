@@ -221,13 +221,14 @@ slice_values <- function(p, i) {
   base[((i - 1) %% (length(base) * p$each)) %/% p$each + 1]
 }
 
-# Rows of the first stack predicted here before any was timed: under a
+# Rows of the next stack predicted here until enough was timed: under a
 # plan of several workers, 1/probe_divisor of the call's rows (as far as
-# known), while the workers wait; the whole stack when that leaves less
-# than as much again of it.
+# known) first, then as many as were timed (the probes double), while the
+# workers wait; the whole stack when that leaves less than as much again
+# of it.
 probe_rows <- function(st, u) {
-  if (st$cost$busy_rows > 0 || st$W <= 1L) return(u$rows)
-  k <- max(1, ceiling(rows_left(st) / probe_divisor))
+  if (timed_enough(st$cost) || st$W <= 1L) return(u$rows)
+  k <- max(1, ceiling(rows_left(st) / probe_divisor), st$cost$busy_rows)
   if (u$rows < 2 * k) u$rows else k
 }
 

@@ -93,7 +93,7 @@ predict_here <- function(st) {
 # seconds per row and per call measured so far, keeps two workers or more
 # busy (useful_workers()).
 turn_parallel <- function(st) {
-  if (st$parallel || st$W <= 1L || st$cost$busy_rows <= 0) return(st)
+  if (st$parallel || st$W <= 1L || !timed_enough(st$cost)) return(st)
   left <- rows_left(st)
   calls <- calls_left(st)
   # (What the futures carry, found in tens of milliseconds, is looked for

@@ -223,6 +223,38 @@ test_that("a cheap call under a plan stays in this process, with the same number
   expect_identical(m$agr_profiles, s$agr_profiles)
 })
 
+test_that("a first stack slowed by another process does not send a cheap call to the workers", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_on_cran()
+  X <- future_data(200)
+  log <- tempfile()
+  inner <- logging_predict(log)
+  # The first stack of the call (after the setup's probe of 2 rows) waits
+  # 30 ms, as a stack of 150 rows does when another process takes a slice
+  # of the processor: timed alone, its rows looked 30 times their cost, the
+  # call's rest worth 2 workers, and its futures went out.
+  first <- TRUE
+  pf <- function(m, nd) {
+    if (first && nrow(nd) > 2L) {
+      Sys.sleep(0.03)
+      first <<- FALSE
+    }
+    inner(m, nd)
+  }
+  call <- function() model_profile(NULL, X, pf, variables = c("a", "f"), grid_points = 21)
+  old <- future::plan("sequential")
+  on.exit(future::plan(old), add = TRUE)
+  s <- call()
+  read_log(log)
+  future::plan("multisession", workers = 2)
+  future::value(list(future::future(1), future::future(2)))
+  first <- TRUE
+  m <- call()
+  got <- read_log(log)
+  expect_true(all(got$pid == Sys.getpid()))
+  expect_identical(m$agr_profiles, s$agr_profiles)
+})
+
 test_that("a predict() of a large cost per call and cheap rows keeps a cheap call here (issue 40)", {
   skip_if_not_installed("future", "1.40.0")
   skip_on_cran()
