@@ -205,68 +205,15 @@ test_that("future.mirai gives the sequential plan's numbers", {
 
 # ---- Parallelism that never hurts --------------------------------------------------------
 
-test_that("a cheap call under a plan stays in this process, with the same numbers", {
-  skip_if_not_installed("future", "1.40.0")
-  skip_on_cran()
+# A cheap call (200 rows, 2 variables, 21 grid points) with the predict
+# function wrap(logging_predict()) stays in this process under a plan of 2
+# workers (started first when `warm`; round trips of `overhead` seconds
+# when given; `again()` run before the call under the plan), with the
+# sequential plan's numbers.
+expect_stays_here <- function(wrap = identity, warm = FALSE, overhead = NULL, again = function() NULL) {
   X <- future_data(200)
   log <- tempfile()
-  pf <- logging_predict(log)
-  call <- function() model_profile(NULL, X, pf, variables = c("a", "f"), grid_points = 21)
-  old <- future::plan("sequential")
-  on.exit(future::plan(old), add = TRUE)
-  s <- call()
-  read_log(log)
-  future::plan("multisession", workers = 2)
-  m <- call()
-  got <- read_log(log)
-  expect_true(all(got$pid == Sys.getpid()))
-  expect_identical(m$agr_profiles, s$agr_profiles)
-})
-
-test_that("a first stack slowed by another process does not send a cheap call to the workers", {
-  skip_if_not_installed("future", "1.40.0")
-  skip_on_cran()
-  X <- future_data(200)
-  log <- tempfile()
-  inner <- logging_predict(log)
-  # The first stack of the call (after the setup's probe of 2 rows) waits
-  # 30 ms, as a stack of 150 rows does when another process takes a slice
-  # of the processor: timed alone, its rows looked 30 times their cost, the
-  # call's rest worth 2 workers, and its futures went out.
-  first <- TRUE
-  pf <- function(m, nd) {
-    if (first && nrow(nd) > 2L) {
-      Sys.sleep(0.03)
-      first <<- FALSE
-    }
-    inner(m, nd)
-  }
-  call <- function() model_profile(NULL, X, pf, variables = c("a", "f"), grid_points = 21)
-  old <- future::plan("sequential")
-  on.exit(future::plan(old), add = TRUE)
-  s <- call()
-  read_log(log)
-  future::plan("multisession", workers = 2)
-  future::value(list(future::future(1), future::future(2)))
-  first <- TRUE
-  m <- call()
-  got <- read_log(log)
-  expect_true(all(got$pid == Sys.getpid()))
-  expect_identical(m$agr_profiles, s$agr_profiles)
-})
-
-test_that("a predict() of a large cost per call and cheap rows keeps a cheap call here (issue 40)", {
-  skip_if_not_installed("future", "1.40.0")
-  skip_on_cran()
-  X <- future_data(200)
-  log <- tempfile()
-  inner <- logging_predict(log)
-  # 0.1 s a call, whatever its rows (randomForest's predict() costs 12.5 ms
-  # a call and 2.1e-6 s a row).
-  pf <- function(m, nd) {
-    Sys.sleep(0.1)
-    inner(m, nd)
-  }
+  pf <- wrap(logging_predict(log))
   call <- function() model_profile(NULL, X, pf, variables = c("a", "f"), grid_points = 21)
   old <- future::plan("sequential")
   on.exit(future::plan(old), add = TRUE)
@@ -274,16 +221,56 @@ test_that("a predict() of a large cost per call and cheap rows keeps a cheap cal
   read_log(log)
   future::plan("multisession", workers = 2)
   # (The workers started, so that their start does not slow this process.)
-  future::value(list(future::future(1), future::future(2)))
-  # Round trips of 0.2 s: the first stack timed (a 32nd of the rows, 0.1 s)
-  # counted as the rows' cost made the rest, 3 s, worth 2 workers; the rows'
-  # own cost is a few milliseconds.
-  old_opt <- options(modelprofiles.future_overhead = 0.2)
+  if (warm) future::value(list(future::future(1), future::future(2)))
+  old_opt <- options(modelprofiles.future_overhead = overhead)
   on.exit(options(old_opt), add = TRUE)
+  again()
   m <- call()
   got <- read_log(log)
   expect_true(all(got$pid == Sys.getpid()))
   expect_identical(m$agr_profiles, s$agr_profiles)
+}
+
+test_that("a cheap call under a plan stays in this process, with the same numbers", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_on_cran()
+  expect_stays_here()
+})
+
+test_that("a first stack slowed by another process does not send a cheap call to the workers", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_on_cran()
+  # The first stack of the call (after the setup's probe of 2 rows) waits
+  # 30 ms, as a stack of 150 rows does when another process takes a slice
+  # of the processor: timed alone, its rows looked 30 times their cost, the
+  # call's rest worth 2 workers, and its futures went out.
+  first <- TRUE
+  slowed <- function(inner) {
+    function(m, nd) {
+      if (first && nrow(nd) > 2L) {
+        Sys.sleep(0.03)
+        first <<- FALSE
+      }
+      inner(m, nd)
+    }
+  }
+  expect_stays_here(slowed, warm = TRUE, again = function() first <<- TRUE)
+})
+
+test_that("a predict() of a large cost per call and cheap rows keeps a cheap call here (issue 40)", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_on_cran()
+  # 0.1 s a call, whatever its rows (randomForest's predict() costs 12.5 ms
+  # a call and 2.1e-6 s a row). Round trips of 0.2 s: the first stack timed
+  # (a 32nd of the rows, 0.1 s) counted as the rows' cost made the rest,
+  # 3 s, worth 2 workers; the rows' own cost is a few milliseconds.
+  costly_call <- function(inner) {
+    function(m, nd) {
+      Sys.sleep(0.1)
+      inner(m, nd)
+    }
+  }
+  expect_stays_here(costly_call, warm = TRUE, overhead = 0.2)
 })
 
 test_that("a predict-bound call turns to the workers, in futures worth their round trip", {
