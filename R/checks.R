@@ -190,6 +190,7 @@ usable_variables <- function(data, variables, type, explicit, call, given_grids 
     } else if (!varies(col) && !(type == "partial" && v %in% given_grids)) {
       # (A PD profile over a given grid does not need the rows to vary.)
       problem <- "is constant; a profile over a single value is not defined"
+      hint <- "Leave {.val {v}} out of {.arg variables}."
     }
     if (is.null(problem)) {
       keep[i] <- TRUE

@@ -199,16 +199,13 @@ native_outputs <- function(setup, y) {
 # A missing prediction of the native engine: a missing value in a column the
 # model has no rule for (ranger's and randomForest's), named.
 native_missing <- function(setup) {
-  counts <- vapply(setup$native$X, function(x) sum(is.na(x)), numeric(1))
-  cols <- setup$native$model$features[counts > 0]
-  if (!length(cols)) {
+  where <- missing_where(stats::setNames(setup$native$X, setup$native$model$features))
+  if (!length(where)) {
     cli::cli_abort(c(
       "The native engine met a missing value that the model has no rule for.",
       i = "Use {.code engine = \"predict\"} to see what the model's own {.fn predict} does with it."
     ), call = setup$error_call)
   }
-  n <- counts[counts > 0]
-  where <- paste0(cols, " (", n, " row", ifelse(n == 1, "", "s"), ")")
   cli::cli_abort(c(
     "The model cannot predict rows with missing values in {where}.",
     i = "Impute them, or drop those rows from {.arg data}."

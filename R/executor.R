@@ -286,12 +286,29 @@ source_rows <- function(setup, rows) {
 predict_frame <- function(setup, newdata) {
   y <- tryCatch(setup$predict_function(setup$model, newdata), error = function(e) {
     e$call <- NULL # (the user's error, without the package's internal call)
+    # (Missing values, if any, are the likelier cause than the chunk's size.)
+    where <- missing_where(setup$data[intersect(names(newdata)[vapply(newdata, anyNA, logical(1))],
+                                                names(setup$data))])
+    if (length(where)) {
+      cli::cli_abort(c(
+        "The predict function ({.arg predict_function}, or the model's {.fn predict}) failed on rows with missing values in {where}.",
+        i = "Impute them, or drop those rows from {.arg data}, if the model cannot predict them."
+      ), parent = e, call = setup$error_call)
+    }
     cli::cli_abort(c(
       "The predict function ({.arg predict_function}, or the model's {.fn predict}) failed on a chunk of {nrow(newdata)} stacked row{?s}.",
       i = "It worked on a few rows of {.arg data}: if it fails only on many rows at once, lower {.arg memory_budget} (smaller chunks), or give a {.arg predict_function} that predicts them in parts."
     ), parent = e, call = setup$error_call)
   })
   check_chunk(setup, y, nrow(newdata))
+}
+
+# The columns of `cols` (a named list) with missing values, each with its
+# count of rows: "x1 (2 rows)".
+missing_where <- function(cols) {
+  n <- vapply(cols, function(x) sum(is.na(x)), numeric(1))
+  n <- n[n > 0]
+  if (length(n)) paste0(names(n), " (", n, " row", ifelse(n == 1, "", "s"), ")") else character()
 }
 
 # Check the predictions of n stacked rows (made here or on a worker): a

@@ -143,6 +143,13 @@ ice_plot_variables <- function(store, variables, variable_type, call) {
     }
     want <- "categorical"
   }
-  vars <- vars[kinds == want]
-  list(vars = vars, want = want)
+  left <- vars[kinds != want]
+  if (length(left)) {
+    other <- if (want == "numeric") "categorical" else "numerical"
+    cli::cli_inform(c(
+      "Drawing the {if (want == 'numeric') 'numerical' else 'categorical'} variables; a chart has one kind of x axis.",
+      i = "Draw {.val {left}} with {.code plot(x, variable_type = \"{other}\")}."
+    ), .frequency = "once", .frequency_id = "modelprofiles_ice_one_x_axis")
+  }
+  list(vars = vars[kinds == want], want = want)
 }

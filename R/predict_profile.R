@@ -214,9 +214,9 @@ used_columns <- function(inputs) {
 observation_failure <- function(e, obs, lacking, user_call) {
   na <- names(obs)[vapply(obs, anyNA, logical(1))]
   if (length(na)) {
+    # (The model's own message counts the rows profiled and blames `data`.)
     cli::cli_abort(c(
-      "The model failed on {.arg new_observation}, which has missing values in {.field {na}}.",
-      x = "{conditionMessage(e)}",
+      "The model cannot predict {.arg new_observation}: it has missing values in {.field {na}}.",
       i = "Give {.arg new_observation} a value in every column the model uses, or use {.arg engine} = {.val predict} if the model's own {.fn predict} handles missing values."
     ), call = user_call)
   }

@@ -51,8 +51,9 @@ test_that("constant, empty and unsupported columns", {
   # The error names `variables`, which named the constant column (issue 41).
   e <- expect_error(model_profile(NULL, X, predict_function = pf, variables = "k"),
                     class = "modelprofiles_constant_variable")
-  expect_identical(cli::ansi_strip(conditionMessage(e)),
-                   "`variables` names k, which is constant; a profile over a single value is not defined.")
+  msg <- strsplit(cli::ansi_strip(conditionMessage(e)), "\n")[[1L]]
+  expect_identical(msg[1L], "`variables` names k, which is constant; a profile over a single value is not defined.")
+  expect_match(msg[2L], "Leave \"k\" out of `variables`.", fixed = TRUE)
   expect_identical(rlang::call_name(e$call), "model_profile")
   fit <- lm(y ~ a, data = transform(X, y = 2 * a))
   expect_error(suppressMessages(model_profile(fit, X, variables = "k")), "^`variables` names k",

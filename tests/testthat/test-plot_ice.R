@@ -51,6 +51,19 @@ test_that("plot() of the curves draws each variable's curves, as ingredients' pl
   expect_error(plot(cp, variable_type = "num"), "variable_type")
 })
 
+test_that("plot() of curves of both kinds says, once a session, which variables it leaves out and how to draw them", {
+  D <- ice_data(30)
+  fit <- lm(y ~ a * b + f, data = D)
+  cp <- model_profile(fit, D[c("a", "b", "f")], N = NULL, grid_points = 5)$cp_profiles
+  old <- options(rlib_message_verbosity = "verbose")
+  on.exit(options(old), add = TRUE)
+  expect_message(plot(cp), "Drawing the numerical variables; a chart has one kind of x axis")
+  expect_message(plot(cp), "Draw \"f\" with `plot\\(x, variable_type = \"categorical\"\\)`")
+  expect_message(plot(cp, variable_type = "categorical"), "Draw \"a\" and \"b\" with")
+  # Nothing left out, nothing said.
+  expect_no_message(plot(cp, variables = c("a", "b")))
+})
+
 test_that("panels follow the order of the user's variables (trial 9)", {
   D <- ice_data(30)
   fit <- lm(y ~ a * b + f, data = D)

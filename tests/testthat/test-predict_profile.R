@@ -203,7 +203,17 @@ test_that("missing values are named by column and row count, and in new_observat
   o$x2 <- NA
   e <- expect_error(predict_profile(rf, o, data = d, variables = "x1"), class = "rlang_error")
   msg <- cli::ansi_strip(conditionMessage(e))
-  expect_match(msg, "The model failed on `new_observation`, which has missing values in x2", fixed = TRUE)
+  expect_match(msg, "The model cannot predict `new_observation`: it has missing values in x2.", fixed = TRUE)
+  # Not the model's own message, which counted the rows profiled (the one
+  # observation twice) and blamed `data`.
+  expect_no_match(msg, "rows)", fixed = TRUE)
+  expect_no_match(msg, "from `data`", fixed = TRUE)
+  # Through predict(): the chunk's failure names the missing values, not
+  # the chunk's size.
+  e <- expect_error(model_profile(rf, dn, variables = "x1", N = NULL, engine = "predict"), class = "rlang_error")
+  msg <- cli::ansi_strip(conditionMessage(e))
+  expect_match(msg, "failed on rows with missing values in x2 (2 rows) and x3 (1 row)", fixed = TRUE)
+  expect_no_match(msg, "memory_budget", fixed = TRUE)
 })
 
 test_that("a name of no column lists the data's columns that the model uses, not new_observation's others", {
