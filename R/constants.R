@@ -30,6 +30,13 @@ future_overhead_share <- 0.05
 # predict() calls divide).
 future_turn_trips <- 4
 
+# Seconds of prediction this process times before it decides on the
+# workers (at least a round trip's too): on a busy machine a stack of a few
+# milliseconds can wait a slice of the processor (up to about 24 ms) for
+# another process and look many times its cost. Predicting them here costs
+# a call that the workers would speed up at most this much of its gain.
+future_least_timed <- 0.1
+
 # A future's round trip before the call's first futures are in (and no
 # call under the plan learnt it), in seconds: running workers (multisession,
 # multicore, cluster, mirai: 0.02 to 0.05 s here, see

@@ -29,11 +29,15 @@ cost_rate <- function(cost) {
 cost_call <- function(cost) min(cost$per_call, cost$least)
 
 # Has this process timed enough prediction to decide on the workers: at
-# least a round trip's seconds? A stack of a few milliseconds is no
-# measure on a busy machine (one slice of the processor lost to another
-# process multiplies its seconds and sent a cheap call to the workers);
-# until then the probes double, costing at most about a round trip.
-timed_enough <- function(cost) cost$busy_rows > 0 && cost$busy >= cost_trip(cost)
+# least a round trip's seconds, and future_least_timed unless the user set
+# the round trip (option modelprofiles.future_overhead)? A stack of a few
+# milliseconds is no measure on a busy machine (one slice of the processor
+# lost to another process multiplies its seconds and sent a cheap call to
+# the workers); until then the probes double.
+timed_enough <- function(cost) {
+  least <- if (is.null(cost$forced)) max(future_least_timed, cost_trip(cost)) else cost$forced
+  cost$busy_rows > 0 && cost$busy >= least
+}
 
 # `seconds` of prediction timed for `rows` stacked rows in `calls` calls of
 # the predict function (here or on a worker); `trip`: a future's round
