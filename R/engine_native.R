@@ -315,11 +315,6 @@ native_free_rows <- function(nm, X, data, js, grid, rows, threads, w = NULL) {
   native_points(nm, X, rows, r$k[1L], r$k[2L], r$z[[1L]], r$z[[2L]], w, threads)
 }
 
-# ICE curves of column j over `grid` (values of the column's type).
-native_ice_rows <- function(nm, X, data, j, grid, rows, threads) {
-  native_free_rows(nm, X, data, j, list(grid), rows, threads)
-}
-
 # The exact grid of a numeric column x (named v) of a tree ensemble `nm`
 # (splits_model(); variable_splits_type = "splits"): the points where its
 # splits of the column change side (native_splits()) within the data's

@@ -120,7 +120,7 @@ test_that("ranger factor predictors: ignore, order and partition", {
     expect_identical(!fit$forest$is.ordered[kf], m == "partition")
     expect_true(any(unlist(fit$forest$split.varIDs) == kf - 1L))
     lv <- factor(rev(levels(d$f)), levels = levels(d$f))
-    ice <- native_ice_rows(nm, native_columns(nm, d), d, match("f", names(d)), lv, 1:9, 2L)
+    ice <- native_free_rows(nm, native_columns(nm, d), d, match("f", names(d)), list(lv), 1:9, 2L)
     nd <- d[rep(1:9, each = length(lv)), ]
     nd$f <- rep(lv, times = 9)
     expect_equal(unname(ice[, 1]), predict(fit, nd, num.threads = 1)$predictions, tolerance = 1e-12)
@@ -134,7 +134,7 @@ test_that("ranger factor predictors: ignore, order and partition", {
   nm <- native_compile(fit)
   X <- native_columns(nm, d)
   grid <- factor(c("e", "a", "c"), levels = levels(d$f))
-  ice <- native_ice_rows(nm, X, d, match("f", names(d)), grid, 1:7, 2L)
+  ice <- native_free_rows(nm, X, d, match("f", names(d)), list(grid), 1:7, 2L)
   nd <- d[rep(1:7, each = 3), ]
   nd$f <- rep(grid, times = 7)
   expect_equal(unname(ice[, 1]), predict(fit, nd, num.threads = 1)$predictions, tolerance = 1e-12)
@@ -190,7 +190,7 @@ test_that("ICE of a variable the model does not use is flat", {
   fit <- ranger::ranger(y ~ a + i, d, num.trees = 10, num.threads = 1, seed = 7)
   nm <- native_compile(fit)
   X <- native_columns(nm, d)
-  ice <- native_ice_rows(nm, X, d, match("b", names(d)), c(0, 0.5, 1), c(4L, 9L), 1L)
+  ice <- native_free_rows(nm, X, d, match("b", names(d)), list(c(0, 0.5, 1)), c(4L, 9L), 1L)
   y <- predict(fit, d[c(4, 9), ], num.threads = 1)$predictions
   expect_equal(unname(ice[, 1]), rep(y, each = 3), tolerance = 1e-12)
 })

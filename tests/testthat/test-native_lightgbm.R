@@ -153,7 +153,7 @@ test_that("a model using some features, data columns in another order", {
   expect_identical(native_rows(nm, data), own)
   # ICE over the unused column: flat, equal to the predictions.
   Xn <- ns$native_columns(nm, data)
-  ice <- ns$native_ice_rows(nm, Xn, data, 3L, c(-5, 0, 5), 1:4, 2L)
+  ice <- ns$native_free_rows(nm, Xn, data, 3L, list(c(-5, 0, 5)), 1:4, 2L)
   expect_identical(unname(ice), own[rep(1:4, each = 3L), , drop = FALSE])
 })
 
@@ -205,7 +205,7 @@ test_that("ICE curves equal the predictions of stacked rows (the set walk, to 1e
     X <- ns$native_columns(nm, newdata)
     for (j in 1:4) {
       grid <- c(sort(unique(c(quantile(train[[j]], 0:8 / 8, na.rm = TRUE), 0, -0, KZ, -KZ, 1e-40))), NA)
-      ice <- ns$native_ice_rows(nm, X, newdata, j, grid, rows, 2L)
+      ice <- ns$native_free_rows(nm, X, newdata, j, list(grid), rows, 2L)
       G <- length(grid)
       stacked <- ns$native_predict_rows(nm, X, newdata, rep(rows, each = G), j,
                                         list(rep(grid, times = length(rows))), 2L)
