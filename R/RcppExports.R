@@ -169,11 +169,11 @@ cpp_stack_frame <- function(data, src_, js, vals, threads) {
     .Call(`_modelprofiles_cpp_stack_frame`, data, src_, js, vals, threads)
 }
 
-cpp_support_reference <- function(num, fac, mismatch, ref, threads) {
-    .Call(`_modelprofiles_cpp_support_reference`, num, fac, mismatch, ref, threads)
+cpp_support_reference <- function(num, fac, mismatch, ref, lanes, threads) {
+    .Call(`_modelprofiles_cpp_support_reference`, num, fac, mismatch, ref, lanes, threads)
 }
 
-cpp_support_outside <- function(num, fac, mismatch, ref, eval, self, t2, axes, pair, w, keep, threads) {
-    .Call(`_modelprofiles_cpp_support_outside`, num, fac, mismatch, ref, eval, self, t2, axes, pair, w, keep, threads)
+cpp_support_outside <- function(num, fac, mismatch, ref, eval, self, t2, axes, pair, w, keep, lanes, threads) {
+    .Call(`_modelprofiles_cpp_support_outside`, num, fac, mismatch, ref, eval, self, t2, axes, pair, w, keep, lanes, threads)
 }
 

@@ -278,10 +278,18 @@ native_points <- function(nm, X, rows, k1, k2, z1, z2, w = NULL, threads = 1L) {
 # rows i, of the type and attributes of `prototype`.
 lazy_column <- function(recipe, n, prototype) cpp_lazy_column(recipe, as.double(n), prototype)
 
+# How many reference rows the distances take at once: 0 (the most the
+# processor runs: 4 with AVX, else 2), or the option
+# modelprofiles.support_lanes (1, 2 or 4; the numbers do not depend on it).
+support_lanes <- function() {
+  lanes <- getOption("modelprofiles.support_lanes", 0L)
+  if (isTRUE(lanes %in% c(0, 1, 2, 4))) as.integer(lanes) else 0L
+}
+
 # Each reference row's squared distance to its nearest other reference row
 # (rows `ref`, 1-based among the space's rows; see support_space()).
 support_reference_distances <- function(space, ref, threads) {
-  cpp_support_reference(space$num, space$fac, space$mismatch, as.integer(ref - 1L), threads)
+  cpp_support_reference(space$num, space$fac, space$mismatch, as.integer(ref - 1L), support_lanes(), threads)
 }
 
 # The evaluation points outside the support (support.h) of rows `eval`
@@ -298,5 +306,5 @@ support_outside <- function(space, axes, eval, w, keep, threads, pair = FALSE) {
   self[is.na(self)] <- -1L
   cpp_support_outside(space$num, space$fac, space$mismatch, as.integer(space$ref - 1L),
                       as.integer(eval - 1L), as.integer(self), space$t2, axes, isTRUE(pair),
-                      as.double(w), isTRUE(keep), threads)
+                      as.double(w), isTRUE(keep), support_lanes(), threads)
 }

@@ -35,6 +35,12 @@
 #'   ends of the grid, where the data are sparse); where it is tied to the
 #'   others, the share is the (weighted) share of rows whose values make z
 #'   impossible, near 1 at the ends of the grid.
+#' * **Relative to the background rows.** The threshold is the typical
+#'   distance between neighbouring background rows, so the measure resolves
+#'   the data's support as finely as the background rows sample it: with
+#'   more rows (a larger `N`) the threshold shrinks, and where the support
+#'   is thin (strongly correlated variables) the share can grow. Compare
+#'   shares of profiles computed with the same `N`.
 #' * **Case weights** weigh the rows in the quantile and in the shares; a
 #'   row's weight does not put copies of it in its own neighbourhood (so
 #'   integer weights are not the same as duplicated rows here, unlike for
@@ -61,7 +67,10 @@
 #' intervals (of the few rows within the threshold in the other variables)
 #' holds it. This is exact (the same verdicts as computing every distance)
 #' and costs O(n m p) for n rows, m reference rows and p variables, instead
-#' of n x G nearest-neighbour searches.
+#' of n x G nearest-neighbour searches. The distances take four reference
+#' rows at a time (AVX) or two (SSE2) where the processor has them, with
+#' the same sums, to the last bit, as one at a time; the option
+#' `modelprofiles.support_lanes` (1, 2 or 4) caps the width, for tests.
 #'
 #' `options(modelprofiles.extrapolation = FALSE)` turns the measure off
 #' for [model_profile()], [model_profile_2d()] and [compare_profiles()]

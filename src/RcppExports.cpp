@@ -578,22 +578,23 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_support_reference
-NumericVector cpp_support_reference(NumericMatrix num, IntegerMatrix fac, double mismatch, IntegerVector ref, int threads);
-RcppExport SEXP _modelprofiles_cpp_support_reference(SEXP numSEXP, SEXP facSEXP, SEXP mismatchSEXP, SEXP refSEXP, SEXP threadsSEXP) {
+NumericVector cpp_support_reference(NumericMatrix num, IntegerMatrix fac, double mismatch, IntegerVector ref, int lanes, int threads);
+RcppExport SEXP _modelprofiles_cpp_support_reference(SEXP numSEXP, SEXP facSEXP, SEXP mismatchSEXP, SEXP refSEXP, SEXP lanesSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< NumericMatrix >::type num(numSEXP);
     Rcpp::traits::input_parameter< IntegerMatrix >::type fac(facSEXP);
     Rcpp::traits::input_parameter< double >::type mismatch(mismatchSEXP);
     Rcpp::traits::input_parameter< IntegerVector >::type ref(refSEXP);
+    Rcpp::traits::input_parameter< int >::type lanes(lanesSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_support_reference(num, fac, mismatch, ref, threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_support_reference(num, fac, mismatch, ref, lanes, threads));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_support_outside
-List cpp_support_outside(NumericMatrix num, IntegerMatrix fac, double mismatch, IntegerVector ref, IntegerVector eval, IntegerVector self, double t2, List axes, bool pair, NumericVector w, bool keep, int threads);
-RcppExport SEXP _modelprofiles_cpp_support_outside(SEXP numSEXP, SEXP facSEXP, SEXP mismatchSEXP, SEXP refSEXP, SEXP evalSEXP, SEXP selfSEXP, SEXP t2SEXP, SEXP axesSEXP, SEXP pairSEXP, SEXP wSEXP, SEXP keepSEXP, SEXP threadsSEXP) {
+List cpp_support_outside(NumericMatrix num, IntegerMatrix fac, double mismatch, IntegerVector ref, IntegerVector eval, IntegerVector self, double t2, List axes, bool pair, NumericVector w, bool keep, int lanes, int threads);
+RcppExport SEXP _modelprofiles_cpp_support_outside(SEXP numSEXP, SEXP facSEXP, SEXP mismatchSEXP, SEXP refSEXP, SEXP evalSEXP, SEXP selfSEXP, SEXP t2SEXP, SEXP axesSEXP, SEXP pairSEXP, SEXP wSEXP, SEXP keepSEXP, SEXP lanesSEXP, SEXP threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::traits::input_parameter< NumericMatrix >::type num(numSEXP);
@@ -607,8 +608,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< bool >::type pair(pairSEXP);
     Rcpp::traits::input_parameter< NumericVector >::type w(wSEXP);
     Rcpp::traits::input_parameter< bool >::type keep(keepSEXP);
+    Rcpp::traits::input_parameter< int >::type lanes(lanesSEXP);
     Rcpp::traits::input_parameter< int >::type threads(threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_support_outside(num, fac, mismatch, ref, eval, self, t2, axes, pair, w, keep, threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_support_outside(num, fac, mismatch, ref, eval, self, t2, axes, pair, w, keep, lanes, threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -656,8 +658,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_modelprofiles_cpp_xgb_read", (DL_FUNC) &_modelprofiles_cpp_xgb_read, 3},
     {"_modelprofiles_cpp_best_split", (DL_FUNC) &_modelprofiles_cpp_best_split, 5},
     {"_modelprofiles_cpp_stack_frame", (DL_FUNC) &_modelprofiles_cpp_stack_frame, 5},
-    {"_modelprofiles_cpp_support_reference", (DL_FUNC) &_modelprofiles_cpp_support_reference, 5},
-    {"_modelprofiles_cpp_support_outside", (DL_FUNC) &_modelprofiles_cpp_support_outside, 12},
+    {"_modelprofiles_cpp_support_reference", (DL_FUNC) &_modelprofiles_cpp_support_reference, 6},
+    {"_modelprofiles_cpp_support_outside", (DL_FUNC) &_modelprofiles_cpp_support_outside, 13},
     {NULL, NULL, 0}
 };
 

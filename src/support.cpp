@@ -30,17 +30,17 @@ mp::SupportSpace support_space(const NumericMatrix& num, const IntegerMatrix& fa
 
 // The reference rows `ref` of s, gathered (contiguous rows).
 struct Gathered {
-  std::vector<double> num, rows, pairs;
+  std::vector<double> num, rows, quads;
   std::vector<int> fac;
   std::vector<unsigned char> has_na;
   mp::SupportSpace space;
 };
 
-void gather(const mp::SupportSpace& s, const std::vector<int>& ref, Gathered& g) {
+void gather(const mp::SupportSpace& s, const std::vector<int>& ref, int lanes, Gathered& g) {
   const std::size_t m = ref.size();
   g.num.resize(m * s.pn);
   g.rows.resize(m * s.pn);
-  g.pairs.resize((m + 1) * s.pn);  // (an odd last row's half pair too)
+  g.quads.resize((m + 3) / 4 * 4 * s.pn);  // (the last quad whole)
   g.fac.resize(m * s.pf);
   g.has_na.assign(std::max(s.pn, 1), 0);
   for (int c = 0; c < s.pn; ++c) {
@@ -48,7 +48,7 @@ void gather(const mp::SupportSpace& s, const std::vector<int>& ref, Gathered& g)
       const double v = s.num[static_cast<std::size_t>(c) * s.n + ref[k]];
       g.num[c * m + k] = v;
       g.rows[k * s.pn + c] = v;
-      g.pairs[(k - k % 2) * s.pn + 2 * c + k % 2] = v;
+      g.quads[(k - k % 4) * s.pn + 4 * c + k % 4] = v;
       if (std::isnan(v)) g.has_na[c] = 1;
     }
   }
@@ -56,7 +56,7 @@ void gather(const mp::SupportSpace& s, const std::vector<int>& ref, Gathered& g)
     for (std::size_t k = 0; k < m; ++k) g.fac[c * m + k] = s.fac[static_cast<std::size_t>(c) * s.n + ref[k]];
   }
   g.space = mp::SupportSpace{g.num.data(), s.pn, g.has_na.data(), g.fac.data(), s.pf, m, s.mismatch, g.rows.data(),
-                             g.pairs.data()};
+                             g.quads.data(), lanes};
 }
 
 std::vector<int> row_indices(const IntegerVector& idx, std::size_t n) {
@@ -74,13 +74,13 @@ std::vector<int> row_indices(const IntegerVector& idx, std::size_t n) {
 // (rows `ref`, 0-based).
 // [[Rcpp::export(rng = false)]]
 NumericVector cpp_support_reference(NumericMatrix num, IntegerMatrix fac, double mismatch,
-                                    IntegerVector ref, int threads) {
+                                    IntegerVector ref, int lanes, int threads) {
   std::vector<unsigned char> has_na;
   const mp::SupportSpace s = support_space(num, fac, mismatch, has_na);
   const std::vector<int> r = row_indices(ref, s.n);
   const int m = static_cast<int>(r.size());
   Gathered g;
-  gather(s, r, g);
+  gather(s, r, lanes, g);
   // (Each pair once, in a fixed number of tasks, so the result does not
   // depend on the threads.)
   const std::size_t tasks = 16;
@@ -109,7 +109,7 @@ NumericVector cpp_support_reference(NumericMatrix num, IntegerMatrix fac, double
 // [[Rcpp::export(rng = false)]]
 List cpp_support_outside(NumericMatrix num, IntegerMatrix fac, double mismatch, IntegerVector ref,
                          IntegerVector eval, IntegerVector self, double t2, List axes, bool pair,
-                         NumericVector w, bool keep, int threads) {
+                         NumericVector w, bool keep, int lanes, int threads) {
   std::vector<unsigned char> has_na;
   const mp::SupportSpace s = support_space(num, fac, mismatch, has_na);
   const std::vector<int> r = row_indices(ref, s.n);
@@ -124,7 +124,7 @@ List cpp_support_outside(NumericMatrix num, IntegerMatrix fac, double mismatch, 
   }
   if (pair && axes.size() != 2) stop("a pair needs two axes");
   Gathered g;
-  gather(s, r, g);
+  gather(s, r, lanes, g);
   std::vector<mp::SupportAxis> ax;
   int levels = 1;
   std::size_t Gmax = 1;

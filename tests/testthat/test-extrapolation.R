@@ -323,19 +323,34 @@ test_that("the scale of a numeric column is its weighted standard deviation over
   expect_identical(support_scale(rep(2, 9), rep(1, 9)), 1)
 })
 
-test_that("the verdicts are main's before the SSE2 distances, bit for bit, on random data sets", {
+test_that("the verdicts are main's before the SIMD distances, bit for bit, in every lane width", {
   # fixtures/extrapolation-before.rds: the fingerprints of
   # fixtures/extrapolation-cases.R's cases (1,000 rows and 10 variables,
   # missing values, a factor, weights, one variable, discrete columns,
   # subgroups, 12,000 rows subsampled, an odd number of rows; 1 and 2
   # threads) computed by main at c4db4b3, before the row distances went two
-  # reference rows at a time.
+  # (SSE2) or four (AVX) reference rows at a time. Each width is held to
+  # them: 1 (the scalar loop), 2 and 4 (2 where the processor has no AVX).
   source(test_path("fixtures", "extrapolation-cases.R"), local = TRUE)
   before <- readRDS(test_path("fixtures", "extrapolation-before.rds"))
-  now <- extrapolation_cases()
-  expect_identical(names(now), names(before))
-  for (k in names(before)) {
-    expect_identical(now[[k]]$share, before[[k]]$share, info = k)
-    expect_identical(now[[k]]$outside, before[[k]]$outside, info = k)
+  for (lanes in c(0, 1, 2, 4)) {
+    now <- withr::with_options(list(modelprofiles.support_lanes = lanes), extrapolation_cases())
+    expect_identical(names(now), names(before))
+    for (k in names(before)) {
+      expect_identical(now[[k]]$share, before[[k]]$share, info = paste(k, lanes))
+      expect_identical(now[[k]]$outside, before[[k]]$outside, info = paste(k, lanes))
+    }
   }
+  # The reference distances themselves, bit for bit across widths (rows not
+  # a multiple of 4, so every width has a tail).
+  set.seed(5)
+  X <- data.frame(matrix(rnorm(203 * 7), 203, 7))
+  setup <- list(data = X, n = 203, weights = rep(1, 203), threads = 2L)
+  space <- support_space(setup, names(X), 0.95)
+  r2 <- lapply(c(1, 2, 4), function(lanes) {
+    withr::with_options(list(modelprofiles.support_lanes = lanes), support_reference_distances(space, space$ref, 2L))
+  })
+  expect_length(r2[[1]], 203)
+  expect_identical(r2[[2]], r2[[1]])
+  expect_identical(r2[[3]], r2[[1]])
 })

@@ -40,6 +40,14 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+// AVX's four lanes, chosen at run time where the compiler can build a
+// function for it without building the rest so (GCC and Clang on x86, not
+// Windows, whose stack is not aligned for AVX's registers).
+#if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__)) && \
+    (defined(__x86_64__) || defined(__i386__)) && !defined(_WIN32)
+#define MP_SUPPORT_AVX 1
+#include <immintrin.h>
+#endif
 
 namespace mp {
 
@@ -56,10 +64,11 @@ struct SupportSpace {
   std::size_t n;
   double mismatch;
   const double* rows = nullptr;
-  // With `rows`, optionally the numeric columns of rows 2j and 2j + 1
-  // interleaved: pairs[2 pn j + 2 c + (k - 2j)] is row k's column c (the
-  // n / 2 whole pairs), for loads of two rows' column at once.
-  const double* pairs = nullptr;
+  // With `rows`, optionally the numeric columns of rows 4j, ..., 4j + 3
+  // interleaved: quads[4 pn j + 4 c + (k - 4j)] is row k's column c (for
+  // every k < n), for loads of two or four rows' column at once.
+  const double* quads = nullptr;
+  int lanes = 0;  // 0: the most the processor runs (support_lanes())
 };
 
 inline double support_num_term(double a, double b, double mismatch) {
@@ -69,13 +78,59 @@ inline double support_num_term(double a, double b, double mismatch) {
   return d * d;
 }
 
+#if defined(MP_SUPPORT_AVX)
+// Does the processor (and its system) run AVX? Asked once.
+inline bool support_has_avx() {
+  static const bool yes = __builtin_cpu_supports("avx") != 0;
+  return yes;
+}
+
+// support_row_distances()'s clean loop four reference rows at a time, in
+// AVX's four lanes, from row k (a multiple of 4) while k + 3 < m: each
+// lane does the scalar loop's operations in its order (IEEE, no fused
+// multiply-add: the function is built for AVX alone, which has none); the
+// next row.
+__attribute__((target("avx"))) inline std::size_t support_distances_avx(const double* a, int pn,
+                                                                       const double* quads, std::size_t k,
+                                                                       std::size_t m, double* out,
+                                                                       double* mx) {
+  for (; k + 3 < m; k += 4) {
+    const double* r = quads + k * static_cast<std::size_t>(pn);
+    __m256d sum = _mm256_setzero_pd(), big = _mm256_setzero_pd();
+    for (int c = 0; c < pn; ++c) {
+      const __m256d d = _mm256_sub_pd(_mm256_set1_pd(a[c]), _mm256_loadu_pd(r + 4 * c));
+      const __m256d t = _mm256_mul_pd(d, d);
+      sum = _mm256_add_pd(sum, t);
+      big = _mm256_max_pd(t, big);
+    }
+    _mm256_storeu_pd(out + k, sum);
+    if (mx) _mm256_storeu_pd(mx + k, big);
+  }
+  return k;
+}
+#endif
+
+// The reference rows support_row_distances() takes at once from rs.quads:
+// 4 with AVX, else 2 (SSE2), or rs.lanes when it is 1 (scalar), 2 or 4
+// (4 only with AVX), as tests ask.
+inline std::size_t support_lanes(const SupportSpace& rs) {
+  std::size_t most = 1;
+#if defined(__SSE2__)
+  most = 2;
+#endif
+#if defined(MP_SUPPORT_AVX)
+  if (support_has_avx()) most = 4;
+#endif
+  return rs.lanes > 0 ? std::min(most, static_cast<std::size_t>(rs.lanes)) : most;
+}
+
 // Squared distances of row i of s to the rows k0, k0 + 1, ... of the
 // reference rows rs (the same columns; its rows contiguous, with `rows`):
 // out[k0..rs.n); with `mx`, the largest term of each sum in mx[k0..rs.n).
 // Each sum adds its terms in the columns' order (numeric, then
 // categorical), a reference row at a time, in registers (the distance of
 // rows a and b is that of b and a, to the last bit). `a`: pn doubles of
-// work space (3 pn with rs.pairs).
+// work space.
 inline void support_row_distances(const SupportSpace& s, std::size_t i, const SupportSpace& rs,
                                   double* out, double* mx, double* a, std::size_t k0 = 0) {
   const std::size_t m = rs.n;
@@ -86,59 +141,8 @@ inline void support_row_distances(const SupportSpace& s, std::size_t i, const Su
     clean = clean && !rs.num_na[c] && !std::isnan(a[c]);
   }
   const double* R = rs.rows;
-  std::size_t k = k0;
-#if defined(__SSE2__)
-  // Two reference rows at a time, one in each lane: each lane's operations
-  // are the scalar loop's below, in its order (IEEE, no fused multiply-add;
-  // max is `t > big ? t : big`), so the sums are the same to the last bit.
-  if (clean && rs.pairs && k + 1 < m) {
-    // (From the interleaved pairs: one load for two rows' column, and row
-    // i's values broadcast once, after the first row alone when k is odd.)
-    double* a2 = a + pn;
-    for (int c = pn - 1; c >= 0; --c) a2[2 * c] = a2[2 * c + 1] = a[c];
-    if (k % 2 == 1) {
-      const double* r = R + k * static_cast<std::size_t>(pn);
-      double sum = 0.0, big = 0.0;
-      for (int c = 0; c < pn; ++c) {
-        const double d = a[c] - r[c];
-        const double t = d * d;
-        sum += t;
-        big = t > big ? t : big;
-      }
-      out[k] = sum;
-      if (mx) mx[k] = big;
-      ++k;
-    }
-    for (; k + 1 < m; k += 2) {
-      const double* r = rs.pairs + k * static_cast<std::size_t>(pn);
-      __m128d sum = _mm_setzero_pd(), big = _mm_setzero_pd();
-      for (int c = 0; c < pn; ++c) {
-        const __m128d d = _mm_sub_pd(_mm_loadu_pd(a2 + 2 * c), _mm_loadu_pd(r + 2 * c));
-        const __m128d t = _mm_mul_pd(d, d);
-        sum = _mm_add_pd(sum, t);
-        big = _mm_max_pd(t, big);
-      }
-      _mm_storeu_pd(out + k, sum);
-      if (mx) _mm_storeu_pd(mx + k, big);
-    }
-  }
-  if (clean) {
-    for (; k + 1 < m; k += 2) {
-      const double* r0 = R + k * static_cast<std::size_t>(pn);
-      const double* r1 = r0 + pn;
-      __m128d sum = _mm_setzero_pd(), big = _mm_setzero_pd();
-      for (int c = 0; c < pn; ++c) {
-        const __m128d d = _mm_sub_pd(_mm_set1_pd(a[c]), _mm_loadh_pd(_mm_load_sd(r0 + c), r1 + c));
-        const __m128d t = _mm_mul_pd(d, d);
-        sum = _mm_add_pd(sum, t);
-        big = _mm_max_pd(t, big);
-      }
-      _mm_storeu_pd(out + k, sum);
-      if (mx) _mm_storeu_pd(mx + k, big);
-    }
-  }
-#endif
-  for (; k < m; ++k) {
+  // (Reference row k alone.)
+  auto one = [&](std::size_t k) {
     const double* r = R + k * static_cast<std::size_t>(pn);
     double sum = 0.0, big = 0.0;
     if (clean) {
@@ -157,7 +161,36 @@ inline void support_row_distances(const SupportSpace& s, std::size_t i, const Su
     }
     out[k] = sum;
     if (mx) mx[k] = big;
+  };
+  std::size_t k = k0;
+#if defined(__SSE2__)
+  // Four (AVX) or two (SSE2) reference rows at a time, one in each lane:
+  // each lane's operations are one()'s, in its order (IEEE, no fused
+  // multiply-add; max is `t > big ? t : big`), so the sums are the same to
+  // the last bit. (From the interleaved quads: one load for the lanes'
+  // column; the first rows alone up to a multiple of the lanes.)
+  const std::size_t lanes = support_lanes(rs);
+  const double* qd = rs.quads;
+  if (clean && qd && lanes > 1 && k + 1 < m) {
+    for (; k % lanes != 0 && k < m; ++k) one(k);
+#if defined(MP_SUPPORT_AVX)
+    if (lanes == 4) k = support_distances_avx(a, pn, qd, k, m, out, mx);
+#endif
+    for (; k + 1 < m; k += 2) {
+      const double* r = qd + (k - k % 4) * static_cast<std::size_t>(pn) + k % 4;
+      __m128d sum = _mm_setzero_pd(), big = _mm_setzero_pd();
+      for (int c = 0; c < pn; ++c) {
+        const __m128d d = _mm_sub_pd(_mm_set1_pd(a[c]), _mm_loadu_pd(r + 4 * c));
+        const __m128d t = _mm_mul_pd(d, d);
+        sum = _mm_add_pd(sum, t);
+        big = _mm_max_pd(t, big);
+      }
+      _mm_storeu_pd(out + k, sum);
+      if (mx) _mm_storeu_pd(mx + k, big);
+    }
   }
+#endif
+  for (; k < m; ++k) one(k);
   for (int c = 0; c < s.pf; ++c) {
     const int b = s.fac[static_cast<std::size_t>(c) * s.n + i];
     const int* col = rs.fac + static_cast<std::size_t>(c) * m;
