@@ -73,6 +73,13 @@ future_min_piece <- 256
 # workers).
 max_futures_in_flight <- 32L
 
+# A model travels once to each worker of a call (not with each future)
+# when it takes at least worker_model_least_bytes (below, its travel costs
+# nothing that counts) and at most worker_model_bytes (the largest left on
+# a worker between calls; R/executor_future.R, worker_keeps()).
+worker_model_least_bytes <- 1e5
+worker_model_bytes <- 2^30
+
 # Background rows from which ICE curves of a black-box model are predicted
 # grid value by grid value (sharing columns) rather than row by row.
 grid_order_rows <- 2000

@@ -7,12 +7,13 @@
 # its value, less the worker's seconds), and `setups`, what the worker
 # spent of each before its work; before the first is in, `prior` (the last
 # call's under the plan, or the backend's) plus future_trip_per_byte a
-# byte that every future carries (`bytes`). `forced`: option
+# byte that every future carries (`bytes`); `once`, the bytes of a model
+# that travels once to each worker (with_shipped()). `forced`: option
 # modelprofiles.future_overhead.
 new_cost <- function(setup) {
   learnt <- learnt_before(setup)
   c(learnt, list(forced = future_overhead_option(), per_call = setup$call_seconds %||% 0,
-                 prior = plan_trip() %||% plan_prior(), bytes = 0))
+                 prior = plan_trip() %||% plan_prior(), bytes = 0, once = 0))
 }
 
 # Seconds of prediction a stacked row takes, predict()'s cost per call
@@ -74,13 +75,15 @@ plan_prior <- function() {
 
 # The workers (of W) that `left` stacked rows in `calls` calls of the
 # predict function keep busy: as many as get work of future_turn_trips
-# round trips each (all of them when the round trip is taken as free, or
-# before a row was timed).
+# round trips each, and of the model's travel to them when it goes once
+# (all of them when the round trip is taken as free, or before a row was
+# timed).
 useful_workers <- function(cost, W, left, calls = 0) {
   trip <- cost_trip(cost)
   if (trip <= 0 || cost$busy_rows <= 0 || cost$busy <= 0) return(W)
   work <- cost_rate(cost) * left + cost_call(cost) * calls
-  as.integer(max(1, min(W, floor(work / (future_turn_trips * trip)))))
+  once <- if (is.null(cost$forced)) future_trip_per_byte * (cost$once %||% 0) else 0
+  as.integer(max(1, min(W, floor(work / (future_turn_trips * trip + once)))))
 }
 
 # Rows of the next future: `least`, those whose work keeps the round trip
@@ -128,13 +131,15 @@ learnt_before <- function(setup) {
 }
 
 # CACHES (explicit) of a call: learnt_cache, what its streams learnt of the
-# workers (keep_learnt()), and globals_cache, its predict function's
-# globals (function_globals(), R/executor_future.R). Key: the entry point's
-# frame (setup$error_call), held by a weak reference; one entry each,
+# workers (keep_learnt()), globals_cache, its predict function's globals
+# (function_globals(), R/executor_future.R), and key_cache, the key of its
+# model on the workers (keep_key(), R/executor_future.R). Key: the entry
+# point's frame (setup$error_call), held by a weak reference; one entry each,
 # replaced by the next call and gone with the call's frame; nothing to
 # clear (see the section "Caches" of ?compile_model).
 learnt_cache <- new.env(parent = emptyenv())
 globals_cache <- new.env(parent = emptyenv())
+key_cache <- new.env(parent = emptyenv())
 
 # The value kept in `cache` for the call whose frame is `key`, or NULL.
 call_cache_get <- function(cache, key) {

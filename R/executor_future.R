@@ -28,6 +28,7 @@ stream_requests <- function(st) {
   st <- stream_new(st)
   on.exit(stream_abort(st), add = TRUE)
   on.exit(keep_learnt(st), add = TRUE)
+  on.exit(keep_key(st), add = TRUE)
   repeat {
     action <- next_action(st)
     if (action == "done") break
@@ -55,12 +56,14 @@ stream_requests <- function(st) {
 # predicted (`queue`, of `queued_rows` stacked rows), the batch made for
 # the next free worker (`ahead`), the futures in flight (`pending`), the
 # cost model (`cost`) and what the futures carry (`shipped`). `parallel`:
-# the stacks go to the workers (else they are predicted here).
+# the stacks go to the workers (else they are predicted here). `key`: the
+# model's on the workers when they keep it, and `carried`, the futures sent
+# with it.
 stream_new <- function(st) {
   cost <- new_cost(st$setup)
   W <- plan_workers()
   c(st, list(W = W, limit = W + 1L, parallel = identical(cost$forced, 0), cost = cost, shipped = NULL,
-             sum_K = 0, chunks = list(), order = character(), n_chunks = 0L, made_rows = 0,
+             key = NULL, carried = 0L, sum_K = 0, chunks = list(), order = character(), n_chunks = 0L, made_rows = 0,
              made_units = 0L, queue = list(), queued_rows = 0, ahead = NULL, pending = list(),
              n_sent = 0L, collected = integer()))
 }
@@ -133,8 +136,22 @@ function_globals <- function(setup) {
 }
 
 # On a worker: each job's rows stacked and predicted, with its progress;
-# the predictions, the seconds they took and when they started.
-predict_on_worker <- function(model, predict_function, part, jobs, amounts, progress) {
+# the predictions, the seconds they took and when they started. With
+# `key` (a stream whose workers keep its model, worker_keeps()), the model
+# is kept here under it when it travelled, or taken from here when it did
+# not (`model` NULL): when this worker does not hold it, list(miss = TRUE)
+# says so and nothing is predicted.
+predict_on_worker <- function(model, predict_function, part, jobs, amounts, progress, key = NULL) {
+  if (!is.null(key)) {
+    if (is.null(model)) {
+      if (!identical(worker_model$key, key)) return(list(miss = TRUE))
+      model <- worker_model$model
+    } else {
+      # (One model at a time: the last stream's.)
+      worker_model$key <- key
+      worker_model$model <- model
+    }
+  }
   started <- Sys.time()
   t0 <- proc.time()[[3L]]
   if (is.null(predict_function)) predict_function <- default_predict_function(model)
@@ -144,6 +161,51 @@ predict_on_worker <- function(model, predict_function, part, jobs, amounts, prog
     if (!is.null(progress) && amounts[i] > 0) progress(amount = amounts[i])
   }
   list(ys = ys, seconds = proc.time()[[3L]] - t0, started = started)
+}
+
+# CACHE (explicit, on a worker): the model of the last stream whose futures
+# it ran with a key (predict_on_worker()), so that a model travels once
+# to each worker of a call, not with each future. Key: the stream's
+# (stream_key()); value: its model; one entry, replaced by the next
+# stream's; held until then (a worker of a plan that keeps its workers is
+# an R process of the user's). Only models of at most worker_model_bytes.
+worker_model <- new.env(parent = emptyenv())
+
+# This process, among those of any plan: its machine and process id.
+worker_id <- function() paste(Sys.info()[["nodename"]], Sys.getpid())
+
+# Does a stream's model travel once per worker? When the plan's workers are
+# R processes that run one future after another (a cluster, as
+# multisession's are; not forked or new processes, where each future
+# starts afresh), and the model is large enough for its travel to count,
+# and small enough to be left on the workers (worker_model_bytes).
+worker_keeps <- function(bytes) {
+  inherits(future::plan("next"), "cluster") && bytes >= worker_model_least_bytes && bytes <= worker_model_bytes
+}
+
+# A key for a stream's model on the workers, unique among this process's
+# streams and the processes that share the workers.
+stream_key <- function() {
+  worker_model$streams <- (worker_model$streams %||% 0) + 1
+  paste(worker_id(), format(as.numeric(Sys.time()), digits = 15), worker_model$streams)
+}
+
+# The key of the model on the workers and the futures that carried it, kept
+# for the entry point's call (key_cache), so that the call's next streams
+# (the runs of h_statistic(), compare_profiles(), ...) find it there.
+keep_key <- function(st) {
+  if (!is.null(st$key)) {
+    call_cache_set(key_cache, st$setup$error_call, list(model = st$setup$model, key = st$key, carried = st$carried))
+  }
+  invisible()
+}
+
+# A stream's key: the last stream's of the call, for the same model, or a
+# new one.
+stream_key_of <- function(st) {
+  kept <- call_cache_get(key_cache, st$setup$error_call)
+  if (!is.null(kept) && identical(kept$model, st$setup$model)) return(kept[c("key", "carried")])
+  list(key = stream_key(), carried = 0L)
 }
 
 # Packages a worker loads: this one, and the one whose predict() method the
@@ -259,11 +321,20 @@ left_to_predict <- function(st, queued, made) {
 }
 
 # What every future of the call carries (worker_globals()), found once,
-# and its size for the cost model.
+# and its size for the cost model; when the workers keep the model
+# (worker_keeps()), its key, and the model's size apart (`once`: it
+# travels once to each worker).
 with_shipped <- function(st) {
   if (!is.null(st$shipped)) return(st)
   st$shipped <- worker_globals(st$setup, st$progress)
-  st$cost$bytes <- as.numeric(utils::object.size(st$shipped$globals))
+  bytes <- as.numeric(utils::object.size(st$shipped$globals))
+  model <- as.numeric(utils::object.size(st$setup$model))
+  if (worker_keeps(model)) {
+    st[c("key", "carried")] <- stream_key_of(st)
+    st$cost$once <- if (st$carried < st$W) model else 0
+    bytes <- bytes - model
+  }
+  st$cost$bytes <- bytes
   st
 }
 

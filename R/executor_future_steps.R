@@ -116,9 +116,10 @@ prepare_batch <- function(st) {
   }
   if (!length(st$queue)) return(st)
   if (!can_make(st)) {
-    # (Nothing more can be made now: what is queued is shared among the
-    # free workers.)
-    share <- st$queued_rows / max(1L, st$W - length(st$pending))
+    # (Nothing more can be made now: what is queued and what the futures in
+    # flight have left to do is shared among the workers, so that they end
+    # together; not all of it to the free one.)
+    share <- min(st$queued_rows, (st$queued_rows + in_flight_rows(st)) / st$W)
     size[["target"]] <- min(size[["target"]], share)
   }
   take <- take_units(st$queue, size, st$setup$per_future %||% 1L)
@@ -134,6 +135,18 @@ prepare_batch <- function(st) {
   st$ahead <- list(units = lapply(units, `[`, c("chunk", "s", "rows", "from", "total")), part = job$part,
                    jobs = job$jobs, amounts = vapply(units, `[[`, numeric(1), "amount"))
   st
+}
+
+# Rows the futures in flight have yet to predict, at the rate timed: each
+# future's rows less those its worker had time for since it was sent (less
+# a round trip).
+in_flight_rows <- function(st) {
+  rate <- cost_rate(st$cost)
+  if (!length(st$pending) || rate <= 0) return(0)
+  now <- proc.time()[[3L]]
+  trip <- cost_trip(st$cost)
+  sum(vapply(st$pending, function(p) max(0, sum(unit_rows(p$units)) - max(0, now - p$sent - trip) / rate),
+             numeric(1)))
 }
 
 # The stacks from the head of the queue that make a future of about
@@ -173,28 +186,40 @@ take_units <- function(queue, size, per_future) {
 send_batch <- function(st) {
   st <- with_shipped(st)
   b <- st$ahead
+  st$ahead <- NULL
+  launch(st, b)
+}
+
+# Batch b sent as a future. When the workers keep the model, it travels
+# with the first W futures only (sent one after another as the stream
+# turns to the workers, each goes to a worker of its own), and with a
+# batch that asks (b$carry: its worker lacked it).
+launch <- function(st, b) {
+  globals <- c(st$shipped$globals, list(part = b$part, jobs = b$jobs, amounts = b$amounts, key = st$key))
+  if (!is.null(st$key)) {
+    if (st$carried < st$W || isTRUE(b$carry)) st$carried <- st$carried + 1L else globals["model"] <- list(NULL)
+  }
   # (The round trip counts from here: future() sends the globals.)
   sent <- proc.time()[[3L]]
   expr <- quote(get("predict_on_worker", envir = asNamespace("modelprofiles"))(
-    model, predict_function, part, jobs, amounts, progress
+    model, predict_function, part, jobs, amounts, progress, key
   ))
-  f <- future::future(
-    expr, substitute = FALSE,
-    globals = c(st$shipped$globals, list(part = b$part, jobs = b$jobs, amounts = b$amounts)),
-    packages = st$shipped$packages, seed = NULL, lazy = FALSE
-  )
+  f <- future::future(expr, substitute = FALSE, globals = globals, packages = st$shipped$packages, seed = NULL,
+                      lazy = FALSE)
   st$n_sent <- st$n_sent + 1L
-  st$pending[[length(st$pending) + 1L]] <- list(future = f, units = b$units, seq = st$n_sent, sent = sent)
-  st$ahead <- NULL
+  st$pending[[length(st$pending) + 1L]] <- list(future = f, units = b$units, seq = st$n_sent, sent = sent,
+                                                batch = if (!is.null(st$key)) b)
   st
 }
 
 # The resolved future `i` of those in flight: its stacks' predictions
-# checked and placed, its worker's time learnt.
+# checked and placed, its worker's time learnt. A worker that did not hold
+# the model (a new one) gets the batch again, with the model.
 collect_batch <- function(st, i) {
   p <- st$pending[[i]]
   res <- future::value(p$future)
   st$pending <- st$pending[-i]
+  if (isTRUE(res$miss)) return(launch(st, c(p$batch, list(carry = TRUE))))
   rows <- unit_rows(p$units)
   # (The setup on the worker's clock: from the start of the future's
   # evaluation to that of its work.)

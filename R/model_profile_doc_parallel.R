@@ -8,7 +8,11 @@
 #' of the `predict()` path go to the workers as futures: the model, the
 #' predict function, the distinct background rows the stacks need and the
 #' profiled columns' values travel to a worker, which stacks and predicts
-#' them; the results are combined and summed in chunk order. The requests
+#' them; the results are combined and summed in chunk order. Where the
+#' workers are R processes that run one future after another
+#' (multisession, cluster), a model of 100 kB to 1 GiB travels only with a
+#' call's first future to each worker, which keeps it for the call's next
+#' futures (a worker that lacks it gets the future again, with it). The requests
 #' of a call form one stream of chunks (the variables of `model_profile()`,
 #' the pairs of `model_profile_2d()`, the subgroups of
 #' `hidden_interactions()`, the three profiles of `compare_profiles()`), so

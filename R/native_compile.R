@@ -81,8 +81,11 @@ native_store_find <- function(store, model, fp = native_fingerprint(model)) {
 #' freed with [rm()]. Under a [future::plan()], the globals of your
 #' `predict_function` (found once per call) and what a call learnt of the
 #' workers' speed are kept through a weak reference to the call, so they
-#' go with it, and the next call replaces them. None of these needs
-#' clearing; none changes a result.
+#' go with it, and the next call replaces them. A worker of a multisession
+#' or cluster plan keeps the model of the last call whose futures it ran
+#' (one model, so that it travels once to each worker of a call; the next
+#' call's replaces it, and a new plan starts new workers). None of these
+#' needs clearing; none changes a result.
 #'
 #' @param x A fitted model of a family the native engine compiles.
 #' @returns An object of class `mp_compiled`: a list with `model` (`x`),

@@ -3,9 +3,9 @@
 # future, against the rules written out by hand.
 
 cost_of <- function(busy = 0, busy_rows = 0, overheads = numeric(), forced = NULL, prior = 0.05, bytes = 0,
-                    setups = numeric(length(overheads)), calls = 0, least = Inf, per_call = 0) {
+                    setups = numeric(length(overheads)), calls = 0, least = Inf, per_call = 0, once = 0) {
   list(forced = forced, busy = busy, busy_rows = busy_rows, overheads = overheads, setups = setups,
-       prior = prior, bytes = bytes, calls = calls, least = least, per_call = per_call)
+       prior = prior, bytes = bytes, calls = calls, least = least, per_call = per_call, once = once)
 }
 
 test_that("the round trip: the option's, the call's futures', or the prior", {
@@ -41,6 +41,11 @@ test_that("useful_workers() and future_rows() follow the rule of 4 round trips a
   expect_identical(useful_workers(cost, 4L, 799), 1L)
   expect_identical(useful_workers(cost, 4L, 800), 2L)
   expect_identical(useful_workers(cost, 4L, 1e6), 4L)
+  # A model of 2 MB that travels once to each worker (0.02 s at 1e-8 s a
+  # byte): a worker is worth 4 round trips and its travel (0.42 s).
+  once <- cost_of(busy = 1, busy_rows = 1000, overheads = 0.1, once = 2e6)
+  expect_identical(useful_workers(once, 4L, 839), 1L)
+  expect_identical(useful_workers(once, 4L, 841), 2L)
   # Free round trips or nothing timed: every worker.
   expect_identical(useful_workers(cost_of(busy = 1, busy_rows = 1000, forced = 0), 4L, 10), 4L)
   expect_identical(useful_workers(cost_of(), 3L, 10), 3L)
@@ -144,4 +149,19 @@ test_that("a plan keeps the shortest round trip of a call's futures, less the wo
   plan_trips$entries <- NULL
   keep_learnt(list(cost = cost_of(overheads = 0.2, forced = 0), setup = list(error_call = NULL)))
   expect_null(plan_trip())
+})
+
+test_that("in_flight_rows(): the rows the futures in flight have left, at the rate timed", {
+  # 1 ms a row, round trip 0.1 s: a future of 500 rows sent 0.3 s ago has
+  # had 0.2 s of work (200 rows) and 300 left; one sent just now, all 400.
+  st <- list(cost = cost_of(busy = 1, busy_rows = 1000, overheads = 0.1))
+  now <- proc.time()[[3L]]
+  st$pending <- list(list(units = list(list(rows = 200), list(rows = 300)), sent = now - 0.3),
+                     list(units = list(list(rows = 400)), sent = now))
+  left <- in_flight_rows(st)
+  expect_lte(left, 700 + 1e-9)
+  expect_gt(left, 650)
+  # Nothing in flight, or no rate timed: none.
+  expect_identical(in_flight_rows(list(cost = st$cost, pending = list())), 0)
+  expect_identical(in_flight_rows(list(cost = cost_of(), pending = st$pending)), 0)
 })

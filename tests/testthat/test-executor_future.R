@@ -203,6 +203,130 @@ test_that("future.mirai gives the sequential plan's numbers", {
   expect_backend_identical(function() future::plan(future.mirai::mirai_multisession, workers = 2), "mirai")
 })
 
+# ---- A model that travels once to each worker -------------------------------------------
+
+test_that("predict_on_worker() keeps a keyed model, takes it when it stays behind, and says when it lacks it", {
+  old <- list(key = worker_model$key, model = worker_model$model)
+  on.exit(list2env(old, envir = worker_model), add = TRUE)
+  X <- data.frame(a = c(1, 2, 3), b = c(10, 20, 30))
+  job <- job_rows(list(data = X, n = 3L), list(stack_spec(NULL, character(), list())))
+  pf <- function(m, nd) m$k * nd$a + nd$b
+  model <- list(k = 5)
+  first <- predict_on_worker(model, pf, job$part, job$jobs, 1, NULL, key = "stream-1")
+  expect_equal(as.numeric(first$ys[[1L]]), c(15, 30, 45))
+  expect_identical(worker_model$key, "stream-1")
+  # The model stays behind: the next future of the stream does without it.
+  second <- predict_on_worker(NULL, pf, job$part, job$jobs, 1, NULL, key = "stream-1")
+  expect_identical(second$ys, first$ys)
+  # Another stream's key: nothing predicted, the worker says it lacks it.
+  miss <- predict_on_worker(NULL, pf, job$part, job$jobs, 1, NULL, key = "stream-2")
+  expect_true(miss$miss)
+  expect_null(miss$ys)
+  # Without a key, nothing is kept.
+  worker_model$key <- NULL
+  plain <- predict_on_worker(model, pf, job$part, job$jobs, 1, NULL)
+  expect_null(worker_model$key)
+})
+
+test_that("the model travels once per worker only under plans that keep their workers, within the sizes", {
+  skip_if_not_installed("future")
+  old <- future::plan("sequential")
+  on.exit(future::plan(old), add = TRUE)
+  expect_false(worker_keeps(1e6))
+  future::plan(future::cluster, workers = 1L)
+  expect_true(worker_keeps(1e6))
+  expect_false(worker_keeps(worker_model_least_bytes / 2))
+  expect_false(worker_keeps(worker_model_bytes * 2))
+  # (Keys differ between streams.)
+  expect_false(identical(stream_key(), stream_key()))
+})
+
+test_that("a large model travels once to each worker of a call, with the sequential plan's numbers", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_on_cran()
+  X <- future_data(300)
+  log <- tempfile()
+  # The model: 160 kB of numbers and an environment (a new one each time
+  # the model is unserialized on a worker), which the predict function
+  # tags once with a number of its own (a copy that arrives with the
+  # tag of another process gets its own).
+  model <- list(w = runif(2e4), tag = new.env())
+  pf <- local({
+    log <- log
+    function(m, nd) {
+      here <- paste0(Sys.getpid(), " ")
+      if (!startsWith(m$tag$id %||% "", here)) m$tag$id <- paste0(here, sample.int(1e9, 1L))
+      dir.create(log, showWarnings = FALSE)
+      cat(Sys.getpid(), nrow(nd), m$tag$id, "\n", file = tempfile("call", tmpdir = log))
+      nd$a * nd$b + (nd$f == "v") * nd$i + m$w[1L]
+    }
+  })
+  read_tags <- function() {
+    files <- list.files(log, full.names = TRUE)
+    d <- do.call(rbind, lapply(files, function(f) read.table(f, col.names = c("pid", "n", "p", "tag"))))
+    unlink(files)
+    d
+  }
+  # (h_statistic() runs two streams of futures; the model stays on the
+  # workers from the first to the second.)
+  calls <- list(
+    function() model_profile(model, X, pf, variables = c("a", "b", "f"), grid_points = 21),
+    function() model_profile(model, X, pf, variables = c("a", "b", "f"), grid_points = 21),
+    function() h_statistic(model, X, pf, N = 40, pairs = 2, seed = 1)
+  )
+  old <- future::plan("sequential")
+  on.exit(future::plan(old), add = TRUE)
+  s <- lapply(calls, function(f) f())
+  read_tags()
+  future::plan("multisession", workers = 2)
+  old_opt <- options(modelprofiles.future_overhead = 0)
+  on.exit(options(old_opt), add = TRUE)
+  strip <- function(r) { r$call <- NULL; unclass(r) }
+  for (k in seq_along(calls)) {
+    m <- calls[[k]]()
+    expect_identical(strip(m), strip(s[[k]]))
+    got <- read_tags()
+    w <- got[got$pid != Sys.getpid(), ]
+    # Many futures, and one copy of the model on each worker that ran them
+    # (one tag per worker; one more when the call's first two futures went
+    # to the same worker, the first done before the second was sent).
+    expect_gt(nrow(w), 4L)
+    expect_lte(length(unique(w$tag)), length(unique(w$pid)) + 1L)
+  }
+})
+
+test_that("a worker that lacks the model gets the future again with it", {
+  skip_if_not_installed("future", "1.40.0")
+  skip_on_cran()
+  X <- future_data(200)
+  model <- list(w = runif(2e4))
+  pf <- function(m, nd) nd$a * nd$b + m$w[1L]
+  call <- function() model_profile(model, X, pf, variables = c("a", "b"), grid_points = 11)
+  old <- future::plan("sequential")
+  on.exit(future::plan(old), add = TRUE)
+  s <- call()
+  future::plan("multisession", workers = 2)
+  old_opt <- options(modelprofiles.future_overhead = 0)
+  on.exit(options(old_opt), add = TRUE)
+  # Every future is sent as if the model had gone to both workers, so the
+  # first on each worker misses it.
+  misses <- new.env()
+  misses$n <- 0L
+  ns <- asNamespace("modelprofiles")
+  suppressMessages({
+    trace("launch", where = ns, print = FALSE, tracer = quote(st$carried <- st$W))
+    trace("collect_batch", where = ns, print = FALSE,
+          exit = bquote(if (isTRUE(res$miss)) assign("n", .(misses)$n + 1L, envir = .(misses))))
+  })
+  on.exit(suppressMessages({
+    untrace("launch", where = ns)
+    untrace("collect_batch", where = ns)
+  }), add = TRUE)
+  m <- call()
+  expect_identical(m$agr_profiles, s$agr_profiles)
+  expect_gte(misses$n, 1L)
+})
+
 # ---- Parallelism that never hurts --------------------------------------------------------
 
 # A cheap call (200 rows, 2 variables, 21 grid points) with the predict
