@@ -63,8 +63,8 @@ stream_new <- function(st) {
   cost <- new_cost(st$setup)
   W <- plan_workers()
   c(st, list(W = W, limit = W + 1L, parallel = identical(cost$forced, 0), cost = cost, shipped = NULL,
-             key = NULL, carried = 0L, sum_K = 0, chunks = list(), order = character(), n_chunks = 0L, made_rows = 0,
-             made_units = 0L, queue = list(), queued_rows = 0, ahead = NULL, pending = list(),
+             key = NULL, carried = 0L, sum_K = 0, chunks = list(), order = character(), n_chunks = 0L,
+             made_rows = 0, made_units = 0L, queue = list(), queued_rows = 0, ahead = NULL, pending = list(),
              n_sent = 0L, collected = integer()))
 }
 
@@ -180,7 +180,8 @@ worker_id <- function() paste(Sys.info()[["nodename"]], Sys.getpid())
 # starts afresh), and the model is large enough for its travel to count,
 # and small enough to be left on the workers (worker_model_bytes).
 worker_keeps <- function(bytes) {
-  inherits(future::plan("next"), "cluster") && bytes >= worker_model_least_bytes && bytes <= worker_model_bytes
+  inherits(future::plan("next"), "cluster") &&
+    bytes >= worker_model_least_bytes && bytes <= worker_model_bytes
 }
 
 # A key for a stream's model on the workers, unique among this process's
@@ -195,7 +196,8 @@ stream_key <- function() {
 # (the runs of h_statistic(), compare_profiles(), ...) find it there.
 keep_key <- function(st) {
   if (!is.null(st$key)) {
-    call_cache_set(key_cache, st$setup$error_call, list(model = st$setup$model, key = st$key, carried = st$carried))
+    call_cache_set(key_cache, st$setup$error_call,
+                   list(model = st$setup$model, key = st$key, carried = st$carried))
   }
   invisible()
 }
