@@ -329,12 +329,15 @@ left_to_predict <- function(st, queued, made) {
 with_shipped <- function(st) {
   if (!is.null(st$shipped)) return(st)
   st$shipped <- worker_globals(st$setup, st$progress)
-  bytes <- as.numeric(utils::object.size(st$shipped$globals))
-  model <- as.numeric(utils::object.size(st$setup$model))
+  g <- st$shipped$globals
+  # (The model measured once: a large one's size takes a walk through it.)
+  model <- as.numeric(utils::object.size(g$model))
+  bytes <- as.numeric(utils::object.size(g[names(g) != "model"]))
   if (worker_keeps(model)) {
     st[c("key", "carried")] <- stream_key_of(st)
     st$cost$once <- if (st$carried < st$W) model else 0
-    bytes <- bytes - model
+  } else {
+    bytes <- bytes + model
   }
   st$cost$bytes <- bytes
   st

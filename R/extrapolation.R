@@ -128,7 +128,7 @@ extrapolation_setting <- function(call) {
 # weights' column).
 support_columns <- function(setup, variables, exclude = NULL) {
   cols <- setdiff(names(setup$data), setdiff(exclude, variables))
-  used <- if (is_default_predictor(setup$predict_function)) model_variables(setup$model)
+  used <- used_columns(setup)
   if (!is.null(used)) cols <- cols[cols %in% c(used, variables)]
   cols[vapply(setup$data[cols], column_kind, character(1)) != "unsupported"]
 }

@@ -136,12 +136,11 @@ derivative_plot <- function(objs, variables, max_curves, ncol, title, subtitle, 
   p
 }
 
-# The chart's title, in the title's font as other charts' (chart_title()):
-# of the model, when one model is drawn; wrapped as theirs.
+# The chart's title, as other charts' (chart_title()): of the model, when
+# one model is drawn; wrapped as theirs.
 derivative_title <- function(objs) {
   models <- unique(vapply(objs, function(o) o$label, character(1)))
-  paste(strwrap(paste0("Derivative ICE curves", if (length(models) == 1L) paste(" of", models)), width = 60),
-        collapse = "\n")
+  wrap_title(paste0("Derivative ICE curves", if (length(models) == 1L) paste(" of", models)))
 }
 
 tolower_first <- function(x) paste0(tolower(substr(x, 1L, 1L)), substring(x, 2L))

@@ -57,11 +57,12 @@ chart_title <- function(objs, labels, geom) {
   what <- paste0(kinds, if (several) " profiles" else " profile")
   what <- if (geom %in% c("profiles", "points")) paste("ICE curves and", what) else
     paste0(toupper(substring(what, 1L, 1L)), substring(what, 2L))
-  what <- if (length(models) == 1L) paste0(what, " of ", models) else what
-  # (Wrapped at a word boundary where longer than a chart 7 inches wide
-  # holds, about 60 characters.)
-  paste(strwrap(what, width = 60), collapse = "\n")
+  wrap_title(if (length(models) == 1L) paste0(what, " of ", models) else what)
 }
+
+# A chart's title wrapped at a word boundary where longer than a chart 7
+# inches wide holds (about 60 characters).
+wrap_title <- function(x) paste(strwrap(x, width = 60), collapse = "\n")
 
 # Profiles that coincide in a panel (equal to within 0.2% of the chart's
 # range of y at every grid point of either) would hide one another: the

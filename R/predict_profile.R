@@ -202,8 +202,8 @@ cp_grid <- function(x, grid_points, splits_type, own = NULL) {
   g
 }
 
-# The columns the model of `inputs` uses (NULL when its predict function
-# is the user's, or they are not known).
+# The columns the model of `inputs` (or a setup) uses (NULL when its
+# predict function is the user's, or they are not known).
 used_columns <- function(inputs) {
   if (is_default_predictor(inputs$predict_function)) model_variables(inputs$model)
 }

@@ -42,8 +42,8 @@ as.data.frame.mp_profile_2d <- function(x, row.names = NULL, optional = FALSE, .
 #' @param extrapolation Grey the cells where a partial dependence
 #'   extrapolates: where more than half of the points averaged in a cell lie
 #'   outside the data (column `_extrapolation_`, see [extrapolation]), a
-#'   grey veil with a dark outline, struck through corner to corner, named
-#'   in the legend; `FALSE` leaves it out.
+#'   nearly opaque light grey without outlines, named in the legend;
+#'   `FALSE` leaves it out.
 #' @details `plot()` draws each pair in its own panel: numeric pairs as
 #'   tiles whose edges lie halfway between grid values (so uneven quantile
 #'   grids are drawn faithfully; the outer tiles end at the grid's ends, not
